@@ -1,0 +1,18 @@
+"""Column names shared by the engine, the analysis functions and the plots."""
+
+DATASET = "dataset"
+PROTOCOL = "protocol"
+METHOD = "method"
+BUDGET = "budget"          # number of selected features (int)
+BUDGET_PCT = "budget_pct"  # percentage of features when the budget was given as one
+FOLD = "fold"
+REPEAT = "repeat"
+METRIC = "metric"
+VALUE = "value"
+RANK = "rank"
+MEAN = "mean"
+STD = "std"
+SECONDS = "seconds"
+FEATURES = "features"
+
+RESULT_COLUMNS = [DATASET, PROTOCOL, METHOD, BUDGET, FOLD, REPEAT, METRIC, VALUE]

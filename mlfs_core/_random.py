@@ -1,0 +1,45 @@
+"""The one place where random generators are created."""
+
+from __future__ import annotations
+
+import numpy as np
+
+RandomState = "int | np.random.Generator | None"
+
+
+def check_rng(seed: int | np.random.Generator | None = None) -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` for ``seed``.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None
+        ``None`` gives fresh OS entropy, an int a reproducible generator, and a
+        generator is returned unchanged (so callers can share one stream).
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Examples
+    --------
+    >>> a = check_rng(0).integers(100, size=3)
+    >>> b = check_rng(0).integers(100, size=3)
+    >>> bool((a == b).all())
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        return np.random.default_rng()
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if seed < 0:
+            raise ValueError(f"random_state must be a non-negative int, got {seed}")
+        return np.random.default_rng(int(seed))
+    raise ValueError(
+        f"random_state must be None, an int or a numpy Generator, got {type(seed).__name__}"
+    )
+
+
+def derive_seed(rng: np.random.Generator) -> int:
+    """Draw an int seed from ``rng`` for APIs that want an int (e.g. sklearn)."""
+    return int(rng.integers(2**32 - 1))

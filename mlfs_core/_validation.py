@@ -1,0 +1,74 @@
+"""Input validation at the public boundary (private helpers assume clean input)."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import ConfigError
+
+
+def check_X(X, *, name: str = "X") -> sp.csr_matrix:
+    """Return ``X`` as a CSR float64 matrix, raising ``ConfigError`` on bad input."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+        data = X.data
+    else:
+        try:
+            arr = np.asarray(X, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"{name} must be numeric: {exc}") from None
+        if arr.ndim != 2:
+            raise ConfigError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
+        data = arr
+        X = sp.csr_matrix(arr)
+    if X.shape[0] == 0:
+        raise ConfigError(f"{name} has no samples")
+    if X.shape[1] == 0:
+        raise ConfigError(f"{name} has no features")
+    if not np.all(np.isfinite(data)):
+        raise ConfigError(f"{name} contains NaN or infinite values")
+    return X
+
+
+def check_Y(Y, n_samples: int, *, name: str = "Y") -> np.ndarray:
+    """Return ``Y`` as a dense (n_samples, n_labels) int8 0/1 array."""
+    Y = Y.toarray() if sp.issparse(Y) else np.asarray(Y)
+    if Y.ndim == 1:
+        Y = Y.reshape(-1, 1)
+    if Y.ndim != 2:
+        raise ConfigError(f"{name} must be 2-D (n_samples, n_labels), got shape {Y.shape}")
+    if Y.shape[0] != n_samples:
+        raise ConfigError(
+            f"{name} has {Y.shape[0]} rows but X has {n_samples} samples"
+        )
+    if Y.shape[1] == 0:
+        raise ConfigError(f"{name} has no labels")
+    bad = ~np.isin(Y, (0, 1))
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise ConfigError(f"{name} must be binary 0/1; found {Y[i, j]!r} at row {i}, label {j}")
+    return Y.astype(np.int8)
+
+
+def check_XY(X, Y) -> tuple[sp.csr_matrix, np.ndarray]:
+    """Validate a feature matrix and a label matrix together."""
+    X = check_X(X)
+    return X, check_Y(Y, X.shape[0])
+
+
+def check_k(k, n_features: int) -> int:
+    """Resolve ``k`` (None = all) to an int in [1, n_features].
+
+    A ``k`` larger than ``n_features`` raises: silently returning fewer
+    features than asked would corrupt budget curves.
+    """
+    if k is None:
+        return n_features
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise ConfigError(f"k must be a positive int or None, got {k!r}")
+    if k < 1:
+        raise ConfigError(f"k must be at least 1, got {k}")
+    if k > n_features:
+        raise ConfigError(f"k={k} is larger than the number of features ({n_features})")
+    return int(k)

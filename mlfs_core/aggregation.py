@@ -1,0 +1,166 @@
+"""Aggregate per-label scores (n_labels, n_features) into one feature ranking (paper 000).
+
+Score-based strategies (:func:`max_scores`, :func:`mean_scores`) reduce over
+the label axis; order-based strategies (:func:`round_robin`,
+:func:`rand_robin`) merge the per-label rankings. Ties always keep the lower
+feature index first (stable sorts), as METHODS.md section 3 requires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .errors import ConfigError
+
+WEIGHTINGS = ("inverse", "proportional", "uniform")
+
+
+def max_scores(S: np.ndarray) -> np.ndarray:
+    """score_j = max_i S[i, j]."""
+    return S.max(axis=0)
+
+
+def mean_scores(S: np.ndarray) -> np.ndarray:
+    """score_j = mean_i S[i, j]."""
+    return S.mean(axis=0)
+
+
+def order_by_score(scores: np.ndarray) -> np.ndarray:
+    """Feature indices by descending score; equal scores keep the lower index first.
+
+    Examples
+    --------
+    >>> order_by_score(np.array([1.0, 3.0, 1.0, 3.0])).tolist()
+    [1, 3, 0, 2]
+    """
+    return np.argsort(-scores, kind="stable")
+
+
+def per_label_orders(S: np.ndarray) -> np.ndarray:
+    """Each label's own ranking: row i holds label i's features by descending score."""
+    return np.argsort(-S, axis=1, kind="stable")
+
+
+def _merge(orders: np.ndarray, label_sequence: np.ndarray, k: int) -> np.ndarray:
+    """Append, label by label, that label's best feature not yet taken.
+
+    ``label_sequence`` is consumed in order; each entry is the label whose turn
+    it is. A per-label pointer only ever moves forward, so the whole merge
+    costs O(q * M + len(label_sequence)).
+    """
+    n_features = orders.shape[1]
+    taken = np.zeros(n_features, dtype=bool)
+    pointer = np.zeros(orders.shape[0], dtype=np.intp)
+    out = np.empty(k, dtype=np.intp)
+    filled = 0
+    for label in label_sequence:
+        row, p = orders[label], pointer[label]
+        while taken[row[p]]:
+            p += 1
+        feature = row[p]
+        pointer[label] = p + 1
+        taken[feature] = True
+        out[filled] = feature
+        filled += 1
+        if filled == k:
+            break
+    return out
+
+
+def round_robin(S: np.ndarray, k: int | None = None) -> np.ndarray:
+    """Round-Robin merge (Forman 2004): labels take turns in label order.
+
+    Parameters
+    ----------
+    S : ndarray of shape (n_labels, n_features)
+    k : int, optional
+        Number of features to return (default all).
+
+    Returns
+    -------
+    ndarray of shape (k,)
+
+    Examples
+    --------
+    >>> S = np.array([[3.0, 2.0, 1.0, 0.0], [3.0, 0.0, 1.0, 2.0]])
+    >>> round_robin(S).tolist()
+    [0, 3, 1, 2]
+    """
+    n_labels, n_features = S.shape
+    k = n_features if k is None else k
+    sequence = np.resize(np.arange(n_labels), k)
+    return _merge(per_label_orders(S), sequence, k)
+
+
+def label_draw_probabilities(positives: np.ndarray, weighting: str = "inverse") -> np.ndarray:
+    """Probability of drawing each label in Rand-Robin.
+
+    Parameters
+    ----------
+    positives : ndarray of shape (n_labels,)
+        Number of positive training samples of each label.
+    weighting : {"inverse", "proportional", "uniform"}, default="inverse"
+        ``"inverse"``: proportional to 1 / positives (paper 000); labels with
+        no positive are never drawn. ``"proportional"``: proportional to
+        positives. ``"uniform"``: every label with a positive equally. If no
+        label has a positive, every label is drawn uniformly.
+
+    Examples
+    --------
+    >>> label_draw_probabilities(np.array([1, 3, 0])).round(2).tolist()
+    [0.75, 0.25, 0.0]
+    """
+    if weighting not in WEIGHTINGS:
+        raise ConfigError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
+    positives = np.asarray(positives, dtype=np.float64)
+    has = positives > 0
+    if not has.any():
+        return np.full(positives.shape, 1.0 / positives.size)
+    if weighting == "inverse":
+        w = np.divide(1.0, positives, out=np.zeros_like(positives), where=has)
+    elif weighting == "proportional":
+        w = positives.copy()
+    else:
+        w = has.astype(np.float64)
+    return w / w.sum()
+
+
+def rand_robin(
+    S: np.ndarray,
+    positives: np.ndarray,
+    k: int | None = None,
+    *,
+    rng: np.random.Generator,
+    weighting: str = "inverse",
+) -> np.ndarray:
+    """Rand-Robin merge (paper 000): the next label is drawn at random.
+
+    Like :func:`round_robin`, but each turn goes to a label drawn with
+    :func:`label_draw_probabilities`. All draws are made at once, in blocks,
+    from ``rng``.
+
+    Returns
+    -------
+    ndarray of shape (k,)
+    """
+    n_labels, n_features = S.shape
+    k = n_features if k is None else k
+    p = label_draw_probabilities(positives, weighting)
+    orders = per_label_orders(S)
+    # k draws always suffice: every draw selects exactly one new feature.
+    sequence = rng.choice(n_labels, size=k, p=p)
+    return _merge(orders, sequence, k)
+
+
+AGGREGATIONS: dict[str, Callable[..., np.ndarray]] = {
+    "max": max_scores,
+    "mean": mean_scores,
+    "ror": round_robin,
+    "rar": rand_robin,
+}
+"""Aggregation key -> function; keys feed the UI's selectbox."""
+
+AGGREGATION_LABELS = {"max": "Max", "mean": "Mean", "ror": "RoR", "rar": "RaR"}
+"""Aggregation key -> the prefix used in method names."""

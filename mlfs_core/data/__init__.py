@@ -1,0 +1,1 @@
+"""Dataset loading (being written; see issue 2)."""

@@ -1,0 +1,86 @@
+"""Further per-label measures of the 2x2 table: information gain, odds ratio, document frequency.
+
+Each is a function of :class:`~mlfs_core.measures.counts.Counts` returning an
+array of shape (n_labels, n_features), finite everywhere (METHODS.md section 2,
+"Further measures").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .counts import Counts
+
+
+def _plogp(p: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(p)
+    np.multiply(p, np.log2(p, out=np.zeros_like(p), where=p > 0), out=out, where=p > 0)
+    return out
+
+
+def _entropy2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Entropy in bits of the two-cell distribution (a, b) given as counts."""
+    total = a + b
+    pa = np.divide(a, total, out=np.zeros_like(a), where=total > 0)
+    pb = np.divide(b, total, out=np.zeros_like(b), where=total > 0)
+    return -(_plogp(pa) + _plogp(pb))
+
+
+def information_gain_from_counts(counts: Counts) -> np.ndarray:
+    """Information gain (mutual information in bits) between presence and label.
+
+    IG = H(label) - P(present) H(label | present) - P(absent) H(label | absent),
+    a value in [0, 1].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlfs_core.measures.counts import Counts
+    >>> a = lambda v: np.array([[float(v)]])
+    >>> float(information_gain_from_counts(Counts(a(4), a(0), a(0), a(4)))[0, 0])
+    1.0
+    """
+    tp, fp, fn, tn = counts
+    n = tp + fp + fn + tn
+    present = tp + fp
+    p_present = np.divide(present, n, out=np.zeros_like(n), where=n > 0)
+    h_label = _entropy2(tp + fn, fp + tn)
+    h_cond = p_present * _entropy2(tp, fp) + (1.0 - p_present) * _entropy2(fn, tn)
+    return np.maximum(h_label - h_cond, 0.0)
+
+
+def odds_ratio_from_counts(counts: Counts, *, smoothing: float = 0.5) -> np.ndarray:
+    """Absolute log odds ratio with additive smoothing of every cell.
+
+    |log((tp+s)(tn+s) / ((fp+s)(fn+s)))|; the smoothing ``s`` (Haldane's 0.5)
+    keeps it finite when a cell is empty. Absolute, so negative association
+    ranks like positive association (as CS and BNS do).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlfs_core.measures.counts import Counts
+    >>> a = lambda v: np.array([[float(v)]])
+    >>> float(odds_ratio_from_counts(Counts(a(1), a(1), a(1), a(1)))[0, 0])
+    0.0
+    """
+    if smoothing <= 0:
+        raise ValueError(f"smoothing must be positive, got {smoothing}")
+    tp, fp, fn, tn = (c + smoothing for c in counts)
+    return np.abs(np.log(tp) + np.log(tn) - np.log(fp) - np.log(fn))
+
+
+def document_frequency_from_counts(counts: Counts) -> np.ndarray:
+    """Fraction of samples in which the feature is present (the same for every label).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlfs_core.measures.counts import Counts
+    >>> a = lambda v: np.array([[float(v)]])
+    >>> float(document_frequency_from_counts(Counts(a(1), a(2), a(3), a(4)))[0, 0])
+    0.3
+    """
+    tp, fp, fn, tn = counts
+    n = tp + fp + fn + tn
+    return np.divide(tp + fp, n, out=np.zeros_like(n), where=n > 0)

@@ -1,0 +1,26 @@
+"""Plotly figures built from tidy DataFrames: no statistics here, no streamlit.
+
+Each function takes the long-form table an analysis function returns (column
+names from :mod:`mlfs_core._constants`) and returns a
+:class:`plotly.graph_objects.Figure`. :func:`to_png_bytes` renders a figure to
+PNG offline.
+"""
+
+from .cd import cd_diagram
+from .comparison import average_rank_curves, metric_vs_budget, similarity_heatmap
+from .data import cooccurrence_heatmap, label_frequency_bar
+from .export import png_export_available, to_png_bytes
+from .ranking import feature_score_bar, precision_at_k_curve
+
+__all__ = [
+    "average_rank_curves",
+    "cd_diagram",
+    "cooccurrence_heatmap",
+    "feature_score_bar",
+    "label_frequency_bar",
+    "metric_vs_budget",
+    "png_export_available",
+    "precision_at_k_curve",
+    "similarity_heatmap",
+    "to_png_bytes",
+]

@@ -1,0 +1,1 @@
+"""mlfs_core.selectors"""

@@ -1,0 +1,65 @@
+"""The public ranking entry point :func:`rank_features`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._random import check_rng
+from .._validation import check_k, check_XY
+from ..errors import ConfigError
+from ._registry import Ranking, get_method
+
+
+def compute_ranking(X, Y, method: str, *, k=None, random_state=None, **params) -> Ranking:
+    """Rank features with a registered method and return the full :class:`Ranking`.
+
+    Same parameters as :func:`rank_features`; also returns scores, per-label
+    scores and the greedy criterion path where the method has them.
+    """
+    spec = get_method(method)
+    X, Y = check_XY(X, Y)
+    k = check_k(k, X.shape[1])
+    unknown = set(params) - set(spec.defaults)
+    if unknown:
+        allowed = ", ".join(sorted(spec.defaults)) or "none"
+        raise ConfigError(
+            f"method {method!r} got unknown parameter(s) {sorted(unknown)}; allowed: {allowed}"
+        )
+    options = {**spec.defaults, **params}
+    return spec.rank(X, Y, k=k, rng=check_rng(random_state), **options)
+
+
+def rank_features(X, Y, method: str, *, k=None, random_state=None, **params) -> np.ndarray:
+    """Rank the features of ``X`` for the labels ``Y`` with a named method.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        Feature values; a feature is *present* in a sample when non-zero.
+    Y : array-like of shape (n_samples, n_labels)
+        Binary label indicator matrix.
+    method : str
+        A registered name, e.g. ``"MaxCS"``, ``"RaRBNS"``, ``"PMU"``, ``"RFS"``;
+        :func:`mlfs_core.list_methods` lists them.
+    k : int, optional
+        Number of features to return (default all). ``k > n_features`` raises.
+    random_state : int, numpy.random.Generator or None
+        Seed for stochastic methods (RaR, RFS); ignored by deterministic ones.
+    **params
+        Method options (e.g. ``weighting="inverse"`` for RaR, ``bins=3`` for
+        the information-theoretic methods). Unknown names raise.
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        Feature indices, best first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0, 1], [1, 0, 0], [0, 1, 1], [0, 1, 0]])
+    >>> Y = np.array([[1], [1], [0], [0]])
+    >>> rank_features(X, Y, "MaxCS").tolist()
+    [0, 1, 2]
+    """
+    return compute_ranking(X, Y, method, k=k, random_state=random_state, **params).order

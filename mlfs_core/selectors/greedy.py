@@ -1,0 +1,1 @@
+"""Information-theoretic greedy filters of paper 001 (being written; see issue 3)."""

@@ -1,0 +1,45 @@
+"""Shared fixtures: paths to the read-only benchmark datasets and small seeded data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RND_SEED = 0
+
+
+def shared_datasets_dir() -> Path:
+    """Folder of the shared benchmark datasets (``MLFS_DATASETS`` or ``../shared/datasets``)."""
+    return Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
+
+
+@pytest.fixture(scope="session")
+def shared_datasets() -> Path:
+    """Path of ``../shared/datasets``; tests needing it fail loudly in CI if it is missing."""
+    path = shared_datasets_dir()
+    if not path.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"shared datasets folder {path} is missing")
+        pytest.skip(f"shared datasets folder {path} is missing")
+    return path
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    """A seeded generator for test data."""
+    return np.random.default_rng(RND_SEED)
+
+
+@pytest.fixture
+def small_xy(rng):
+    """A small random sparse-ish count matrix X (40 x 12) and label matrix Y (40 x 4)."""
+    X = rng.poisson(0.7, size=(40, 12)).astype(float)
+    X[:, 3] = 0.0  # a feature present nowhere
+    X[:, 5] = 1.0  # a feature present everywhere
+    Y = (rng.random((40, 4)) < 0.35).astype(np.int8)
+    Y[:, 2] = 0  # a label with no positive
+    return X, Y
