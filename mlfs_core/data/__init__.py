@@ -1,1 +1,19 @@
-"""Dataset loading (being written; see issue 2)."""
+"""Dataset loading: Mulan/MEKA ARFF, -train/-test pairs, svmlight, CSV and MATLAB.
+
+See :func:`load_dataset` for the formats, :mod:`mlfs_core.data._encode` for the
+label-selection precedence and the nominal encoding rule, and
+:mod:`mlfs_core.data.arff` for missing values (not supported: an error).
+"""
+
+from __future__ import annotations
+
+from .dataset import Dataset
+from .loader import KNOWN_LABEL_HINTS, discover_datasets, load_dataset, load_uploaded
+
+__all__ = [
+    "KNOWN_LABEL_HINTS",
+    "Dataset",
+    "discover_datasets",
+    "load_dataset",
+    "load_uploaded",
+]
