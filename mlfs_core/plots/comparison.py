@@ -1,0 +1,242 @@
+"""Figures that compare methods across datasets: the papers' figures and tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .._constants import BUDGET, DATASET, MEAN, METHOD
+from ._style import empty_figure, finish, method_colors, method_lines
+
+
+def _panels(df: pd.DataFrame, facet: str | None) -> list[tuple[str, pd.DataFrame]]:
+    if facet is None or facet not in df.columns:
+        return [("", df)]
+    return [(str(name), part) for name, part in df.groupby(facet, sort=False)]
+
+
+def _grid(titles: list[str], wrap: int, *, shared_y: bool) -> tuple[go.Figure, int]:
+    cols = max(1, min(wrap, len(titles)))
+    rows = -(-len(titles) // cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=titles if any(titles) else None,
+        shared_yaxes=shared_y,
+        horizontal_spacing=0.08,
+        vertical_spacing=0.12 if rows > 1 else 0.0,
+    )
+    return fig, cols
+
+
+def average_rank_curves(
+    ranks: pd.DataFrame,
+    *,
+    x: str = BUDGET,
+    rank: str = MEAN,
+    method: str = METHOD,
+    facet: str | None = None,
+    x_title: str = "Selected features (%)",
+    title: str = "Average rank vs number of selected features",
+) -> go.Figure:
+    """Average rank of each method against the budget (paper 000, Figure 1).
+
+    Parameters
+    ----------
+    ranks : DataFrame
+        Long form, one row per (panel, method, budget), with columns ``x``
+        (budget), ``rank`` (average rank, 1 = best) and ``method``.
+    x, rank, method : str
+        Column names.
+    facet : str, optional
+        Column whose values become side-by-side panels (e.g. the measure, as
+        in paper 000 where CS and BNS methods are ranked separately).
+    x_title, title : str
+        Axis and figure titles.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One line per method and panel; the y axes read "lower is better".
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"method": ["A", "B"], "budget": [10, 10],
+    ...                    "mean": [1.0, 2.0]})
+    >>> len(average_rank_curves(df).data)
+    2
+    """
+    if ranks.empty:
+        return empty_figure(title)
+    colors = method_colors(ranks[method].astype(str).tolist())
+    panels = _panels(ranks, facet)
+    fig, cols = _grid([t for t, _ in panels], wrap=2, shared_y=True)
+    for i, (_, part) in enumerate(panels):
+        row, col = divmod(i, cols)
+        traces = method_lines(
+            part,
+            x=x,
+            y=rank,
+            method=method,
+            colors=colors,
+            mode="lines+markers",
+            show_legend=i == 0,
+        )
+        for trace in traces:
+            fig.add_trace(trace, row=row + 1, col=col + 1)
+    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text="Average rank (lower is better)", col=1)
+    return finish(fig, title=title, height=420 * (-(-len(panels) // cols)))
+
+
+def _band(
+    line: pd.DataFrame, x: str, lower: str, upper: str, color: str, name: str
+) -> go.Scatter:
+    xs = np.concatenate([line[x].to_numpy(), line[x].to_numpy()[::-1]])
+    ys = np.concatenate([line[upper].to_numpy(), line[lower].to_numpy()[::-1]])
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        fill="toself",
+        fillcolor=color,
+        opacity=0.18,
+        line={"width": 0},
+        hoverinfo="skip",
+        showlegend=False,
+        legendgroup=name,
+        name=f"{name} spread",
+    )
+
+
+def metric_vs_budget(
+    curves: pd.DataFrame,
+    *,
+    metric_label: str = "value",
+    x: str = BUDGET,
+    y: str = MEAN,
+    lower: str | None = "lower",
+    upper: str | None = "upper",
+    method: str = METHOD,
+    facet: str | None = DATASET,
+    higher_is_better: bool | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """Metric against the number of selected features (paper 001, Figures 1-6).
+
+    Parameters
+    ----------
+    curves : DataFrame
+        Long form, one row per (panel, method, budget), with columns ``x``,
+        ``y`` (the mean) and optionally ``lower``/``upper`` (the spread band,
+        e.g. mean minus/plus one std over folds).
+    metric_label : str
+        Name of the metric, used in the axis title.
+    x, y, lower, upper, method, facet : str or None
+        Column names; a missing ``lower``/``upper`` column draws no band and a
+        missing ``facet`` column draws a single panel.
+    higher_is_better : bool, optional
+        Adds "(higher is better)" or "(lower is better)" to the y axis title.
+    title : str, optional
+        Figure title; defaults to "<metric> vs number of selected features".
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Per panel: one line per method, plus one filled band per method when
+        the spread columns are present.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"method": ["A", "A"], "budget": [1, 2], "mean": [.5, .6],
+    ...                    "lower": [.4, .5], "upper": [.6, .7]})
+    >>> len(metric_vs_budget(df, metric_label="micro-F1").data)
+    2
+    """
+    title = title or f"{metric_label} vs number of selected features"
+    if curves.empty:
+        return empty_figure(title)
+    colors = method_colors(curves[method].astype(str).tolist())
+    has_band = lower in curves.columns and upper in curves.columns
+    panels = _panels(curves, facet)
+    fig, cols = _grid([t for t, _ in panels], wrap=2, shared_y=False)
+    for i, (_, part) in enumerate(panels):
+        row, col = divmod(i, cols)
+        for name, line in part.groupby(method, sort=False):
+            name = str(name)
+            line = line.sort_values(x)
+            if has_band:
+                band = _band(line, x, lower, upper, colors[name], name)
+                fig.add_trace(band, row=row + 1, col=col + 1)
+            fig.add_trace(
+                go.Scatter(
+                    x=line[x],
+                    y=line[y],
+                    mode="lines",
+                    name=name,
+                    legendgroup=name,
+                    line={"color": colors[name]},
+                    showlegend=i == 0,
+                ),
+                row=row + 1,
+                col=col + 1,
+            )
+    direction = {True: " (higher is better)", False: " (lower is better)"}
+    fig.update_xaxes(title_text="Number of selected features")
+    y_title = metric_label + direction.get(higher_is_better, "")
+    fig.update_yaxes(title_text=y_title, col=1)
+    return finish(fig, title=title, height=380 * (-(-len(panels) // cols)))
+
+
+def similarity_heatmap(
+    matrix: pd.DataFrame,
+    *,
+    title: str = "Kuncheva similarity of selected subsets",
+    decimals: int = 2,
+) -> go.Figure:
+    """Annotated heatmap of a square method x method similarity matrix (Table 6).
+
+    Parameters
+    ----------
+    matrix : DataFrame of shape (n_methods, n_methods)
+        Index and columns are method names; values in [-1, 1] (Kuncheva
+        index, 0 = chance overlap). Missing values are left blank.
+    title : str
+        Figure title.
+    decimals : int
+        Digits shown in each cell.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One heatmap trace with the colour scale fixed to [-1, 1].
+
+    Examples
+    --------
+    >>> m = pd.DataFrame([[1.0, 0.2], [0.2, 1.0]], index=["A", "B"], columns=["A", "B"])
+    >>> similarity_heatmap(m).data[0].zmin
+    -1
+    """
+    if matrix.empty:
+        return empty_figure(title)
+    z = matrix.to_numpy(dtype=float)
+    text = np.where(np.isfinite(z), np.round(z, decimals).astype(str), "")
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=[str(c) for c in matrix.columns],
+            y=[str(i) for i in matrix.index],
+            text=text,
+            texttemplate="%{text}",
+            zmin=-1,
+            zmax=1,
+            colorscale="RdBu",
+            reversescale=True,
+            colorbar={"title": {"text": "KI"}},
+            hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="category", tickangle=-45)
+    fig.update_yaxes(type="category", autorange="reversed")
+    return finish(fig, title=title, height=max(420, 40 * len(matrix) + 160))

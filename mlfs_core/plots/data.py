@@ -1,0 +1,95 @@
+"""Figures that describe a dataset: label frequencies and label co-occurrence."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ._style import empty_figure, finish
+
+
+def label_frequency_bar(
+    frequencies: pd.DataFrame,
+    *,
+    label: str = "label",
+    count: str = "count",
+    title: str = "Label frequency",
+) -> go.Figure:
+    """Bar chart of how many samples carry each label.
+
+    Parameters
+    ----------
+    frequencies : DataFrame
+        One row per label with columns ``label`` (name) and ``count``
+        (number of positive samples), in the order to draw.
+    label, count : str
+        Column names.
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One bar trace.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"label": ["a", "b"], "count": [3, 1]})
+    >>> len(label_frequency_bar(df).data)
+    1
+    """
+    if frequencies.empty:
+        return empty_figure(title)
+    fig = go.Figure(
+        go.Bar(
+            x=frequencies[label].astype(str),
+            y=frequencies[count],
+            marker_color="#4C78A8",
+            hovertemplate="%{x}: %{y} samples<extra></extra>",
+        )
+    )
+    fig.update_xaxes(title_text="Label", type="category")
+    fig.update_yaxes(title_text="Positive samples")
+    return finish(fig, title=title)
+
+
+def cooccurrence_heatmap(
+    matrix: pd.DataFrame, *, title: str = "Label co-occurrence"
+) -> go.Figure:
+    """Heatmap of a square label x label matrix (e.g. co-occurrence counts).
+
+    Parameters
+    ----------
+    matrix : DataFrame of shape (n_labels, n_labels)
+        Index and columns are label names; cell (a, b) is the number of
+        samples carrying both labels (the diagonal holds label counts).
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One heatmap trace; the first label is drawn at the top.
+
+    Examples
+    --------
+    >>> m = pd.DataFrame([[2, 1], [1, 3]], index=["a", "b"], columns=["a", "b"])
+    >>> cooccurrence_heatmap(m).data[0].type
+    'heatmap'
+    """
+    if matrix.empty:
+        return empty_figure(title)
+    names = [str(c) for c in matrix.columns]
+    fig = go.Figure(
+        go.Heatmap(
+            z=matrix.to_numpy(dtype=float),
+            x=names,
+            y=[str(i) for i in matrix.index],
+            colorscale="Blues",
+            colorbar={"title": {"text": "samples"}},
+            hovertemplate="%{y} & %{x}: %{z}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="category", tickangle=-45)
+    fig.update_yaxes(type="category", autorange="reversed")
+    return finish(fig, title=title, height=max(400, 22 * len(names) + 150))

@@ -1,0 +1,182 @@
+"""Tests of the pure figure functions in mlfs_core.plots."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from mlfs_core.plots import (
+    average_rank_curves,
+    cd_diagram,
+    cooccurrence_heatmap,
+    feature_score_bar,
+    label_frequency_bar,
+    metric_vs_budget,
+    precision_at_k_curve,
+    similarity_heatmap,
+)
+from mlfs_core.plots.cd import _cliques
+
+
+def _finite(fig: go.Figure) -> bool:
+    """All numbers in the figure's data are finite (NaN in heatmaps allowed as gaps)."""
+    for trace in fig.data:
+        for attr in ("x", "y"):
+            values = getattr(trace, attr, None)
+            if values is not None and len(values) and not isinstance(values[0], str):
+                if not np.isfinite(np.asarray(values, dtype=float)).all():
+                    return False
+    return True
+
+
+@pytest.fixture
+def ranks():
+    return pd.DataFrame(
+        {
+            "method": ["MaxCS", "MeanCS"] * 2 + ["MaxBNS", "MeanBNS"] * 2,
+            "budget": [10, 10, 20, 20] * 2,
+            "mean": [1.2, 1.8, 1.5, 1.5, 1.0, 2.0, 1.4, 1.6],
+            "measure": ["CS"] * 4 + ["BNS"] * 4,
+        }
+    )
+
+
+def test_average_rank_curves_one_line_per_method_and_panel(ranks):
+    """Check that each (panel, method) gets a line; y axis says lower is better."""
+    fig = average_rank_curves(ranks, facet="measure")
+    assert len(fig.data) == 4
+    assert "lower is better" in fig.layout.yaxis.title.text
+    assert [a.text for a in fig.layout.annotations] == ["CS", "BNS"]
+
+
+def test_average_rank_curves_single_panel_without_facet(ranks):
+    """Check that without a facet column all methods share one panel."""
+    fig = average_rank_curves(ranks)
+    assert len(fig.data) == 4
+    assert {t.xaxis for t in fig.data} == {"x"}
+
+
+def test_metric_vs_budget_draws_band_and_line():
+    """Check that every method gets a spread band and a line, panelled by dataset."""
+    df = pd.DataFrame(
+        {
+            "dataset": ["d1"] * 4 + ["d2"] * 4,
+            "method": ["A", "A", "B", "B"] * 2,
+            "budget": [1, 2] * 4,
+            "mean": np.linspace(0.1, 0.8, 8),
+        }
+    )
+    df["lower"], df["upper"] = df["mean"] - 0.05, df["mean"] + 0.05
+    fig = metric_vs_budget(df, metric_label="micro_f1", higher_is_better=True)
+    fills = [t for t in fig.data if t.fill == "toself"]
+    assert len(fig.data) == 8 and len(fills) == 4
+    assert fig.layout.yaxis.title.text == "micro_f1 (higher is better)"
+    assert fig.layout.xaxis.title.text == "Number of selected features"
+
+
+def test_metric_vs_budget_without_spread_columns_draws_lines_only():
+    """Check that missing lower/upper columns give no band traces."""
+    df = pd.DataFrame({"method": ["A", "A"], "budget": [1, 2], "mean": [0.3, 0.4]})
+    fig = metric_vs_budget(df, metric_label="hamming_loss", higher_is_better=False)
+    assert len(fig.data) == 1
+    assert "lower is better" in fig.layout.yaxis.title.text
+
+
+def test_similarity_heatmap_is_annotated_and_scaled():
+    """Check that the heatmap shows rounded values in the cells and spans [-1, 1]."""
+    m = pd.DataFrame(
+        [[1.0, 0.256], [0.256, np.nan]], index=["A", "B"], columns=["A", "B"]
+    )
+    fig = similarity_heatmap(m)
+    trace = fig.data[0]
+    assert (trace.zmin, trace.zmax) == (-1, 1)
+    assert trace.text[0][1] == "0.26" and trace.text[1][1] == ""
+
+
+def test_cd_diagram_puts_rank_one_on_the_left():
+    """Check that the x axis grows to the right and the best method is leftmost."""
+    ranks = pd.Series({"C": 3.1, "A": 1.1, "B": 2.0})
+    fig = cd_diagram(ranks, cd=1.2)
+    lo, hi = fig.layout.xaxis.range
+    assert lo < 1 < hi and fig.layout.xaxis.autorange is not True
+    markers = [t for t in fig.data if t.mode == "markers"][0]
+    assert list(markers.text)[0] == "A" and min(markers.x) == markers.x[0]
+    assert "rank 1 = best, on the left" in fig.layout.title.text
+    assert any("CD = 1.20" in a.text for a in fig.layout.annotations)
+
+
+def test_cd_diagram_without_cd_draws_no_groups():
+    """Check that cd=None draws only the methods, no clique bars or CD bar."""
+    fig = cd_diagram(pd.Series({"A": 1.0, "B": 2.0}), cd=None)
+    assert not any(a.text.startswith("CD") for a in fig.layout.annotations)
+    assert all(t.line.width != 5 for t in fig.data if t.mode == "lines")
+
+
+def test_cliques_join_methods_closer_than_cd():
+    """Check that methods within CD of each other form one group, others stay apart."""
+    spans = _cliques(pd.Series({"A": 1.0, "B": 1.5, "C": 3.5}), cd=1.0)
+    assert spans == [(1.0, 1.5)]
+
+
+def test_label_frequency_and_cooccurrence_axes():
+    """Check that the dataset figures carry one trace with category axes."""
+    freq = pd.DataFrame({"label": ["l1", "l2"], "count": [5, 2]})
+    bar = label_frequency_bar(freq)
+    assert len(bar.data) == 1 and bar.layout.yaxis.title.text == "Positive samples"
+    co = pd.DataFrame([[5, 1], [1, 2]], index=["l1", "l2"], columns=["l1", "l2"])
+    heat = cooccurrence_heatmap(co)
+    assert heat.data[0].type == "heatmap" and list(heat.data[0].x) == ["l1", "l2"]
+
+
+def test_feature_score_bar_keeps_best_on_top():
+    """Check that the bar chart draws the first `top` features with the best first."""
+    df = pd.DataFrame({"feature": list("abcde"), "score": [5.0, 4, 3, 2, 1]})
+    fig = feature_score_bar(df, top=3)
+    assert list(fig.data[0].y) == ["a", "b", "c"]
+    assert fig.layout.yaxis.autorange == "reversed"
+
+
+def test_precision_curve_one_line_per_method():
+    """Check that precision@k draws a line per method on a [0, 1] axis."""
+    df = pd.DataFrame(
+        {
+            "method": ["A", "A", "B", "B"],
+            "k": [1, 2, 1, 2],
+            "precision": [1.0, 0.5, 0.0, 0.5],
+        }
+    )
+    fig = precision_at_k_curve(df)
+    assert len(fig.data) == 2 and fig.layout.yaxis.range[0] == 0
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: average_rank_curves(pd.DataFrame(columns=["method", "budget", "mean"])),
+        lambda: metric_vs_budget(pd.DataFrame(columns=["method", "budget", "mean"])),
+        lambda: similarity_heatmap(pd.DataFrame()),
+        lambda: cd_diagram(pd.Series(dtype=float), cd=1.0),
+        lambda: cd_diagram(pd.Series({"only": 1.0}), cd=float("nan")),
+        lambda: label_frequency_bar(pd.DataFrame(columns=["label", "count"])),
+        lambda: feature_score_bar(pd.DataFrame(columns=["feature", "score"])),
+        lambda: precision_at_k_curve(
+            pd.DataFrame(columns=["method", "k", "precision"])
+        ),
+    ],
+)
+def test_degenerate_input_gives_a_finite_serialisable_figure(build):
+    """Check that empty or one-method input gives a finite figure that serialises."""
+    fig = build()
+    assert isinstance(fig, go.Figure) and _finite(fig)
+    assert json.loads(fig.to_json())["layout"]["title"]["text"]
+
+
+def test_tied_ranks_stay_finite():
+    """Check that all-tied average ranks (one dataset) still draw finite values."""
+    df = pd.DataFrame({"method": ["A", "B"], "budget": [10, 10], "mean": [1.5, 1.5]})
+    assert _finite(average_rank_curves(df))
+    assert _finite(cd_diagram(pd.Series({"A": 1.5, "B": 1.5}), cd=0.0))
