@@ -16,3 +16,7 @@ SECONDS = "seconds"
 FEATURES = "features"
 
 RESULT_COLUMNS = [DATASET, PROTOCOL, METHOD, BUDGET, FOLD, REPEAT, METRIC, VALUE]
+N_FEATURES = "n_features"  # number of features M of the dataset
+STAGE = "stage"            # timing stage: "selection", "fit", "predict"
+K = "k"                    # top-k size in planted-truth recovery
+PRECISION = "precision"

@@ -1,1 +1,43 @@
-"""mlfs_core.analysis"""
+"""Analysis of experiment results across datasets: ranks, tests, similarity, curves.
+
+Every function is pure: DataFrames in, DataFrames (or frozen dataclasses) out.
+"""
+
+from .curves import dataset_means, display_table, metric_curves
+from .ranks import (
+    average_ranks,
+    broadcast_reference,
+    budget_column,
+    dataset_ranks,
+    rank_table,
+)
+from .recovery import load_planted_truth, precision_at_k, recovery_table
+from .similarity import kuncheva_index, similarity_matrix
+from .stats import (
+    FriedmanResult,
+    friedman_by_budget,
+    friedman_nemenyi,
+    nemenyi_cd,
+    nemenyi_q,
+)
+
+__all__ = [
+    "FriedmanResult",
+    "average_ranks",
+    "broadcast_reference",
+    "budget_column",
+    "dataset_means",
+    "dataset_ranks",
+    "display_table",
+    "friedman_by_budget",
+    "friedman_nemenyi",
+    "kuncheva_index",
+    "load_planted_truth",
+    "metric_curves",
+    "nemenyi_cd",
+    "nemenyi_q",
+    "precision_at_k",
+    "rank_table",
+    "recovery_table",
+    "similarity_matrix",
+]

@@ -1,0 +1,153 @@
+"""Similarity of selected feature subsets: Kuncheva's consistency index (Table 6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from .._constants import DATASET, FEATURES, FOLD, METHOD, N_FEATURES, REPEAT
+
+
+def kuncheva_index(a, b, n_features: int) -> float:
+    """Kuncheva's consistency index of two feature subsets of equal size.
+
+    KI = (r M - k^2) / (k (M - k)) with k the subset size, M = ``n_features``
+    and r the size of the intersection; 1 for identical subsets, about 0 for
+    the overlap expected by chance, down to -1.
+
+    Parameters
+    ----------
+    a, b : array-like of int
+        Feature indices (order is ignored), both of size k with 0 < k < M.
+    n_features : int
+        Total number of features M.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If the subsets differ in size, hold duplicates, or k is 0 or M.
+
+    References
+    ----------
+    Kuncheva (2007), "A stability index for feature selection", AIA.
+
+    Examples
+    --------
+    >>> kuncheva_index([0, 1], [1, 2], 4)
+    0.0
+    >>> kuncheva_index([0, 1], [0, 1], 4)
+    1.0
+    """
+    raw_a, raw_b = np.ravel(a), np.ravel(b)
+    a, b = np.unique(raw_a), np.unique(raw_b)
+    if a.size != raw_a.size or b.size != raw_b.size or a.size != b.size:
+        raise ValueError(
+            "kuncheva_index needs two subsets of equal size without duplicates, "
+            f"got sizes {raw_a.size} and {raw_b.size}"
+        )
+    k, m = a.size, int(n_features)
+    if not 0 < k < m:
+        raise ValueError(
+            f"kuncheva_index is defined for 0 < k < n_features, got k={k}, "
+            f"n_features={m}"
+        )
+    r = np.intersect1d(a, b, assume_unique=True).size
+    return float((r * m - k * k) / (k * (m - k)))
+
+
+def similarity_matrix(
+    selections: pd.DataFrame,
+    *,
+    budget: int | None = None,
+    budget_pct: float | None = None,
+    repeat: int = 0,
+    methods: Sequence[str] | None = None,
+    exclude: Sequence[str] = ("AF",),
+) -> pd.DataFrame:
+    """Kuncheva index between methods at one budget, averaged over folds and datasets.
+
+    Parameters
+    ----------
+    selections : DataFrame
+        The runner's selections table: ``dataset, method, fold, repeat,
+        n_features, features`` (ranked feature indices, best first).
+    budget : int, optional
+        Subset size k (the top k of each ranking).
+    budget_pct : float, optional
+        Subset size as a percentage of each dataset's features (rounded to
+        nearest, at least 1); give exactly one of ``budget`` and ``budget_pct``.
+    repeat : int, default=0
+        Which run of stochastic methods to use (paper 000 uses one run).
+    methods : sequence of str, optional
+        Methods to compare (default all whose rankings hold at least k
+        features, with k below M).
+    exclude : sequence of str, default=("AF",)
+        Methods never compared (all features is no selection).
+
+    Returns
+    -------
+    DataFrame
+        Square, indexed and labelled by method; the diagonal is 1.
+
+    Notes
+    -----
+    For each (dataset, fold) the index is computed for every pair of methods
+    on their top-k subsets; the matrix entry is the mean over all (dataset,
+    fold) pairs in which both methods appear.
+    """
+    table = selections[~selections[METHOD].isin(list(exclude))]
+    pairs = _pairwise(table, budget, budget_pct, repeat, methods)
+    if pairs.empty:
+        return pd.DataFrame(dtype=float)
+    mean = pairs.groupby(["a", "b"])["ki"].mean()
+    names = sorted(set(pairs["a"]) | set(pairs["b"]), key=_order_key(selections))
+    pos = {m: i for i, m in enumerate(names)}
+    values = np.full((len(names), len(names)), np.nan)
+    for (a, b), v in mean.items():
+        values[pos[a], pos[b]] = values[pos[b], pos[a]] = v
+    np.fill_diagonal(values, 1.0)
+    return pd.DataFrame(values, index=pd.Index(names, name=METHOD), columns=names)
+
+
+def _order_key(selections: pd.DataFrame):
+    order = {m: i for i, m in enumerate(pd.unique(selections[METHOD]))}
+    return lambda m: order.get(m, len(order))
+
+
+def _top_k(row, budget, budget_pct) -> np.ndarray | None:
+    m = int(row[N_FEATURES])
+    k = (
+        budget
+        if budget is not None
+        else max(1, int(np.floor(budget_pct * m / 100 + 0.5)))
+    )
+    features = np.asarray(row[FEATURES])
+    if not 0 < k < m or features.size < k:
+        return None
+    return features[:k]
+
+
+def _pairwise(selections, budget, budget_pct, repeat, methods) -> pd.DataFrame:
+    if (budget is None) == (budget_pct is None):
+        raise ValueError("give exactly one of budget and budget_pct")
+    table = selections[selections[REPEAT] == repeat]
+    if methods is not None:
+        table = table[table[METHOD].isin(list(methods))]
+    rows = []
+    for _, group in table.groupby([DATASET, FOLD], sort=True):
+        subsets = {}
+        for _, row in group.iterrows():
+            top = _top_k(row, budget, budget_pct)
+            if top is not None:
+                subsets[row[METHOD]] = (top, int(row[N_FEATURES]))
+        for a, b in combinations(subsets, 2):
+            ki = kuncheva_index(subsets[a][0], subsets[b][0], subsets[a][1])
+            rows.append({"a": a, "b": b, "ki": ki})
+    return pd.DataFrame(rows, columns=["a", "b", "ki"])

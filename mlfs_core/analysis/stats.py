@@ -1,0 +1,188 @@
+"""Friedman test and Nemenyi critical difference (Demsar 2006)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .._constants import METRIC
+from .ranks import (
+    average_ranks,
+    broadcast_reference,
+    budget_column,
+    method_blocks,
+)
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """Friedman test over N datasets and m methods, with the Nemenyi CD.
+
+    Attributes
+    ----------
+    statistic : float
+        Friedman chi-squared, with scipy's correction for ties.
+    pvalue : float
+        Its chi-squared (m - 1 degrees of freedom) p-value.
+    ranks : DataFrame
+        Indexed by method, columns ``mean, std`` (average ranks, 1 = best).
+    cd : float
+        Nemenyi critical difference at ``alpha``: two methods whose average
+        ranks differ by more than ``cd`` differ significantly.
+    n_datasets, n_methods : int
+        N and m.
+    alpha : float
+        Significance level of ``cd``.
+    """
+
+    statistic: float
+    pvalue: float
+    ranks: pd.DataFrame
+    cd: float
+    n_datasets: int
+    n_methods: int
+    alpha: float = 0.05
+
+
+def nemenyi_q(n_methods: int, alpha: float = 0.05) -> float:
+    """Critical value q_alpha of the Nemenyi test for ``n_methods`` methods.
+
+    q_alpha = studentized range quantile(1 - alpha, m, inf) / sqrt(2).
+
+    Examples
+    --------
+    >>> round(nemenyi_q(10), 3)
+    3.164
+    """
+    if n_methods < 2:
+        raise ValueError(f"n_methods must be at least 2, got {n_methods}")
+    q = stats.studentized_range.ppf(1.0 - alpha, n_methods, np.inf)
+    return float(q / np.sqrt(2.0))
+
+
+def nemenyi_cd(n_methods: int, n_datasets: int, alpha: float = 0.05) -> float:
+    """Nemenyi critical difference q_alpha * sqrt(m (m + 1) / (6 N)).
+
+    Examples
+    --------
+    >>> round(nemenyi_cd(2, 6), 4)
+    0.8002
+    """
+    if n_datasets < 1:
+        raise ValueError(f"n_datasets must be at least 1, got {n_datasets}")
+    m = n_methods
+    return nemenyi_q(m, alpha) * float(np.sqrt(m * (m + 1) / (6.0 * n_datasets)))
+
+
+def friedman_nemenyi(
+    table: pd.DataFrame, *, alpha: float = 0.05, higher_is_better: bool = True
+) -> FriedmanResult:
+    """Friedman test of equal average ranks, plus the Nemenyi critical difference.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Columns ``dataset, method, value``; repeated rows per (dataset,
+        method) are averaged; datasets missing a method are left out.
+    alpha : float, default=0.05
+        Significance level of the critical difference.
+    higher_is_better : bool, default=True
+        Direction of ``value``.
+
+    Returns
+    -------
+    FriedmanResult
+
+    Notes
+    -----
+    The statistic is 12 N / (m (m + 1)) [sum_j R_j^2 - m (m + 1)^2 / 4] with
+    R_j the average ranks, divided by the tie correction
+    1 - sum(t^3 - t) / (N m (m^2 - 1)), which makes it equal to
+    :func:`scipy.stats.friedmanchisquare` on the same blocks. A CD diagram
+    puts rank 1 on the left.
+
+    References
+    ----------
+    Demsar (2006), "Statistical comparisons of classifiers over multiple data
+    sets", JMLR 7.
+    """
+    wide = method_blocks(table, [])
+    n, m = wide.shape
+    if n < 2 or m < 2:
+        raise ValueError(
+            f"the Friedman test needs at least 2 complete datasets and 2 methods, "
+            f"got {n} and {m}"
+        )
+    values = wide.to_numpy(dtype=float)
+    ranks = stats.rankdata(-values if higher_is_better else values, axis=1)
+    statistic = _friedman_statistic(ranks)
+    pvalue = float(stats.chi2.sf(statistic, m - 1)) if np.isfinite(statistic) else 1.0
+    return FriedmanResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        ranks=average_ranks(table, higher_is_better=higher_is_better),
+        cd=nemenyi_cd(m, n, alpha),
+        n_datasets=n,
+        n_methods=m,
+        alpha=alpha,
+    )
+
+
+def _friedman_statistic(ranks: np.ndarray) -> float:
+    n, m = ranks.shape
+    mean_ranks = ranks.mean(axis=0)
+    chi2 = 12.0 * n / (m * (m + 1)) * (np.sum(mean_ranks**2) - m * (m + 1) ** 2 / 4.0)
+    ties = 0.0
+    for row in ranks:
+        _, counts = np.unique(row, return_counts=True)
+        ties += float(np.sum(counts**3 - counts))
+    correction = 1.0 - ties / (n * m * (m * m - 1))
+    if correction <= 0:  # every block fully tied: no evidence of any difference
+        return 0.0
+    return float(chi2 / correction)
+
+
+def friedman_by_budget(
+    results: pd.DataFrame,
+    *,
+    metric: str,
+    higher_is_better: bool,
+    by: str | None = None,
+    alpha: float = 0.05,
+    reference_methods=("AF",),
+) -> pd.DataFrame:
+    """Friedman statistic, p-value and Nemenyi CD for each budget.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``<by>, statistic, pvalue, cd, n_datasets, n_methods``; budgets
+        with fewer than 2 complete datasets are skipped.
+    """
+    by = by or budget_column(results)
+    table = broadcast_reference(
+        results[results[METRIC] == metric], by, reference_methods
+    )
+    rows = []
+    for budget, group in table.groupby(by, sort=True):
+        try:
+            res = friedman_nemenyi(
+                group, alpha=alpha, higher_is_better=higher_is_better
+            )
+        except ValueError:
+            continue
+        rows.append(
+            {
+                by: budget,
+                "statistic": res.statistic,
+                "pvalue": res.pvalue,
+                "cd": res.cd,
+                "n_datasets": res.n_datasets,
+                "n_methods": res.n_methods,
+            }
+        )
+    columns = [by, "statistic", "pvalue", "cd", "n_datasets", "n_methods"]
+    return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,154 @@
+"""Multi-label classifiers: Binary Relevance over any scikit-learn classifier, ML-kNN.
+
+:data:`CLASSIFIERS` maps the names used in experiment configs to factories
+``factory(*, random_state, **params) -> estimator``; an estimator has
+``fit(X, Y)``, ``predict(X) -> (n, q) 0/1`` and ``decision_function(X) ->
+(n, q) scores``. Register more with :func:`register_classifier`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+
+from .._validation import check_XY
+from ..errors import ConfigError
+from .mlknn import MLkNN
+
+
+class BinaryRelevance(ClassifierMixin, BaseEstimator):
+    """One independent binary classifier per label (Binary Relevance).
+
+    A label with a single class in the training data gets a constant
+    predictor (that class, METHODS.md section 5 A): it predicts the class
+    and scores +1 / -1 (decision values) or 1 / 0 (probabilities).
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        Cloned once per label. Scores come from its ``decision_function``
+        when it has one, else from the positive column of ``predict_proba``.
+
+    Attributes
+    ----------
+    estimators_ : list
+        Per label, the fitted clone, or an int 0/1 for a constant label.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.svm import LinearSVC
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> Y = np.array([[0, 1], [0, 1], [1, 1], [1, 1]])
+    >>> br = BinaryRelevance(LinearSVC()).fit(X, Y)
+    >>> br.predict(np.array([[3.0]])).tolist()
+    [[1, 1]]
+    """
+
+    def __init__(self, estimator=None):
+        self.estimator = estimator
+
+    def fit(self, X, Y) -> BinaryRelevance:
+        """Fit one classifier per label column of ``Y``."""
+        X, Y = check_XY(X, Y)
+        base = LinearSVC() if self.estimator is None else self.estimator
+        self.estimators_ = [self._fit_one(base, X, Y[:, i]) for i in range(Y.shape[1])]
+        self.n_labels_ = Y.shape[1]
+        return self
+
+    @staticmethod
+    def _fit_one(base, X, y):
+        classes = np.unique(y)
+        if classes.size == 1:
+            return int(classes[0])
+        return clone(base).fit(X, y)
+
+    def predict(self, X) -> np.ndarray:
+        """0/1 predictions of shape (n_samples, n_labels)."""
+        columns = [
+            np.full(X.shape[0], est) if isinstance(est, int) else est.predict(X)
+            for est in self.estimators_
+        ]
+        return np.column_stack(columns).astype(np.int8)
+
+    def decision_function(self, X) -> np.ndarray:
+        """Real-valued label scores of shape (n_samples, n_labels)."""
+        return np.column_stack([_score(est, X) for est in self.estimators_]).astype(
+            float
+        )
+
+
+def _score(est, X) -> np.ndarray:
+    if isinstance(est, int):
+        return np.full(X.shape[0], 1.0 if est == 1 else -1.0)
+    if hasattr(est, "decision_function"):
+        return np.asarray(est.decision_function(X), dtype=float)
+    return np.asarray(est.predict_proba(X), dtype=float)[:, 1]
+
+
+def _linear_svc(*, random_state: int, C: float = 3.0, tol: float = 1e-3, **params):
+    svc = LinearSVC(C=C, tol=tol, random_state=random_state, **params)
+    return BinaryRelevance(svc)
+
+
+def _logistic(*, random_state: int, **params):
+    return BinaryRelevance(LogisticRegression(random_state=random_state, **params))
+
+
+def _mlknn(*, random_state: int, k: int = 10, s: float = 1.0):
+    return MLkNN(k=k, s=s)
+
+
+def _br_sklearn(*, random_state: int, estimator: str, **params):
+    """Binary Relevance over ``estimator``, a dotted scikit-learn class path."""
+    module_name, _, class_name = estimator.rpartition(".")
+    if not module_name.startswith("sklearn."):
+        raise ConfigError(
+            f"classifier estimator must be a scikit-learn class path such as "
+            f"'sklearn.svm.LinearSVC', got {estimator!r}"
+        )
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError):
+        raise ConfigError(f"classifier estimator {estimator!r} not found") from None
+    if "random_state" in cls().get_params():
+        params = {"random_state": random_state, **params}
+    return BinaryRelevance(cls(**params))
+
+
+CLASSIFIERS: dict[str, Callable[..., object]] = {
+    "linear_svc": _linear_svc,
+    "logistic_regression": _logistic,
+    "mlknn": _mlknn,
+    "br": _br_sklearn,
+}
+"""Classifier name -> factory ``(*, random_state, **params) -> estimator``."""
+
+
+def register_classifier(name: str, factory: Callable[..., object]) -> None:
+    """Make ``factory`` available to experiment configs under ``name``."""
+    CLASSIFIERS[name] = factory
+
+
+def make_classifier(name: str, params: dict | None = None, *, random_state: int = 0):
+    """Build the classifier ``name`` with ``params``.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown name or parameters the factory does not accept.
+    """
+    try:
+        factory = CLASSIFIERS[name]
+    except KeyError:
+        known = ", ".join(CLASSIFIERS)
+        raise ConfigError(f"unknown classifier {name!r}; known: {known}") from None
+    try:
+        return factory(random_state=random_state, **(params or {}))
+    except TypeError as exc:
+        raise ConfigError(f"classifier {name!r}: bad parameters: {exc}") from None

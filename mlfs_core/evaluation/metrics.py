@@ -1,0 +1,238 @@
+"""Multi-label evaluation metrics (METHODS.md section 5), each with its direction.
+
+Every metric is a function ``f(Y_true, Y_pred, scores) -> float`` over dense
+0/1 arrays of shape (n_samples, n_labels) and a real-valued score array of the
+same shape (higher = more likely relevant). Threshold metrics ignore
+``scores``; ranking metrics ignore ``Y_pred``. :data:`METRICS` maps a metric
+name to a :class:`MetricSpec` and is the one list the runner, the CLI and the
+app use.
+
+Conventions on degenerate data (all values stay finite):
+
+- F1 and Jaccard use ``zero_division=0``: a label (macro) or sample
+  (examples) with neither a true nor a predicted positive scores 0.
+- Ranking loss, coverage error and average precision are scikit-learn's
+  (a sample whose labels are all relevant or all irrelevant counts as 0 loss
+  and precision 1).
+- One-error skips no sample: a sample with an empty true label set counts
+  as correct (consistent with the ranking metrics, which treat it as
+  perfectly ranked). Ties in scores resolve to the lowest label index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn import metrics as skm
+
+from ..errors import ConfigError
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One evaluation metric.
+
+    Attributes
+    ----------
+    function : callable
+        ``function(Y_true, Y_pred, scores) -> float``.
+    higher_is_better : bool
+        Direction of the metric (False for losses, coverage and one-error).
+    needs_scores : bool
+        Whether the metric uses the classifier's label scores (ranking metrics)
+        rather than its 0/1 predictions.
+    description : str
+        One line for tables and the UI.
+    """
+
+    function: Callable[[np.ndarray, np.ndarray, np.ndarray], float]
+    higher_is_better: bool
+    needs_scores: bool
+    description: str = ""
+
+
+def one_error(Y_true, scores) -> float:
+    """Fraction of samples whose top-scored label is not relevant.
+
+    Parameters
+    ----------
+    Y_true : array-like of shape (n_samples, n_labels)
+        Binary true labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Label scores, higher = more likely relevant.
+
+    Returns
+    -------
+    float
+        In [0, 1]; lower is better. Samples with no relevant label count as
+        correct; ties between top scores go to the lowest label index.
+
+    Examples
+    --------
+    >>> one_error([[1, 0], [0, 1], [0, 0]], [[0.9, 0.1], [0.8, 0.2], [0.5, 0.4]])
+    0.3333333333333333
+    """
+    Y_true = np.asarray(Y_true)
+    scores = np.asarray(scores, dtype=float)
+    if Y_true.shape[0] == 0:
+        return 0.0
+    top = np.argmax(scores, axis=1)  # first maximum = lowest label index
+    hit = Y_true[np.arange(Y_true.shape[0]), top] == 1
+    empty = Y_true.sum(axis=1) == 0
+    return float(np.mean(~hit & ~empty))
+
+
+def _label_f1(Y, P, average: str) -> float:
+    if Y.shape[1] == 1:
+        # One column is "binary" to scikit-learn, whose micro/macro would then
+        # average over the two classes; the single label's F1 is both.
+        return float(skm.f1_score(Y[:, 0], P[:, 0], average="binary", zero_division=0))
+    return float(skm.f1_score(Y, P, average=average, zero_division=0))
+
+
+def _micro_f1(Y, P, S) -> float:
+    return _label_f1(Y, P, "micro")
+
+
+def _macro_f1(Y, P, S) -> float:
+    return _label_f1(Y, P, "macro")
+
+
+def _pad_single_label(Y, P, S):
+    # scikit-learn refuses sample-wise and ranking metrics on one column; a
+    # padded label that is never true, never predicted and always scored last
+    # leaves every one of those metrics unchanged.
+    if Y.shape[1] != 1:
+        return Y, P, S
+    low = (S.min() if S.size else 0.0) - 1.0
+    zeros = np.zeros_like(Y)
+    pad_S = np.full_like(S, low)
+    return np.hstack([Y, zeros]), np.hstack([P, zeros]), np.hstack([S, pad_S])
+
+
+def _example_f1(Y, P, S) -> float:
+    Y, P, S = _pad_single_label(Y, P, S)
+    return float(skm.f1_score(Y, P, average="samples", zero_division=0))
+
+
+def _hamming(Y, P, S) -> float:
+    return float(skm.hamming_loss(Y, P))
+
+
+def _ranking_loss(Y, P, S) -> float:
+    Y, P, S = _pad_single_label(Y, P, S)
+    return float(skm.label_ranking_loss(Y, S))
+
+
+def _coverage(Y, P, S) -> float:
+    Y, P, S = _pad_single_label(Y, P, S)
+    return float(skm.coverage_error(Y, S))
+
+
+def _one_error(Y, P, S) -> float:
+    return one_error(Y, S)
+
+
+def _average_precision(Y, P, S) -> float:
+    return float(skm.label_ranking_average_precision_score(Y, S))
+
+
+def _jaccard(Y, P, S) -> float:
+    Y, P, S = _pad_single_label(Y, P, S)
+    return float(skm.jaccard_score(Y, P, average="samples", zero_division=0))
+
+
+def _subset_accuracy(Y, P, S) -> float:
+    return float(skm.accuracy_score(Y, P))
+
+
+METRICS: dict[str, MetricSpec] = {
+    "micro_f1": MetricSpec(_micro_f1, True, False, "F1 of the pooled label decisions"),
+    "macro_f1": MetricSpec(_macro_f1, True, False, "mean of the per-label F1"),
+    "example_f1": MetricSpec(_example_f1, True, False, "mean of the per-sample F1"),
+    "hamming_loss": MetricSpec(_hamming, False, False, "fraction of wrong label bits"),
+    "ranking_loss": MetricSpec(
+        _ranking_loss, False, True, "fraction of mis-ordered label pairs"
+    ),
+    "coverage_error": MetricSpec(
+        _coverage, False, True, "depth of the ranking needed to cover all true labels"
+    ),
+    "one_error": MetricSpec(_one_error, False, True, "top-ranked label is wrong"),
+    "average_precision": MetricSpec(
+        _average_precision, True, True, "label ranking average precision"
+    ),
+    "jaccard_samples": MetricSpec(
+        _jaccard, True, False, "mean per-sample intersection over union"
+    ),
+    "subset_accuracy": MetricSpec(
+        _subset_accuracy, True, False, "fraction of exactly right label sets"
+    ),
+}
+"""Metric name -> :class:`MetricSpec`; keys feed configs, the CLI and the UI."""
+
+
+def higher_is_better(metric: str) -> bool:
+    """Return the direction of ``metric`` (raises ``ConfigError`` if unknown)."""
+    return get_metric(metric).higher_is_better
+
+
+def get_metric(name: str) -> MetricSpec:
+    """Return the :class:`MetricSpec` registered under ``name``.
+
+    Raises
+    ------
+    ConfigError
+        If ``name`` is unknown; the message lists the known metrics.
+    """
+    try:
+        return METRICS[name]
+    except KeyError:
+        known = ", ".join(METRICS)
+        raise ConfigError(f"unknown metric {name!r}; known metrics: {known}") from None
+
+
+def compute_metrics(
+    Y_true,
+    Y_pred,
+    scores,
+    *,
+    metrics: Sequence[str] | None = None,
+    label_mask=None,
+) -> dict[str, float]:
+    """Evaluate predictions with several metrics at once.
+
+    Parameters
+    ----------
+    Y_true, Y_pred : array-like of shape (n_samples, n_labels)
+        Binary true and predicted labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Label scores (decision values or probabilities).
+    metrics : sequence of str, optional
+        Names from :data:`METRICS` (default all).
+    label_mask : array-like of bool of shape (n_labels,), optional
+        Labels to evaluate (default all). Protocol B passes the labels that
+        are not constant in the training part.
+
+    Returns
+    -------
+    dict
+        Metric name -> value; every value is NaN when the mask keeps no label.
+
+    Examples
+    --------
+    >>> out = compute_metrics([[1, 0]], [[1, 0]], [[0.9, 0.1]], metrics=["micro_f1"])
+    >>> out["micro_f1"]
+    1.0
+    """
+    names = list(METRICS) if metrics is None else list(metrics)
+    specs = [get_metric(n) for n in names]
+    Y_true, Y_pred = np.asarray(Y_true), np.asarray(Y_pred)
+    scores = np.asarray(scores, dtype=float)
+    if label_mask is not None:
+        mask = np.asarray(label_mask, dtype=bool)
+        Y_true, Y_pred, scores = Y_true[:, mask], Y_pred[:, mask], scores[:, mask]
+    if Y_true.shape[1] == 0:
+        return dict.fromkeys(names, float("nan"))
+    return {n: s.function(Y_true, Y_pred, scores) for n, s in zip(names, specs)}
