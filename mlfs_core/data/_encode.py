@@ -19,8 +19,9 @@ Nominal encoding rule
   ``YES`` = 1; ``{0, 1}`` -> ``1`` = 1). The column keeps the attribute's name.
 * A nominal attribute with more than two declared values becomes one 0/1 column per
   declared value, in declaration order, named ``attribute=value`` (one-hot).
-* Exception: such an attribute whose values are all different over more than two
-  rows is an identifier (genbase's protein ID) and is dropped with a
+* Exception: such an attribute with a different value in every row, in a file of
+  at least ``MIN_ROWS_FOR_IDENTIFIER`` (10) rows, is an identifier (genbase's
+  protein ID) and is dropped with a
   :class:`UserWarning` naming it.
 * ``string`` and ``date`` attributes are dropped with a :class:`UserWarning`.
 
@@ -41,6 +42,7 @@ from .arff import RawTable
 
 _TRUE = {"1", "yes", "true", "t", "y", "+1"}
 _FALSE = {"0", "no", "false", "f", "n", "-1"}
+MIN_ROWS_FOR_IDENTIFIER = 10
 NO_LABELS_MESSAGE = (
     "no way to tell which attributes are labels (no Mulan XML, no MEKA '-C n' in the "
     "relation name); pass labels=, label_count= or label_prefix="
@@ -224,7 +226,7 @@ def _plan_features(table: RawTable, candidates: np.ndarray) -> dict:
 
 def _identifiers(table: RawTable, columns: list[int]) -> list[int]:
     n_rows = table.values.shape[0]
-    if not columns or n_rows <= 2:
+    if not columns or n_rows < MIN_ROWS_FOR_IDENTIFIER:
         return []
     codes = np.sort(table.values[:, columns].toarray(), axis=0)
     distinct = (np.diff(codes, axis=0) != 0).sum(axis=0) + 1
