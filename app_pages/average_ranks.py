@@ -1,0 +1,6 @@
+"""Placeholder."""
+
+import streamlit as st
+
+st.title("average_ranks")
+st.info("Coming soon.")

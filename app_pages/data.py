@@ -1,0 +1,27 @@
+"""Data: pick or upload a dataset; its statistics, label frequencies, co-occurrence."""
+
+import streamlit as st
+
+from mlfs_core.plots import cooccurrence_heatmap, label_frequency_bar
+from ui import cached, uploads, widgets
+
+st.title("Data")
+name, key = widgets.current_dataset()
+st.caption("Choose a dataset in the sidebar, or load your own below.")
+
+uploads.upload_form()
+
+if widgets.load_or_error(key):
+    st.subheader(f"Statistics of {name} (as in paper 000, Table 3)")
+    st.dataframe(uploads.stats_table(name, cached.stats(key)), hide_index=True)
+    freq = cached.label_frequency(key)
+    widgets.show_figure(
+        label_frequency_bar(freq), freq, key="labelfreq", filename="label_frequency"
+    )
+    co = cached.label_cooccurrence(key)
+    widgets.show_figure(
+        cooccurrence_heatmap(co),
+        co.reset_index(names="label"),
+        key="cooc",
+        filename="label_cooccurrence",
+    )

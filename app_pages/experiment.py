@@ -1,0 +1,6 @@
+"""Placeholder."""
+
+import streamlit as st
+
+st.title("experiment")
+st.info("Coming soon.")

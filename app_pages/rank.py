@@ -1,0 +1,69 @@
+"""Rank features: one method's ranking, a side-by-side comparison, planted truth."""
+
+import streamlit as st
+
+from mlfs_core.plots import feature_score_bar, precision_at_k_curve
+from ui import adapters, cached, methods, widgets
+
+st.title("Rank features")
+name, key = widgets.current_dataset()
+seed = widgets.seed()
+if not widgets.load_or_error(key):
+    st.stop()
+
+method, params = methods.pick_method(key="rank_a")
+top = st.slider("Features to show", 5, 100, 20, key="rank_top")
+table = widgets.call_or_error(
+    f"{method} could not rank {name}", cached.ranking, key, method, params, seed
+)
+if table is None:
+    st.stop()
+
+st.subheader(f"Top {min(top, len(table))} features of {name} by {method}")
+left, right = st.columns([2, 3])
+left.dataframe(table.head(top), hide_index=True, height=420)
+left.download_button(
+    "Download the full ranking (CSV)",
+    table.to_csv(index=False),
+    file_name=f"ranking_{method}.csv",
+    mime="text/csv",
+    key="rank_csv",
+    on_click="ignore",
+)
+with right:
+    widgets.show_figure(
+        feature_score_bar(table, top=top, title=f"{method}: top {top}"),
+        table.head(top),
+        key="rank_bar",
+        filename=f"scores_{method}",
+    )
+
+st.subheader("Compare with another method")
+with st.container(border=True):
+    other, other_params = methods.pick_method(key="rank_b", default_family="paper001")
+    k = st.number_input(
+        "Top k to compare", 1, len(table), min(20, len(table)), key="rank_k"
+    )
+    other_table = widgets.call_or_error(
+        f"{other} could not rank {name}", cached.ranking, key, other, other_params, seed
+    )
+    if other_table is not None:
+        side, overlap = adapters.topk_side_by_side(
+            table, other_table, int(k), (method, other)
+        )
+        st.metric(f"Features in both top-{k} lists", f"{overlap} of {k}")
+        st.dataframe(side, hide_index=True)
+
+if cached.planted_truth(key):
+    st.subheader("Planted-truth recovery (precision@k)")
+    chosen = st.multiselect(
+        "Methods",
+        methods.all_methods(),
+        default=methods.default_comparison(),
+        key="rank_truth_methods",
+    )
+    k_max = st.slider("Largest k", 5, 200, 50, key="rank_truth_kmax")
+    curves = cached.precision_curves(key, tuple(chosen), seed, k_max)
+    widgets.show_figure(
+        precision_at_k_curve(curves), curves, key="truth", filename="precision_at_k"
+    )

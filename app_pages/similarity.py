@@ -1,0 +1,6 @@
+"""Placeholder."""
+
+import streamlit as st
+
+st.title("similarity")
+st.info("Coming soon.")

@@ -1,0 +1,56 @@
+"""AppTest tests of the Data page."""
+
+from __future__ import annotations
+
+from .conftest import TOY_XML, charts, new_app, open_page, toy_arff
+
+
+def test_default_page_shows_sample_statistics():
+    """Check that the app opens on the Data page with the sample's Table 3 row."""
+    at = new_app()
+    assert at.title[0].value == "Data"
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["Name", "N", "M", "q", "LC", "LD", "DC"]
+    assert table["N"].iloc[0] > 0 and not at.error
+    assert len(charts(at)) == 2
+
+
+def test_choosing_a_dataset_from_the_data_folder(data_dir):
+    """Check that a dataset of MLFS_DATA_DIR can be chosen and its stats shown."""
+    at = new_app()
+    at.selectbox(key="dataset").select("toy").run()
+    assert not at.exception
+    row = at.dataframe[0].value.iloc[0]
+    assert (row["Name"], row["N"], row["M"], row["q"]) == ("toy", 60, 12, 3)
+    heat = charts(at)[1]
+    assert '"heatmap"' in heat.proto.spec and '"l2"' in heat.proto.spec
+
+
+def test_upload_arff_and_xml_becomes_the_current_dataset():
+    """Check that an uploaded ARFF + XML pair loads, is selected and shows stats."""
+    at = new_app()
+    files = [
+        ("up.arff", toy_arff(seed=3).encode(), "text/plain"),
+        ("up.xml", TOY_XML.encode(), "text/xml"),
+    ]
+    at.file_uploader(key="upload_files").set_value(files).run()
+    at.button(key="load_upload").click().run()
+    assert not at.exception and not at.error
+    assert at.session_state["dataset"] == "up (upload)"
+    assert at.dataframe[0].value["N"].iloc[0] == 60
+    assert at.success[0].value == "Loaded up (upload)"
+    open_page(at, "rank")
+    assert at.selectbox(key="dataset").value == "up (upload)"
+
+
+def test_bad_upload_shows_an_error_and_keeps_the_dataset():
+    """Check that a broken file gives st.error naming the problem, not an exception."""
+    at = new_app()
+    at.file_uploader(key="upload_files").set_value(
+        [("bad.arff", b"@relation x\n@attribute a numeric\n", "text/plain")]
+    ).run()
+    at.button(key="load_upload").click().run()
+    assert not at.exception
+    assert at.error and at.error[0].value.startswith("Could not read the upload")
+    assert at.session_state["dataset"] == "sample (planted)"
+    assert at.dataframe  # the previous dataset is still shown

@@ -1,0 +1,60 @@
+"""Session-state keys and their defaults, set once per session.
+
+Session state holds only small things: names, paths, parameters and the seed.
+Datasets, rankings and results are recomputed through :mod:`ui.cached`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_DIR = ROOT / "sample_data"
+SAMPLE_RESULTS_DIR = SAMPLE_DIR / "results"
+SAMPLE_NAME = "sample (planted)"
+
+DATASET = "dataset"  # name of the current dataset (a key of the catalogue)
+SEED = "seed"  # the one seed passed to every engine call
+UPLOADS = "uploads"  # {dataset name: {"dir": str, "labels": ..., ...}}
+EXPERIMENT_RESULTS = "experiment_results"  # path of this session's results CSV
+EXPERIMENT_CONFIG = "experiment_config"  # TOML text of the last experiment config
+RESULTS_SOURCE = "results_source"  # which results the analysis pages show
+UPLOADED_RESULTS = "uploaded_results"  # path of an uploaded results CSV
+
+SOURCE_SAMPLE = "Precomputed (sample)"
+SOURCE_SESSION = "This session's experiment"
+SOURCE_UPLOAD = "Uploaded results CSV"
+
+DEFAULTS: dict[str, object] = {
+    DATASET: SAMPLE_NAME,
+    SEED: 0,
+    UPLOADS: {},
+    EXPERIMENT_RESULTS: None,
+    EXPERIMENT_CONFIG: None,
+    RESULTS_SOURCE: SOURCE_SAMPLE,
+    UPLOADED_RESULTS: None,
+}
+
+
+def init_state() -> None:
+    """Put every default into ``st.session_state`` unless already there."""
+    for key, value in DEFAULTS.items():
+        if key not in st.session_state:
+            st.session_state[key] = value.copy() if isinstance(value, dict) else value
+
+
+def data_dir() -> Path | None:
+    """Extra dataset folder from the ``MLFS_DATA_DIR`` environment variable."""
+    value = os.environ.get("MLFS_DATA_DIR")
+    return Path(value) if value else None
+
+
+def work_dir() -> Path:
+    """Folder for uploads, experiment caches and results (``MLFS_WORK_DIR``)."""
+    default = Path.home() / ".cache" / "mlfs_explorer"
+    path = Path(os.environ.get("MLFS_WORK_DIR", default))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
