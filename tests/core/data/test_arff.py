@@ -89,18 +89,32 @@ def test_xml_labels_by_name_override_meka_c():
     assert ds.Y.tolist() == [[1, 0], [0, 1], [1, 0]]
 
 
+def _id_arff(n_rows: int, with_feature: bool) -> str:
+    """An ARFF whose nominal 'id' has a different value in each of n_rows rows."""
+    ids = [f"p{i}" for i in range(n_rows)]
+    extra = "@attribute w real\n" if with_feature else ""
+    rows = "".join(
+        f"{i % 2},{name}" + (f",{i}" if with_feature else "") + "\n"
+        for i, name in enumerate(ids)
+    )
+    decl = ",".join(ids)
+    return (
+        f"@relation 'r: -C 1'\n@attribute y {{0,1}}\n@attribute id {{{decl}}}\n"
+        f"{extra}@data\n{rows}"
+    )
+
+
 def test_identifier_attribute_dropped_with_warning():
     """Check that a nominal with a different value in every row is dropped."""
-    ids = [f"p{i}" for i in range(12)]
-    rows = "".join(f"{i % 2},{name},{i}\n" for i, name in enumerate(ids))
-    text = (
-        f"@relation 'r: -C 1'\n@attribute y {{0,1}}\n"
-        f"@attribute id {{{','.join(ids)}}}\n"
-        f"@attribute w real\n@data\n{rows}"
-    )
     with pytest.warns(UserWarning, match="'id'"):
-        ds = _load(text)
+        ds = _load(_id_arff(12, with_feature=True))
     assert ds.feature_names == ["w"]
+
+
+def test_identifier_rule_needs_ten_rows():
+    """Check that with fewer than 10 rows an all-distinct nominal is one-hot encoded."""
+    ds = _load(_id_arff(4, with_feature=False))
+    assert ds.feature_names == ["id=p0", "id=p1", "id=p2", "id=p3"]
 
 
 def test_string_attribute_dropped_with_warning():
@@ -186,14 +200,8 @@ def test_bad_arff_raises_dataset_error(text, match):
 
 def test_zero_features_after_dropping_raises():
     """Check that a file whose only feature is an identifier reports zero features."""
-    ids = [f"p{i}" for i in range(10)]
-    rows = "".join(f"{i % 2},{name}\n" for i, name in enumerate(ids))
-    text = (
-        f"@relation 'r: -C 1'\n@attribute y {{0,1}}\n"
-        f"@attribute id {{{','.join(ids)}}}\n@data\n{rows}"
-    )
     with pytest.warns(UserWarning), pytest.raises(DatasetError, match="no feature"):
-        _load(text)
+        _load(_id_arff(10, with_feature=False))
 
 
 def test_xml_label_missing_from_arff():
