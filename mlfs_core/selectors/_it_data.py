@@ -1,0 +1,202 @@
+"""Discrete problem shared by the information-theoretic selectors.
+
+The greedy engine never works on raw values: :func:`prepare_codes` turns a
+matrix of bin codes and a label matrix into a :class:`DiscreteProblem` that
+holds everything the criteria count with.
+
+Compact codes
+    Each feature's occupied bins are relabelled ``0 .. b_f - 1`` with its most
+    frequent bin as 0 (entropies do not depend on the labels of the values).
+    Counts are then only ever computed for the *small* bins (code >= 1) with
+    sparse products; the counts of bin 0 follow by subtraction from totals. On
+    sparse data bin 0 is "absent", so products touch only the stored values.
+
+T-sums
+    For a table of integer counts with total ``n`` the plug-in entropy is
+    ``log2(n) - sum(T[c]) / n`` with ``T[c] = c log2 c`` looked up in a table;
+    functions below return such sums ("K") and convert them at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..measures.information import xlog2x_table
+
+
+@dataclass(frozen=True)
+class DiscreteProblem:
+    """Counts of a discretized multi-label training set.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_samples, n_features), int32
+        Compact codes; 0 is each feature's most frequent value.
+    n_bins : ndarray of shape (n_features,)
+        Number of distinct values of each feature (1 for a constant one).
+    small : csr_matrix of shape (n_samples, n_features * (n_codes - 1))
+        One-hot indicators of the codes >= 1; column ``f * (n_codes - 1) + c - 1``.
+    labels : csr_matrix of shape (n_samples, n_labels)
+        The 0/1 labels as a sparse float matrix.
+    table : ndarray of shape (n_samples + 1,)
+        ``T[c] = c log2 c``.
+    bin_counts : ndarray of shape (n_features, n_codes)
+        Samples per code of each feature.
+    label_counts : ndarray of shape (n_labels,)
+        Positive samples per label.
+    feature_label : ndarray of shape (n_features, n_codes, n_labels)
+        Samples with feature code ``c`` and label ``i`` positive.
+    """
+
+    codes: np.ndarray
+    n_bins: np.ndarray
+    small: sp.csr_matrix
+    labels: sp.csr_matrix
+    table: np.ndarray
+    bin_counts: np.ndarray
+    label_counts: np.ndarray
+    feature_label: np.ndarray
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples n."""
+        return self.codes.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        """Number of features M."""
+        return self.codes.shape[1]
+
+    @property
+    def n_labels(self) -> int:
+        """Number of labels q."""
+        return self.labels.shape[1]
+
+    @property
+    def n_codes(self) -> int:
+        """Largest number of codes of any feature (at least 2, for array shapes)."""
+        return self.bin_counts.shape[1]
+
+    def entropy(
+        self, k_sum: np.ndarray | float, total: int | None = None
+    ) -> np.ndarray:
+        """Entropy in bits from a T-sum over a table with ``total`` samples."""
+        total = self.n_samples if total is None else total
+        if total == 0:
+            return np.zeros_like(np.asarray(k_sum, dtype=float))
+        return np.log2(total) - np.asarray(k_sum) / total
+
+    def tsum(self, counts: np.ndarray) -> np.ndarray:
+        """``T[counts]`` elementwise (counts are exact integers)."""
+        return np.take(self.table, counts.astype(np.intp, copy=False), mode="clip")
+
+
+def _compact_codes(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Relabel each column's occupied values 0..b-1, the most frequent as 0."""
+    n_samples, n_features = raw.shape
+    width = int(raw.max()) + 1 if raw.size else 1
+    offsets = np.arange(n_features, dtype=np.int64) * width
+    counts = np.bincount((raw + offsets).ravel(), minlength=n_features * width)
+    counts = counts.reshape(n_features, width)
+    # Stable sort by descending count: the mode (lowest value on ties) becomes 0,
+    # the other occupied values keep their relative order.
+    order = np.argsort(-counts, axis=1, kind="stable")
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(width)[None, :], axis=1)
+    codes = np.take_along_axis(rank.T, raw.astype(np.intp), axis=0)
+    return codes.astype(np.int32), (counts > 0).sum(axis=1)
+
+
+def _small_onehot(codes: np.ndarray, n_codes: int) -> sp.csr_matrix:
+    rows, cols = np.nonzero(codes)
+    columns = cols * (n_codes - 1) + codes[rows, cols] - 1
+    data = np.ones(rows.size)
+    shape = (codes.shape[0], codes.shape[1] * (n_codes - 1))
+    return sp.csr_matrix((data, (rows, columns)), shape=shape)
+
+
+def fill_mode(small_counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """Stack the code-0 counts (totals minus the small codes) in front.
+
+    Parameters
+    ----------
+    small_counts : ndarray of shape (n_features, n_codes - 1, ...)
+        Counts of codes 1.. of every feature.
+    totals : ndarray broadcastable to shape (n_features, ...)
+        Counts over all codes.
+
+    Returns
+    -------
+    ndarray of shape (n_features, n_codes, ...)
+    """
+    mode = totals - small_counts.sum(axis=1)
+    return np.concatenate([mode[:, None], small_counts], axis=1)
+
+
+def small_counts(
+    problem: DiscreteProblem,
+    rows: np.ndarray | None = None,
+    right: sp.csr_matrix | None = None,
+) -> np.ndarray:
+    """Counts of (feature code >= 1, column of ``right``) over ``rows``.
+
+    Returns an int64 array of shape (n_features, n_codes - 1, n_right); with
+    ``right=None`` the plain code counts of shape (n_features, n_codes - 1).
+    ``rows=None`` means every sample.
+    """
+    return _products(problem.small, problem.n_codes, rows, right)
+
+
+def _products(
+    small: sp.csr_matrix,
+    n_codes: int,
+    rows: np.ndarray | None,
+    right: sp.csr_matrix | None,
+) -> np.ndarray:
+    n_features = small.shape[1] // (n_codes - 1)
+    if rows is not None:
+        small = small[rows]
+        right = None if right is None else right[rows]
+    if right is None:
+        counts = np.asarray(small.sum(axis=0)).ravel()
+        return np.rint(counts).astype(np.int64).reshape(n_features, n_codes - 1)
+    product = (small.T @ right).toarray()
+    shape = (n_features, n_codes - 1, right.shape[1])
+    return np.rint(product).astype(np.int64).reshape(shape)
+
+
+def prepare_codes(codes: np.ndarray, Y: np.ndarray) -> DiscreteProblem:
+    """Build the :class:`DiscreteProblem` of integer codes and 0/1 labels.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Non-negative integer codes (e.g. from ``Discretizer``).
+    Y : ndarray of shape (n_samples, n_labels)
+        Binary labels.
+
+    Returns
+    -------
+    DiscreteProblem
+    """
+    compact, n_bins = _compact_codes(np.asarray(codes))
+    n_samples = compact.shape[0]
+    n_codes = max(int(n_bins.max()), 2)
+    small = _small_onehot(compact, n_codes)
+    labels = sp.csr_matrix(np.asarray(Y, dtype=np.float64))
+    label_counts = np.rint(np.asarray(labels.sum(axis=0)).ravel()).astype(np.int64)
+    bin_counts = fill_mode(_products(small, n_codes, None, None), n_samples)
+    feature_label = fill_mode(_products(small, n_codes, None, labels), label_counts)
+    return DiscreteProblem(
+        codes=compact,
+        n_bins=n_bins,
+        small=small,
+        labels=labels,
+        table=xlog2x_table(n_samples),
+        bin_counts=bin_counts,
+        label_counts=label_counts,
+        feature_label=feature_label,
+    )

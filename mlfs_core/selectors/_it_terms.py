@@ -1,0 +1,173 @@
+"""Static per-feature terms and the incremental terms of a newly selected feature.
+
+When feature ``s`` joins S, every candidate ``f`` needs ``I(f; s)`` and, for
+PMU, D2F and MDMR, sums over the labels of quantities of ``(f, s, l_i)``.
+Both come from counts of the joint codes for all ``f`` at once: for each code
+``w >= 1`` of ``s`` the samples with ``s = w`` give one sparse product
+(feature codes x labels); the ``w = 0`` slices and the ``f``-code-0 cells
+follow by subtraction from totals. One selection step therefore costs
+``b_s - 1`` sparse products and one pass over an (n_features, codes, codes,
+n_labels) array, in feature blocks of bounded size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._it_data import DiscreteProblem, fill_mode, small_counts
+
+# Elements per block of the (features, codes, codes, labels) count array.
+_BLOCK_ELEMENTS = 1 << 20
+
+
+@dataclass(frozen=True)
+class Statics:
+    """Per-feature and per-label entropies, computed once per ranking.
+
+    Attributes
+    ----------
+    h_f : ndarray of shape (n_features,)
+        H(f).
+    h_l : ndarray of shape (n_labels,)
+        H(l_i).
+    h_fl : ndarray of shape (n_features, n_labels)
+        H(f, l_i).
+    h_fl_sum : ndarray of shape (n_features,)
+        sum_i H(f, l_i).
+    relevance : ndarray of shape (n_features,)
+        R(f) = sum_i I(f; l_i).
+    """
+
+    h_f: np.ndarray
+    h_l: np.ndarray
+    h_fl: np.ndarray
+    h_fl_sum: np.ndarray
+    relevance: np.ndarray
+
+
+def compute_statics(problem: DiscreteProblem) -> Statics:
+    """Entropies of features, labels and (feature, label) pairs, and R(f)."""
+    h_f = problem.entropy(problem.tsum(problem.bin_counts).sum(axis=1))
+    h_l = problem.entropy(
+        problem.tsum(problem.label_counts)
+        + problem.tsum(problem.n_samples - problem.label_counts)
+    )
+    ones = problem.feature_label
+    zeros = problem.bin_counts[:, :, None] - ones
+    h_fl = problem.entropy((problem.tsum(ones) + problem.tsum(zeros)).sum(axis=1))
+    h_fl_sum = h_fl.sum(axis=1)
+    relevance = problem.n_labels * h_f + h_l.sum() - h_fl_sum
+    return Statics(h_f=h_f, h_l=h_l, h_fl=h_fl, h_fl_sum=h_fl_sum, relevance=relevance)
+
+
+@dataclass(frozen=True)
+class StepTerms:
+    """Entropies involving the newly selected feature ``s``, for every candidate f.
+
+    Attributes
+    ----------
+    h_fs : ndarray of shape (n_features,)
+        H(f, s).
+    h_fsl_sum : ndarray of shape (n_features,) or None
+        sum_i H(f, s, l_i) (only when asked for).
+    h_s : float
+        H(s).
+    h_sl_sum : float
+        sum_i H(s, l_i).
+    """
+
+    h_fs: np.ndarray
+    h_fsl_sum: np.ndarray | None
+    h_s: float
+    h_sl_sum: float
+
+
+def _rows_by_code(problem: DiscreteProblem, s: int) -> list[np.ndarray]:
+    column = problem.codes[:, s]
+    return [np.flatnonzero(column == w) for w in range(1, int(problem.n_bins[s]))]
+
+
+def _pair_counts(
+    problem: DiscreteProblem, s: int, rows: list[np.ndarray]
+) -> np.ndarray:
+    """Counts of (f code v, s code w), shape (n_features, n_codes, b_s)."""
+    slices = [fill_mode(small_counts(problem, r), r.size) for r in rows]
+    small_w = np.stack(slices, axis=2) if slices else None
+    return _fill_s_mode(small_w, problem.bin_counts)
+
+
+def _fill_s_mode(small_w: np.ndarray | None, totals: np.ndarray) -> np.ndarray:
+    """Prepend the s-code-0 slice (totals minus the other codes of s) on axis 2."""
+    if small_w is None:
+        return totals[:, :, None]
+    mode = totals - small_w.sum(axis=2)
+    return np.concatenate([mode[:, :, None], small_w], axis=2)
+
+
+def _triple_tsum(
+    problem: DiscreteProblem, s: int, rows: list[np.ndarray], pair: np.ndarray
+) -> np.ndarray:
+    """sum_i of the T-sum of the (f, s, l_i) table, shape (n_features,)."""
+    labels = problem.labels
+    slices = [
+        fill_mode(small_counts(problem, r, labels), _label_totals(problem, r))
+        for r in rows
+    ]
+    m = problem.n_features
+    out = np.zeros(m)
+    per_feature = problem.n_codes * (len(rows) + 1) * problem.n_labels
+    step = max(1, _BLOCK_ELEMENTS // per_feature)
+    for start in range(0, m, step):
+        fs = slice(start, min(start + step, m))
+        small_w = np.stack([x[fs] for x in slices], axis=2) if slices else None
+        ones = _fill_s_mode4(small_w, problem.feature_label[fs])
+        zeros = pair[fs][:, :, :, None] - ones
+        out[fs] = (problem.tsum(ones) + problem.tsum(zeros)).sum(axis=(1, 2, 3))
+    return out
+
+
+def _label_totals(problem: DiscreteProblem, rows: np.ndarray) -> np.ndarray:
+    counts = np.asarray(problem.labels[rows].sum(axis=0)).ravel()
+    return np.rint(counts).astype(np.int64)
+
+
+def _fill_s_mode4(small_w: np.ndarray | None, totals: np.ndarray) -> np.ndarray:
+    """Like :func:`_fill_s_mode` for (features, codes, b_s - 1, labels) arrays."""
+    if small_w is None:
+        return totals[:, :, None, :]
+    mode = totals - small_w.sum(axis=2)
+    return np.concatenate([mode[:, :, None, :], small_w], axis=2)
+
+
+def step_terms(problem: DiscreteProblem, s: int, *, with_labels: bool) -> StepTerms:
+    """Entropies of (f, s) and optionally sum_i H(f, s, l_i) for every f.
+
+    Parameters
+    ----------
+    problem : DiscreteProblem
+    s : int
+        The feature that just joined S.
+    with_labels : bool
+        Also compute the label sums (PMU, D2F, MDMR).
+
+    Returns
+    -------
+    StepTerms
+    """
+    rows = _rows_by_code(problem, s)
+    pair = _pair_counts(problem, s, rows)
+    h_fs = problem.entropy(problem.tsum(pair).sum(axis=(1, 2)))
+    h_s = float(problem.entropy(problem.tsum(problem.bin_counts[s]).sum()))
+    ones = problem.feature_label[s]
+    zeros = problem.bin_counts[s][:, None] - ones
+    h_sl = problem.entropy((problem.tsum(ones) + problem.tsum(zeros)).sum(axis=0))
+    h_fsl_sum = None
+    if with_labels:
+        q = problem.n_labels
+        k = _triple_tsum(problem, s, rows, pair)
+        h_fsl_sum = q * np.log2(problem.n_samples) - k / problem.n_samples
+    return StepTerms(
+        h_fs=h_fs, h_fsl_sum=h_fsl_sum, h_s=h_s, h_sl_sum=float(h_sl.sum())
+    )
