@@ -1,0 +1,401 @@
+"""The experiment runner: datasets x methods x budgets x folds x repeats.
+
+:func:`run_experiment` validates the whole config first (a bad config raises
+:class:`~mlfs_core.errors.ConfigError` before any work), then runs two kinds
+of task:
+
+1. one *selection* per (dataset, method, fold, repeat): the method ranks the
+   training part's features once, at the largest budget; smaller budgets are
+   prefixes of that ranking (every method's rankings are nested);
+2. one *fit* per selection and budget: the classifier is trained on the
+   training part's top-k columns and scored on the test part.
+
+Deterministic methods run once (repeat 0), stochastic ones ``n_repeats``
+times with different seeds; ``AF`` (all features) runs no selection and is
+evaluated at budget M only. Each task's result is cached on disk under a hash
+of everything it depends on (dataset content, split, method, parameters,
+fold, seed, budget, classifier, metrics), and written as soon as the task
+finishes, so a rerun or an interrupted run (exception, KeyboardInterrupt)
+resumes without recomputing.
+
+Parallelism: tasks go through :class:`joblib.Parallel` with ``n_jobs``;
+results do not depend on ``n_jobs``. To run on a Dask cluster, use joblib's
+Dask backend (needs ``dask.distributed``)::
+
+    from dask.distributed import Client
+    import joblib
+    client = Client("scheduler-address:8786")
+    with joblib.parallel_config(backend="dask"):
+        result = run_experiment(config, n_jobs=-1, cache_dir="cache")
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from .._constants import (
+    BUDGET,
+    BUDGET_PCT,
+    DATASET,
+    FEATURES,
+    FOLD,
+    METHOD,
+    METRIC,
+    N_FEATURES,
+    PROTOCOL,
+    REPEAT,
+    SECONDS,
+    STAGE,
+    VALUE,
+)
+from ..cache import DiskCache, hash_key
+from ._prepare import PreparedDataset, PreparedMethod, prepare
+from ._tasks import run_fit, run_selection
+from .protocols import ExperimentConfig
+
+Progress = Callable[[int, int, str], None]
+RESULT_COLUMNS = [
+    DATASET,
+    PROTOCOL,
+    METHOD,
+    BUDGET,
+    BUDGET_PCT,
+    FOLD,
+    REPEAT,
+    METRIC,
+    VALUE,
+]
+SELECTION_COLUMNS = [DATASET, METHOD, FOLD, REPEAT, N_FEATURES, FEATURES]
+TIMING_COLUMNS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, STAGE, SECONDS]
+
+
+@dataclass(frozen=True)
+class ExperimentResult:
+    """Tidy tables of one experiment.
+
+    Attributes
+    ----------
+    results : DataFrame
+        ``dataset, protocol, method, budget, budget_pct, fold, repeat, metric,
+        value``; ``budget_pct`` is NaN for count budgets, 100 for AF.
+    selections : DataFrame
+        ``dataset, method, fold, repeat, n_features, features`` with the
+        ranked feature indices (best first, at the largest budget).
+    timings : DataFrame
+        ``dataset, method, budget, fold, repeat, stage, seconds`` with stage
+        ``selection``, ``fit`` or ``predict`` (budget NaN for selections).
+    config : ExperimentConfig
+    """
+
+    results: pd.DataFrame
+    selections: pd.DataFrame
+    timings: pd.DataFrame
+    config: ExperimentConfig
+
+
+@dataclass(frozen=True)
+class _Selection:
+    dataset: PreparedDataset
+    method: PreparedMethod
+    fold: int
+    repeat: int
+    seed: int | None
+    k: int
+    key: str
+
+
+def run_experiment(
+    config: ExperimentConfig,
+    *,
+    cache_dir=None,
+    n_jobs: int = 1,
+    progress: Progress | None = None,
+) -> ExperimentResult:
+    """Run an experiment grid and return its tidy result tables.
+
+    Parameters
+    ----------
+    config : ExperimentConfig
+        Datasets, methods, protocol and seed.
+    cache_dir : path, optional
+        Folder of the on-disk task cache (default: no cache).
+    n_jobs : int, default=1
+        Parallel joblib workers (-1 = all cores); results are identical for
+        any value.
+    progress : callable, optional
+        ``progress(done, total, message)`` after every task (cached ones
+        included).
+
+    Returns
+    -------
+    ExperimentResult
+
+    Raises
+    ------
+    ConfigError
+        Before any task runs, for any invalid part of ``config``.
+    """
+    datasets, methods = prepare(config)
+    cache = DiskCache(cache_dir)
+    selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
+    fits = _fit_grid(selections)
+    tracker = _Tracker(progress, len(selections) + len(fits))
+    orders = _run_selections(selections, cache, n_jobs, tracker)
+    fit_out = _run_fits(selections, fits, orders, config, cache, n_jobs, tracker)
+    return ExperimentResult(
+        results=_results_table(selections, fits, fit_out, config.protocol.name),
+        selections=_selections_table(selections, orders),
+        timings=_timings_table(selections, orders, fits, fit_out),
+        config=config,
+    )
+
+
+def _fit_grid(selections) -> list[tuple[int, int, float | None]]:
+    """(selection index, k, pct) triples, ordered by dataset and fold."""
+    grid = [(j, k, pct) for j, s in enumerate(selections) for k, pct in _budgets_of(s)]
+    position = {}
+    for j, s in enumerate(selections):
+        position.setdefault((s.dataset.name, s.fold), len(position))
+    return sorted(
+        grid,
+        key=lambda t: position[(selections[t[0]].dataset.name, selections[t[0]].fold)],
+    )
+
+
+class _Tracker:
+    def __init__(self, progress: Progress | None, total: int):
+        self.progress, self.total, self.done = progress, total, 0
+
+    def step(self, message: str) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total, message)
+
+
+def task_seed(*parts) -> int:
+    """A 32-bit seed derived deterministically from ``parts`` (stable across runs)."""
+    return zlib.crc32(repr(parts).encode("utf-8"))
+
+
+def _selection_grid(d: PreparedDataset, methods, config: ExperimentConfig):
+    k_max = max(b.k for b in d.budgets)
+    for m in methods:
+        repeats = config.protocol.n_repeats if m.stochastic else 1
+        for fold in range(len(d.splits)):
+            for r in range(repeats):
+                seed = task_seed(config.seed, fold, r) if m.stochastic else None
+                k = d.n_features if m.is_all_features else k_max
+                desc = {
+                    "kind": "selection",
+                    "dataset": d.content_hash,
+                    "split": d.split_key,
+                    "fold": fold,
+                    "method": m.name,
+                    "params": m.params,
+                    "seed": seed,
+                    "k": k,
+                }
+                yield _Selection(d, m, fold, r, seed, k, hash_key(desc))
+
+
+def _budgets_of(s: _Selection):
+    if s.method.is_all_features:
+        return [(s.dataset.n_features, 100.0)]
+    return [(b.k, b.pct) for b in s.dataset.budgets]
+
+
+def _execute(keys, make_call, cache: DiskCache, n_jobs: int, tracker, label) -> list:
+    """Results for ``keys``: from the cache, else by running ``make_call(i)`` tasks.
+
+    Calls are built lazily, only for cache misses, so joblib holds only a few
+    tasks' data at a time; each result is cached as soon as it arrives.
+    """
+    out: list = [cache.get(k) for k in keys]
+    todo = [i for i, v in enumerate(out) if v is None]
+    for i, v in enumerate(out):
+        if v is not None:
+            tracker.step(f"{label(i)} (cached)")
+    if not todo:
+        return out
+
+    def jobs():
+        for i in todo:
+            fn, args, kwargs = make_call(i)
+            yield delayed(fn)(*args, **kwargs)
+
+    results: Iterator = Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
+    for i, value in zip(todo, results):
+        cache.set(keys[i], value)
+        out[i] = value
+        tracker.step(label(i))
+    return out
+
+
+def _run_selections(selections, cache, n_jobs, tracker) -> list[dict]:
+    def label(i):
+        s = selections[i]
+        return f"select {s.dataset.name} {s.method.label} fold {s.fold} rep {s.repeat}"
+
+    def make_call(i):
+        return _selection_call(selections[i])
+
+    keys = [s.key for s in selections]
+    return _execute(keys, make_call, cache, n_jobs, tracker, label)
+
+
+def _selection_call(s: _Selection):
+    if s.method.is_all_features:
+        return _all_features, (s.dataset.n_features,), {}
+    train, _ = s.dataset.splits[s.fold]
+    ds = s.dataset.dataset
+    Y = np.asarray(ds.Y)[train]
+    return (
+        run_selection,
+        (ds.X[train], Y, s.method.name, s.method.params, s.k, s.seed),
+        {},
+    )
+
+
+def _all_features(n_features: int) -> dict:
+    return {"order": list(range(n_features)), "seconds": 0.0}
+
+
+def _fit_key(s: _Selection, k: int, config: ExperimentConfig) -> str:
+    p = config.protocol
+    desc = {
+        "kind": "fit",
+        "selection": s.key,
+        "budget": k,
+        "classifier": [p.classifier.name, p.classifier.params],
+        "seed": config.seed,
+        "discretize": [p.discretize, p.bins],
+        "labels": p.label_handling,
+        "metrics": list(p.metrics),
+    }
+    return hash_key(desc)
+
+
+def _run_fits(selections, fits, orders, config, cache, n_jobs, tracker) -> list[dict]:
+    """Run (or fetch) every fit; ``fits`` holds (selection index, k, pct) triples."""
+    fold_data = _FoldData(config)
+
+    def label(i):
+        s, k = selections[fits[i][0]], fits[i][1]
+        return f"fit {s.dataset.name} {s.method.label} k={k} fold {s.fold}"
+
+    def make_call(i):
+        j, k, _ = fits[i]
+        s = selections[j]
+        X_train, Y_train, X_test, Y_test = fold_data.get(s.dataset, s.fold)
+        cols = np.asarray(orders[j]["order"][:k], dtype=np.int64)
+        kwargs = {
+            "classifier": (
+                config.protocol.classifier.name,
+                config.protocol.classifier.params,
+            ),
+            "seed": task_seed(config.seed),
+            "metrics": tuple(config.protocol.metrics),
+            "drop_constant": config.protocol.label_handling == "drop_constant",
+        }
+        return run_fit, (X_train[:, cols], Y_train, X_test[:, cols], Y_test), kwargs
+
+    keys = [_fit_key(selections[j], k, config) for j, k, _ in fits]
+    return _execute(keys, make_call, cache, n_jobs, tracker, label)
+
+
+class _FoldData:
+    """Train/test matrices of the current (dataset, fold), discretized if asked.
+
+    Fits are ordered by dataset and fold, so one entry is enough; the
+    discretizer is fitted on the training part only.
+    """
+
+    def __init__(self, config: ExperimentConfig):
+        self.protocol = config.protocol
+        self.key = None
+        self.value = None
+
+    def get(self, d: PreparedDataset, fold: int):
+        if self.key != (d.name, fold):
+            self.key, self.value = (d.name, fold), self._build(d, fold)
+        return self.value
+
+    def _build(self, d: PreparedDataset, fold: int):
+        train, test = d.splits[fold]
+        X, Y = d.dataset.X, np.asarray(d.dataset.Y)
+        X_train, X_test = X[train], X[test]
+        if self.protocol.discretize != "none":
+            from ..measures.discretize import Discretizer
+
+            disc = Discretizer(
+                bins=self.protocol.bins, strategy=self.protocol.discretize
+            )
+            X_train = disc.fit(X_train).transform(X_train).astype(np.float64)
+            X_test = disc.transform(X_test).astype(np.float64)
+        return X_train, Y[train], X_test, Y[test]
+
+
+def _results_table(selections, fits, fit_out, protocol: str) -> pd.DataFrame:
+    rows = []
+    for (j, k, pct), out in zip(fits, fit_out):
+        s = selections[j]
+        for metric, value in out["metrics"].items():
+            rows.append(
+                (
+                    s.dataset.name,
+                    protocol,
+                    s.method.label,
+                    k,
+                    pct,
+                    s.fold,
+                    s.repeat,
+                    metric,
+                    value,
+                )
+            )
+    table = pd.DataFrame(rows, columns=RESULT_COLUMNS)
+    table[BUDGET_PCT] = table[BUDGET_PCT].astype(float)
+    table[VALUE] = table[VALUE].astype(float)
+    return table
+
+
+def _selections_table(selections, orders) -> pd.DataFrame:
+    rows = [
+        (
+            s.dataset.name,
+            s.method.label,
+            s.fold,
+            s.repeat,
+            s.dataset.n_features,
+            np.asarray(o["order"], dtype=np.int64),
+        )
+        for s, o in zip(selections, orders)
+    ]
+    return pd.DataFrame(rows, columns=SELECTION_COLUMNS)
+
+
+def _timings_table(selections, orders, fits, fit_out) -> pd.DataFrame:
+    rows = [
+        (
+            s.dataset.name,
+            s.method.label,
+            np.nan,
+            s.fold,
+            s.repeat,
+            "selection",
+            o["seconds"],
+        )
+        for s, o in zip(selections, orders)
+    ]
+    for (j, k, _), out in zip(fits, fit_out):
+        s = selections[j]
+        base = (s.dataset.name, s.method.label, k, s.fold, s.repeat)
+        rows.append((*base, "fit", out["fit_seconds"]))
+        rows.append((*base, "predict", out["predict_seconds"]))
+    return pd.DataFrame(rows, columns=TIMING_COLUMNS)

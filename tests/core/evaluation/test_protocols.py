@@ -1,0 +1,95 @@
+"""Tests of mlfs_core.evaluation.protocols (config dataclasses and TOML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mlfs_core.errors import ConfigError
+from mlfs_core.evaluation.protocols import (
+    DatasetSpec,
+    ExperimentConfig,
+    MethodConfig,
+    config_from_toml,
+    config_to_toml,
+    load_config,
+    protocol_a,
+    protocol_b,
+    save_config,
+)
+
+HEAD = 'methods = ["MaxCS"]\n[[datasets]]\npath = "x"\n'
+CONFIGS = Path(__file__).resolve().parents[3] / "configs"
+
+
+def test_toml_round_trip(tmp_path):
+    """Check that a config written to TOML and read back is equal to the original."""
+    config = ExperimentConfig(
+        datasets=[DatasetSpec("data/x.arff", name="x", labels=("a", "b")), "sample"],
+        methods=[
+            "MaxCS",
+            MethodConfig("RaRCS", {"weighting": "uniform"}, label="RaRu"),
+        ],
+        protocol=protocol_b(n_repeats=2),
+        seed=11,
+        name="rt",
+    )
+    path = tmp_path / "c.toml"
+    save_config(config, path)
+    assert load_config(path) == config
+    assert config_from_toml(config_to_toml(config)) == config
+
+
+def test_paper_protocol_defaults():
+    """Check the defaults of protocols A and B against METHODS.md section 5."""
+    a, b = protocol_a(), protocol_b()
+    assert (a.split, a.n_folds, a.n_repeats) == ("cv", 10, 3)
+    assert a.budgets == tuple(range(10, 100, 10)) and a.budget_unit == "percent"
+    assert a.classifier.name == "linear_svc"
+    assert a.classifier.params == {"C": 3.0, "tol": 0.001}
+    assert a.label_handling == "keep"
+    assert (b.split, b.test_size, b.budgets) == ("own", 0.4, tuple(range(1, 51)))
+    assert b.classifier.name == "mlknn" and b.classifier.params == {"k": 10, "s": 1.0}
+    assert (b.discretize, b.bins, b.label_handling) == ("uniform", 3, "drop_constant")
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        (
+            'methods = ["MaxCS"]\n[[datasets]]\npath = "x"\n[protocol]\nfolds = 3',
+            "unknown key",
+        ),
+        (
+            'methods = ["MaxCS"]\n[[datasets]]\npath = "x"\n[protocol]\nsplit = "loo"',
+            "protocol.split",
+        ),
+        (
+            HEAD + "[protocol]\nbudgets = [120]",
+            "above 100",
+        ),
+        ('methods = []\n[[datasets]]\npath = "x"', "at least one method"),
+        ('methods = ["MaxCS", "MaxCS"]\n[[datasets]]\npath = "x"', "unique"),
+        ("methods = [", "not valid TOML"),
+    ],
+)
+def test_bad_config_text_raises(text, match):
+    """Check that malformed configs raise ConfigError naming the problem."""
+    with pytest.raises(ConfigError, match=match):
+        config_from_toml(text)
+
+
+def test_in_memory_dataset_cannot_be_written(toy):
+    """Check that a config holding an in-memory dataset refuses to become TOML."""
+    config = ExperimentConfig(datasets=[toy], methods=["MaxCS"])
+    with pytest.raises(ConfigError, match="in-memory"):
+        config_to_toml(config)
+
+
+@pytest.mark.parametrize("name", ["protocol_a", "protocol_b", "sample_a", "sample_b"])
+def test_example_configs_load(name):
+    """Check that the example configs in configs/ parse and round-trip."""
+    config = load_config(CONFIGS / f"{name}.toml")
+    assert config_from_toml(config_to_toml(config)) == config
+    assert config.protocol.name == ("A" if name.endswith("a") else "B")
