@@ -35,7 +35,7 @@ from ._text import (
     strip_comment,
 )
 
-_CHUNK_TOKENS = 250_000
+_CHUNK_TOKENS = 50_000  # bounds the Python strings held at once (peak memory)
 
 
 @dataclass
