@@ -1,6 +1,72 @@
-"""Placeholder."""
+"""Average ranks: paper 000 Figure 1, Tables 4/5, Friedman test and CD diagram."""
 
 import streamlit as st
 
-st.title("average_ranks")
-st.info("Coming soon.")
+from mlfs_core.plots import average_rank_curves, cd_diagram
+from ui import cached, results, tables, widgets
+
+st.title("Average ranks")
+st.caption(
+    "For each dataset and budget the methods are ranked by the metric (1 = best, "
+    "ties share the average rank); the curves show the mean rank over datasets."
+)
+ref = results.choose_source(prefer="protocol a")
+if ref is None:
+    st.stop()
+table = widgets.call_or_error("Could not read these results", cached.results, ref)
+if table is None:
+    st.stop()
+
+metric, methods = widgets.metric_and_methods(table, key="ranks")
+by_measure = st.toggle(
+    "A panel per measure (rank CS and BNS methods separately)",
+    value=True,
+    key="ranks_by_measure",
+)
+curves = widgets.call_or_error(
+    "Could not rank", cached.rank_curves, ref, metric, methods, by_measure
+)
+if curves is None or curves.empty:
+    st.info("Choose at least two methods with results.")
+    st.stop()
+
+by = widgets.budget_axis(curves)
+fig = average_rank_curves(
+    curves,
+    x=by,
+    facet="panel",
+    x_title=widgets.budget_title(by),
+    title=f"Average rank by {metric} (lower is better)",
+)
+widgets.show_figure(fig, curves, key="ranks_fig", filename=f"average_ranks_{metric}")
+
+st.subheader("Mean (std) of the ranks; the best of each row in bold")
+for panel, part in curves.groupby("panel", sort=False):
+    if panel:
+        st.markdown(f"**{panel}**")
+    st.table(tables.mean_std_styler(part, by=by))
+
+st.subheader("Friedman test and critical difference at one budget")
+budget = st.select_slider("Budget", widgets.budgets_of(curves, by), key="ranks_budget")
+if len(widgets.datasets_in(table)) < 2:
+    st.info(
+        "The Friedman test and the CD diagram need results on at least two datasets: "
+        "choose the 4-dataset precomputed results or run more datasets."
+    )
+    st.stop()
+result = widgets.call_or_error(
+    "No Friedman test here", cached.friedman, ref, metric, methods, budget
+)
+if result is not None:
+    cols = st.columns(4)
+    cols[0].metric("Friedman statistic", f"{result.statistic:.2f}")
+    cols[1].metric("p-value", f"{result.pvalue:.3g}")
+    cols[2].metric("Critical difference (alpha 0.05)", f"{result.cd:.2f}")
+    cols[3].metric("Datasets x methods", f"{result.n_datasets} x {result.n_methods}")
+    ranks = result.ranks["mean"]
+    widgets.show_figure(
+        cd_diagram(ranks, result.cd, title=f"{metric} at {budget}"),
+        result.ranks.reset_index(),
+        key="cd_fig",
+        filename="cd_diagram",
+    )

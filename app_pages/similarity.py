@@ -1,6 +1,34 @@
-"""Placeholder."""
+"""Similarity: Kuncheva consistency of the selected subsets at a budget (Table 6)."""
 
 import streamlit as st
 
-st.title("similarity")
-st.info("Coming soon.")
+from mlfs_core.plots import similarity_heatmap
+from ui import cached, results, widgets
+
+st.title("Similarity of selected subsets")
+st.caption(
+    "Kuncheva's index of two equal-size subsets: 1 = identical, 0 = the overlap "
+    "expected by chance, negative = less overlap than chance; averaged over folds "
+    "and datasets (paper 000, Table 6)."
+)
+ref = results.choose_source(prefer="protocol a")
+if ref is None:
+    st.stop()
+table = widgets.call_or_error("Could not read these results", cached.results, ref)
+if table is None:
+    st.stop()
+
+_, methods = widgets.metric_and_methods(table, key="sim")
+by = widgets.budget_axis(table.dropna(axis=1, how="all"))
+budget = st.select_slider(
+    widgets.budget_title(by), widgets.budgets_of(table, by), key="sim_budget"
+)
+matrix = widgets.call_or_error(
+    "No similarity here", cached.similarity, ref, methods, budget, by == "budget_pct"
+)
+if matrix is not None and not matrix.empty:
+    unit = "%" if by == "budget_pct" else " features"
+    fig = similarity_heatmap(matrix, title=f"Kuncheva similarity at {budget:g}{unit}")
+    widgets.show_figure(fig, matrix.reset_index(), key="sim_fig", filename="similarity")
+elif matrix is not None:
+    st.info("Fewer than two methods have subsets of this size.")

@@ -7,10 +7,22 @@ the engine directly.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
-from mlfs_core._constants import METHOD
+from mlfs_core._constants import (
+    DATASET,
+    FEATURES,
+    FOLD,
+    METHOD,
+    METRIC,
+    REPEAT,
+    VALUE,
+)
+from mlfs_core.errors import MLFSError
 
 FEATURE_INDEX = "feature_index"
 FEATURE = "feature"
@@ -64,44 +76,86 @@ def topk_side_by_side(
     return table, len(set_a & set_b)
 
 
-def precision_at_k(
-    orders: dict[str, np.ndarray], truth: set[int], k_max: int
-) -> pd.DataFrame:
-    """Share of the top-k features that are planted-informative, for k = 1..k_max."""
-    rows = []
-    ks = np.arange(1, k_max + 1)
-    for method, order in orders.items():
-        hits = np.cumsum(np.isin(np.asarray(order)[:k_max], list(truth)))
-        rows.append(
-            pd.DataFrame(
-                {
-                    METHOD: method,
-                    "k": ks[: len(hits)],
-                    "precision": hits / ks[: len(hits)],
-                }
-            )
-        )
-    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+REQUIRED_RESULT_COLUMNS = (DATASET, METHOD, METRIC, VALUE)
 
 
-def truth_indices(truth: object, feature_names: list[str]) -> set[int]:
-    """Planted informative features named anywhere in a truth JSON, as indices.
+def read_results(path) -> pd.DataFrame:
+    """Read a results CSV; a ValueError names what is missing."""
+    try:
+        table = pd.read_csv(path)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise MLFSError(f"{Path(path).name} is not a readable CSV: {exc}") from None
+    missing = [c for c in REQUIRED_RESULT_COLUMNS if c not in table.columns]
+    if "budget" not in table.columns and "budget_pct" not in table.columns:
+        missing.append("budget")
+    if missing:
+        raise MLFSError(f"{Path(path).name} lacks the column(s) {', '.join(missing)}")
+    if not pd.api.types.is_numeric_dtype(table[VALUE]):
+        raise MLFSError(f"{Path(path).name}: the value column is not numeric")
+    return table
 
-    Integers are taken as feature indices and strings as feature names, at any
-    depth (e.g. ``{"labels": {"L1": ["w3", "w9"]}}``).
+
+def read_selections(path) -> pd.DataFrame:
+    """Read a selections CSV whose ``features`` column holds space-separated indices."""
+    table = pd.read_csv(path)
+    if FEATURES not in table.columns:
+        raise MLFSError(f"{Path(path).name} lacks the column {FEATURES}")
+    table[FEATURES] = [
+        np.array(str(v).split(), dtype=int) if isinstance(v, str) else np.array([], int)
+        for v in table[FEATURES]
+    ]
+    return table
+
+
+def measure_panels(methods: tuple[str, ...]) -> dict[str, list[str]]:
+    """Group methods by the measure in their name (MaxCS -> CS), as in Figure 1.
+
+    Methods without an aggregation prefix (RFS, AF, the IT filters) form an
+    "other" panel; a panel of one method is merged into "other" too.
     """
-    position = {name: i for i, name in enumerate(feature_names)}
-    found: set[int] = set()
-    stack = [truth]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) and item in position:
-            found.add(position[item])
-        elif isinstance(item, int) and not isinstance(item, bool):
-            if 0 <= item < len(feature_names):
-                found.add(item)
-    return found
+    panels: dict[str, list[str]] = {}
+    for method in methods:
+        parts = split_name(method)
+        panels.setdefault(parts[1] if parts else "other", []).append(method)
+    singles = [p for p, members in panels.items() if len(members) < 2 and p != "other"]
+    for p in singles:
+        panels.setdefault("other", []).extend(panels.pop(p))
+    return panels
+
+
+AGGREGATION_PREFIXES = ("Max", "Mean", "RoR", "RaR")
+
+
+def split_name(name: str) -> tuple[str, str] | None:
+    """``"RaRBNS"`` -> ``("RaR", "BNS")``; None for names without an aggregation."""
+    for prefix in AGGREGATION_PREFIXES:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            return prefix, name[len(prefix) :]
+    return None
+
+
+def selections_frame(dataset: str, orders: dict[str, pd.Series]) -> pd.DataFrame:
+    """Rankings as a one-fold selections table (as the analysis functions take)."""
+    return pd.DataFrame(
+        {
+            DATASET: dataset,
+            METHOD: list(orders),
+            FOLD: 0,
+            REPEAT: 0,
+            FEATURES: [np.asarray(o) for o in orders.values()],
+        }
+    )
+
+
+def planted_truth(path: Path, engine_loader) -> tuple[int, ...] | None:
+    """Planted informative indices: the engine's reader, else ``all_informative``.
+
+    The sample's truth file keeps per-label lists under ``informative`` and the
+    union under ``all_informative``; the engine reader expects a flat list.
+    """
+    try:
+        return tuple(engine_loader(path))
+    except (ValueError, TypeError):
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    union = data.get("all_informative") if isinstance(data, dict) else None
+    return tuple(int(i) for i in union) if union else None

@@ -8,17 +8,32 @@ objects (``st.cache_resource``); everything derived from them is
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 import mlfs_core
+from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC, STD
+from mlfs_core.analysis import (
+    FriedmanResult,
+    broadcast_reference,
+    budget_column,
+    dataset_means,
+    display_table,
+    friedman_nemenyi,
+    load_planted_truth,
+    metric_curves,
+    rank_table,
+    recovery_table,
+    similarity_matrix,
+)
 from mlfs_core.data import discover_datasets, load_dataset, load_uploaded
+from mlfs_core.evaluation import higher_is_better
 
 from . import adapters
 from .datasets import DatasetKey, read_upload
+from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef
 
 
 @st.cache_data(show_spinner=False)
@@ -82,14 +97,10 @@ def ranking(
 
 
 @st.cache_data(show_spinner=False)
-def planted_truth(key: DatasetKey) -> set[int] | None:
+def planted_truth(key: DatasetKey) -> tuple[int, ...] | None:
     """Indices of the planted informative features (None without a truth file)."""
     path = _truth_file(key)
-    if path is None:
-        return None
-    truth = json.loads(path.read_text())
-    _, feature_names, _ = names(key)
-    return adapters.truth_indices(truth, feature_names)
+    return None if path is None else adapters.planted_truth(path, load_planted_truth)
 
 
 def _truth_file(key: DatasetKey) -> Path | None:
@@ -105,8 +116,99 @@ def precision_curves(
     key: DatasetKey, methods: tuple[str, ...], seed: int, k_max: int
 ) -> pd.DataFrame:
     """Precision@k against the planted truth for each method, k = 1..k_max."""
-    truth = planted_truth(key) or set()
-    orders = {
-        m: ranking(key, m, (), seed)[adapters.FEATURE_INDEX].to_numpy() for m in methods
-    }
-    return adapters.precision_at_k(orders, truth, k_max)
+    name, _, _ = names(key)
+    rankings = adapters.selections_frame(
+        name, {m: ranking(key, m, (), seed)[adapters.FEATURE_INDEX] for m in methods}
+    )
+    table = recovery_table(rankings, planted_truth(key) or (), ks=range(1, k_max + 1))
+    return table[[METHOD, "k", "precision"]]
+
+
+# ---- experiment results (analysis pages) -------------------------------------
+
+
+def _direction(metric: str) -> bool:
+    """Higher-is-better flag of a metric; unknown names (uploaded CSV) count as True."""
+    try:
+        return higher_is_better(metric)
+    except ValueError:
+        return True
+
+
+@st.cache_data(show_spinner=False)
+def results(ref: ResultsRef) -> pd.DataFrame:
+    """The tidy results table of a results folder (raises ValueError if malformed)."""
+    return adapters.read_results(Path(ref.folder) / RESULTS_FILE)
+
+
+@st.cache_data(show_spinner=False)
+def selections(ref: ResultsRef) -> pd.DataFrame | None:
+    """The selections table (ranked feature indices), or None if the folder has none."""
+    path = Path(ref.folder) / SELECTIONS_FILE
+    return adapters.read_selections(path) if path.is_file() else None
+
+
+def _subset(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
+    table = results(ref)
+    return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
+
+
+@st.cache_data(show_spinner="Ranking methods ...")
+def rank_curves(
+    ref: ResultsRef, metric: str, methods: tuple[str, ...], by_measure: bool
+) -> pd.DataFrame:
+    """Average rank per (panel, budget, method), methods ranked within their panel."""
+    table = _subset(ref, metric, methods)
+    hib = _direction(metric)
+    groups = adapters.measure_panels(methods) if by_measure else {"": list(methods)}
+    frames = [
+        rank_table(
+            table[table[METHOD].isin(members)], metric=metric, higher_is_better=hib
+        ).assign(panel=panel)
+        for panel, members in groups.items()
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+@st.cache_data(show_spinner=False)
+def friedman(
+    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
+) -> FriedmanResult:
+    """Friedman test and Nemenyi CD of ``methods`` at a budget (ValueError if N < 2)."""
+    table = _subset(ref, metric, methods)
+    by = budget_column(table)
+    table = broadcast_reference(table, by, ("AF",))
+    return friedman_nemenyi(
+        table[table[by] == budget],
+        alpha=0.05,
+        higher_is_better=higher_is_better(metric),
+    )
+
+
+@st.cache_data(show_spinner="Comparing subsets ...")
+def similarity(
+    ref: ResultsRef, methods: tuple[str, ...], budget: float, percent: bool
+) -> pd.DataFrame:
+    """Kuncheva similarity matrix of ``methods`` at a budget (% of M or a count)."""
+    table = selections(ref)
+    if table is None:
+        raise ValueError("these results have no selections.csv")
+    if percent:
+        return similarity_matrix(table, budget_pct=budget, methods=list(methods))
+    return similarity_matrix(table, budget=int(budget), methods=list(methods))
+
+
+@st.cache_data(show_spinner=False)
+def curves(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
+    """Mean and spread (mean +- std over folds and repeats) per budget."""
+    table = metric_curves(_subset(ref, metric, methods), metric=metric)
+    return table.assign(lower=table[MEAN] - table[STD], upper=table[MEAN] + table[STD])
+
+
+@st.cache_data(show_spinner=False)
+def means_by_dataset(
+    ref: ResultsRef, metric: str, methods: tuple[str, ...]
+) -> pd.DataFrame:
+    """Per-dataset mean over budgets (ATR paper Tables 3-8): datasets x methods."""
+    means = dataset_means(_subset(ref, metric, methods), metric=metric)
+    return display_table(means, index=DATASET, columns=METHOD)

@@ -6,6 +6,7 @@ import streamlit as st
 
 import mlfs_core
 
+from .adapters import split_name
 from .widgets import method_params
 
 FAMILIES = {
@@ -13,15 +14,6 @@ FAMILIES = {
     "Information-theoretic (paper 001)": "paper001",
     "Baselines (RFS, AF)": "baseline",
 }
-AGGREGATION_PREFIXES = ("Max", "Mean", "RoR", "RaR")
-
-
-def split_name(name: str) -> tuple[str, str] | None:
-    """``"RaRBNS"`` -> ``("RaR", "BNS")``; None for names without an aggregation."""
-    for prefix in AGGREGATION_PREFIXES:
-        if name.startswith(prefix) and len(name) > len(prefix):
-            return prefix, name[len(prefix) :]
-    return None
 
 
 def pick_method(*, key: str, default_family: str = "paper000") -> tuple[str, tuple]:

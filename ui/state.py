@@ -19,6 +19,7 @@ SAMPLE_NAME = "sample (planted)"
 DATASET = "dataset"  # name of the current dataset (a key of the catalogue)
 SEED = "seed"  # the one seed passed to every engine call
 UPLOADS = "uploads"  # {dataset name: {"dir": str, "labels": ..., ...}}
+EXTRA_PATHS = "extra_paths"  # {dataset name: path} named by a loaded config
 EXPERIMENT_RESULTS = "experiment_results"  # path of this session's results CSV
 EXPERIMENT_CONFIG = "experiment_config"  # TOML text of the last experiment config
 RESULTS_SOURCE = "results_source"  # which results the analysis pages show
@@ -32,6 +33,7 @@ DEFAULTS: dict[str, object] = {
     DATASET: SAMPLE_NAME,
     SEED: 0,
     UPLOADS: {},
+    EXTRA_PATHS: {},
     EXPERIMENT_RESULTS: None,
     EXPERIMENT_CONFIG: None,
     RESULTS_SOURCE: SOURCE_SAMPLE,

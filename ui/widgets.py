@@ -10,6 +10,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import mlfs_core
+from mlfs_core._constants import BUDGET, BUDGET_PCT, METHOD, METRIC
+from mlfs_core.evaluation import METRICS
 from mlfs_core.plots import png_export_available, to_png_bytes
 
 from . import cached, state
@@ -22,6 +24,7 @@ def dataset_catalogue() -> dict[str, DatasetKey]:
     """Every dataset the sidebar offers: the sample, ``MLFS_DATA_DIR`` and uploads."""
     folder = state.data_dir()
     found = cached.discover(str(folder)) if folder else {}
+    found = {**found, **st.session_state[state.EXTRA_PATHS]}
     return catalogue(found, st.session_state[state.UPLOADS])
 
 
@@ -44,14 +47,16 @@ def load_or_error(key: DatasetKey) -> bool:
     return call_or_error("Could not load this dataset", cached.load, key) is not None
 
 
-def call_or_error(what: str, fn: Callable[..., T], *args: object) -> T | None:
-    """``fn(*args)``; on failure show ``st.error`` naming ``what`` and return None.
+def call_or_error(
+    what: str, fn: Callable[..., T], *args: object, **kwargs: object
+) -> T | None:
+    """Call ``fn``; on failure show ``st.error`` naming ``what`` and return None.
 
     Bad input (``ValueError``) shows its message; any other exception is an
     engine bug, shown as one line (type and message) rather than a traceback.
     """
     try:
-        return fn(*args)
+        return fn(*args, **kwargs)
     except ValueError as exc:
         st.error(f"{what}: {exc}")
     except Exception as exc:  # an engine bug must not show a traceback to the user
@@ -121,3 +126,54 @@ def _param_widget(method: str, name: str, default: object, *, key: str) -> objec
     if default is None or isinstance(default, str):
         return st.text_input(label, value=default or "", key=key) or default
     return default
+
+
+def metric_and_methods(
+    table: pd.DataFrame, *, key: str, default_metric: str = "micro_f1"
+) -> tuple[str, tuple[str, ...]]:
+    """Metric selectbox and methods multiselect over what a results table holds."""
+    metrics = list(pd.unique(table[METRIC]))
+    methods = list(pd.unique(table[METHOD]))
+    left, right = st.columns([1, 3])
+    index = metrics.index(default_metric) if default_metric in metrics else 0
+    metric = left.selectbox(
+        "Metric", metrics, index=index, key=f"{key}_metric", format_func=_metric_label
+    )
+    chosen = right.multiselect(
+        "Methods", methods, default=methods, key=f"{key}_methods"
+    )
+    return metric, tuple(chosen)
+
+
+def _metric_label(metric: str) -> str:
+    spec = METRICS.get(metric)
+    if spec is None:
+        return metric
+    return f"{metric} ({'higher' if spec.higher_is_better else 'lower'} is better)"
+
+
+def budget_axis(table: pd.DataFrame) -> str:
+    """The budget column a table carries: ``budget_pct`` if present, else ``budget``."""
+    return BUDGET_PCT if BUDGET_PCT in table.columns else BUDGET
+
+
+def budget_title(by: str) -> str:
+    """Axis title of a budget column."""
+    return "Selected features (% of M)" if by == BUDGET_PCT else "Selected features"
+
+
+def budgets_of(table: pd.DataFrame, by: str) -> list[float]:
+    """Sorted distinct budgets of a results table (AF's 100 % left out)."""
+    values = pd.unique(table.loc[table[METHOD] != "AF", by].dropna())
+    return sorted(float(v) for v in values)
+
+
+def is_higher_better(metric: str) -> bool | None:
+    """Direction of a registered metric (None if the name is unknown)."""
+    spec = METRICS.get(metric)
+    return None if spec is None else spec.higher_is_better
+
+
+def datasets_in(table: pd.DataFrame) -> list[str]:
+    """Distinct dataset names of a results table."""
+    return [str(d) for d in pd.unique(table["dataset"])]

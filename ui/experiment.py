@@ -1,0 +1,154 @@
+"""The Experiment page's engine side: config from widgets, run with progress, save.
+
+The runner caches every task on disk under :func:`ui.state.work_dir`, so a
+rerun with the same settings is instant, changing one method recomputes only
+that method's tasks, and a stopped run resumes where it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mlfs_core._constants import FEATURES
+from mlfs_core.errors import ConfigError
+from mlfs_core.evaluation.protocols import (
+    DatasetSpec,
+    ExperimentConfig,
+    config_from_toml,
+    config_to_toml,
+    protocol_a,
+    protocol_b,
+)
+from mlfs_core.evaluation.runner import ExperimentResult, run_experiment
+
+from . import cached, state
+from .datasets import DatasetKey
+from .results import RESULTS_FILE, SELECTIONS_FILE
+
+TEACHING_DEFAULTS = {
+    "A": {
+        "methods": ["MaxCS", "MeanCS", "MaxBNS", "RaRBNS", "RFS", "AF"],
+        "budgets": "10, 30, 50",
+        "folds": 3,
+    },
+    "B": {"methods": ["PPT-MI", "IGMF", "SCLS", "ATR"], "budgets": "1-20", "folds": 3},
+}
+
+
+def parse_budgets(text: str) -> tuple[int, ...]:
+    """``"10, 30, 50"`` or ``"1-20"`` (or a mix) -> a sorted tuple of ints."""
+    values: set[int] = set()
+    for part in text.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            if "-" in part:
+                lo, hi = (int(p) for p in part.split("-", 1))
+                values.update(range(lo, hi + 1))
+            else:
+                values.add(int(float(part)))
+        except ValueError:
+            raise ConfigError(f"budgets: cannot read {part!r}") from None
+    if not values:
+        raise ConfigError("budgets: give at least one budget")
+    return tuple(sorted(values))
+
+
+def dataset_item(name: str, key: DatasetKey) -> object:
+    """A config dataset: "sample", a path spec, or (uploads) the loaded Dataset."""
+    if key.kind == "upload":
+        return cached.load(key)
+    if Path(key.path) == state.SAMPLE_DIR:
+        return DatasetSpec(path="sample", name="sample")
+    return DatasetSpec(
+        path=key.path,
+        name=name,
+        labels=key.labels,
+        label_count=key.label_count,
+        label_prefix=key.label_prefix,
+    )
+
+
+def build_config(
+    datasets: list[object],
+    methods: list[str],
+    *,
+    protocol: str,
+    budgets: str,
+    folds: int,
+    repeats: int,
+    split: str,
+    seed: int,
+) -> ExperimentConfig:
+    """An :class:`ExperimentConfig` from the page's widget values."""
+    common = {
+        "budgets": parse_budgets(budgets),
+        "n_repeats": int(repeats),
+        "on_sparse_label": "ignore",
+    }
+    if protocol == "A":
+        proto = protocol_a(n_folds=int(folds), **common)
+    else:
+        proto = protocol_b(split=split, n_folds=int(folds), **common)
+    return ExperimentConfig(
+        datasets=tuple(datasets),
+        methods=tuple(methods),
+        protocol=proto,
+        seed=int(seed),
+        name="app",
+    )
+
+
+def config_toml(config: ExperimentConfig) -> str | None:
+    """The config as TOML, or None when it holds uploaded (in-memory) datasets."""
+    try:
+        return config_to_toml(config)
+    except ConfigError:
+        return None
+
+
+def read_config(text: str) -> ExperimentConfig:
+    """Parse an uploaded TOML config (ConfigError with the reason if invalid)."""
+    return config_from_toml(text, base_dir=str(state.ROOT))
+
+
+def run(
+    config: ExperimentConfig, report: Callable[[int, int, float | None, str], None]
+) -> Path:
+    """Run ``config`` with the disk cache; call ``report(done, total, eta_s, msg)``.
+
+    Returns the folder where ``results.csv`` and ``selections.csv`` were written.
+    """
+    start = time.monotonic()
+
+    def progress(done: int, total: int, message: str) -> None:
+        elapsed = time.monotonic() - start
+        eta = elapsed / done * (total - done) if done else None
+        report(done, total, eta, message)
+
+    cache_dir = state.work_dir() / "experiment_cache"
+    result = run_experiment(config, cache_dir=cache_dir, progress=progress)
+    return save(result, _run_folder(config))
+
+
+def _run_folder(config: ExperimentConfig) -> Path:
+    digest = hashlib.sha256(repr(config).encode("utf-8")).hexdigest()[:16]
+    return state.work_dir() / "runs" / digest
+
+
+def save(result: ExperimentResult, folder: Path) -> Path:
+    """Write results.csv, selections.csv and (if possible) config.toml to ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    result.results.to_csv(folder / RESULTS_FILE, index=False)
+    joined = result.selections[FEATURES].map(lambda a: " ".join(map(str, a)))
+    result.selections.assign(**{FEATURES: joined}).to_csv(
+        folder / SELECTIONS_FILE, index=False
+    )
+    text = config_toml(result.config)
+    if text is not None:
+        (folder / "config.toml").write_text(text, encoding="utf-8")
+    return folder

@@ -1,0 +1,202 @@
+"""Widgets of the Experiment page, and loading a TOML config into them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+import mlfs_core
+
+from . import cached, state
+from .experiment import TEACHING_DEFAULTS, read_config, run
+from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef
+
+PROTOCOLS = {
+    "A": "A: paper 000 (k-fold CV, BR + linear SVM, budgets in % of M)",
+    "B": "B: paper 001 (train/test split, ML-kNN, top-k budgets)",
+}
+SPLITS = ["own", "holdout", "cv"]
+CONFIG_UPLOAD = "exp_config_upload"
+CONFIG_MESSAGE = "exp_config_message"
+
+
+def settings(dataset_names: list[str], current: str) -> dict:
+    """Render the experiment widgets; return their values as keyword arguments."""
+    datasets = st.multiselect(
+        "Datasets", dataset_names, default=[current], key="exp_datasets"
+    )
+    protocol = st.radio(
+        "Protocol",
+        list(PROTOCOLS),
+        format_func=PROTOCOLS.get,
+        key="exp_protocol",
+        horizontal=True,
+    )
+    defaults = TEACHING_DEFAULTS[protocol]
+    known = mlfs_core.list_methods()
+    methods = st.multiselect(
+        "Methods",
+        known,
+        default=[m for m in defaults["methods"] if m in known],
+        key=f"exp_methods_{protocol}",
+    )
+    cols = st.columns(4)
+    budgets = cols[0].text_input(
+        "Budgets (% of M)" if protocol == "A" else "Budgets (number of features)",
+        value=defaults["budgets"],
+        key=f"exp_budgets_{protocol}",
+        help="Comma-separated values or ranges, e.g. 10, 30, 50 or 1-50.",
+    )
+    split = "cv"
+    if protocol == "B":
+        split = cols[1].selectbox(
+            "Split",
+            SPLITS,
+            key="exp_split",
+            help="own = the dataset's split, else 60/40",
+        )
+    folds = cols[2].number_input(
+        "Folds (CV)",
+        2,
+        10,
+        defaults["folds"],
+        key="exp_folds",
+        help="The papers use 10.",
+    )
+    repeats = cols[3].number_input(
+        "Runs of RaR / RFS",
+        1,
+        5,
+        1,
+        key="exp_repeats",
+        help="Paper 000 averages 3 runs.",
+    )
+    return {
+        "datasets": datasets,
+        "methods": methods,
+        "protocol": protocol,
+        "budgets": budgets,
+        "folds": folds,
+        "repeats": repeats,
+        "split": split,
+    }
+
+
+def config_upload() -> None:
+    """TOML uploader whose callback fills the widgets from the config."""
+    st.file_uploader(
+        "Load a config (TOML)",
+        type=["toml"],
+        key=CONFIG_UPLOAD,
+        on_change=_apply_config,
+    )
+    message = st.session_state.get(CONFIG_MESSAGE)
+    if message:
+        (st.error if message.startswith("Could not") else st.success)(message)
+
+
+def _apply_config() -> None:
+    upload = st.session_state.get(CONFIG_UPLOAD)
+    if upload is None:
+        return
+    try:
+        config = read_config(upload.getvalue().decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        st.session_state[CONFIG_MESSAGE] = f"Could not load {upload.name}: {exc}"
+        return
+    proto = config.protocol
+    name = proto.name if proto.name in PROTOCOLS else "A"
+    st.session_state["exp_protocol"] = name
+    st.session_state[f"exp_methods_{name}"] = [m.name for m in config.methods]
+    st.session_state[f"exp_budgets_{name}"] = ", ".join(f"{b:g}" for b in proto.budgets)
+    st.session_state["exp_folds"] = min(max(proto.n_folds, 2), 10)
+    st.session_state["exp_repeats"] = min(proto.n_repeats, 5)
+    if name == "B":
+        st.session_state["exp_split"] = proto.split
+    st.session_state[state.SEED] = config.seed
+    st.session_state["exp_datasets"] = [_dataset_name(d) for d in config.datasets]
+    st.session_state[CONFIG_MESSAGE] = f"Loaded {upload.name}"
+
+
+def _dataset_name(spec) -> str:
+    if spec.path == "sample":
+        return state.SAMPLE_NAME
+    name = spec.name or Path(spec.path).name
+    extra = {**st.session_state[state.EXTRA_PATHS], name: spec.path}
+    st.session_state[state.EXTRA_PATHS] = extra
+    return name
+
+
+RUNNING = "exp_running"  # (done, total) while a run is in progress, else None
+
+
+def run_with_progress(config) -> Path | None:
+    """Run ``config`` with a progress bar and remaining-time estimate."""
+    bar = st.progress(0, text="Starting ...")
+
+    def report(done: int, total: int, eta: float | None, message: str) -> None:
+        st.session_state[RUNNING] = (done, total)
+        left = "" if eta is None else f" · about {eta:.0f} s left"
+        bar.progress(
+            done / max(total, 1), text=f"{done}/{total} tasks{left} · {message}"
+        )
+
+    st.session_state[RUNNING] = (0, 0)
+    try:
+        folder = run(config, report)
+    except ValueError as exc:
+        st.error(f"The experiment could not run: {exc}")
+        folder = None
+    st.session_state[RUNNING] = None
+    if folder is not None:
+        bar.progress(1.0, text="Done")
+    return folder
+
+
+def report_stopped_run() -> None:
+    """Say so when the previous run was stopped before it finished."""
+    running = st.session_state.get(RUNNING)
+    if running:
+        done, total = running
+        st.warning(
+            f"The last run stopped after {done} of {total} tasks. Finished tasks are "
+            "cached: press Run to resume from there."
+        )
+        st.session_state[RUNNING] = None
+
+
+def show_session_results() -> None:
+    """This session's last results: a table and CSV downloads."""
+    folder = st.session_state.get(state.EXPERIMENT_RESULTS)
+    if not folder or not (Path(folder) / RESULTS_FILE).is_file():
+        return
+    st.subheader("Results of this session's experiment")
+    results = Path(folder) / RESULTS_FILE
+    st.caption(
+        f'The analysis pages now show these results (source: "{state.SOURCE_SESSION}").'
+    )
+    st.dataframe(
+        cached.results(ResultsRef(folder, results.stat().st_mtime)),
+        hide_index=True,
+        height=300,
+    )
+    left, right = st.columns(2)
+    left.download_button(
+        "Download results (CSV)",
+        results.read_bytes(),
+        file_name="results.csv",
+        mime="text/csv",
+        key="exp_results_csv",
+        on_click="ignore",
+    )
+    selections = Path(folder) / SELECTIONS_FILE
+    if selections.is_file():
+        right.download_button(
+            "Download selections (CSV)",
+            selections.read_bytes(),
+            file_name="selections.csv",
+            mime="text/csv",
+            key="exp_selections_csv",
+            on_click="ignore",
+        )

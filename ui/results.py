@@ -1,0 +1,119 @@
+"""Where the analysis pages get experiment results from, as small folder references.
+
+A results source is a folder holding ``results.csv`` (and, for the Similarity
+page, ``selections.csv``) in the layout ``mlfs experiment --out`` writes. The
+session stores only the folder path; tables are read through :mod:`ui.cached`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import NamedTuple
+
+import streamlit as st
+
+from . import state
+
+RESULTS_FILE = "results.csv"
+SELECTIONS_FILE = "selections.csv"
+RESULTS_UPLOAD = "results_upload"
+SELECTIONS_UPLOAD = "selections_upload"
+
+
+class ResultsRef(NamedTuple):
+    """A results folder and the modification time of its results file (cache key)."""
+
+    folder: str
+    mtime: float
+
+
+def sample_sources() -> dict[str, Path]:
+    """The precomputed sample results shipped in ``sample_data/results/<protocol>/``."""
+    root = state.SAMPLE_RESULTS_DIR
+    if not root.is_dir():
+        return {}
+    return {
+        f"{state.SOURCE_SAMPLE}: {p.name.replace('_', ' ')}": p
+        for p in sorted(root.iterdir())
+        if (p / RESULTS_FILE).is_file()
+    }
+
+
+def available_sources() -> dict[str, Path | None]:
+    """Source label -> folder (None for an upload not made yet)."""
+    sources: dict[str, Path | None] = dict(sample_sources())
+    session = st.session_state.get(state.EXPERIMENT_RESULTS)
+    if session and (Path(session) / RESULTS_FILE).is_file():
+        sources[state.SOURCE_SESSION] = Path(session)
+    sources[state.SOURCE_UPLOAD] = _uploaded_folder()
+    return sources
+
+
+def _uploaded_folder() -> Path | None:
+    folder = st.session_state.get(state.UPLOADED_RESULTS)
+    return Path(folder) if folder else None
+
+
+def _remember_choice() -> None:
+    st.session_state[state.RESULTS_SOURCE] = st.session_state["results_source_widget"]
+
+
+def choose_source(*, prefer: str = "") -> ResultsRef | None:
+    """Radio of the results sources (remembered across pages) -> the chosen folder.
+
+    ``prefer`` picks the first precomputed source containing that text when the
+    session has not chosen yet (e.g. ``"protocol b"`` on Metric vs budget).
+    """
+    sources = available_sources()
+    labels = list(sources)
+    current = st.session_state.get(state.RESULTS_SOURCE)
+    if current not in labels:
+        preferred = [s for s in labels if prefer and prefer in s.lower()]
+        current = (preferred or labels)[0]
+    st.radio(
+        "Results to analyse",
+        labels,
+        index=labels.index(current),
+        key="results_source_widget",
+        on_change=_remember_choice,
+        horizontal=True,
+    )
+    choice = st.session_state["results_source_widget"]
+    if choice == state.SOURCE_UPLOAD:
+        _upload_form()
+    folder = (
+        sources.get(choice) if choice != state.SOURCE_UPLOAD else _uploaded_folder()
+    )
+    if folder is None or not (folder / RESULTS_FILE).is_file():
+        st.info("No results here yet: run an experiment, or upload a results CSV.")
+        return None
+    return ResultsRef(str(folder), (folder / RESULTS_FILE).stat().st_mtime)
+
+
+def _upload_form() -> None:
+    left, right = st.columns(2)
+    left.file_uploader(
+        "results.csv", type=["csv"], key=RESULTS_UPLOAD, on_change=_save_uploads
+    )
+    right.file_uploader(
+        "selections.csv (optional, for Similarity)",
+        type=["csv"],
+        key=SELECTIONS_UPLOAD,
+        on_change=_save_uploads,
+    )
+
+
+def _save_uploads() -> None:
+    results = st.session_state.get(RESULTS_UPLOAD)
+    if results is None:
+        return
+    selections = st.session_state.get(SELECTIONS_UPLOAD)
+    blobs = [results.getvalue(), selections.getvalue() if selections else b""]
+    digest = hashlib.sha256(b"\0".join(blobs)).hexdigest()[:16]
+    folder = state.work_dir() / "results_uploads" / digest
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / RESULTS_FILE).write_bytes(blobs[0])
+    if selections is not None:
+        (folder / SELECTIONS_FILE).write_bytes(blobs[1])
+    st.session_state[state.UPLOADED_RESULTS] = str(folder)
