@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._constants import DATASET, FEATURES, METRIC
+from ._constants import DATASET, FEATURES, METHOD, METRIC
 from .analysis import (
     dataset_means,
     friedman_by_budget,
@@ -130,7 +130,7 @@ def _similarity(result: ExperimentResult) -> pd.DataFrame:
 
 
 def _recovery(result: ExperimentResult) -> pd.DataFrame | None:
-    from .evaluation._prepare import SAMPLE_NAME, resolve_path
+    from .evaluation._prepare import ALL_FEATURES, SAMPLE_NAME, resolve_path
 
     frames = []
     for spec in result.config.datasets:
@@ -144,6 +144,7 @@ def _recovery(result: ExperimentResult) -> pd.DataFrame | None:
             continue
         name = spec.name or (SAMPLE_NAME if path == SAMPLE_NAME else None)
         sel = result.selections
+        sel = sel[sel[METHOD] != ALL_FEATURES]  # AF's order is no ranking
         sel = sel[sel[DATASET] == name] if name else sel
         frames.append(recovery_table(sel, load_planted_truth(truth_file)))
     return pd.concat(frames, ignore_index=True) if frames else None

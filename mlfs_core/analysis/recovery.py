@@ -83,15 +83,18 @@ def recovery_table(
 def load_planted_truth(path) -> list[int]:
     """Read the informative feature indices from a ``planted_truth.json`` file.
 
-    The file holds a JSON object with the indices under ``"informative"`` (or
-    ``"informative_features"``), or a bare JSON list of indices.
+    The file holds a JSON object with the indices under ``"all_informative"``
+    or ``"informative"`` (a list, or a mapping label -> list whose union is
+    taken), or is a bare JSON list of indices.
     """
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if isinstance(data, dict):
-        for key in ("informative", "informative_features", "relevant"):
+        for key in ("all_informative", "informative", "informative_features"):
             if key in data:
                 data = data[key]
                 break
         else:
             raise ValueError(f"{path}: no 'informative' list in the planted truth")
+    if isinstance(data, dict):
+        data = sorted({int(i) for values in data.values() for i in values})
     return [int(i) for i in data]

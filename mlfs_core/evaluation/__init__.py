@@ -15,6 +15,20 @@ from .metrics import (
     one_error,
 )
 from .mlknn import MLkNN
+from .protocols import (
+    ClassifierConfig,
+    DatasetSpec,
+    ExperimentConfig,
+    MethodConfig,
+    ProtocolConfig,
+    config_from_toml,
+    config_to_toml,
+    load_config,
+    protocol_a,
+    protocol_b,
+    save_config,
+)
+from .runner import ExperimentResult, run_experiment
 from .splits import (
     SparseLabelWarning,
     check_n_folds,
@@ -24,6 +38,19 @@ from .splits import (
 )
 
 __all__ = [
+    "ClassifierConfig",
+    "DatasetSpec",
+    "ExperimentConfig",
+    "ExperimentResult",
+    "MethodConfig",
+    "ProtocolConfig",
+    "config_from_toml",
+    "config_to_toml",
+    "load_config",
+    "protocol_a",
+    "protocol_b",
+    "run_experiment",
+    "save_config",
     "CLASSIFIERS",
     "METRICS",
     "BinaryRelevance",

@@ -66,3 +66,5 @@ def test_precision_at_k_and_table(tmp_path):
     path = tmp_path / "truth.json"
     path.write_text(json.dumps({"informative": [4, 2]}))
     assert load_planted_truth(path) == [4, 2]
+    path.write_text(json.dumps({"informative": {"l0": [4, 2], "l1": [2, 9]}}))
+    assert load_planted_truth(path) == [2, 4, 9]
