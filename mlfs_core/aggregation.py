@@ -47,29 +47,34 @@ def _merge(orders: np.ndarray, label_sequence: np.ndarray, k: int) -> np.ndarray
     """Append, label by label, that label's best feature not yet taken.
 
     ``label_sequence`` is consumed in order; each entry is the label whose turn
-    it is. A per-label pointer only ever moves forward, so the whole merge
-    costs O(q * M + len(label_sequence)).
+    it is. ``alive[l, p]`` says whether the feature at position ``p`` of label
+    ``l``'s order is still free; taking a feature clears it in every label at
+    once (one vectorized assignment through the inverse permutation), and a
+    label finds its next free feature with ``argmax`` over its own row, which
+    stops at the first free position. The sequence itself is inherently serial
+    (each turn depends on every earlier one), so one short loop step per
+    selected feature remains.
     """
-    n_features = orders.shape[1]
-    taken = np.zeros(n_features, dtype=bool)
-    pointer = np.zeros(orders.shape[0], dtype=np.intp)
+    n_labels, n_features = orders.shape
+    position = np.empty_like(orders)
+    rows = np.arange(n_labels)[:, None]
+    position[rows, orders] = np.arange(n_features)  # inverse permutation per label
+    alive = np.ones((n_labels, n_features), dtype=bool)
+    pointer = np.zeros(n_labels, dtype=np.intp)
+    all_labels = np.arange(n_labels)
     out = np.empty(k, dtype=np.intp)
-    filled = 0
-    for label in label_sequence:
-        row, p = orders[label], pointer[label]
-        while taken[row[p]]:
-            p += 1
-        feature = row[p]
+    for filled, label in enumerate(label_sequence[:k]):
+        p = pointer[label]
+        p += int(alive[label, p:].argmax())
+        feature = orders[label, p]
         pointer[label] = p + 1
-        taken[feature] = True
+        alive[all_labels, position[:, feature]] = False
         out[filled] = feature
-        filled += 1
-        if filled == k:
-            break
     return out
 
 
-def round_robin(S: np.ndarray, k: int | None = None) -> np.ndarray:
+def round_robin(S: np.ndarray, k: int | None = None, *, orders: np.ndarray | None = None
+                ) -> np.ndarray:
     """Round-Robin merge (Forman 2004): labels take turns in label order.
 
     Parameters
@@ -77,6 +82,8 @@ def round_robin(S: np.ndarray, k: int | None = None) -> np.ndarray:
     S : ndarray of shape (n_labels, n_features)
     k : int, optional
         Number of features to return (default all).
+    orders : ndarray of shape (n_labels, n_features), optional
+        Precomputed :func:`per_label_orders` of ``S`` (shared between methods).
 
     Returns
     -------
@@ -91,7 +98,7 @@ def round_robin(S: np.ndarray, k: int | None = None) -> np.ndarray:
     n_labels, n_features = S.shape
     k = n_features if k is None else k
     sequence = np.resize(np.arange(n_labels), k)
-    return _merge(per_label_orders(S), sequence, k)
+    return _merge(per_label_orders(S) if orders is None else orders, sequence, k)
 
 
 def label_draw_probabilities(positives: np.ndarray, weighting: str = "inverse") -> np.ndarray:
@@ -134,6 +141,7 @@ def rand_robin(
     *,
     rng: np.random.Generator,
     weighting: str = "inverse",
+    orders: np.ndarray | None = None,
 ) -> np.ndarray:
     """Rand-Robin merge (paper 000): the next label is drawn at random.
 
@@ -148,7 +156,7 @@ def rand_robin(
     n_labels, n_features = S.shape
     k = n_features if k is None else k
     p = label_draw_probabilities(positives, weighting)
-    orders = per_label_orders(S)
+    orders = per_label_orders(S) if orders is None else orders
     # k draws always suffice: every draw selects exactly one new feature.
     sequence = rng.choice(n_labels, size=k, p=p)
     return _merge(orders, sequence, k)

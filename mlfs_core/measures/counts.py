@@ -2,23 +2,59 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 
-class Counts(NamedTuple):
-    """The four cells of every label x feature 2x2 table, each of shape (n_labels, n_features).
+@dataclass(frozen=True)
+class Counts:
+    """The 2x2 tables of every (label, feature) pair, stored as ``tp`` plus margins.
 
     ``tp`` = feature present and label positive, ``fp`` = present and
     negative, ``fn`` = absent and positive, ``tn`` = absent and negative.
+    Only ``tp`` is a full (n_labels, n_features) array; the other cells are
+    derived on demand from the margins, so measures that need only ``tp`` and
+    the margins (chi-squared, BNS) never build them.
+
+    Attributes
+    ----------
+    tp : ndarray of shape (n_labels, n_features)
+    present : ndarray of shape (n_labels or 1, n_features)
+        Samples in which each feature is present (``tp + fp``).
+    positives : ndarray of shape (n_labels, 1 or n_features)
+        Positive samples of each label (``tp + fn``).
+    n : ndarray or float
+        Number of samples (``tp + fp + fn + tn``), broadcastable to ``tp``.
     """
 
     tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
-    tn: np.ndarray
+    present: np.ndarray
+    positives: np.ndarray
+    n: np.ndarray | float
+
+    @classmethod
+    def from_cells(cls, tp, fp, fn, tn) -> Counts:
+        """Build from the four cells (arrays of one shape), e.g. hand-made tables."""
+        tp, fp, fn, tn = (np.asarray(c, dtype=np.float64) for c in (tp, fp, fn, tn))
+        return cls(tp=tp, present=tp + fp, positives=tp + fn, n=tp + fp + fn + tn)
+
+    @property
+    def fp(self) -> np.ndarray:
+        return self.present - self.tp
+
+    @property
+    def fn(self) -> np.ndarray:
+        return self.positives - self.tp
+
+    @property
+    def tn(self) -> np.ndarray:
+        return self.n - self.present - self.positives + self.tp
+
+    def cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The four full cells ``(tp, fp, fn, tn)``."""
+        return self.tp, self.fp, self.fn, self.tn
 
 
 def presence(X: sp.csr_matrix) -> sp.csr_matrix:
@@ -47,7 +83,7 @@ def contingency_counts(X: sp.csr_matrix, Y: np.ndarray) -> Counts:
     Returns
     -------
     Counts
-        Named tuple of four float64 arrays of shape (n_labels, n_features).
+        ``tp`` of shape (n_labels, n_features) with the margins.
 
     Examples
     --------
@@ -58,14 +94,14 @@ def contingency_counts(X: sp.csr_matrix, Y: np.ndarray) -> Counts:
     >>> c.tp.tolist(), c.fp.tolist(), c.fn.tolist(), c.tn.tolist()
     ([[2.0, 1.0]], [[0.0, 1.0]], [[0.0, 1.0]], [[1.0, 0.0]])
     """
-    B = presence(X)
+    B = presence(X).tocsc()
     Yf = np.asarray(Y, dtype=np.float64)
     n = B.shape[0]
-    # (B^T Y)^T computed as a sparse-dense product: every stored count read once.
-    tp = np.asarray((B.T @ Yf).T)
+    # B^T (CSR, n_features x n_samples) times dense Y: each output row is a sum
+    # of rows of Y, read in order; every stored count is read once. The
+    # transpose is an F-ordered view: no copy, and numpy keeps that layout
+    # through the elementwise measure code.
+    tp = (B.T @ Yf).T
     present = np.asarray(B.sum(axis=0)).ravel()[None, :]  # (1, M)
     positives = Yf.sum(axis=0)[:, None]  # (q, 1)
-    fp = present - tp
-    fn = positives - tp
-    tn = n - present - positives + tp
-    return Counts(tp, fp, fn, tn)
+    return Counts(tp=tp, present=present, positives=positives, n=float(n))

@@ -37,10 +37,10 @@ def information_gain_from_counts(counts: Counts) -> np.ndarray:
     >>> import numpy as np
     >>> from mlfs_core.measures.counts import Counts
     >>> a = lambda v: np.array([[float(v)]])
-    >>> float(information_gain_from_counts(Counts(a(4), a(0), a(0), a(4)))[0, 0])
+    >>> float(information_gain_from_counts(Counts.from_cells(a(4), a(0), a(0), a(4)))[0, 0])
     1.0
     """
-    tp, fp, fn, tn = counts
+    tp, fp, fn, tn = counts.cells()
     n = tp + fp + fn + tn
     present = tp + fp
     p_present = np.divide(present, n, out=np.zeros_like(n), where=n > 0)
@@ -61,12 +61,12 @@ def odds_ratio_from_counts(counts: Counts, *, smoothing: float = 0.5) -> np.ndar
     >>> import numpy as np
     >>> from mlfs_core.measures.counts import Counts
     >>> a = lambda v: np.array([[float(v)]])
-    >>> float(odds_ratio_from_counts(Counts(a(1), a(1), a(1), a(1)))[0, 0])
+    >>> float(odds_ratio_from_counts(Counts.from_cells(a(1), a(1), a(1), a(1)))[0, 0])
     0.0
     """
     if smoothing <= 0:
         raise ValueError(f"smoothing must be positive, got {smoothing}")
-    tp, fp, fn, tn = (c + smoothing for c in counts)
+    tp, fp, fn, tn = (c + smoothing for c in counts.cells())
     return np.abs(np.log(tp) + np.log(tn) - np.log(fp) - np.log(fn))
 
 
@@ -78,9 +78,9 @@ def document_frequency_from_counts(counts: Counts) -> np.ndarray:
     >>> import numpy as np
     >>> from mlfs_core.measures.counts import Counts
     >>> a = lambda v: np.array([[float(v)]])
-    >>> float(document_frequency_from_counts(Counts(a(1), a(2), a(3), a(4)))[0, 0])
+    >>> float(document_frequency_from_counts(Counts.from_cells(a(1), a(2), a(3), a(4)))[0, 0])
     0.3
     """
-    tp, fp, fn, tn = counts
+    tp, fp, fn, tn = counts.cells()
     n = tp + fp + fn + tn
     return np.divide(tp + fp, n, out=np.zeros_like(n), where=n > 0)

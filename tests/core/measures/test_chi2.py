@@ -12,7 +12,7 @@ from mlfs_core.measures.counts import Counts
 
 def _one(tp, fp, fn, tn):
     a = lambda v: np.array([[float(v)]])  # noqa: E731
-    return Counts(a(tp), a(fp), a(fn), a(tn))
+    return Counts.from_cells(a(tp), a(fp), a(fn), a(tn))
 
 
 def test_hand_computed_table():

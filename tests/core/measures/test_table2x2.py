@@ -25,7 +25,7 @@ def test_information_gain_equals_mutual_info():
 def test_information_gain_of_independent_table_is_zero():
     """Check that IG is 0 when presence and label are independent."""
     a = lambda v: np.array([[float(v)]])  # noqa: E731
-    assert information_gain_from_counts(Counts(a(2), a(2), a(3), a(3)))[0, 0] == pytest.approx(0)
+    assert information_gain_from_counts(Counts.from_cells(a(2), a(2), a(3), a(3)))[0, 0] == pytest.approx(0)
 
 
 @pytest.mark.parametrize("measure", sorted(MEASURES))

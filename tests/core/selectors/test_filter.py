@@ -103,3 +103,24 @@ def test_bad_inputs_raise_clear_errors():
         rank_features(np.array([[np.nan, 1]] * 3), np.array([[0], [1], [1]]), "MaxCS")
     with pytest.raises(ConfigError, match="rows"):
         rank_features(X, np.array([[0], [1]]), "MaxCS")
+
+
+def test_rank_filter_methods_equals_one_by_one(small_xy):
+    """Check that the shared-work path gives the same rankings as each method alone."""
+    from mlfs_core.selectors.filter import rank_filter_methods
+
+    X, Y = small_xy
+    together = rank_filter_methods(X, Y, PAPER000, k=7, random_state=np.random.default_rng(9))
+    rng = np.random.default_rng(9)  # RaR methods consume the one generator in order
+    for name in PAPER000:
+        alone = compute_ranking(X, Y, name, k=7, random_state=rng)
+        assert together[name].order.tolist() == alone.order.tolist(), name
+
+
+def test_rank_filter_methods_rejects_other_methods(small_xy):
+    """Check that a non-filter name is rejected with a clear message."""
+    from mlfs_core.selectors.filter import rank_filter_methods
+
+    X, Y = small_xy
+    with pytest.raises(ConfigError, match="not a measure"):
+        rank_filter_methods(X, Y, ["PMU"])

@@ -1,0 +1,104 @@
+"""Tests of the ``mlfs`` command line."""
+
+import io
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlfs_core.cli import main
+
+ARFF = """@relation tiny
+@attribute w0 numeric
+@attribute w1 numeric
+@attribute w2 numeric
+@attribute L1 {0,1}
+@attribute L2 {0,1}
+@data
+1,0,2,1,0
+1,0,0,1,0
+0,3,1,0,1
+0,1,0,0,1
+2,0,0,1,1
+0,0,1,0,0
+"""
+XML = """<?xml version="1.0" encoding="utf-8"?>
+<labels xmlns="http://mulan.sourceforge.net/labels"><label name="L1"></label><label name="L2"></label></labels>
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    (tmp_path / "tiny.arff").write_text(ARFF)
+    (tmp_path / "tiny.xml").write_text(XML)
+    return tmp_path / "tiny.arff"
+
+
+def _run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_stats_prints_table3_columns(tiny, capsys):
+    """Check that `mlfs stats` prints N, M, q, LC, LD, DC for a dataset."""
+    status, out, _ = _run(capsys, "stats", str(tiny))
+    df = pd.read_csv(io.StringIO(out))
+    assert status == 0
+    assert df.loc[0, ["N", "M", "q"]].tolist() == [6, 3, 2]
+    assert df.loc[0, "LC"] == pytest.approx(1.0)  # 6 label assignments over 6 rows
+    assert df.loc[0, "DC"] == 4
+
+
+def test_rank_writes_csv_with_positions(tiny, capsys, tmp_path):
+    """Check that `mlfs rank` writes position,feature_index,feature_name,score in rank order."""
+    out_file = tmp_path / "r.csv"
+    status, _, _ = _run(capsys, "rank", str(tiny), "--method", "MaxCS", "--k", "2", "--out", str(out_file))
+    df = pd.read_csv(out_file)
+    assert status == 0
+    assert list(df.columns) == ["position", "feature_index", "feature_name", "score"]
+    assert df["position"].tolist() == [1, 2]
+    assert df["feature_name"].tolist() == [f"w{j}" for j in df["feature_index"]]
+    assert df["score"].is_monotonic_decreasing
+
+
+def test_rank_seed_reproducible(tiny, capsys):
+    """Check that the same --seed gives the same RFS ranking."""
+    _, a, _ = _run(capsys, "rank", str(tiny), "--method", "RFS", "--seed", "5")
+    _, b, _ = _run(capsys, "rank", str(tiny), "--method", "RFS", "--seed", "5")
+    assert a == b and len(a.splitlines()) == 4
+
+
+def test_scores_matrix(tiny, capsys):
+    """Check that `mlfs scores` writes one row per label and one column per feature."""
+    status, out, _ = _run(capsys, "scores", str(tiny), "--measure", "bns")
+    df = pd.read_csv(io.StringIO(out))
+    assert status == 0 and df["label"].tolist() == ["L1", "L2"]
+    assert list(df.columns[1:]) == ["w0", "w1", "w2"]
+    assert np.isfinite(df.iloc[:, 1:].to_numpy()).all()
+
+
+@pytest.mark.parametrize(
+    ("argv", "match"),
+    [
+        (["rank", "{tiny}", "--method", "Nope"], "unknown method"),
+        (["rank", "{tiny}", "--method", "MaxCS", "--k", "9"], "larger than the number of features"),
+        (["scores", "{tiny}", "--measure", "gini"], "unknown measure"),
+        (["stats", "{missing}"], "missing"),
+    ],
+)
+def test_bad_input_exits_nonzero_with_message(argv, match, tiny, capsys, tmp_path):
+    """Check that bad input gives exit status 2 and a one-line message, no traceback."""
+    argv = [a.format(tiny=tiny, missing=tmp_path / "missing.arff") for a in argv]
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    assert match in err and "Traceback" not in err
+
+
+def test_python_dash_m_runs(tiny):
+    """Check that `python -m mlfs_core` runs the same command line."""
+    proc = subprocess.run([sys.executable, "-m", "mlfs_core", "stats", str(tiny)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("dataset,")
