@@ -137,10 +137,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_experiment(sub) -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("mlfs_core.cli_experiment") is None:  # TODO(integration)
-        return
     from .cli_experiment import add_experiment_parser
 
     add_experiment_parser(sub)

@@ -1,0 +1,42 @@
+"""Tests of the package's public surface."""
+
+import inspect
+
+import mlfs_core
+
+
+def test_all_names_importable():
+    """Check that every name in mlfs_core.__all__ exists at the top level."""
+    missing = [name for name in mlfs_core.__all__ if not hasattr(mlfs_core, name)]
+    assert missing == []
+
+
+def test_public_signatures():
+    """Check the signatures other code and users rely on (issues 2 and 4)."""
+    assert str(inspect.signature(mlfs_core.rank_features)) == (
+        "(X, Y, method: 'str', *, k=None, random_state=None, **params) -> 'np.ndarray'")
+    params = inspect.signature(mlfs_core.load_dataset).parameters
+    assert list(params)[:5] == ["path", "labels", "label_count", "label_prefix", "name"]
+    assert list(inspect.signature(mlfs_core.label_scores).parameters) == ["X", "Y", "measure"]
+    assert list(inspect.signature(mlfs_core.kuncheva_index).parameters)[:3] == [
+        "a", "b", "n_features"]
+    assert "alpha" in inspect.signature(mlfs_core.friedman_nemenyi).parameters
+
+
+def test_registry_has_every_paper_method():
+    """Check that all paper-000, paper-001 and baseline methods are registered."""
+    names = set(mlfs_core.list_methods())
+    expected = {"MaxCS", "MeanCS", "RoRCS", "RaRCS", "MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS",
+                "PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS",
+                "ATR", "RFS", "AF"}
+    assert expected <= names
+
+
+def test_engine_never_imports_streamlit():
+    """Check that importing the engine does not import streamlit."""
+    import subprocess
+    import sys
+
+    code = "import sys, mlfs_core, mlfs_core.plots; print('streamlit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr
