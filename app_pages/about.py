@@ -6,7 +6,7 @@ from ui import about
 
 st.title("About MLFS Explorer")
 st.markdown(about.INTRO)
-for family, title in about.FAMILY_TITLES.items():
+for family, title in about.families().items():
     st.subheader(title)
     st.dataframe(about.method_table(family), hide_index=True)
 st.subheader("Papers")

@@ -3,19 +3,14 @@
 import streamlit as st
 
 from mlfs_core.plots import average_rank_curves, cd_diagram
-from ui import cached, results, tables, widgets
+from ui import cached, tables, widgets
 
 st.title("Average ranks")
 st.caption(
     "For each dataset and budget the methods are ranked by the metric (1 = best, "
     "ties share the average rank); the curves show the mean rank over datasets."
 )
-ref = results.choose_source(prefer="protocol a")
-if ref is None:
-    st.stop()
-table = widgets.call_or_error("Could not read these results", cached.results, ref)
-if table is None:
-    st.stop()
+ref, table = widgets.chosen_results(prefer="protocol a")
 
 metric, methods = widgets.metric_and_methods(table, key="ranks")
 by_measure = st.toggle(

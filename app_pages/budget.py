@@ -3,16 +3,11 @@
 import streamlit as st
 
 from mlfs_core.plots import metric_vs_budget
-from ui import cached, results, tables, widgets
+from ui import cached, tables, widgets
 
 st.title("Metric vs number of selected features")
 st.caption("Mean over folds and repeats; the band spans mean ± one standard deviation.")
-ref = results.choose_source(prefer="protocol b")
-if ref is None:
-    st.stop()
-table = widgets.call_or_error("Could not read these results", cached.results, ref)
-if table is None:
-    st.stop()
+ref, table = widgets.chosen_results(prefer="protocol b")
 
 metric, methods = widgets.metric_and_methods(
     table, key="budget", default_metric="hamming_loss"

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mlfs_core.plots import similarity_heatmap
-from ui import cached, results, widgets
+from ui import cached, widgets
 
 st.title("Similarity of selected subsets")
 st.caption(
@@ -11,12 +11,7 @@ st.caption(
     "expected by chance, negative = less overlap than chance; averaged over folds "
     "and datasets (paper 000, Table 6)."
 )
-ref = results.choose_source(prefer="protocol a")
-if ref is None:
-    st.stop()
-table = widgets.call_or_error("Could not read these results", cached.results, ref)
-if table is None:
-    st.stop()
+ref, table = widgets.chosen_results(prefer="protocol a")
 
 _, methods = widgets.metric_and_methods(table, key="sim")
 by = widgets.budget_axis(table.dropna(axis=1, how="all"))

@@ -26,7 +26,17 @@ FAMILY_TITLES = {
     "paper000": "Score + aggregation methods (paper 000)",
     "paper001": "Information-theoretic greedy filters (paper 001)",
     "baseline": "Baselines",
+    "extra": "Extra measures (information gain, odds ratio, document frequency)",
 }
+
+
+def families() -> dict[str, str]:
+    """Family -> section title, for every family in the registry."""
+    found = dict.fromkeys(
+        mlfs_core.get_method(n).family for n in mlfs_core.list_methods()
+    )
+    return {f: FAMILY_TITLES.get(f, f) for f in found}
+
 
 REFERENCES = """
 - **[000]** N. Spolaôr and G. Tsoumakas, *Evaluating Feature Selection Methods for

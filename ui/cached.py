@@ -167,7 +167,7 @@ def rank_curves(
         ).assign(panel=panel)
         for panel, members in groups.items()
     ]
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 @st.cache_data(show_spinner=False)

@@ -181,22 +181,16 @@ def show_session_results() -> None:
         hide_index=True,
         height=300,
     )
-    left, right = st.columns(2)
-    left.download_button(
-        "Download results (CSV)",
-        results.read_bytes(),
-        file_name="results.csv",
-        mime="text/csv",
-        key="exp_results_csv",
-        on_click="ignore",
-    )
-    selections = Path(folder) / SELECTIONS_FILE
-    if selections.is_file():
-        right.download_button(
-            "Download selections (CSV)",
-            selections.read_bytes(),
-            file_name="selections.csv",
-            mime="text/csv",
-            key="exp_selections_csv",
-            on_click="ignore",
-        )
+    for column, file in zip(
+        st.columns(2), (RESULTS_FILE, SELECTIONS_FILE), strict=True
+    ):
+        path = Path(folder) / file
+        if path.is_file():
+            column.download_button(
+                f"Download {file}",
+                path.read_bytes(),
+                file_name=file,
+                mime="text/csv",
+                key=f"exp_{path.stem}_csv",
+                on_click="ignore",
+            )

@@ -13,6 +13,7 @@ FAMILIES = {
     "Score + aggregation (paper 000)": "paper000",
     "Information-theoretic (paper 001)": "paper001",
     "Baselines (RFS, AF)": "baseline",
+    "Extra measures (IG, OR, DF)": "extra",
 }
 
 

@@ -16,6 +16,7 @@ from mlfs_core.plots import png_export_available, to_png_bytes
 
 from . import cached, state
 from .datasets import DatasetKey, catalogue
+from .results import ResultsRef, choose_source
 
 T = TypeVar("T")
 
@@ -134,6 +135,8 @@ def metric_and_methods(
     """Metric selectbox and methods multiselect over what a results table holds."""
     metrics = list(pd.unique(table[METRIC]))
     methods = list(pd.unique(table[METHOD]))
+    _drop_stale(f"{key}_metric", metrics)
+    _drop_stale(f"{key}_methods", methods)
     left, right = st.columns([1, 3])
     index = metrics.index(default_metric) if default_metric in metrics else 0
     metric = left.selectbox(
@@ -143,6 +146,14 @@ def metric_and_methods(
         "Methods", methods, default=methods, key=f"{key}_methods"
     )
     return metric, tuple(chosen)
+
+
+def _drop_stale(key: str, options: list) -> None:
+    """Forget a widget's value that the current options no longer hold (new source)."""
+    value = st.session_state.get(key)
+    values = value if isinstance(value, list) else [value]
+    if value is not None and not set(values) <= set(options):
+        del st.session_state[key]
 
 
 def _metric_label(metric: str) -> str:
@@ -177,3 +188,16 @@ def is_higher_better(metric: str) -> bool | None:
 def datasets_in(table: pd.DataFrame) -> list[str]:
     """Distinct dataset names of a results table."""
     return [str(d) for d in pd.unique(table["dataset"])]
+
+
+def chosen_results(*, prefer: str) -> tuple[ResultsRef, pd.DataFrame]:
+    """Results-source radio, then the chosen table; stops the page if there is none."""
+    ref = choose_source(prefer=prefer)
+    table = (
+        None
+        if ref is None
+        else call_or_error("Could not read these results", cached.results, ref)
+    )
+    if ref is None or table is None:
+        st.stop()
+    return ref, table

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
 import numpy as np
@@ -77,3 +79,62 @@ def open_page(at: AppTest, page: str) -> AppTest:
 def charts(at: AppTest) -> list:
     """The plotly charts on the page (AppTest has no typed accessor for them)."""
     return at.get("plotly_chart")
+
+
+def results_csv(n_datasets: int = 3) -> bytes:
+    """A tidy results CSV: A > B > C on every dataset, two budgets, two folds."""
+    rows = ["dataset,protocol,method,budget,budget_pct,fold,repeat,metric,value"]
+    quality = {"A": 0.8, "B": 0.6, "C": 0.4}
+    for d in range(n_datasets):
+        for method, q in quality.items():
+            for pct in (10, 50):
+                for fold in (0, 1):
+                    value = q + 0.01 * d + 0.001 * fold
+                    rows.append(
+                        f"d{d},A,{method},{pct},{pct}.0,{fold},0,micro_f1,{value}"
+                    )
+    return ("\n".join(rows) + "\n").encode()
+
+
+def selections_csv(n_datasets: int = 3) -> bytes:
+    """Selections for results_csv: A and B share their top features, C does not."""
+    rows = ["dataset,method,fold,repeat,n_features,features"]
+    orders = {"A": range(20), "B": [1, 0, *range(2, 20)], "C": range(19, -1, -1)}
+    for d in range(n_datasets):
+        for method, order in orders.items():
+            for fold in (0, 1):
+                features = " ".join(map(str, order))
+                rows.append(f"d{d},{method},{fold},0,20,{features}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+def upload_results(at: AppTest, *, with_selections: bool = True) -> AppTest:
+    """Choose the "Uploaded results CSV" source and upload the synthetic tables."""
+    at.radio(key="results_source_widget").set_value("Uploaded results CSV").run()
+    at.file_uploader(key="results_upload").set_value(
+        ("results.csv", results_csv(), "text/csv")
+    ).run()
+    if with_selections:
+        at.file_uploader(key="selections_upload").set_value(
+            ("selections.csv", selections_csv(), "text/csv")
+        ).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def figure_data(chart) -> list[dict]:
+    """The traces of a plotly chart element, typed arrays decoded to lists."""
+    return [
+        {k: _decode(v) for k, v in t.items()}
+        for t in json.loads(chart.proto.spec)["data"]
+    ]
+
+
+def _decode(value):
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        if shape:
+            array = array.reshape([int(n) for n in str(shape).split(",")])
+        return array.tolist()
+    return value

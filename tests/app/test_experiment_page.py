@@ -1,0 +1,85 @@
+"""AppTest tests of the Experiment page."""
+
+from __future__ import annotations
+
+from .conftest import new_app, open_page
+
+SMALL = {"exp_folds": 2, "exp_budgets_A": "10, 50"}
+
+
+def _small_experiment():
+    at = open_page(new_app(), "experiment")
+    at.multiselect(key="exp_methods_A").set_value(["MaxCS", "RFS"]).run()
+    for key, value in SMALL.items():
+        (at.number_input if key == "exp_folds" else at.text_input)(key=key).set_value(
+            value
+        ).run()
+    return at
+
+
+def test_experiment_page_renders_with_teaching_defaults():
+    """Check that the page opens with the sample, protocol A and a config download."""
+    at = open_page(new_app(), "experiment")
+    assert at.multiselect(key="exp_datasets").value == ["sample (planted)"]
+    assert at.radio(key="exp_protocol").value == "A"
+    assert not at.button(key="exp_run").disabled
+    assert any(b.label == "Save this config (TOML)" for b in at.get("download_button"))
+
+
+def test_running_an_experiment_shows_results_and_feeds_analysis_pages():
+    """Check that Run finishes (progress 100), shows results and sets the source."""
+    at = _small_experiment()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    assert at.progress[0].value == 100
+    table = at.dataframe[0].value
+    assert set(table["method"]) == {"MaxCS", "RFS"}
+    assert set(table["budget_pct"]) == {10.0, 50.0}
+    open_page(at, "average_ranks")
+    assert at.radio(key="results_source_widget").value == "This session's experiment"
+
+
+def test_rerun_with_same_settings_reuses_the_cache():
+    """Check that a second identical run returns the same results from the cache."""
+    at = _small_experiment()
+    at.button(key="exp_run").click().run()
+    first = at.dataframe[0].value
+    at.button(key="exp_run").click().run()
+    assert at.dataframe[0].value.equals(first)
+
+
+def test_invalid_budgets_show_an_error_and_disable_run():
+    """Check that unreadable budgets give st.error and a disabled Run button."""
+    at = open_page(new_app(), "experiment")
+    at.text_input(key="exp_budgets_A").set_value("ten").run()
+    assert not at.exception
+    assert "budgets: cannot read 'ten'" in at.error[0].value
+    assert at.button(key="exp_run").disabled
+
+
+def test_loading_a_toml_config_fills_the_widgets():
+    """Check that an uploaded config sets protocol, methods, budgets and seed."""
+    toml = (
+        'name = "t"\nseed = 7\nmethods = ["PPT-MI", "SCLS"]\n'
+        '[protocol]\nname = "B"\nsplit = "holdout"\nbudgets = [1, 2, 3]\n'
+        'budget_unit = "count"\n[[datasets]]\npath = "sample"\n'
+    )
+    at = open_page(new_app(), "experiment")
+    at.file_uploader(key="exp_config_upload").set_value(
+        ("c.toml", toml.encode(), "application/toml")
+    ).run()
+    assert not at.exception
+    assert at.radio(key="exp_protocol").value == "B"
+    assert at.multiselect(key="exp_methods_B").value == ["PPT-MI", "SCLS"]
+    assert at.text_input(key="exp_budgets_B").value == "1, 2, 3"
+    assert at.number_input(key="seed").value == 7
+
+
+def test_bad_toml_config_shows_an_error():
+    """Check that a malformed config gives st.error naming the file."""
+    at = open_page(new_app(), "experiment")
+    at.file_uploader(key="exp_config_upload").set_value(
+        ("bad.toml", b"methods = [", "application/toml")
+    ).run()
+    assert not at.exception
+    assert at.error[0].value.startswith("Could not load bad.toml")
