@@ -267,7 +267,8 @@ def _transform(
     zero_codes = _bin_values(
         np.zeros(n_features), lambda b: inner[:, b], n_inner, legacy
     )
-    out = np.repeat(zero_codes[None, :], n_samples, axis=0)
+    out = np.empty((n_samples, n_features), dtype=np.int32)
+    out[:] = zero_codes
     owner = np.repeat(np.arange(n_features), np.diff(X.indptr))
     out[X.indices, owner] = _bin_values(
         X.data, lambda b: inner[owner, b], n_inner, legacy

@@ -91,23 +91,24 @@ class DiscreteProblem:
 
     def tsum(self, counts: np.ndarray) -> np.ndarray:
         """``T[counts]`` elementwise (counts are exact integers)."""
-        return np.take(self.table, counts.astype(np.intp, copy=False), mode="clip")
+        return np.take(self.table, np.asarray(counts, dtype=np.intp), mode="clip")
 
 
 def _compact_codes(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Relabel each column's occupied values 0..b-1, the most frequent as 0."""
-    n_samples, n_features = raw.shape
     width = int(raw.max()) + 1 if raw.size else 1
-    offsets = np.arange(n_features, dtype=np.int64) * width
-    counts = np.bincount((raw + offsets).ravel(), minlength=n_features * width)
-    counts = counts.reshape(n_features, width)
+    # One pass per value (bins are few) instead of a huge fancy index.
+    counts = [np.count_nonzero(raw == v, axis=0) for v in range(width)]
+    counts = np.stack(counts, axis=1)
     # Stable sort by descending count: the mode (lowest value on ties) becomes 0,
     # the other occupied values keep their relative order.
     order = np.argsort(-counts, axis=1, kind="stable")
     rank = np.empty_like(order)
     np.put_along_axis(rank, order, np.arange(width)[None, :], axis=1)
-    codes = np.take_along_axis(rank.T, raw.astype(np.intp), axis=0)
-    return codes.astype(np.int32), (counts > 0).sum(axis=1)
+    codes = np.zeros(raw.shape, dtype=np.int32)
+    for v in range(width):
+        np.copyto(codes, rank[:, v].astype(np.int32)[None, :], where=raw == v)
+    return codes, (counts > 0).sum(axis=1)
 
 
 def _small_onehot(codes: np.ndarray, n_codes: int) -> sp.csr_matrix:

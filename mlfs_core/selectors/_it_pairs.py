@@ -2,155 +2,260 @@
 information quantities of the triple (f, l_i, l_j), for every feature f at once.
 
 Every pair term is a function of the joint entropy ``H(f, l_i, l_j)`` and of
-cheap one- and two-variable entropies, so one kernel computes
-``H(f, l_i, l_j)`` for all features and all ``j > i`` and a small *reducer*
-folds it into a per-feature value.
+cheap one- and two-variable entropies. One kernel yields ``H(f, l_i, l_j)``
+for blocks of (features x labels ``j > i``); sums over pairs then need only
+the block sums (the other entropies enter linearly, in closed form), while
+the positive-part sum (LSMFS) and the maximum (MLSMFS) fold each block.
 
-Counts: for a label ``i``, the samples with ``l_i = 1`` (a few hundred even on
-delicious) give, by one sparse product, the counts of (feature code >= 1,
-l_j = 1) among them; every other cell of the 2 x 2 x b table follows from
-totals by subtraction. The T-sums are then evaluated on blocks of
-(features x codes x labels j) of bounded size, so memory stays O(block) even
-for delicious' 483,000 label pairs.
+Counts: for a label ``i``, the samples with ``l_i = 1`` give, by one sparse
+product, the counts of (feature code >= 1, l_j = 1) among them; every other
+cell of the (f, l_i, l_j) table follows from totals by subtraction. Blocks
+have a bounded number of elements, so memory stays small even for
+delicious' 483,000 label pairs; the time is O(n_features x n_pairs x codes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._it_data import DiscreteProblem, fill_mode, small_counts
+from ._it_data import DiscreteProblem
 from ._it_terms import Statics
 
 # Elements per evaluation block: small enough to stay in cache.
-_BLOCK_ELEMENTS = 1 << 16
+_BLOCK_ELEMENTS = 1 << 15
 
 
-@dataclass(frozen=True)
-class PairBlock:
-    """Entropies of one block: features ``f`` x labels ``j > i`` for one ``i``.
-
-    Scalars and 1-D arrays broadcast against ``h3`` of shape (n_f, n_j).
-    """
-
-    h3: np.ndarray  # H(f, l_i, l_j), (n_f, n_j)
-    h_f: np.ndarray  # H(f), (n_f, 1)
-    h_fi: np.ndarray  # H(f, l_i), (n_f, 1)
-    h_fj: np.ndarray  # H(f, l_j), (n_f, n_j)
-    h_i: float  # H(l_i)
-    h_j: np.ndarray  # H(l_j), (n_j,)
-    h_ij: np.ndarray  # H(l_i, l_j), (n_j,)
-
-    def interaction(self) -> np.ndarray:
-        """I(f; l_i; l_j) = I(f; l_i) + I(f; l_j) - I(f; l_i, l_j)."""
-        return (
-            self.h_f + self.h_i + self.h_j - self.h_fi - self.h_fj - self.h_ij + self.h3
-        )
-
-    def cmi_given_j(self) -> np.ndarray:
-        """I(f; l_i | l_j) = H(f, l_j) + H(l_i, l_j) - H(f, l_i, l_j) - H(l_j)."""
-        return self.h_fj + self.h_ij - self.h3 - self.h_j
-
-    def cmi_given_i(self) -> np.ndarray:
-        """I(f; l_j | l_i) = H(f, l_i) + H(l_i, l_j) - H(f, l_i, l_j) - H(l_i)."""
-        return self.h_fi + self.h_ij - self.h3 - self.h_i
-
-
-@dataclass(frozen=True)
-class Reducer:
-    """How one pair term folds blocks: ``block(b) -> (n_f,)`` and sum or max."""
-
-    block: Callable[[PairBlock], np.ndarray]
-    combine: str  # "sum" or "max"
-
-
-# Each reducer covers the unordered pairs i < j; ordered-pair sums are twice that.
-REDUCERS: dict[str, Reducer] = {
-    "interaction_sum": Reducer(lambda b: b.interaction().sum(axis=1), "sum"),
-    "positive_interaction_sum": Reducer(
-        lambda b: 2.0 * np.maximum(b.interaction(), 0.0).sum(axis=1), "sum"
-    ),
-    "cmi_sum": Reducer(
-        lambda b: (b.cmi_given_j() + b.cmi_given_i()).sum(axis=1), "sum"
-    ),
-    "cmi_max": Reducer(
-        lambda b: np.maximum(b.cmi_given_j(), b.cmi_given_i()).max(axis=1), "max"
-    ),
-}
-
-
-def _label_pair_entropy(problem: DiscreteProblem) -> np.ndarray:
-    """H(l_i, l_j) for all label pairs, shape (n_labels, n_labels)."""
+def _label_pair_counts(problem: DiscreteProblem) -> np.ndarray:
+    """Samples with both labels positive, shape (n_labels, n_labels)."""
     both = (problem.labels.T @ problem.labels).toarray()
-    both = np.rint(both).astype(np.int64)
+    return np.rint(both).astype(np.int64)
+
+
+def label_pair_entropy(problem: DiscreteProblem) -> np.ndarray:
+    """H(l_i, l_j) for all label pairs, shape (n_labels, n_labels)."""
+    both = _label_pair_counts(problem)
     ni = problem.label_counts[:, None]
     nj = problem.label_counts[None, :]
     cells = [both, ni - both, nj - both, problem.n_samples - ni - nj + both]
-    return problem.entropy(sum(problem.tsum(c) for c in cells)), both
+    return problem.entropy(sum(problem.tsum(c) for c in cells))
 
 
-def _triple_tsum(
+@dataclass(frozen=True)
+class _LabelSlice:
+    """Counts shared by the blocks of one label ``i`` (labels ``j > i`` only)."""
+
+    i: int
+    js: slice
+    both: np.ndarray  # samples with l_i = l_j = 1, (n_j,)
+    t_both: np.ndarray  # T[both], (n_j,)
+    rows: np.ndarray  # co-occurrences among code >= 1 cells: row f*(b-1)+v-1,
+    cols: np.ndarray  # column j - i - 1
+    counts: np.ndarray  # and count s > 0
+
+
+def _label_slice(problem, label_rows, both, i) -> _LabelSlice:
+    """Sparse counts of (f code v >= 1, l_i = 1, l_j = 1) for all f, j > i."""
+    rows = label_rows.indices[label_rows.indptr[i] : label_rows.indptr[i + 1]]
+    product = (problem.small[rows].T @ problem.labels[rows]).tocsr().tocoo()
+    keep = product.col > i
+    # The product is CSR, so its COO rows come sorted; blocks slice by row.
+    order = np.arange(int(keep.sum()))
+    if np.any(np.diff(product.row[keep]) < 0):
+        order = np.argsort(product.row[keep], kind="stable")
+    js = slice(i + 1, problem.n_labels)
+    return _LabelSlice(
+        i=i,
+        js=js,
+        both=both[i, js],
+        t_both=problem.tsum(both[i, js]),
+        rows=product.row[keep][order],
+        cols=product.col[keep][order] - (i + 1),
+        counts=np.rint(product.data[keep][order]).astype(np.int64),
+    )
+
+
+def _baseline(problem, fs, ls: _LabelSlice, t_small_labels) -> np.ndarray:
+    """T-sum of (f, l_i, l_j) as if no code >= 1 sample had both labels.
+
+    With no co-occurrence in the codes >= 1, the code-0 cell (1, 1) holds all
+    ``both`` samples; every cell is then a difference of known margins, and
+    only ``n_codes + 2`` of them mix f, i and j. Buffers are reused because
+    this is the innermost dense loop of the pair methods.
+    """
+    fl, bc, i, js = problem.feature_label, problem.bin_counts, ls.i, ls.js
+    table = problem.table
+    a = fl[fs, 1:, i]  # (n_f, b - 1)
+    k = t_small_labels[fs, js] + ls.t_both
+    k += problem.tsum(a).sum(axis=1)[:, None]
+    cells = np.empty(k.shape, dtype=np.intp)
+    values = np.empty(k.shape)
+
+    def add(cells_of_block: np.ndarray) -> None:
+        np.take(table, cells_of_block, out=values, mode="clip")
+        np.add(k, values, out=k)
+
+    for v in range(1, problem.n_codes):
+        np.subtract((bc[fs, v] - fl[fs, v, i])[:, None], fl[fs, v, js], out=cells)
+        add(cells)
+    a0 = fl[fs, 0, i][:, None]
+    c0 = fl[fs, 0, js]
+    add(np.subtract(a0, ls.both, out=cells))
+    add(np.subtract(c0, ls.both, out=cells))
+    np.add(bc[fs, 0][:, None] - a0, ls.both, out=cells)
+    add(np.subtract(cells, c0, out=cells))
+    return k
+
+
+def _cells(problem, s, a, c, n) -> np.ndarray:
+    """T-sum of the 2 x 2 table with cells s, a - s, c - s, n - a - c + s."""
+    k = problem.tsum(s) + problem.tsum(a - s) + problem.tsum(c - s)
+    return k + problem.tsum(n - a - c + s)
+
+
+def _sum_by_key(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct ``keys`` and the sum of ``values`` per key (sparse group-by)."""
+    unique, inverse = np.unique(keys, return_inverse=True)
+    return unique, np.bincount(inverse, weights=values, minlength=unique.size)
+
+
+def _add_corrections(problem, fs, ls: _LabelSlice, k: np.ndarray) -> None:
+    """Add to the block ``k`` the change due to the co-occurrences ``s > 0``."""
+    b1, n_j = problem.n_codes - 1, k.shape[1]
+    lo, hi = np.searchsorted(ls.rows, [fs.start * b1, fs.stop * b1])
+    rows, j, s = ls.rows[lo:hi], ls.cols[lo:hi], ls.counts[lo:hi]
+    f, v = rows // b1, rows % b1 + 1
+    fl, bc, i = problem.feature_label, problem.bin_counts, ls.i
+    a, c, n = fl[f, v, i], fl[f, v, j + i + 1], bc[f, v]
+    delta = _cells(problem, s, a, c, n) - _cells(problem, 0, a, c, n)
+    flat = (f - fs.start) * n_j + j
+    if b1 > 1:  # several codes >= 1 of one feature can hit the same (f, j)
+        flat, delta = _sum_by_key(flat, delta)
+        _, s = _sum_by_key((f - fs.start) * n_j + j, s)
+        s = np.rint(s).astype(np.int64)
+    # Code 0 holds ``both - s`` samples with both labels, not ``both``.
+    f0, j0 = flat // n_j + fs.start, flat % n_j
+    both = ls.both[j0]
+    a, c, n = fl[f0, 0, i], fl[f0, 0, j0 + i + 1], bc[f0, 0]
+    delta += _cells(problem, both - s, a, c, n) - _cells(problem, both, a, c, n)
+    k.ravel()[flat] += delta  # flat indices are distinct
+
+
+def triple_blocks(
     problem: DiscreteProblem,
-    features: slice,
-    i: int,
-    labels_j: slice,
-    both_small: np.ndarray,
-    both_total: np.ndarray,
-) -> np.ndarray:
-    """T-sum of the (f, l_i, l_j) table for a block, shape (n_f, n_j)."""
-    s = fill_mode(both_small[features, :, labels_j], both_total[labels_j])
-    a = problem.feature_label[features, :, i][:, :, None]
-    c = problem.feature_label[features, :, labels_j]
-    n_v = problem.bin_counts[features][:, :, None]
-    k = problem.tsum(s)
-    k += problem.tsum(a - s)
-    k += problem.tsum(c - s)
-    k += problem.tsum(n_v - a - c + s)
-    return k.sum(axis=1)
+) -> Iterator[tuple[slice, int, slice, np.ndarray]]:
+    """Yield ``(features, i, labels_j, H(f, l_i, l_j))`` blocks covering all i < j.
+
+    Each block is an array of shape (n_f, n_j) for one label ``i``: a dense
+    baseline from margins plus sparse corrections where a code >= 1 cell has
+    samples with both labels (few, even on delicious).
+    """
+    m, q = problem.n_features, problem.n_labels
+    both = _label_pair_counts(problem)
+    t_small_labels = problem.tsum(problem.feature_label[:, 1:, :]).sum(axis=1)
+    label_rows = problem.labels.tocsc()
+    for i in range(q - 1):
+        ls = _label_slice(problem, label_rows, both, i)
+        step = max(1, _BLOCK_ELEMENTS // (q - i - 1))
+        for start in range(0, m, step):
+            fs = slice(start, min(start + step, m))
+            k3 = _baseline(problem, fs, ls, t_small_labels)
+            _add_corrections(problem, fs, ls, k3)
+            yield fs, i, ls.js, problem.entropy(k3)
 
 
-def label_pair_term(
-    problem: DiscreteProblem, statics: Statics, reducer: str
-) -> np.ndarray:
-    """Fold a label-pair quantity over all pairs i < j for every feature.
+def _pair_sums(problem: DiscreteProblem, statics: Statics) -> dict[str, np.ndarray]:
+    """Closed-form sums over i < j of the terms other than H(f, l_i, l_j)."""
+    q = problem.n_labels
+    h3 = np.zeros(problem.n_features)
+    for fs, _, _, block in triple_blocks(problem):
+        h3[fs] += block.sum(axis=1)
+    h_ll = label_pair_entropy(problem)
+    return {
+        "h3": h3,
+        "h_f": q * (q - 1) / 2 * statics.h_f,
+        "h_l": (q - 1) * statics.h_l.sum(),
+        "h_fl": (q - 1) * statics.h_fl_sum,
+        "h_ll": np.triu(h_ll, 1).sum(),
+    }
 
-    Parameters
-    ----------
-    problem : DiscreteProblem
-    statics : Statics
-        Its one- and two-variable entropies.
-    reducer : str
-        A key of :data:`REDUCERS`.
+
+def interaction_sum(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
+    """sum_{i<j} I(f; l_i; l_j), with I(f;a;b) = I(f;a) + I(f;b) - I(f; a,b).
 
     Returns
     -------
     ndarray of shape (n_features,)
-        0 for every feature when there are fewer than two labels.
+        0 when there are fewer than two labels.
     """
-    red = REDUCERS[reducer]
-    m, q = problem.n_features, problem.n_labels
-    out = np.zeros(m)
-    if q < 2:
-        return out
+    if problem.n_labels < 2:
+        return np.zeros(problem.n_features)
+    t = _pair_sums(problem, statics)
+    return t["h_f"] + t["h_l"] - t["h_fl"] - t["h_ll"] + t["h3"]
+
+
+def conditional_sum(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
+    """sum_{i != j} I(f; l_i | l_j) for every feature (0 if fewer than two labels)."""
+    if problem.n_labels < 2:
+        return np.zeros(problem.n_features)
+    t = _pair_sums(problem, statics)
+    return t["h_fl"] + 2.0 * t["h_ll"] - 2.0 * t["h3"] - t["h_l"]
+
+
+def _fold_blocks(
+    problem: DiscreteProblem,
+    statics: Statics,
+    fold: Callable[..., np.ndarray],
+    combine: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> np.ndarray:
+    out = np.zeros(problem.n_features)
     h_f, h_l, h_fl = statics.h_f[:, None], statics.h_l, statics.h_fl
-    h_ll, both = _label_pair_entropy(problem)
-    label_rows = problem.labels.tocsc()
-    for i in range(q - 1):
-        rows = label_rows.indices[label_rows.indptr[i] : label_rows.indptr[i + 1]]
-        both_small = small_counts(problem, rows, problem.labels)
-        js = slice(i + 1, q)
-        step = max(1, _BLOCK_ELEMENTS // (problem.n_codes * (q - i - 1)))
-        for start in range(0, m, step):
-            fs = slice(start, min(start + step, m))
-            k3 = _triple_tsum(problem, fs, i, js, both_small, both[i])
-            block = PairBlock(
-                h3=problem.entropy(k3), h_f=h_f[fs], h_fi=h_fl[fs, i : i + 1],
-                h_fj=h_fl[fs, js], h_i=h_l[i], h_j=h_l[js], h_ij=h_ll[i, js],
-            )  # fmt: skip
-            value = red.block(block)
-            out[fs] = (
-                out[fs] + value if red.combine == "sum" else np.maximum(out[fs], value)
-            )
+    h_ll = label_pair_entropy(problem) if problem.n_labels > 1 else None
+    for fs, i, js, h3 in triple_blocks(problem):
+        value = fold(
+            h3, h_f[fs], h_fl[fs, i : i + 1], h_fl[fs, js], h_l[i], h_l[js], h_ll[i, js]
+        )
+        out[fs] = combine(out[fs], value)
     return out
+
+
+def _positive_interaction(h3, h_f, h_fi, h_fj, h_i, h_j, h_ij) -> np.ndarray:
+    interaction = h_f + h_i + h_j - h_fi - h_fj - h_ij + h3
+    return 2.0 * np.maximum(interaction, 0.0).sum(axis=1)
+
+
+def _max_conditional(h3, h_f, h_fi, h_fj, h_i, h_j, h_ij) -> np.ndarray:
+    given_j = h_fj + h_ij - h3 - h_j  # I(f; l_i | l_j)
+    given_i = h_fi + h_ij - h3 - h_i  # I(f; l_j | l_i)
+    return np.maximum(given_j, given_i).max(axis=1)
+
+
+def positive_interaction_sum(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
+    """sum_{i != j} max(0, I(f; l_i; l_j)) for every feature (LSMFS)."""
+    return _fold_blocks(problem, statics, _positive_interaction, np.add)
+
+
+def max_conditional(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
+    """max_{i != j} I(f; l_i | l_j) for every feature; 0 when q = 1 (MLSMFS).
+
+    Conditional mutual information is non-negative, so starting the maximum
+    at 0 only removes rounding noise below 0.
+    """
+    return _fold_blocks(problem, statics, _max_conditional, np.maximum)
+
+
+PAIR_TERMS: dict[str, Callable[[DiscreteProblem, Statics], np.ndarray]] = {
+    "interaction_sum": interaction_sum,
+    "cmi_sum": conditional_sum,
+    "positive_interaction_sum": positive_interaction_sum,
+    "cmi_max": max_conditional,
+}
+
+
+def label_pair_term(
+    problem: DiscreteProblem, statics: Statics, name: str
+) -> np.ndarray:
+    """One of :data:`PAIR_TERMS` for every feature, shape (n_features,)."""
+    return PAIR_TERMS[name](problem, statics)

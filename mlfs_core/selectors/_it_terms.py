@@ -19,7 +19,7 @@ import numpy as np
 from ._it_data import DiscreteProblem, fill_mode, small_counts
 
 # Elements per block of the (features, codes, codes, labels) count array.
-_BLOCK_ELEMENTS = 1 << 20
+_BLOCK_ELEMENTS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -117,28 +117,29 @@ def _triple_tsum(
     ]
     m = problem.n_features
     out = np.zeros(m)
-    per_feature = problem.n_codes * (len(rows) + 1) * problem.n_labels
-    step = max(1, _BLOCK_ELEMENTS // per_feature)
+    step = max(1, _BLOCK_ELEMENTS // (problem.n_codes * problem.n_labels))
     for start in range(0, m, step):
         fs = slice(start, min(start + step, m))
-        small_w = np.stack([x[fs] for x in slices], axis=2) if slices else None
-        ones = _fill_s_mode4(small_w, problem.feature_label[fs])
-        zeros = pair[fs][:, :, :, None] - ones
-        out[fs] = (problem.tsum(ones) + problem.tsum(zeros)).sum(axis=(1, 2, 3))
+        # Cells with l_i = 1 for s = w >= 1 come from the products; s = 0 by
+        # subtraction from the (f, l_i) counts; cells with l_i = 0 from (f, s).
+        rest = problem.feature_label[fs].copy()
+        k = np.zeros(rest.shape[:2])
+        for w, ones in enumerate(slices, start=1):
+            block = ones[fs]
+            rest -= block
+            k += _tsum_pair(problem, block, pair[fs, :, w, None])
+        out[fs] = (k + _tsum_pair(problem, rest, pair[fs, :, 0, None])).sum(axis=1)
     return out
+
+
+def _tsum_pair(problem: DiscreteProblem, ones: np.ndarray, total: np.ndarray):
+    """T-sums over labels of the cells ``ones`` and ``total - ones``."""
+    return (problem.tsum(ones) + problem.tsum(total - ones)).sum(axis=-1)
 
 
 def _label_totals(problem: DiscreteProblem, rows: np.ndarray) -> np.ndarray:
     counts = np.asarray(problem.labels[rows].sum(axis=0)).ravel()
     return np.rint(counts).astype(np.int64)
-
-
-def _fill_s_mode4(small_w: np.ndarray | None, totals: np.ndarray) -> np.ndarray:
-    """Like :func:`_fill_s_mode` for (features, codes, b_s - 1, labels) arrays."""
-    if small_w is None:
-        return totals[:, :, None, :]
-    mode = totals - small_w.sum(axis=2)
-    return np.concatenate([mode[:, :, None, :], small_w], axis=2)
 
 
 def step_terms(problem: DiscreteProblem, s: int, *, with_labels: bool) -> StepTerms:
