@@ -118,7 +118,8 @@ def _cells(problem, s, a, c, n) -> np.ndarray:
 def _sum_by_key(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Distinct ``keys`` and the sum of ``values`` per key (sparse group-by)."""
     unique, inverse = np.unique(keys, return_inverse=True)
-    return unique, np.bincount(inverse, weights=values, minlength=unique.size)
+    sums = np.bincount(inverse, weights=values, minlength=unique.size)
+    return unique, sums.astype(np.float64)  # bincount of nothing is int
 
 
 def _add_corrections(problem, fs, ls: _LabelSlice, k: np.ndarray) -> None:

@@ -190,3 +190,28 @@ def test_engine_matches_naive_top_k(method):
     fast = rank_discrete(codes, Y, method, k=3)
     order, _ = naive_rank(codes, Y, method)
     assert fast.order.tolist() == order[:3]
+
+
+@pytest.mark.parametrize("method", ["PPT-MI", "ATR"])
+@pytest.mark.parametrize("tau", [1, 6, 1000])
+def test_ppt_methods_match_naive_for_any_tau(method, tau):
+    """Check PPT-MI and ATR against the naive code with no, some and total pruning."""
+    codes, Y = _random_problem(11, 60, 6, 4, 3)
+    fast = rank_discrete(codes, Y, method, tau=tau)
+    order, path = naive_rank(codes, Y, method, tau=tau)
+    assert fast.order.tolist() == order
+    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("method", ["PMU", "LRFS", "LSMFS", "MLSMFS", "MDMR"])
+def test_tiny_blocks_match_naive(monkeypatch, method):
+    """Check that tiny evaluation blocks (many, some empty) change nothing."""
+    from mlfs_core.selectors import _it_pairs, _it_terms
+
+    monkeypatch.setattr(_it_pairs, "_BLOCK_ELEMENTS", 5)
+    monkeypatch.setattr(_it_terms, "_BLOCK_ELEMENTS", 5)
+    codes, Y = _random_problem(12, 35, 9, 4, 4)
+    fast = rank_discrete(codes, Y, method)
+    order, path = naive_rank(codes, Y, method)
+    assert fast.order.tolist() == order
+    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
