@@ -165,7 +165,8 @@ def rank_discrete(
     method : str
         One of :data:`IT_METHODS`.
     k : int, optional
-        Number of features to rank (default all).
+        Number of features to rank (default all); ``k > n_features`` raises
+        rather than silently returning fewer features.
     tau : int, default=6
         PPT threshold (ATR, PPT-MI).
     variant : {"definition", "reference-code"}, default="definition"
@@ -192,7 +193,11 @@ def rank_discrete(
         raise ConfigError(f"{method} has no variant {variant!r}")
     Y = np.asarray(Y, dtype=np.int8)
     m = np.asarray(codes).shape[1]
-    k = m if k is None else int(k)
+    k = m if k is None else k
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= m:
+        raise ConfigError(
+            f"k must be an int in [1, {m}] (the number of features), got {k!r}"
+        )
     ctx = Context(prepare_codes(codes, Y), Y, _check_tau(tau))
     order, path = greedy_select(CRITERIA[key], ctx, k)
     scores = np.zeros(m)

@@ -228,3 +228,17 @@ def test_binary_discretization_equals_presence_codes(small_xy):
     via_api = mlfs_core.rank_features(X, Y, "PMU", discretize="binary")
     direct = rank_discrete((X != 0).astype(int), Y, "PMU").order
     np.testing.assert_array_equal(via_api, direct)
+
+
+def test_k_outside_one_to_m_raises(small_xy):
+    """Check that k = 0 or k > n_features raises instead of clipping silently."""
+    X, Y = small_xy
+    codes = np.zeros((4, 3), dtype=int)
+    with pytest.raises(ConfigError, match="k must be"):
+        rank_discrete(codes, np.zeros((4, 1)), "ATR", k=4)
+    with pytest.raises(ConfigError, match="k must be"):
+        rank_discrete(codes, np.zeros((4, 1)), "ATR", k=0)
+    with pytest.raises(ConfigError, match="larger than"):
+        mlfs_core.compute_ranking(X, Y, "PMU", k=X.shape[1] + 1)
+    full = mlfs_core.compute_ranking(X, Y, "PMU", k=X.shape[1])
+    assert full.scores.min() == 1.0
