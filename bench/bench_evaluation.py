@@ -73,7 +73,8 @@ def _row(name: str, config: ExperimentConfig, jobs: int) -> dict:
     t = result.timings
     selection = t.loc[t["stage"] == "selection", "seconds"].sum()
     classifier = t.loc[t["stage"].isin(["fit", "predict"]), "seconds"].sum()
-    busy = selection + classifier
+    metrics = t.loc[t["stage"] == "metrics", "seconds"].sum()
+    busy = selection + classifier + metrics
     return {
         "protocol": config.protocol.name,
         "dataset": name,
@@ -84,7 +85,9 @@ def _row(name: str, config: ExperimentConfig, jobs: int) -> dict:
         "selection_s": round(selection, 1),
         "classifier_s": round(classifier, 1),
         "selection_share": round(selection / busy, 3) if busy else 0.0,
+        "metrics_s": round(metrics, 1),
         "classifier_share": round(classifier / busy, 3) if busy else 0.0,
+        "metrics_share": round(metrics / busy, 3) if busy else 0.0,
     }
 
 

@@ -89,7 +89,8 @@ class ExperimentResult:
         ranked feature indices (best first, at the largest budget).
     timings : DataFrame
         ``dataset, method, budget, fold, repeat, stage, seconds`` with stage
-        ``selection``, ``fit`` or ``predict`` (budget NaN for selections).
+        ``selection``, ``fit``, ``predict`` or ``metrics`` (budget NaN for
+        selections).
     config : ExperimentConfig
     """
 
@@ -398,4 +399,5 @@ def _timings_table(selections, orders, fits, fit_out) -> pd.DataFrame:
         base = (s.dataset.name, s.method.label, k, s.fold, s.repeat)
         rows.append((*base, "fit", out["fit_seconds"]))
         rows.append((*base, "predict", out["predict_seconds"]))
+        rows.append((*base, "metrics", out.get("metric_seconds", np.nan)))
     return pd.DataFrame(rows, columns=TIMING_COLUMNS)

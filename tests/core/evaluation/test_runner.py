@@ -64,7 +64,7 @@ def test_grid_shape_repeats_and_af(toy):
     # 3 folds x (MaxCS 2 budgets + RFS 2 repeats x 2 budgets + AF 1) x 2 metrics
     assert len(res) == 3 * (2 + 4 + 1) * 2
     assert np.isfinite(res["value"]).all()
-    assert set(result.timings["stage"]) == {"selection", "fit", "predict"}
+    assert set(result.timings["stage"]) == {"selection", "fit", "predict", "metrics"}
 
 
 def test_stochastic_repeats_differ_and_are_reproducible(toy):
