@@ -223,14 +223,21 @@ def _fold_blocks(
 
 
 def _positive_interaction(h3, h_f, h_fi, h_fj, h_i, h_j, h_ij) -> np.ndarray:
-    interaction = h_f + h_i + h_j - h_fi - h_fj - h_ij + h3
-    return 2.0 * np.maximum(interaction, 0.0).sum(axis=1)
+    # I(f;l_i;l_j) = H(f) + H(l_i) + H(l_j) - H(f,l_i) - H(f,l_j) - H(l_i,l_j)
+    #              + H(f,l_i,l_j); the f-only and j-only parts are summed first.
+    interaction = h3 - h_fj
+    interaction += (h_f + h_i - h_fi) + (h_j - h_ij)
+    return 2.0 * np.maximum(interaction, 0.0, out=interaction).sum(axis=1)
 
 
 def _max_conditional(h3, h_f, h_fi, h_fj, h_i, h_j, h_ij) -> np.ndarray:
-    given_j = h_fj + h_ij - h3 - h_j  # I(f; l_i | l_j)
-    given_i = h_fi + h_ij - h3 - h_i  # I(f; l_j | l_i)
-    return np.maximum(given_j, given_i).max(axis=1)
+    # I(f; l_i | l_j) = H(f,l_j) + H(l_i,l_j) - H(f,l_i,l_j) - H(l_j)
+    # I(f; l_j | l_i) = H(f,l_i) + H(l_i,l_j) - H(f,l_i,l_j) - H(l_i)
+    given_j = h_fj - h3
+    given_j += h_ij - h_j
+    given_i = (h_fi - h_i) - h3
+    given_i += h_ij
+    return np.maximum(given_j, given_i, out=given_j).max(axis=1)
 
 
 def positive_interaction_sum(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
