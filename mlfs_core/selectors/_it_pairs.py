@@ -59,21 +59,18 @@ class _LabelSlice:
 def _label_slice(problem, label_rows, both, i) -> _LabelSlice:
     """Sparse counts of (f code v >= 1, l_i = 1, l_j = 1) for all f, j > i."""
     rows = label_rows.indices[label_rows.indptr[i] : label_rows.indptr[i + 1]]
+    # CSR order: rows come sorted, so feature blocks are contiguous slices.
     product = (problem.small[rows].T @ problem.labels[rows]).tocsr().tocoo()
     keep = product.col > i
-    # The product is CSR, so its COO rows come sorted; blocks slice by row.
-    order = np.arange(int(keep.sum()))
-    if np.any(np.diff(product.row[keep]) < 0):
-        order = np.argsort(product.row[keep], kind="stable")
     js = slice(i + 1, problem.n_labels)
     return _LabelSlice(
         i=i,
         js=js,
         both=both[i, js],
         t_both=problem.tsum(both[i, js]),
-        rows=product.row[keep][order],
-        cols=product.col[keep][order] - (i + 1),
-        counts=np.rint(product.data[keep][order]).astype(np.int64),
+        rows=product.row[keep],
+        cols=product.col[keep] - (i + 1),
+        counts=np.rint(product.data[keep]).astype(np.int64),
     )
 
 
