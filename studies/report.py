@@ -1,0 +1,343 @@
+"""Build the reproduction report of both studies from their committed data.
+
+Usage (from the project root)::
+
+    python studies/report.py            # both studies -> studies/*/tables, docs/
+    python studies/report.py --no-png   # skip the figures (no kaleido/chromium)
+
+Reads ``studies/<study>/data/<dataset>/`` (written by ``run_study.py``), writes
+the analysis tables to ``studies/<study>/tables/*.csv``, the figures to
+``docs/figures/*.png`` and ``docs/reproduction.md``. Every number in the report
+is computed here from the data; each claim of the papers is checked by a small
+function whose verdict and evidence are printed into the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from mlfs_core._constants import BUDGET, DATASET, MEAN, METHOD, METRIC, STD, VALUE  # noqa: E402
+from mlfs_core.analysis import dataset_means, friedman_by_budget, friedman_nemenyi  # noqa: E402
+from mlfs_core.analysis import metric_curves, rank_table  # noqa: E402
+from mlfs_core.evaluation import METRICS  # noqa: E402
+
+CS = ["MaxCS", "MeanCS", "RoRCS", "RaRCS"]
+BNS = ["MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS"]
+TABLE5 = ["MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF"]
+IT_METHODS = ["ATR", "PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS"]
+PAPER001_DATASETS = ["emotions", "birds", "yeast", "scene", "enron", "medical", "genbase",
+                     "tmc2007-500", "bibtex", "GnegativePseAAC", "PlantPseAAC"]
+PAPER001_UNFINISHED = {  # the paper's own statement (section 4 of METHODS.md)
+    "PMU": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
+    "D2F": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
+    "MDMR": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
+    "LRFS": ["bibtex"], "LSMFS": ["bibtex"], "MLSMFS": ["bibtex"],
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper, our verdict and the numbers behind it."""
+
+    text: str
+    verdict: str  # "agrees", "partly", "disagrees"
+    evidence: str
+
+
+# ---------------------------------------------------------------- loading
+def load_study(study: str) -> dict[str, pd.DataFrame]:
+    """Concatenate the per-dataset files of a study (results, similarity, timings, meta)."""
+    base = ROOT / "studies" / study / "data"
+    parts: dict[str, list] = {"results": [], "similarity": [], "timings": [], "meta": []}
+    for folder in sorted(p for p in base.glob("*") if p.is_dir()):
+        if not (folder / "results.csv.gz").exists():
+            continue
+        parts["results"].append(pd.read_csv(folder / "results.csv.gz"))
+        parts["similarity"].append(pd.read_csv(folder / "similarity.csv")
+                                   .assign(dataset=folder.name))
+        parts["timings"].append(pd.read_csv(folder / "timings.csv"))
+        meta = json.loads((folder / "meta.json").read_text())
+        parts["meta"].append({"dataset": folder.name, **meta["stats"],
+                              "wall_seconds": meta["wall_seconds_this_run"]})
+    return {k: (pd.concat(v, ignore_index=True) if k != "meta" else pd.DataFrame(v))
+            for k, v in parts.items() if v}
+
+
+# ---------------------------------------------------------------- paper 000
+def group_ranks(results: pd.DataFrame, methods: list[str], metric: str) -> pd.DataFrame:
+    """Average rank per budget among ``methods`` only (Tables 4 and 5 of paper 000)."""
+    sub = results[results[METHOD].isin(methods)]
+    hib = METRICS[metric].higher_is_better
+    refs = tuple(m for m in ("AF",) if m in methods)
+    return rank_table(sub, metric=metric, higher_is_better=hib, reference_methods=refs)
+
+
+def mean_similarity(similarity: pd.DataFrame) -> pd.DataFrame:
+    """Kuncheva matrix averaged over datasets (each already averaged over folds)."""
+    table = similarity.groupby(["method_a", "method_b"], sort=False)[VALUE].mean()
+    return table.unstack("method_b")
+
+
+def _pivot_ranks(ranks: pd.DataFrame) -> pd.DataFrame:
+    ranks = ranks.assign(cell=ranks[MEAN].map("{:.2f}".format) + " ("
+                         + ranks[STD].map("{:.2f}".format) + ")")
+    ranks.loc[ranks["best"], "cell"] = "**" + ranks.loc[ranks["best"], "cell"] + "**"
+    col = "budget_pct" if "budget_pct" in ranks.columns else BUDGET
+    wide = ranks.pivot(index=col, columns=METHOD, values="cell")
+    order = [m for m in CS + BNS + ["RFS", "AF"] if m in wide.columns]
+    wide = wide[order + [m for m in wide.columns if m not in order]]
+    if col == "budget_pct":
+        wide.index = [f"{v:g}%" for v in wide.index]
+    return wide.rename_axis("budget")
+
+
+def claims_paper000(results: pd.DataFrame, similarity: pd.DataFrame,
+                    metric: str = "micro_f1") -> list[Claim]:
+    """Check paper 000's five claims against our results."""
+    out = []
+    low = [10.0, 20.0]
+    for group, name in ((CS, "CS"), (BNS, "BNS")):
+        r = group_ranks(results, group, metric)
+        r = r[r["budget_pct"].isin(low)]
+        best = r.loc[r.groupby("budget_pct")[MEAN].idxmin(), [METHOD, "budget_pct", MEAN]]
+        wins = (best[METHOD] == f"Mean{name}").sum()
+        out.append(Claim(
+            f"Mean is the best {name} aggregation at low percentages (10%, 20%)",
+            "agrees" if wins == len(low) else ("partly" if wins else "disagrees"),
+            "best at " + ", ".join(f"{b:.0f}%: {m} ({v:.2f})" for m, b, v in
+                                   best.itertuples(index=False))))
+    r5 = group_ranks(results, TABLE5, metric)
+    overall = r5.groupby(METHOD)[MEAN].mean().sort_values()
+    top2 = set(overall.index[:2])
+    out.append(Claim(
+        "MaxCS and MeanCS are the best methods overall (Table 5)",
+        "agrees" if top2 == {"MaxCS", "MeanCS"} else
+        ("partly" if top2 & {"MaxCS", "MeanCS"} else "disagrees"),
+        "mean rank over budgets: " + ", ".join(f"{m} {v:.2f}" for m, v in overall.items())))
+    wide = r5.pivot(index="budget_pct", columns=METHOD, values=MEAN)
+    beats = {(m, b): int((wide[m] < wide[b]).sum()) for m in ("MaxCS", "MeanCS")
+             for b in ("RFS", "AF")}
+    n = len(wide)
+    out.append(Claim(
+        "MaxCS and MeanCS beat RFS and AF",
+        "agrees" if all(v == n for v in beats.values()) else
+        ("partly" if any(beats.values()) else "disagrees"),
+        "; ".join(f"{m} better-ranked than {b} at {v}/{n} budgets"
+                  for (m, b), v in beats.items())))
+    sim = mean_similarity(similarity)
+    within = np.nanmean([sim.loc[a, b] for g in (CS, BNS) for a in g for b in g if a < b])
+    across = np.nanmean([sim.loc[a, b] for a in CS for b in BNS])
+    out.append(Claim(
+        "CS methods select different features than BNS methods (Table 6)",
+        "agrees" if across < within else "disagrees",
+        f"mean Kuncheva within a measure {within:.2f}, across measures {across:.2f}"))
+    others = [m for m in BNS if m != "MeanBNS"]
+    mean_vs = np.nanmean([sim.loc["MeanBNS", m] for m in others])
+    among = np.nanmean([sim.loc[a, b] for a in others for b in others if a < b])
+    out.append(Claim(
+        "MeanBNS selects unlike the other BNS methods",
+        "agrees" if mean_vs < among else "disagrees",
+        f"Kuncheva MeanBNS vs other BNS {mean_vs:.2f}; among the other BNS {among:.2f}"))
+    return out
+
+
+# ---------------------------------------------------------------- paper 001
+def paper001_tables(results: pd.DataFrame) -> pd.DataFrame:
+    """Per-dataset means over k = 1..50 of every metric (paper 001 Tables 3-8)."""
+    return dataset_means(results)
+
+
+def friedman_on_means(means: pd.DataFrame, methods: list[str]) -> pd.DataFrame:
+    """Friedman/Nemenyi across datasets on the means over k, per metric."""
+    rows = []
+    for metric, sub in means[means[METHOD].isin(methods)].groupby(METRIC):
+        table = sub.rename(columns={MEAN: VALUE})[[DATASET, METHOD, VALUE]]
+        complete = table.groupby(DATASET)[METHOD].transform("size") == len(methods)
+        table = table[complete]
+        if table[DATASET].nunique() < 2:
+            continue
+        res = friedman_nemenyi(table, higher_is_better=METRICS[metric].higher_is_better)
+        ranks = res.ranks if isinstance(res.ranks, pd.Series) else res.ranks[MEAN]
+        rows.append({METRIC: metric, "statistic": res.statistic, "pvalue": res.pvalue,
+                     "cd": res.cd, "n_datasets": res.n_datasets,
+                     "best": ranks.idxmin(), **{f"rank_{m}": ranks[m] for m in ranks.index}})
+    return pd.DataFrame(rows)
+
+
+def variant_effect(means: pd.DataFrame) -> pd.DataFrame:
+    """Average rank of PMU/MDMR as defined vs as the reference code computes them."""
+    rows = []
+    for metric, sub in means.groupby(METRIC):
+        hib = METRICS[metric].higher_is_better
+        for variant in ("definition", "reference-code"):
+            names = dict(zip(("PMU", "MDMR"), ("PMU", "MDMR") if variant == "definition"
+                             else ("PMU-ref", "MDMR-ref")))
+            keep = [m for m in IT_METHODS if m not in names] + list(names.values())
+            t = sub[sub[METHOD].isin(keep)].rename(columns={MEAN: VALUE})
+            ranks = t.assign(r=t.groupby(DATASET)[VALUE].rank(ascending=not hib)) \
+                .groupby(METHOD)["r"].mean()
+            for base, shown in names.items():
+                if shown in ranks:
+                    rows.append({METRIC: metric, "method": base, "variant": variant,
+                                 "avg_rank_among_10": ranks[shown]})
+    return pd.DataFrame(rows)
+
+
+def selection_seconds(timings: pd.DataFrame) -> pd.DataFrame:
+    t = timings[timings["stage"] == "selection"]
+    return t.pivot_table(index=DATASET, columns=METHOD, values="seconds", aggfunc="sum")
+
+
+# ---------------------------------------------------------------- output
+def _md(df: pd.DataFrame, floatfmt: str = "{:.3f}") -> str:
+    df = df.copy()
+    for c in df.columns:
+        if pd.api.types.is_float_dtype(df[c]):
+            df[c] = df[c].map(lambda v: "" if pd.isna(v) else floatfmt.format(v))
+    head = "| " + " | ".join(str(c) for c in df.columns) + " |"
+    sep = "|" + "---|" * len(df.columns)
+    rows = ["| " + " | ".join(str(v) for v in r) + " |" for r in df.itertuples(index=False)]
+    return "\n".join([head, sep, *rows])
+
+
+def _save_png(fig, name: str, enabled: bool, **kw) -> str | None:
+    if not enabled:
+        return None
+    from mlfs_core.plots.export import png_export_available, to_png_bytes
+
+    if not png_export_available():
+        return None
+    path = ROOT / "docs" / "figures" / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(to_png_bytes(fig, **kw))
+    return f"figures/{name}.png"
+
+
+def report_paper000(data: dict, png: bool) -> list[str]:
+    from mlfs_core.plots import average_rank_curves, similarity_heatmap
+
+    res, meta = data["results"], data["meta"]
+    tables = ROOT / "studies" / "paper000" / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    lines = ["## Study 1: paper 000 (protocol A)", "",
+             f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".", ""]
+    for metric in ("micro_f1", "macro_f1"):
+        parts = []
+        for group, name in ((CS, "CS"), (BNS, "BNS")):
+            r = group_ranks(res, group, metric).assign(measure=name)
+            parts.append(r)
+            lines += [f"### Table 4 ({metric}, {name} aggregations): average rank (std)", "",
+                      _md(_pivot_ranks(r).reset_index()), ""]
+        ranks4 = pd.concat(parts, ignore_index=True)
+        ranks4.to_csv(tables / f"table4_{metric}.csv", index=False)
+        r5 = group_ranks(res, TABLE5, metric)
+        r5.to_csv(tables / f"table5_{metric}.csv", index=False)
+        lines += [f"### Table 5 ({metric}): average rank (std)", "",
+                  _md(_pivot_ranks(r5).reset_index()), ""]
+        # One line per aggregation in each measure's panel, as in the paper's figure.
+        agg = ranks4.assign(aggregation=ranks4[METHOD].str.replace(r"(CS|BNS)$", "",
+                                                                    regex=True))
+        fig = average_rank_curves(agg, x="budget_pct", facet="measure", method="aggregation",
+                                  title=f"Average rank ({metric}) vs % of features; 1 = best")
+        path = _save_png(fig, f"paper000_figure1_{metric}", png)
+        if path:
+            lines += [f"![Figure 1, {metric}]({path})", ""]
+    fr = friedman_by_budget(res[res[METHOD].isin(TABLE5)], metric="micro_f1",
+                            higher_is_better=True)
+    fr.to_csv(tables / "friedman_micro_f1.csv", index=False)
+    lines += ["### Friedman test and Nemenyi CD per budget (Table 5 methods, micro-F1)", "",
+              _md(fr), ""]
+    sim = mean_similarity(data["similarity"])
+    order = [m for m in CS + BNS + ["RFS"] if m in sim.index]
+    sim = sim.loc[order, order]
+    sim.to_csv(tables / "table6_kuncheva_50pct.csv")
+    lines += ["### Table 6: Kuncheva index at 50 % of the features (mean over folds and "
+              "datasets)", "", _md(sim.reset_index(), "{:.2f}"), ""]
+    path = _save_png(similarity_heatmap(sim, title="Kuncheva index at 50 %"),
+                     "paper000_table6_kuncheva", png)
+    if path:
+        lines += [f"![Table 6]({path})", ""]
+    lines += ["### The paper's claims, checked", "",
+              "| claim | our data | evidence |", "|---|---|---|"]
+    lines += [f"| {c.text} | {c.verdict} | {c.evidence} |"
+              for c in claims_paper000(res, data["similarity"])]
+    return lines + [""]
+
+
+def report_paper001(data: dict, png: bool) -> list[str]:
+    from mlfs_core.plots import metric_vs_budget
+
+    res, meta = data["results"], data["meta"]
+    tables = ROOT / "studies" / "paper001" / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    means = paper001_tables(res)
+    means.to_csv(tables / "dataset_means.csv", index=False)
+    lines = ["## Study 2: paper 001 (protocol B)", "",
+             f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".", ""]
+    for metric in means[METRIC].unique():
+        wide = means[(means[METRIC] == metric) & means[METHOD].isin(
+            IT_METHODS + ["PMU-ref", "MDMR-ref"])].pivot(index=DATASET, columns=METHOD,
+                                                         values=MEAN)
+        wide = wide[[m for m in IT_METHODS + ["PMU-ref", "MDMR-ref"] if m in wide.columns]]
+        arrow = "higher" if METRICS[metric].higher_is_better else "lower"
+        lines += [f"### {metric}: mean over k = 1..50 ({arrow} is better)", "",
+                  _md(wide.reset_index(), "{:.4f}"), ""]
+    fr = friedman_on_means(means, IT_METHODS)
+    fr.to_csv(tables / "friedman.csv", index=False)
+    lines += ["### Friedman/Nemenyi across datasets (ten methods, means over k)", "",
+              _md(fr[[METRIC, "statistic", "pvalue", "cd", "n_datasets", "best"]]), ""]
+    ve = variant_effect(means)
+    ve.to_csv(tables / "variants.csv", index=False)
+    if not ve.empty:
+        piv = ve.pivot_table(index=[METRIC, "method"], columns="variant",
+                             values="avg_rank_among_10").reset_index()
+        lines += ["### Reference-code variants of PMU and MDMR", "",
+                  "Average rank among the ten methods across datasets, with PMU/MDMR as "
+                  "defined and as the ATR authors' code computes them:", "", _md(piv, "{:.2f}"),
+                  ""]
+    sel = selection_seconds(data["timings"])
+    sel.to_csv(tables / "selection_seconds.csv")
+    lines += ["### Selection time (seconds, top 50, training part)", "",
+              _md(sel.reset_index(), "{:.2f}"), ""]
+    finished = [f"{m} on {d} ({sel.loc[d, m]:.1f} s)" for m, ds in PAPER001_UNFINISHED.items()
+                for d in ds if d in sel.index and m in sel.columns and pd.notna(sel.loc[d, m])]
+    lines += ["Methods the paper reports as unable to finish that finished here: "
+              + (", ".join(finished) if finished else "none of those datasets done yet") + ".",
+              ""]
+    curves = metric_curves(res[res[METRIC] == "hamming_loss"])
+    curves = curves.assign(lower=curves[MEAN] - curves[STD], upper=curves[MEAN] + curves[STD])
+    fig = metric_vs_budget(curves[curves[METHOD].isin(IT_METHODS)], metric_label="Hamming loss",
+                           higher_is_better=False, title="Hamming loss vs k")
+    path = _save_png(fig, "paper001_hamming_vs_k", png, height=900)
+    if path:
+        lines += [f"![Hamming loss vs k]({path})", ""]
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-png", action="store_true")
+    args = parser.parse_args(argv)
+    sections = []
+    for study, fn in (("paper000", report_paper000), ("paper001", report_paper001)):
+        data = load_study(study)
+        if "results" in data:
+            sections += fn(data, not args.no_png)
+    out = ROOT / "docs" / "reproduction_results.md"
+    out.write_text("\n".join(sections) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Run one of the reproduction studies dataset by dataset, resumably.
+
+Usage (from the project root)::
+
+    python studies/run_study.py paper000 --datasets emotions,flags [--jobs 2]
+    python studies/run_study.py paper001            # every dataset of the config
+
+For each dataset the study's config (``configs/study_<study>.toml``) is run
+with that dataset alone through :func:`mlfs_core.run_experiment`, with the
+task cache in ``results/cache`` (not committed), so an interrupted run resumes
+where it stopped. The compact per-dataset outputs go to
+``studies/<study>/data/<dataset>/``:
+
+- ``results.csv.gz``: the tidy results with stochastic repeats averaged
+  (paper 000 averages RaR/RFS over its 3 runs), one row per
+  (method, budget, fold, metric);
+- ``similarity.csv``: Kuncheva index between methods at the study's middle
+  budget, averaged over folds (long form: method_a, method_b, value);
+- ``timings.csv``: seconds spent in selection and in classifier fits per method;
+- ``meta.json``: dataset statistics, wall time, library versions.
+
+``python studies/report.py <study>`` then builds the tables, figures and
+``docs/reproduction.md`` from whatever datasets are done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import mlfs_core  # noqa: E402
+from mlfs_core._constants import BUDGET, DATASET, FOLD, METHOD, METRIC, VALUE  # noqa: E402
+from mlfs_core.analysis import similarity_matrix  # noqa: E402
+from mlfs_core.evaluation import load_config, run_experiment  # noqa: E402
+
+
+def study_config(study: str):
+    return load_config(ROOT / "configs" / f"study_{study}.toml")
+
+
+def dataset_key(spec) -> str:
+    return Path(spec.path).name
+
+
+def compact_results(results: pd.DataFrame) -> pd.DataFrame:
+    """Average stochastic repeats: one row per (dataset, method, budget, fold, metric)."""
+    keys = [c for c in results.columns if c not in ("repeat", VALUE)]
+    return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()
+
+
+def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
+    budgets = sorted(protocol.budgets)
+    middle = budgets[len(budgets) // 2]
+    if protocol.budget_unit == "percent":
+        matrix = similarity_matrix(selections, budget_pct=middle)
+    else:
+        matrix = similarity_matrix(selections, budget=int(middle))
+    long = matrix.rename_axis(index="method_a", columns="method_b").stack()
+    return long.rename(VALUE).reset_index().assign(budget=middle, unit=protocol.budget_unit)
+
+
+def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
+    return timings.groupby([DATASET, METHOD, "stage"], as_index=False)["seconds"].sum() \
+        if "stage" in timings.columns else timings
+
+
+def run_one(study: str, config, spec, *, jobs: int, out_root: Path) -> Path:
+    name = dataset_key(spec)
+    out = out_root / name
+    out.mkdir(parents=True, exist_ok=True)
+    one = replace(config, datasets=(spec,))
+    start = time.perf_counter()
+
+    last = [0.0]
+
+    def progress(done, total, message):
+        now = time.perf_counter()
+        if now - last[0] > 30 or done == total:  # a line every 30 s: readable logs
+            last[0] = now
+            print(f"[{study}/{name}] {done}/{total} {message}", file=sys.stderr, flush=True)
+
+    result = run_experiment(one, cache_dir=ROOT / "results" / "cache", n_jobs=jobs,
+                            progress=progress)
+    wall = time.perf_counter() - start
+    compact_results(result.results).to_csv(out / "results.csv.gz", index=False)
+    similarity_long(result.selections, config.protocol).to_csv(out / "similarity.csv",
+                                                               index=False)
+    timing_summary(result.timings).to_csv(out / "timings.csv", index=False)
+    ds = mlfs_core.load_dataset(ROOT / spec.path if not Path(spec.path).is_absolute()
+                                else spec.path)
+    meta = {
+        "dataset": name,
+        "stats": {k: (float(v) if isinstance(v, float) else int(v))
+                  for k, v in ds.stats().items()},
+        "wall_seconds_this_run": round(wall, 1),
+        "config": f"configs/study_{study}.toml",
+        "python": platform.python_version(),
+        "versions": _versions(),
+    }
+    (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out
+
+
+def _versions() -> dict:
+    import numpy
+    import scipy
+    import sklearn
+
+    return {"mlfs_core": mlfs_core.__version__, "numpy": numpy.__version__,
+            "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
+            "pandas": pd.__version__}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("study", choices=["paper000", "paper001"])
+    parser.add_argument("--datasets", help="comma-separated folder names (default: all)")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    config = study_config(args.study)
+    wanted = args.datasets.split(",") if args.datasets else None
+    specs = [s for s in config.datasets if wanted is None or dataset_key(s) in wanted]
+    unknown = set(wanted or ()) - {dataset_key(s) for s in specs}
+    if unknown:
+        parser.error(f"not in the study config: {sorted(unknown)}")
+    out_root = ROOT / "studies" / args.study / "data"
+    for spec in specs:
+        t0 = time.perf_counter()
+        out = run_one(args.study, config, spec, jobs=args.jobs, out_root=out_root)
+        print(f"{dataset_key(spec)}: done in {time.perf_counter() - t0:.0f} s -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
