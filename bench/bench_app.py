@@ -1,0 +1,183 @@
+"""Benchmark of the app: first page, a cached interaction, uncached rankings.
+
+Run from the project root::
+
+    .venv/bin/python bench/bench_app.py [--bibtex ../shared/datasets/bibtex]
+
+Prints (medians of ``--repeats`` runs where it says so):
+
+1. server start -> first page rendered (the Data page's heading and both
+   charts visible in Chromium), from ``Popen`` of ``streamlit run``;
+2. a cached interaction: on Rank features, switching the measure back to one
+   already computed (click -> script run finished);
+3. an uncached ranking (engine call, no Streamlit cache) on the sample and on
+   bibtex, per method, plus the time to load each dataset.
+Targets (issue 5): first page < 3 s, cached interaction < 0.5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+IDLE = (
+    '[data-testid="stApp"][data-test-script-state="notRunning"]'
+    '[data-test-connection-state="CONNECTED"]'
+)
+METHODS = ("MaxCS", "RaRBNS", "PPT-MI", "ATR")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_server(port: int, work: str) -> subprocess.Popen:
+    env = dict(
+        os.environ, MLFS_WORK_DIR=work, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"
+    )
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def _wait_health(url: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("server not healthy")
+
+
+def _idle(page) -> None:
+    page.wait_for_timeout(100)
+    page.wait_for_selector(IDLE)
+
+
+def first_page_and_cached(browser) -> tuple[float, float, float]:
+    """(health s, first page s, cached interaction median s) on a fresh server."""
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as work:
+        t0 = time.monotonic()
+        proc = _start_server(port, work)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_health(url)
+            health = time.monotonic() - t0
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url + "/")
+            page.get_by_role("heading", name="Data", exact=True).wait_for(
+                timeout=60_000
+            )
+            page.locator(".js-plotly-plot").nth(1).wait_for(timeout=60_000)
+            first = time.monotonic() - t0
+            return health, first, _cached_interaction(page)
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=10)
+
+
+def _pick(page, label: str, option: str) -> float:
+    start = time.monotonic()
+    page.get_by_role("combobox", name=label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    _idle(page)
+    return time.monotonic() - start - 0.1  # minus the settle delay of _idle
+
+
+def _cached_interaction(page, repeats: int = 5) -> float:
+    _idle(page)
+    page.get_by_test_id("stSidebarNav").get_by_text("Rank features", exact=True).click()
+    page.get_by_role("heading", name="Rank features", exact=True).wait_for()
+    _idle(page)
+    _pick(page, "Measure", "BNS")  # computes MaxBNS once
+    times = []
+    for _ in range(repeats):
+        times.append(_pick(page, "Measure", "CS"))  # both rankings now cached
+        times.append(_pick(page, "Measure", "BNS"))
+    return statistics.median(times)
+
+
+def uncached_rankings(path: str) -> dict[str, float]:
+    """Seconds to load ``path`` and to rank it with each of METHODS (no cache)."""
+    from mlfs_core import compute_ranking
+    from mlfs_core.data import load_dataset
+
+    start = time.perf_counter()
+    ds = load_dataset(path)
+    out = {"load": time.perf_counter() - start}
+    for method in METHODS:
+        start = time.perf_counter()
+        compute_ranking(ds.X, ds.Y, method, random_state=0)
+        out[method] = time.perf_counter() - start
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bibtex", default=str(ROOT.parent / "shared/datasets/bibtex"))
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--disable-dev-shm-usage"],
+        )
+        runs = [first_page_and_cached(browser) for _ in range(args.repeats)]
+        browser.close()
+    health, first, cached = (statistics.median(r[i] for r in runs) for i in range(3))
+    print(
+        f"server start -> /_stcore/health ok   {health:6.2f} s (median of {len(runs)})"
+    )
+    print(f"server start -> first page rendered  {first:6.2f} s (target < 3 s)")
+    print(f"cached interaction (Rank features)   {cached:6.3f} s (target < 0.5 s)")
+    for name, path in [("sample", str(ROOT / "sample_data")), ("bibtex", args.bibtex)]:
+        if not Path(path).exists():
+            print(f"{name}: {path} missing, skipped")
+            continue
+        times = uncached_rankings(path)
+        cells = "  ".join(f"{k} {v:.2f} s" for k, v in times.items())
+        print(f"uncached on {name:<7} {cells}")
+
+
+if __name__ == "__main__":
+    main()
