@@ -11,9 +11,11 @@ Conventions on degenerate data (all values stay finite):
 
 - F1 and Jaccard use ``zero_division=0``: a label (macro) or sample
   (examples) with neither a true nor a predicted positive scores 0.
-- Ranking loss, coverage error and average precision are scikit-learn's
-  (a sample whose labels are all relevant or all irrelevant counts as 0 loss
-  and precision 1).
+- Ranking loss, coverage error and average precision follow scikit-learn's
+  definitions (a sample whose labels are all relevant or all irrelevant
+  counts as 0 loss and precision 1); ranking loss and average precision are
+  vectorized re-implementations (``_ranking_metrics``), tested equal to
+  scikit-learn's, because its per-sample loops dominated protocol B.
 - One-error skips no sample: a sample with an empty true label set counts
   as correct (consistent with the ranking metrics, which treat it as
   perfectly ranked). Ties in scores resolve to the lowest label index.
@@ -28,6 +30,7 @@ import numpy as np
 from sklearn import metrics as skm
 
 from ..errors import ConfigError
+from ._ranking_metrics import average_precision, ranking_loss
 
 
 @dataclass(frozen=True)
@@ -122,8 +125,7 @@ def _hamming(Y, P, S) -> float:
 
 
 def _ranking_loss(Y, P, S) -> float:
-    Y, P, S = _pad_single_label(Y, P, S)
-    return float(skm.label_ranking_loss(Y, S))
+    return ranking_loss(Y, S)
 
 
 def _coverage(Y, P, S) -> float:
@@ -136,7 +138,7 @@ def _one_error(Y, P, S) -> float:
 
 
 def _average_precision(Y, P, S) -> float:
-    return float(skm.label_ranking_average_precision_score(Y, S))
+    return average_precision(Y, S)
 
 
 def _jaccard(Y, P, S) -> float:
