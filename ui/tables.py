@@ -24,6 +24,7 @@ def mean_std_styler(ranks: pd.DataFrame, *, by: str, best: str = "best") -> Styl
     cells = text.pivot(index=by, columns=METHOD, values="cell")[order]
     flags = ranks.pivot(index=by, columns=METHOD, values=best)[order].fillna(False)
     styles = flags.map(lambda b: "font-weight: bold" if b else "")
+    cells.index = styles.index = [f"{v:g}" for v in cells.index]
     return cells.style.apply(lambda _: styles, axis=None)
 
 

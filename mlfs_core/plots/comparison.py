@@ -82,13 +82,23 @@ def average_rank_curves(
             method=method,
             colors=colors,
             mode="lines+markers",
-            show_legend=i == 0,
         )
         for trace in traces:
             fig.add_trace(trace, row=row + 1, col=col + 1)
+    _legend_once(fig)
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text="Average rank (lower is better)", col=1)
     return finish(fig, title=title, height=420 * (-(-len(panels) // cols)))
+
+
+def _legend_once(fig: go.Figure) -> None:
+    """Show each method once in the legend (its first line), across all panels."""
+    seen: set[str] = set()
+    for trace in fig.data:
+        if trace.showlegend is False and trace.fill == "toself":
+            continue
+        trace.showlegend = trace.name not in seen
+        seen.add(trace.name)
 
 
 def _band(
@@ -177,11 +187,11 @@ def metric_vs_budget(
                     name=name,
                     legendgroup=name,
                     line={"color": colors[name]},
-                    showlegend=i == 0,
                 ),
                 row=row + 1,
                 col=col + 1,
             )
+    _legend_once(fig)
     direction = {True: " (higher is better)", False: " (lower is better)"}
     fig.update_xaxes(title_text="Number of selected features")
     y_title = metric_label + direction.get(higher_is_better, "")

@@ -53,6 +53,13 @@ def test_average_rank_curves_one_line_per_method_and_panel(ranks):
     assert [a.text for a in fig.layout.annotations] == ["CS", "BNS"]
 
 
+def test_legend_lists_each_method_once_across_panels(ranks):
+    """Check that methods of every panel appear in the legend, each exactly once."""
+    fig = average_rank_curves(ranks, facet="measure")
+    shown = [t.name for t in fig.data if t.showlegend]
+    assert sorted(shown) == ["MaxBNS", "MaxCS", "MeanBNS", "MeanCS"]
+
+
 def test_average_rank_curves_single_panel_without_facet(ranks):
     """Check that without a facet column all methods share one panel."""
     fig = average_rank_curves(ranks)
