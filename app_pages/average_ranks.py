@@ -46,7 +46,7 @@ budget = st.select_slider("Budget", widgets.budgets_of(curves, by), key="ranks_b
 if len(widgets.datasets_in(table)) < 2:
     st.info(
         "The Friedman test and the CD diagram need results on at least two datasets: "
-        "choose the 4-dataset precomputed results or run more datasets."
+        "run an experiment on several datasets or upload such results."
     )
     st.stop()
 result = widgets.call_or_error(
