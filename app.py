@@ -1,7 +1,15 @@
 """MLFS Explorer: the Streamlit app's router and shared sidebar.
 
-Run with ``streamlit run app.py``. Pages live in ``pages/``; they read their
-widgets, call the engine through :mod:`ui.cached` and render.
+Run with ``streamlit run app.py``. Pages live in ``pages/<section>/``, one
+folder per navigation section; they read their widgets, call the engine
+through :mod:`ui.cached` and render.
+
+Why the sub-folders: Streamlit still switches to its legacy "v1" multipage
+mode whenever a ``pages/`` folder holds ``*.py`` files directly beside the main
+script. In that mode the first run of a fresh server (a deep link such as
+``/rank``) and every AppTest rerun execute the page script alone, without this
+router's sidebar and session defaults. Scripts in sub-folders are not picked
+up by that scan, so ``st.navigation`` below is always in charge.
 """
 
 import streamlit as st
@@ -14,29 +22,29 @@ state.init_state()
 PAGES = {
     "Explore": [
         st.Page(
-            "app_pages/data.py", title="Data", icon=":material/table:", default=True
+            "pages/explore/data.py", title="Data", icon=":material/table:", default=True
         ),
-        st.Page("app_pages/rank.py", title="Rank features", icon=":material/sort:"),
+        st.Page("pages/explore/rank.py", title="Rank features", icon=":material/sort:"),
     ],
     "Compare methods": [
         st.Page(
-            "app_pages/experiment.py", title="Experiment", icon=":material/science:"
+            "pages/compare/experiment.py", title="Experiment", icon=":material/science:"
         ),
         st.Page(
-            "app_pages/average_ranks.py",
+            "pages/compare/average_ranks.py",
             title="Average ranks",
             icon=":material/leaderboard:",
         ),
         st.Page(
-            "app_pages/similarity.py", title="Similarity", icon=":material/grid_on:"
+            "pages/compare/similarity.py", title="Similarity", icon=":material/grid_on:"
         ),
         st.Page(
-            "app_pages/budget.py",
+            "pages/compare/budget.py",
             title="Metric vs budget",
             icon=":material/show_chart:",
         ),
     ],
-    "Help": [st.Page("app_pages/about.py", title="About", icon=":material/info:")],
+    "Help": [st.Page("pages/help/about.py", title="About", icon=":material/info:")],
 }
 
 pg = st.navigation(PAGES)

@@ -11,39 +11,114 @@ The public API (stable names and signatures):
   :func:`similarity_matrix`, :func:`metric_curves`, :func:`dataset_means`
 """
 
-from ._random import check_rng
-from .aggregation import AGGREGATIONS
-from .analysis import (
-    FriedmanResult,
-    average_ranks,
-    dataset_means,
-    friedman_nemenyi,
-    kuncheva_index,
-    metric_curves,
-    precision_at_k,
-    similarity_matrix,
-)
-from .data import KNOWN_LABEL_HINTS, Dataset, discover_datasets, load_dataset, load_uploaded
-from .errors import ConfigError, DatasetError, MLFSError
-from .evaluation import (
-    METRICS,
-    ExperimentConfig,
-    ExperimentResult,
-    load_config,
-    protocol_a,
-    protocol_b,
-    run_experiment,
-    save_config,
-)
-from .measures import MEASURES, label_scores
-from .selectors._registry import METHODS, MethodSpec, Ranking, get_method, list_methods
-from .selectors.api import compute_ranking, rank_features
-from .selectors.estimator import MultiLabelSelector
-from .selectors.filter import rank_filter_methods
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# Public name -> the submodule that defines it. Submodules are imported on
+# first use (PEP 562), so ``import mlfs_core`` is cheap and the app's first
+# page does not pay for scipy.stats, scikit-learn or joblib it does not use.
+_EXPORTS = {
+    "check_rng": "._random",
+    "AGGREGATIONS": ".aggregation",
+    "FriedmanResult": ".analysis",
+    "average_ranks": ".analysis",
+    "dataset_means": ".analysis",
+    "friedman_nemenyi": ".analysis",
+    "kuncheva_index": ".analysis",
+    "metric_curves": ".analysis",
+    "precision_at_k": ".analysis",
+    "similarity_matrix": ".analysis",
+    "KNOWN_LABEL_HINTS": ".data",
+    "Dataset": ".data",
+    "discover_datasets": ".data",
+    "load_dataset": ".data",
+    "load_uploaded": ".data",
+    "ConfigError": ".errors",
+    "DatasetError": ".errors",
+    "MLFSError": ".errors",
+    "METRICS": ".evaluation",
+    "ExperimentConfig": ".evaluation",
+    "ExperimentResult": ".evaluation",
+    "load_config": ".evaluation",
+    "protocol_a": ".evaluation",
+    "protocol_b": ".evaluation",
+    "run_experiment": ".evaluation",
+    "save_config": ".evaluation",
+    "MEASURES": ".measures",
+    "label_scores": ".measures",
+    "METHODS": ".selectors._registry",
+    "MethodSpec": ".selectors._registry",
+    "Ranking": ".selectors._registry",
+    "get_method": ".selectors._registry",
+    "list_methods": ".selectors._registry",
+    "compute_ranking": ".selectors.api",
+    "rank_features": ".selectors.api",
+    "MultiLabelSelector": ".selectors.estimator",
+    "rank_filter_methods": ".selectors.filter",
+}
+
+
+def __getattr__(name: str):
+    try:
+        module = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'mlfs_core' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from ._random import check_rng  # noqa: F401
+    from .analysis import (  # noqa: F401
+        FriedmanResult,
+        average_ranks,
+        dataset_means,
+        friedman_nemenyi,
+        kuncheva_index,
+        metric_curves,
+        precision_at_k,
+        similarity_matrix,
+    )
+    from .data import (  # noqa: F401
+        KNOWN_LABEL_HINTS,
+        Dataset,
+        discover_datasets,
+        load_dataset,
+        load_uploaded,
+    )
+    from .errors import ConfigError, DatasetError, MLFSError  # noqa: F401
+    from .evaluation import (  # noqa: F401
+        METRICS,
+        ExperimentConfig,
+        ExperimentResult,
+        load_config,
+        protocol_a,
+        protocol_b,
+        run_experiment,
+        save_config,
+    )
+    from .measures import MEASURES, label_scores  # noqa: F401
+    from .selectors._registry import (  # noqa: F401
+        METHODS,
+        MethodSpec,
+        Ranking,
+        get_method,
+        list_methods,
+    )
+    from .selectors.api import compute_ranking, rank_features  # noqa: F401
+    from .selectors.estimator import MultiLabelSelector  # noqa: F401
+    from .selectors.filter import rank_filter_methods  # noqa: F401
 
 __version__ = "0.1.0"
 
-__all__ = [
+__all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "AGGREGATIONS",
     "KNOWN_LABEL_HINTS",
     "MEASURES",

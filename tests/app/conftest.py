@@ -70,8 +70,8 @@ def new_app() -> AppTest:
 
 
 def open_page(at: AppTest, page: str) -> AppTest:
-    """Switch to ``app_pages/<page>.py`` and run it; fail on any exception."""
-    at.switch_page(f"app_pages/{page}.py").run()
+    """Switch to the page script named ``page`` and run it; fail on any exception."""
+    at.switch_page(PAGE_PATHS[page]).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -138,3 +138,15 @@ def _decode(value):
             array = array.reshape([int(n) for n in str(shape).split(",")])
         return array.tolist()
     return value
+
+
+PAGE_PATHS = {
+    "data": "pages/explore/data.py",
+    "rank": "pages/explore/rank.py",
+    "experiment": "pages/compare/experiment.py",
+    "average_ranks": "pages/compare/average_ranks.py",
+    "similarity": "pages/compare/similarity.py",
+    "budget": "pages/compare/budget.py",
+    "about": "pages/help/about.py",
+}
+"""Page name -> script path relative to app.py (AppTest's switch_page wants the path)."""

@@ -40,3 +40,19 @@ def test_engine_never_imports_streamlit():
     code = "import sys, mlfs_core, mlfs_core.plots; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_lazy_exports_match_all():
+    """Check that __all__ and the lazy export table list the same names."""
+    assert sorted(mlfs_core.__all__) == sorted(mlfs_core._EXPORTS)
+
+
+def test_import_is_light():
+    """Check that importing mlfs_core does not import scipy.stats, sklearn or pandas."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mlfs_core; "
+            "print(sorted(m for m in ('scipy.stats', 'sklearn', 'pandas') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stderr
