@@ -134,7 +134,8 @@ def fill_mode(small_counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
     ndarray of shape (n_features, n_codes, ...)
     """
     mode = totals - small_counts.sum(axis=1)
-    return np.concatenate([mode[:, None], small_counts], axis=1)
+    # C order whatever the inputs': kernels read label rows and flat indices.
+    return np.ascontiguousarray(np.concatenate([mode[:, None], small_counts], axis=1))
 
 
 def small_counts(

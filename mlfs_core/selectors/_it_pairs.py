@@ -59,51 +59,54 @@ class _LabelSlice:
 def _label_slice(problem, label_rows, both, i) -> _LabelSlice:
     """Sparse counts of (f code v >= 1, l_i = 1, l_j = 1) for all f, j > i."""
     rows = label_rows.indices[label_rows.indptr[i] : label_rows.indptr[i + 1]]
+    right = problem.labels[rows][:, i + 1 :]  # only the labels j > i
     # CSR order: rows come sorted, so feature blocks are contiguous slices.
-    product = (problem.small[rows].T @ problem.labels[rows]).tocsr().tocoo()
-    keep = product.col > i
+    product = (problem.small[rows].T @ right).tocsr().tocoo()
     js = slice(i + 1, problem.n_labels)
     return _LabelSlice(
         i=i,
         js=js,
         both=both[i, js],
         t_both=problem.tsum(both[i, js]),
-        rows=product.row[keep],
-        cols=product.col[keep] - (i + 1),
-        counts=np.rint(product.data[keep]).astype(np.int64),
+        rows=product.row,
+        cols=product.col,
+        counts=np.rint(product.data).astype(np.int64),
     )
 
 
-def _baseline(problem, fs, ls: _LabelSlice, t_small_labels) -> np.ndarray:
-    """T-sum of (f, l_i, l_j) as if no code >= 1 sample had both labels.
+def _mixed_cells(problem, fs, ls: _LabelSlice) -> np.ndarray:
+    """T-sum of the cells of (f, l_i, l_j) that mix f, i and j, no co-occurrence.
 
-    With no co-occurrence in the codes >= 1, the code-0 cell (1, 1) holds all
-    ``both`` samples; every cell is then a difference of known margins, and
-    only ``n_codes + 2`` of them mix f, i and j. Buffers are reused because
-    this is the innermost dense loop of the pair methods.
+    Assuming no code >= 1 sample has both labels, the code-0 cell (1, 1) holds
+    all ``both`` samples and every cell is a difference of known margins. Of
+    those, ``T(s) = 0``, ``T(a)`` (f and i) and ``T(c)`` (f and j) and
+    ``T(both)`` (i and j) are separable (:func:`_separable_cells`); the
+    ``n_codes + 2`` others are summed here. Buffers are reused because this is
+    the innermost dense loop of the pair methods.
     """
     fl, bc, i, js = problem.feature_label, problem.bin_counts, ls.i, ls.js
-    table = problem.table
-    a = fl[fs, 1:, i]  # (n_f, b - 1)
-    k = t_small_labels[fs, js] + ls.t_both
-    k += problem.tsum(a).sum(axis=1)[:, None]
-    cells = np.empty(k.shape, dtype=np.intp)
-    values = np.empty(k.shape)
+    a0, c0 = fl[fs, 0, i][:, None], fl[fs, 0, js]
+    shape = c0.shape
+    cells, values = np.empty(shape, dtype=np.intp), np.empty(shape)
+    k = np.zeros(shape)
 
     def add(cells_of_block: np.ndarray) -> None:
-        np.take(table, cells_of_block, out=values, mode="clip")
+        np.take(problem.table, cells_of_block, out=values, mode="clip")
         np.add(k, values, out=k)
 
     for v in range(1, problem.n_codes):
         np.subtract((bc[fs, v] - fl[fs, v, i])[:, None], fl[fs, v, js], out=cells)
         add(cells)
-    a0 = fl[fs, 0, i][:, None]
-    c0 = fl[fs, 0, js]
     add(np.subtract(a0, ls.both, out=cells))
-    add(np.subtract(c0, ls.both, out=cells))
-    np.add(bc[fs, 0][:, None] - a0, ls.both, out=cells)
-    add(np.subtract(cells, c0, out=cells))
+    add(np.subtract(c0, ls.both, out=cells))  # reused just below
+    add(np.subtract((bc[fs, 0][:, None] - a0), cells, out=cells))
     return k
+
+
+def _separable_cells(problem, fs, ls: _LabelSlice, t_small_labels) -> np.ndarray:
+    """The separable cells' T-sum: codes >= 1 with one label, and (0, 1, 1)."""
+    t_a = problem.tsum(problem.feature_label[fs, 1:, ls.i]).sum(axis=1)
+    return t_small_labels[fs, ls.js] + ls.t_both + t_a[:, None]
 
 
 def _cells(problem, s, a, c, n) -> np.ndarray:
@@ -121,24 +124,43 @@ def _sum_by_key(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def _add_corrections(problem, fs, ls: _LabelSlice, k: np.ndarray) -> None:
     """Add to the block ``k`` the change due to the co-occurrences ``s > 0``."""
-    b1, n_j = problem.n_codes - 1, k.shape[1]
+    b1, n_j, q = problem.n_codes - 1, k.shape[1], problem.n_labels
     lo, hi = np.searchsorted(ls.rows, [fs.start * b1, fs.stop * b1])
     rows, j, s = ls.rows[lo:hi], ls.cols[lo:hi], ls.counts[lo:hi]
-    f, v = rows // b1, rows % b1 + 1
-    fl, bc, i = problem.feature_label, problem.bin_counts, ls.i
-    a, c, n = fl[f, v, i], fl[f, v, j + i + 1], bc[f, v]
+    # Flat indices into feature_label (f, code, label) and bin_counts (f, code).
+    fv = rows + rows // b1 + 1  # f * n_codes + v for the code v = rows % b1 + 1
+    fl, bc, i = problem.feature_label.ravel(), problem.bin_counts.ravel(), ls.i
+    a, c, n = fl[fv * q + i], fl[fv * q + (j + i + 1)], bc[fv]
     delta = _cells(problem, s, a, c, n) - _cells(problem, 0, a, c, n)
-    flat = (f - fs.start) * n_j + j
+    flat = (rows // b1 - fs.start) * n_j + j
     if b1 > 1:  # several codes >= 1 of one feature can hit the same (f, j)
-        flat, delta = _sum_by_key(flat, delta)
-        _, s = _sum_by_key((f - fs.start) * n_j + j, s)
-        s = np.rint(s).astype(np.int64)
+        keys = flat
+        flat, delta = _sum_by_key(keys, delta)
+        s = np.rint(_sum_by_key(keys, s)[1]).astype(np.int64)
     # Code 0 holds ``both - s`` samples with both labels, not ``both``.
-    f0, j0 = flat // n_j + fs.start, flat % n_j
+    f0 = (flat // n_j + fs.start) * problem.n_codes
+    j0 = flat % n_j
     both = ls.both[j0]
-    a, c, n = fl[f0, 0, i], fl[f0, 0, j0 + i + 1], bc[f0, 0]
+    a, c, n = fl[f0 * q + i], fl[f0 * q + (j0 + i + 1)], bc[f0]
     delta += _cells(problem, both - s, a, c, n) - _cells(problem, both, a, c, n)
     k.ravel()[flat] += delta  # flat indices are distinct
+
+
+def _mixed_blocks(
+    problem: DiscreteProblem,
+) -> Iterator[tuple[slice, _LabelSlice, np.ndarray]]:
+    """Yield ``(features, label slice, mixed T-sum + corrections)`` over all i < j."""
+    m, q = problem.n_features, problem.n_labels
+    both = _label_pair_counts(problem)
+    label_rows = problem.labels.tocsc()
+    for i in range(q - 1):
+        ls = _label_slice(problem, label_rows, both, i)
+        step = max(1, _BLOCK_ELEMENTS // (q - i - 1))
+        for start in range(0, m, step):
+            fs = slice(start, min(start + step, m))
+            k = _mixed_cells(problem, fs, ls)
+            _add_corrections(problem, fs, ls, k)
+            yield fs, ls, k
 
 
 def triple_blocks(
@@ -147,32 +169,38 @@ def triple_blocks(
     """Yield ``(features, i, labels_j, H(f, l_i, l_j))`` blocks covering all i < j.
 
     Each block is an array of shape (n_f, n_j) for one label ``i``: a dense
-    baseline from margins plus sparse corrections where a code >= 1 cell has
+    part from margins plus sparse corrections where a code >= 1 cell has
     samples with both labels (few, even on delicious).
     """
-    m, q = problem.n_features, problem.n_labels
-    both = _label_pair_counts(problem)
     t_small_labels = problem.tsum(problem.feature_label[:, 1:, :]).sum(axis=1)
-    label_rows = problem.labels.tocsc()
-    for i in range(q - 1):
-        ls = _label_slice(problem, label_rows, both, i)
-        step = max(1, _BLOCK_ELEMENTS // (q - i - 1))
-        for start in range(0, m, step):
-            fs = slice(start, min(start + step, m))
-            k3 = _baseline(problem, fs, ls, t_small_labels)
-            _add_corrections(problem, fs, ls, k3)
-            yield fs, i, ls.js, problem.entropy(k3)
+    for fs, ls, k in _mixed_blocks(problem):
+        k += _separable_cells(problem, fs, ls, t_small_labels)
+        yield fs, ls.i, ls.js, problem.entropy(k)
+
+
+def triple_entropy_sum(problem: DiscreteProblem) -> np.ndarray:
+    """sum_{i<j} H(f, l_i, l_j) for every feature, shape (n_features,).
+
+    The separable cells are summed over all pairs in closed form, so the
+    dense work per pair is only that of :func:`_mixed_cells`.
+    """
+    q, n = problem.n_labels, problem.n_samples
+    k = np.zeros(problem.n_features)
+    for fs, _, block in _mixed_blocks(problem):
+        k[fs] += block.sum(axis=1)
+    # Each label is in q - 1 pairs: T of its code >= 1 cells counts q - 1 times.
+    t_small = (q - 1) * problem.tsum(problem.feature_label[:, 1:, :]).sum(axis=(1, 2))
+    t_both = np.triu(problem.tsum(_label_pair_counts(problem)), 1).sum()
+    n_pairs = q * (q - 1) / 2
+    return n_pairs * np.log2(n) - (k + t_small + t_both) / n
 
 
 def _pair_sums(problem: DiscreteProblem, statics: Statics) -> dict[str, np.ndarray]:
     """Closed-form sums over i < j of the terms other than H(f, l_i, l_j)."""
     q = problem.n_labels
-    h3 = np.zeros(problem.n_features)
-    for fs, _, _, block in triple_blocks(problem):
-        h3[fs] += block.sum(axis=1)
     h_ll = label_pair_entropy(problem)
     return {
-        "h3": h3,
+        "h3": triple_entropy_sum(problem),
         "h_f": q * (q - 1) / 2 * statics.h_f,
         "h_l": (q - 1) * statics.h_l.sum(),
         "h_fl": (q - 1) * statics.h_fl_sum,
