@@ -29,7 +29,7 @@ from mlfs_core.analysis import (
     similarity_matrix,
 )
 from mlfs_core.data import discover_datasets, load_dataset, load_uploaded
-from mlfs_core.evaluation import higher_is_better
+from mlfs_core.evaluation.metrics import higher_is_better
 
 from . import adapters
 from .datasets import DatasetKey, read_upload

@@ -11,7 +11,7 @@ import streamlit as st
 
 import mlfs_core
 from mlfs_core._constants import BUDGET, BUDGET_PCT, METHOD, METRIC
-from mlfs_core.evaluation import METRICS
+from mlfs_core.evaluation.metrics import METRICS
 from mlfs_core.plots import png_export_available, to_png_bytes
 
 from . import cached, state

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from .._constants import (
     BUDGET,
@@ -68,6 +67,8 @@ def dataset_ranks(
     if wide.empty:
         return pd.DataFrame(columns=[*by, DATASET, METHOD, RANK])
     values = wide.to_numpy(dtype=float)
+    from scipy.stats import rankdata  # imported here: scipy.stats costs ~1 s at start-up
+
     ranks = rankdata(-values if higher_is_better else values, axis=1, method="average")
     out = pd.DataFrame(ranks, index=wide.index, columns=wide.columns)
     out = out.stack().rename(RANK).reset_index()

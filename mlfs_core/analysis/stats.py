@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .._constants import METRIC
 from .ranks import (
@@ -59,6 +58,8 @@ def nemenyi_q(n_methods: int, alpha: float = 0.05) -> float:
     """
     if n_methods < 2:
         raise ValueError(f"n_methods must be at least 2, got {n_methods}")
+    from scipy import stats  # lazily: scipy.stats costs ~1 s at start-up
+
     q = stats.studentized_range.ppf(1.0 - alpha, n_methods, np.inf)
     return float(q / np.sqrt(2.0))
 
@@ -117,6 +118,8 @@ def friedman_nemenyi(
             f"got {n} and {m}"
         )
     values = wide.to_numpy(dtype=float)
+    from scipy import stats  # lazily: scipy.stats costs ~1 s at start-up
+
     ranks = stats.rankdata(-values if higher_is_better else values, axis=1)
     statistic = _friedman_statistic(ranks)
     pvalue = float(stats.chi2.sf(statistic, m - 1)) if np.isfinite(statistic) else 1.0

@@ -1,43 +1,59 @@
 """Evaluation: splits, metrics, classifiers, protocols and the experiment runner."""
 
-from .classifiers import (
-    CLASSIFIERS,
-    BinaryRelevance,
-    make_classifier,
-    register_classifier,
-)
-from .metrics import (
-    METRICS,
-    MetricSpec,
-    compute_metrics,
-    get_metric,
-    higher_is_better,
-    one_error,
-)
-from .mlknn import MLkNN
-from .protocols import (
-    ClassifierConfig,
-    DatasetSpec,
-    ExperimentConfig,
-    MethodConfig,
-    ProtocolConfig,
-    config_from_toml,
-    config_to_toml,
-    load_config,
-    protocol_a,
-    protocol_b,
-    save_config,
-)
-from .runner import ExperimentResult, run_experiment
-from .splits import (
-    SparseLabelWarning,
-    check_n_folds,
-    holdout_split,
-    own_split,
-    stratified_kfold,
-)
+from __future__ import annotations
 
-__all__ = [
+import importlib
+
+# Lazy exports (PEP 562): importing the package must not import scikit-learn,
+# whose import costs about a second (the app's first page needs none of it).
+_EXPORTS = {
+    "CLASSIFIERS": ".classifiers",
+    "BinaryRelevance": ".classifiers",
+    "make_classifier": ".classifiers",
+    "register_classifier": ".classifiers",
+    "METRICS": ".metrics",
+    "MetricSpec": ".metrics",
+    "compute_metrics": ".metrics",
+    "get_metric": ".metrics",
+    "higher_is_better": ".metrics",
+    "one_error": ".metrics",
+    "MLkNN": ".mlknn",
+    "ClassifierConfig": ".protocols",
+    "DatasetSpec": ".protocols",
+    "ExperimentConfig": ".protocols",
+    "MethodConfig": ".protocols",
+    "ProtocolConfig": ".protocols",
+    "config_from_toml": ".protocols",
+    "config_to_toml": ".protocols",
+    "load_config": ".protocols",
+    "protocol_a": ".protocols",
+    "protocol_b": ".protocols",
+    "save_config": ".protocols",
+    "ExperimentResult": ".runner",
+    "run_experiment": ".runner",
+    "SparseLabelWarning": ".splits",
+    "check_n_folds": ".splits",
+    "holdout_split": ".splits",
+    "own_split": ".splits",
+    "stratified_kfold": ".splits",
+}
+
+
+def __getattr__(name: str):
+    try:
+        module = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+__all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "ClassifierConfig",
     "DatasetSpec",
     "ExperimentConfig",

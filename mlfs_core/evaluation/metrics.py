@@ -27,10 +27,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn import metrics as skm
 
 from ..errors import ConfigError
 from ._ranking_metrics import average_precision, ranking_loss
+
+
+def _skm():
+    # scikit-learn's metrics module (and scipy.stats behind it) costs about a
+    # second to import; the app's first page only needs the METRICS table.
+    from sklearn import metrics
+
+    return metrics
 
 
 @dataclass(frozen=True)
@@ -91,8 +98,8 @@ def _label_f1(Y, P, average: str) -> float:
     if Y.shape[1] == 1:
         # One column is "binary" to scikit-learn, whose micro/macro would then
         # average over the two classes; the single label's F1 is both.
-        return float(skm.f1_score(Y[:, 0], P[:, 0], average="binary", zero_division=0))
-    return float(skm.f1_score(Y, P, average=average, zero_division=0))
+        return float(_skm().f1_score(Y[:, 0], P[:, 0], average="binary", zero_division=0))
+    return float(_skm().f1_score(Y, P, average=average, zero_division=0))
 
 
 def _micro_f1(Y, P, S) -> float:
@@ -117,11 +124,11 @@ def _pad_single_label(Y, P, S):
 
 def _example_f1(Y, P, S) -> float:
     Y, P, S = _pad_single_label(Y, P, S)
-    return float(skm.f1_score(Y, P, average="samples", zero_division=0))
+    return float(_skm().f1_score(Y, P, average="samples", zero_division=0))
 
 
 def _hamming(Y, P, S) -> float:
-    return float(skm.hamming_loss(Y, P))
+    return float(_skm().hamming_loss(Y, P))
 
 
 def _ranking_loss(Y, P, S) -> float:
@@ -130,7 +137,7 @@ def _ranking_loss(Y, P, S) -> float:
 
 def _coverage(Y, P, S) -> float:
     Y, P, S = _pad_single_label(Y, P, S)
-    return float(skm.coverage_error(Y, S))
+    return float(_skm().coverage_error(Y, S))
 
 
 def _one_error(Y, P, S) -> float:
@@ -143,11 +150,11 @@ def _average_precision(Y, P, S) -> float:
 
 def _jaccard(Y, P, S) -> float:
     Y, P, S = _pad_single_label(Y, P, S)
-    return float(skm.jaccard_score(Y, P, average="samples", zero_division=0))
+    return float(_skm().jaccard_score(Y, P, average="samples", zero_division=0))
 
 
 def _subset_accuracy(Y, P, S) -> float:
-    return float(skm.accuracy_score(Y, P))
+    return float(_skm().accuracy_score(Y, P))
 
 
 METRICS: dict[str, MetricSpec] = {
