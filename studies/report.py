@@ -58,7 +58,8 @@ class Claim:
 def load_study(study: str) -> dict[str, pd.DataFrame]:
     """Concatenate the per-dataset files of a study (results, similarity, timings, meta)."""
     base = ROOT / "studies" / study / "data"
-    parts: dict[str, list] = {"results": [], "similarity": [], "timings": [], "meta": []}
+    parts: dict[str, list] = {"results": [], "similarity": [], "timings": [], "meta": [],
+                              "selections": []}
     for folder in sorted(p for p in base.glob("*") if p.is_dir()):
         if not (folder / "results.csv.gz").exists():
             continue
@@ -66,6 +67,8 @@ def load_study(study: str) -> dict[str, pd.DataFrame]:
         parts["similarity"].append(pd.read_csv(folder / "similarity.csv")
                                    .assign(dataset=folder.name))
         parts["timings"].append(pd.read_csv(folder / "timings.csv"))
+        if (folder / "selections.csv.gz").exists():
+            parts["selections"].append(pd.read_csv(folder / "selections.csv.gz"))
         meta = json.loads((folder / "meta.json").read_text())
         parts["meta"].append({"dataset": folder.name, **meta["stats"],
                               "wall_seconds": meta["wall_seconds_this_run"]})
@@ -324,6 +327,15 @@ def report_paper001(data: dict, png: bool) -> list[str]:
     return lines
 
 
+def write_app_sources(study: str, data: dict) -> None:
+    """Merged results/selections for the app's "Paper ... study" results source."""
+    folder = ROOT / "studies" / study / "app"
+    folder.mkdir(parents=True, exist_ok=True)
+    data["results"].to_csv(folder / "results.csv.gz", index=False)
+    if "selections" in data:
+        data["selections"].to_csv(folder / "selections.csv.gz", index=False)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-png", action="store_true")
@@ -332,6 +344,7 @@ def main(argv=None) -> int:
     for study, fn in (("paper000", report_paper000), ("paper001", report_paper001)):
         data = load_study(study)
         if "results" in data:
+            write_app_sources(study, data)
             sections += fn(data, not args.no_png)
     out = ROOT / "docs" / "reproduction_results.md"
     out.write_text("\n".join(sections) + "\n", encoding="utf-8")

@@ -16,6 +16,9 @@ where it stopped. The compact per-dataset outputs go to
   (method, budget, fold, metric);
 - ``similarity.csv``: Kuncheva index between methods at the study's middle
   budget, averaged over folds (long form: method_a, method_b, value);
+- ``selections.csv.gz``: each method's ranking per fold (first repeat),
+  truncated to the similarity budget (paper 000: 50 % of M; paper 001: the
+  top 50), features space-separated, for the app's Similarity page;
 - ``timings.csv``: seconds spent in selection and in classifier fits per method;
 - ``meta.json``: dataset statistics, wall time, library versions.
 
@@ -33,13 +36,14 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import mlfs_core  # noqa: E402
-from mlfs_core._constants import BUDGET, DATASET, FOLD, METHOD, METRIC, VALUE  # noqa: E402
+from mlfs_core._constants import DATASET, FEATURES, METHOD, VALUE  # noqa: E402
 from mlfs_core.analysis import similarity_matrix  # noqa: E402
 from mlfs_core.evaluation import load_config, run_experiment  # noqa: E402
 
@@ -69,6 +73,23 @@ def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
     return long.rename(VALUE).reset_index().assign(budget=middle, unit=protocol.budget_unit)
 
 
+def compact_selections(selections: pd.DataFrame, protocol) -> pd.DataFrame:
+    """First-repeat rankings cut at the similarity budget, features as text."""
+    first = selections[selections["repeat"] == 0].copy()
+    middle = sorted(protocol.budgets)[len(protocol.budgets) // 2]
+
+    def cut(row):
+        m = int(row["n_features"])
+        if protocol.budget_unit == "percent":
+            k = max(1, int(np.floor(middle * m / 100 + 0.5)))
+        else:
+            k = int(max(protocol.budgets))
+        return " ".join(map(str, np.asarray(row[FEATURES])[:k]))
+
+    first[FEATURES] = first.apply(cut, axis=1)
+    return first
+
+
 def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
     return timings.groupby([DATASET, METHOD, "stage"], as_index=False)["seconds"].sum() \
         if "stage" in timings.columns else timings
@@ -95,9 +116,14 @@ def run_one(study: str, config, spec, *, jobs: int, out_root: Path) -> Path:
     compact_results(result.results).to_csv(out / "results.csv.gz", index=False)
     similarity_long(result.selections, config.protocol).to_csv(out / "similarity.csv",
                                                                index=False)
+    compact_selections(result.selections, config.protocol).to_csv(
+        out / "selections.csv.gz", index=False)
     timing_summary(result.timings).to_csv(out / "timings.csv", index=False)
     ds = mlfs_core.load_dataset(ROOT / spec.path if not Path(spec.path).is_absolute()
                                 else spec.path)
+    previous = out / "meta.json"
+    if previous.exists():  # a rerun served from the cache keeps the real compute time
+        wall = max(wall, json.loads(previous.read_text()).get("wall_seconds_this_run", 0))
     meta = {
         "dataset": name,
         "stats": {k: (float(v) if isinstance(v, float) else int(v))

@@ -33,7 +33,7 @@ from mlfs_core.evaluation.metrics import higher_is_better
 
 from . import adapters
 from .datasets import DatasetKey, read_upload
-from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef
+from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef, data_file
 
 
 @st.cache_data(show_spinner=False)
@@ -138,13 +138,13 @@ def _direction(metric: str) -> bool:
 @st.cache_data(show_spinner=False)
 def results(ref: ResultsRef) -> pd.DataFrame:
     """The tidy results table of a results folder (raises ValueError if malformed)."""
-    return adapters.read_results(Path(ref.folder) / RESULTS_FILE)
+    return adapters.read_results(data_file(ref.folder, RESULTS_FILE))
 
 
 @st.cache_data(show_spinner=False)
 def selections(ref: ResultsRef) -> pd.DataFrame | None:
     """The selections table (ranked feature indices), or None if the folder has none."""
-    path = Path(ref.folder) / SELECTIONS_FILE
+    path = data_file(ref.folder, SELECTIONS_FILE)
     return adapters.read_selections(path) if path.is_file() else None
 
 

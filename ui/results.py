@@ -17,6 +17,15 @@ from . import state
 
 RESULTS_FILE = "results.csv"
 SELECTIONS_FILE = "selections.csv"
+STUDIES_DIR = Path(__file__).resolve().parents[1] / "studies"
+STUDY_SOURCES = {"Paper 000 study": "paper000", "Paper 001 study": "paper001"}
+
+
+def data_file(folder: Path | str, name: str) -> Path:
+    """``folder/name``, or its gzip-compressed ``name.gz`` when only that exists."""
+    plain = Path(folder) / name
+    gz = plain.with_name(name + ".gz")
+    return gz if not plain.is_file() and gz.is_file() else plain
 RESULTS_UPLOAD = "results_upload"
 SELECTIONS_UPLOAD = "selections_upload"
 
@@ -40,9 +49,18 @@ def sample_sources() -> dict[str, Path]:
     }
 
 
+def study_sources() -> dict[str, Path]:
+    """The reproduction studies' results (``studies/<study>/app``), where present."""
+    return {
+        label: STUDIES_DIR / study / "app"
+        for label, study in STUDY_SOURCES.items()
+        if data_file(STUDIES_DIR / study / "app", RESULTS_FILE).is_file()
+    }
+
+
 def available_sources() -> dict[str, Path | None]:
     """Source label -> folder (None for an upload not made yet)."""
-    sources: dict[str, Path | None] = dict(sample_sources())
+    sources: dict[str, Path | None] = {**sample_sources(), **study_sources()}
     session = st.session_state.get(state.EXPERIMENT_RESULTS)
     if session and (Path(session) / RESULTS_FILE).is_file():
         sources[state.SOURCE_SESSION] = Path(session)
@@ -85,10 +103,10 @@ def choose_source(*, prefer: str = "") -> ResultsRef | None:
     folder = (
         sources.get(choice) if choice != state.SOURCE_UPLOAD else _uploaded_folder()
     )
-    if folder is None or not (folder / RESULTS_FILE).is_file():
+    if folder is None or not data_file(folder, RESULTS_FILE).is_file():
         st.info("No results here yet: run an experiment, or upload a results CSV.")
         return None
-    return ResultsRef(str(folder), (folder / RESULTS_FILE).stat().st_mtime)
+    return ResultsRef(str(folder), data_file(folder, RESULTS_FILE).stat().st_mtime)
 
 
 def _upload_form() -> None:

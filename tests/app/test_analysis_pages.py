@@ -82,3 +82,26 @@ def test_about_page_lists_every_method():
         names |= set(frame.value["Method"])
     assert names == set(mlfs_core.list_methods())
     assert any("[001]" in m.value for m in at.markdown)
+
+
+def test_study_results_open_without_recomputing():
+    """Check that the committed paper-001 study opens on Metric vs budget and Average ranks."""
+    at = open_page(new_app(), "budget")
+    assert "Paper 001 study" in at.radio(key="results_source_widget").options
+    at.radio(key="results_source_widget").set_value("Paper 001 study").run()
+    assert not at.exception and not at.error
+    spec = charts(at)[0].proto.spec
+    assert "ATR" in spec and "MLSMFS" in spec
+    at = open_page(at, "average_ranks")
+    assert at.radio(key="results_source_widget").value == "Paper 001 study"
+    assert charts(at) and not at.exception
+
+
+def test_study_similarity_at_its_stored_budget():
+    """Check that the paper-000 study's Similarity page draws the Table 6 heatmap at 50 %."""
+    at = open_page(new_app(), "similarity")
+    at.radio(key="results_source_widget").set_value("Paper 000 study").run()
+    at.select_slider(key="sim_budget").set_value(50.0).run()
+    assert not at.exception
+    spec = charts(at)[0].proto.spec
+    assert '"heatmap"' in spec and "MeanBNS" in spec
