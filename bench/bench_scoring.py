@@ -35,7 +35,16 @@ from mlfs_core import rank_features  # noqa: E402
 from mlfs_core.measures.counts import presence  # noqa: E402
 from mlfs_core.selectors.filter import rank_filter_methods  # noqa: E402
 
-PAPER000 = ["MaxCS", "MeanCS", "RoRCS", "RaRCS", "MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS"]
+PAPER000 = [
+    "MaxCS",
+    "MeanCS",
+    "RoRCS",
+    "RaRCS",
+    "MaxBNS",
+    "MeanBNS",
+    "RoRBNS",
+    "RaRBNS",
+]
 
 
 def synthetic_rcv1v2(seed: int = 0):
@@ -47,7 +56,9 @@ def synthetic_rcv1v2(seed: int = 0):
     popularity = 1.0 / np.arange(1, m + 1) ** 0.8
     cols = rng.choice(m, size=nnz, p=popularity / popularity.sum())
     rows = rng.integers(0, n, size=nnz)
-    X = sp.csr_matrix((rng.integers(1, 5, size=nnz).astype(float), (rows, cols)), shape=(n, m))
+    X = sp.csr_matrix(
+        (rng.integers(1, 5, size=nnz).astype(float), (rows, cols)), shape=(n, m)
+    )
     X.sum_duplicates()
     label_p = 0.03 / np.arange(1, q + 1) ** 0.3
     Y = (rng.random((n, q)) < label_p).astype(np.int8)
@@ -93,31 +104,41 @@ def measure(fn, repeats: int) -> tuple[float, float]:
 def bench_dataset(name, X, Y, repeats):
     cases = {
         "floor (B^T Y)": make_floor(X, Y),
-        "8 methods together": lambda: rank_filter_methods(X, Y, PAPER000, random_state=0),
+        "8 methods together": lambda: rank_filter_methods(
+            X, Y, PAPER000, random_state=0
+        ),
         "MaxCS alone": lambda: rank_features(X, Y, "MaxCS"),
         "sklearn chi2 loop + max": lambda: sklearn_loop(X, Y),
     }
     results = {label: measure(fn, repeats) for label, fn in cases.items()}
     base = results["floor (B^T Y)"][0]
     loop = results["sklearn chi2 loop + max"][0]
-    print(f"\n### {name}: {X.shape[0]} x {X.shape[1]}, q = {Y.shape[1]}, "
-          f"density {X.nnz / (X.shape[0] * X.shape[1]):.4f}\n")
+    print(
+        f"\n### {name}: {X.shape[0]} x {X.shape[1]}, q = {Y.shape[1]}, "
+        f"density {X.nnz / (X.shape[0] * X.shape[1]):.4f}\n"
+    )
     print("| case | median s | x floor | peak MiB |")
     print("|---|---:|---:|---:|")
     for label, (t, peak) in results.items():
         print(f"| {label} | {t:.4f} | {t / base:.1f} | {peak:.1f} |")
     maxcs = results["MaxCS alone"][0]
-    print(f"\nMaxCS speed-up over the sklearn loop: {loop / maxcs:.1f}x "
-          f"(target >= 10x); 8 methods {results['8 methods together'][0] / base:.1f}x floor "
-          f"(target <= 5x on bibtex); MaxCS {maxcs / base:.1f}x floor (target <= 3x)")
+    print(
+        f"\nMaxCS speed-up over the sklearn loop: {loop / maxcs:.1f}x "
+        f"(target >= 10x); 8 methods {results['8 methods together'][0] / base:.1f}x floor "
+        f"(target <= 5x on bibtex); MaxCS {maxcs / base:.1f}x floor (target <= 3x)"
+    )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--datasets", default="bibtex,rcv1v2-synthetic")
-    parser.add_argument("--data-dir", default=os.environ.get(
-        "MLFS_DATASETS", str(ROOT.parent / "shared" / "datasets")))
+    parser.add_argument(
+        "--data-dir",
+        default=os.environ.get(
+            "MLFS_DATASETS", str(ROOT.parent / "shared" / "datasets")
+        ),
+    )
     args = parser.parse_args(argv)
     for name in args.datasets.split(","):
         X, Y = load(name, Path(args.data_dir))

@@ -19,7 +19,9 @@ def check_X(X, *, name: str = "X") -> sp.csr_matrix:
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"{name} must be numeric: {exc}") from None
         if arr.ndim != 2:
-            raise ConfigError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
+            raise ConfigError(
+                f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}"
+            )
         data = arr
         X = sp.csr_matrix(arr)
     if X.shape[0] == 0:
@@ -37,17 +39,19 @@ def check_Y(Y, n_samples: int, *, name: str = "Y") -> np.ndarray:
     if Y.ndim == 1:
         Y = Y.reshape(-1, 1)
     if Y.ndim != 2:
-        raise ConfigError(f"{name} must be 2-D (n_samples, n_labels), got shape {Y.shape}")
-    if Y.shape[0] != n_samples:
         raise ConfigError(
-            f"{name} has {Y.shape[0]} rows but X has {n_samples} samples"
+            f"{name} must be 2-D (n_samples, n_labels), got shape {Y.shape}"
         )
+    if Y.shape[0] != n_samples:
+        raise ConfigError(f"{name} has {Y.shape[0]} rows but X has {n_samples} samples")
     if Y.shape[1] == 0:
         raise ConfigError(f"{name} has no labels")
     bad = ~np.isin(Y, (0, 1))
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise ConfigError(f"{name} must be binary 0/1; found {Y[i, j]!r} at row {i}, label {j}")
+        raise ConfigError(
+            f"{name} must be binary 0/1; found {Y[i, j]!r} at row {i}, label {j}"
+        )
     return Y.astype(np.int8)
 
 

@@ -73,8 +73,9 @@ def _merge(orders: np.ndarray, label_sequence: np.ndarray, k: int) -> np.ndarray
     return out
 
 
-def round_robin(S: np.ndarray, k: int | None = None, *, orders: np.ndarray | None = None
-                ) -> np.ndarray:
+def round_robin(
+    S: np.ndarray, k: int | None = None, *, orders: np.ndarray | None = None
+) -> np.ndarray:
     """Round-Robin merge (Forman 2004): labels take turns in label order.
 
     Parameters
@@ -101,7 +102,9 @@ def round_robin(S: np.ndarray, k: int | None = None, *, orders: np.ndarray | Non
     return _merge(per_label_orders(S) if orders is None else orders, sequence, k)
 
 
-def label_draw_probabilities(positives: np.ndarray, weighting: str = "inverse") -> np.ndarray:
+def label_draw_probabilities(
+    positives: np.ndarray, weighting: str = "inverse"
+) -> np.ndarray:
     """Probability of drawing each label in Rand-Robin.
 
     Parameters

@@ -19,18 +19,28 @@ from .errors import MLFSError
 
 
 def _add_dataset_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", help="dataset file or folder (ARFF+XML, MEKA ARFF, svmlight, CSV, .mat)")
+    p.add_argument(
+        "path", help="dataset file or folder (ARFF+XML, MEKA ARFF, svmlight, CSV, .mat)"
+    )
     p.add_argument("--labels", help="comma-separated label attribute names")
-    p.add_argument("--label-count", type=int, help="number of label attributes (MEKA -C style)")
-    p.add_argument("--label-prefix", help="label attributes are those whose name starts with this")
+    p.add_argument(
+        "--label-count", type=int, help="number of label attributes (MEKA -C style)"
+    )
+    p.add_argument(
+        "--label-prefix", help="label attributes are those whose name starts with this"
+    )
 
 
 def _load(args):
     from .data import load_dataset
 
     labels = args.labels.split(",") if args.labels else None
-    return load_dataset(args.path, labels=labels, label_count=args.label_count,
-                        label_prefix=args.label_prefix)
+    return load_dataset(
+        args.path,
+        labels=labels,
+        label_count=args.label_count,
+        label_prefix=args.label_prefix,
+    )
 
 
 def _write(df: pd.DataFrame, out: str | None) -> None:
@@ -61,15 +71,23 @@ def _cmd_rank(args) -> int:
     from .selectors.api import compute_ranking
 
     ds = _load(args)
-    r = compute_ranking(ds.X, ds.Y, args.method, k=args.k, random_state=args.seed,
-                        **_method_params(args))
+    r = compute_ranking(
+        ds.X,
+        ds.Y,
+        args.method,
+        k=args.k,
+        random_state=args.seed,
+        **_method_params(args),
+    )
     scores = r.scores[r.order] if r.criterion_path is None else r.criterion_path
-    df = pd.DataFrame({
-        "position": np.arange(1, r.order.size + 1),
-        "feature_index": r.order,
-        "feature_name": [ds.feature_names[j] for j in r.order],
-        "score": scores,
-    })
+    df = pd.DataFrame(
+        {
+            "position": np.arange(1, r.order.size + 1),
+            "feature_index": r.order,
+            "feature_name": [ds.feature_names[j] for j in r.order],
+            "score": scores,
+        }
+    )
     _write(df, args.out)
     return 0
 
@@ -88,44 +106,73 @@ def _cmd_scores(args) -> int:
 def _cmd_methods(args) -> int:
     from .selectors._registry import get_method, list_methods
 
-    rows = [{"method": n, "family": get_method(n).family,
-             "stochastic": get_method(n).stochastic,
-             "options": " ".join(f"{k}={v}" for k, v in get_method(n).defaults.items()),
-             "description": get_method(n).description} for n in list_methods()]
+    rows = [
+        {
+            "method": n,
+            "family": get_method(n).family,
+            "stochastic": get_method(n).stochastic,
+            "options": " ".join(f"{k}={v}" for k, v in get_method(n).defaults.items()),
+            "description": get_method(n).description,
+        }
+        for n in list_methods()
+    ]
     _write(pd.DataFrame(rows), None)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mlfs`` command."""
-    parser = argparse.ArgumentParser(prog="mlfs", description="Multi-label feature selection explorer")
+    parser = argparse.ArgumentParser(
+        prog="mlfs", description="Multi-label feature selection explorer"
+    )
     parser.add_argument("--version", action="version", version=f"mlfs {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("stats", help="dataset statistics N, M, q, LC, LD, DC (paper 000 Table 3)")
+    p = sub.add_parser(
+        "stats", help="dataset statistics N, M, q, LC, LD, DC (paper 000 Table 3)"
+    )
     _add_dataset_args(p)
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=_cmd_stats)
 
-    p = sub.add_parser("rank", help="rank features: CSV position,feature_index,feature_name,score")
+    p = sub.add_parser(
+        "rank", help="rank features: CSV position,feature_index,feature_name,score"
+    )
     _add_dataset_args(p)
     p.add_argument("--method", required=True, help="method name (see `mlfs methods`)")
     p.add_argument("--k", type=int, help="number of features (default all)")
-    p.add_argument("--seed", type=int, default=0, help="random seed for RaR/RFS (default 0)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="random seed for RaR/RFS (default 0)"
+    )
     p.add_argument("--bins", type=int, help="IT methods: number of bins (default 3)")
-    p.add_argument("--discretize", choices=["uniform", "quantile", "binary"],
-                   help="IT methods: discretization (default uniform)")
-    p.add_argument("--tau", type=int, help="ATR/PPT-MI: PPT pruning threshold (default 6)")
-    p.add_argument("--weighting", choices=["inverse", "proportional", "uniform"],
-                   help="RaR methods: label draw weighting (default inverse)")
-    p.add_argument("--variant", choices=["definition", "reference-code"],
-                   help="PMU/MDMR: reproduce the reference code's deviations")
+    p.add_argument(
+        "--discretize",
+        choices=["uniform", "quantile", "binary"],
+        help="IT methods: discretization (default uniform)",
+    )
+    p.add_argument(
+        "--tau", type=int, help="ATR/PPT-MI: PPT pruning threshold (default 6)"
+    )
+    p.add_argument(
+        "--weighting",
+        choices=["inverse", "proportional", "uniform"],
+        help="RaR methods: label draw weighting (default inverse)",
+    )
+    p.add_argument(
+        "--variant",
+        choices=["definition", "reference-code"],
+        help="PMU/MDMR: reproduce the reference code's deviations",
+    )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=_cmd_rank)
 
-    p = sub.add_parser("scores", help="per-label score matrix (labels x features) as CSV")
+    p = sub.add_parser(
+        "scores", help="per-label score matrix (labels x features) as CSV"
+    )
     _add_dataset_args(p)
-    p.add_argument("--measure", default="chi2", help="chi2 | bns | ig | odds_ratio | df")
+    p.add_argument(
+        "--measure", default="chi2", help="chi2 | bns | ig | odds_ratio | df"
+    )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=_cmd_scores)
 

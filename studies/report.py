@@ -28,21 +28,50 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mlfs_core._constants import BUDGET, DATASET, MEAN, METHOD, METRIC, STD, VALUE  # noqa: E402
-from mlfs_core.analysis import dataset_means, friedman_by_budget, friedman_nemenyi  # noqa: E402
-from mlfs_core.analysis import metric_curves, rank_table  # noqa: E402
+from mlfs_core.analysis import (  # noqa: E402  # noqa: E402
+    dataset_means,
+    friedman_by_budget,
+    friedman_nemenyi,
+    metric_curves,
+    rank_table,
+)
 from mlfs_core.evaluation import METRICS  # noqa: E402
 
 CS = ["MaxCS", "MeanCS", "RoRCS", "RaRCS"]
 BNS = ["MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS"]
 TABLE5 = ["MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF"]
-IT_METHODS = ["ATR", "PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS"]
-PAPER001_DATASETS = ["emotions", "birds", "yeast", "scene", "enron", "medical", "genbase",
-                     "tmc2007-500", "bibtex", "GnegativePseAAC", "PlantPseAAC"]
+IT_METHODS = [
+    "ATR",
+    "PPT-MI",
+    "IGMF",
+    "PMU",
+    "D2F",
+    "MDMR",
+    "LRFS",
+    "LSMFS",
+    "MLSMFS",
+    "SCLS",
+]
+PAPER001_DATASETS = [
+    "emotions",
+    "birds",
+    "yeast",
+    "scene",
+    "enron",
+    "medical",
+    "genbase",
+    "tmc2007-500",
+    "bibtex",
+    "GnegativePseAAC",
+    "PlantPseAAC",
+]
 PAPER001_UNFINISHED = {  # the paper's own statement (section 4 of METHODS.md)
     "PMU": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
     "D2F": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
     "MDMR": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
-    "LRFS": ["bibtex"], "LSMFS": ["bibtex"], "MLSMFS": ["bibtex"],
+    "LRFS": ["bibtex"],
+    "LSMFS": ["bibtex"],
+    "MLSMFS": ["bibtex"],
 }
 
 
@@ -59,22 +88,36 @@ class Claim:
 def load_study(study: str) -> dict[str, pd.DataFrame]:
     """Concatenate the per-dataset files of a study (results, similarity, timings, meta)."""
     base = ROOT / "studies" / study / "data"
-    parts: dict[str, list] = {"results": [], "similarity": [], "timings": [], "meta": [],
-                              "selections": []}
+    parts: dict[str, list] = {
+        "results": [],
+        "similarity": [],
+        "timings": [],
+        "meta": [],
+        "selections": [],
+    }
     for folder in sorted(p for p in base.glob("*") if p.is_dir()):
         if not (folder / "results.csv.gz").exists():
             continue
         parts["results"].append(pd.read_csv(folder / "results.csv.gz"))
-        parts["similarity"].append(pd.read_csv(folder / "similarity.csv")
-                                   .assign(dataset=folder.name))
+        parts["similarity"].append(
+            pd.read_csv(folder / "similarity.csv").assign(dataset=folder.name)
+        )
         parts["timings"].append(pd.read_csv(folder / "timings.csv"))
         if (folder / "selections.csv.gz").exists():
             parts["selections"].append(pd.read_csv(folder / "selections.csv.gz"))
         meta = json.loads((folder / "meta.json").read_text())
-        parts["meta"].append({"dataset": folder.name, **meta["stats"],
-                              "wall_seconds": meta["wall_seconds_this_run"]})
-    return {k: (pd.concat(v, ignore_index=True) if k != "meta" else pd.DataFrame(v))
-            for k, v in parts.items() if v}
+        parts["meta"].append(
+            {
+                "dataset": folder.name,
+                **meta["stats"],
+                "wall_seconds": meta["wall_seconds_this_run"],
+            }
+        )
+    return {
+        k: (pd.concat(v, ignore_index=True) if k != "meta" else pd.DataFrame(v))
+        for k, v in parts.items()
+        if v
+    }
 
 
 # ---------------------------------------------------------------- paper 000
@@ -93,8 +136,12 @@ def mean_similarity(similarity: pd.DataFrame) -> pd.DataFrame:
 
 
 def _pivot_ranks(ranks: pd.DataFrame) -> pd.DataFrame:
-    ranks = ranks.assign(cell=ranks[MEAN].map("{:.2f}".format) + " ("
-                         + ranks[STD].map("{:.2f}".format) + ")")
+    ranks = ranks.assign(
+        cell=ranks[MEAN].map("{:.2f}".format)
+        + " ("
+        + ranks[STD].map("{:.2f}".format)
+        + ")"
+    )
     ranks.loc[ranks["best"], "cell"] = "**" + ranks.loc[ranks["best"], "cell"] + "**"
     col = "budget_pct" if "budget_pct" in ranks.columns else BUDGET
     wide = ranks.pivot(index=col, columns=METHOD, values="cell")
@@ -105,53 +152,84 @@ def _pivot_ranks(ranks: pd.DataFrame) -> pd.DataFrame:
     return wide.rename_axis("budget")
 
 
-def claims_paper000(results: pd.DataFrame, similarity: pd.DataFrame,
-                    metric: str = "micro_f1") -> list[Claim]:
+def claims_paper000(
+    results: pd.DataFrame, similarity: pd.DataFrame, metric: str = "micro_f1"
+) -> list[Claim]:
     """Check paper 000's five claims against our results."""
     out = []
     low = [10.0, 20.0]
     for group, name in ((CS, "CS"), (BNS, "BNS")):
         r = group_ranks(results, group, metric)
         r = r[r["budget_pct"].isin(low)]
-        best = r.loc[r.groupby("budget_pct")[MEAN].idxmin(), [METHOD, "budget_pct", MEAN]]
+        best = r.loc[
+            r.groupby("budget_pct")[MEAN].idxmin(), [METHOD, "budget_pct", MEAN]
+        ]
         wins = (best[METHOD] == f"Mean{name}").sum()
-        out.append(Claim(
-            f"Mean is the best {name} aggregation at low percentages (10%, 20%)",
-            "agrees" if wins == len(low) else ("partly" if wins else "disagrees"),
-            "best at " + ", ".join(f"{b:.0f}%: {m} ({v:.2f})" for m, b, v in
-                                   best.itertuples(index=False))))
+        out.append(
+            Claim(
+                f"Mean is the best {name} aggregation at low percentages (10%, 20%)",
+                "agrees" if wins == len(low) else ("partly" if wins else "disagrees"),
+                "best at "
+                + ", ".join(
+                    f"{b:.0f}%: {m} ({v:.2f})"
+                    for m, b, v in best.itertuples(index=False)
+                ),
+            )
+        )
     r5 = group_ranks(results, TABLE5, metric)
     overall = r5.groupby(METHOD)[MEAN].mean().sort_values()
     top2 = set(overall.index[:2])
-    out.append(Claim(
-        "MaxCS and MeanCS are the best methods overall (Table 5)",
-        "agrees" if top2 == {"MaxCS", "MeanCS"} else
-        ("partly" if top2 & {"MaxCS", "MeanCS"} else "disagrees"),
-        "mean rank over budgets: " + ", ".join(f"{m} {v:.2f}" for m, v in overall.items())))
+    out.append(
+        Claim(
+            "MaxCS and MeanCS are the best methods overall (Table 5)",
+            "agrees"
+            if top2 == {"MaxCS", "MeanCS"}
+            else ("partly" if top2 & {"MaxCS", "MeanCS"} else "disagrees"),
+            "mean rank over budgets: "
+            + ", ".join(f"{m} {v:.2f}" for m, v in overall.items()),
+        )
+    )
     wide = r5.pivot(index="budget_pct", columns=METHOD, values=MEAN)
-    beats = {(m, b): int((wide[m] < wide[b]).sum()) for m in ("MaxCS", "MeanCS")
-             for b in ("RFS", "AF")}
+    beats = {
+        (m, b): int((wide[m] < wide[b]).sum())
+        for m in ("MaxCS", "MeanCS")
+        for b in ("RFS", "AF")
+    }
     n = len(wide)
-    out.append(Claim(
-        "MaxCS and MeanCS beat RFS and AF",
-        "agrees" if all(v == n for v in beats.values()) else
-        ("partly" if any(beats.values()) else "disagrees"),
-        "; ".join(f"{m} better-ranked than {b} at {v}/{n} budgets"
-                  for (m, b), v in beats.items())))
+    out.append(
+        Claim(
+            "MaxCS and MeanCS beat RFS and AF",
+            "agrees"
+            if all(v == n for v in beats.values())
+            else ("partly" if any(beats.values()) else "disagrees"),
+            "; ".join(
+                f"{m} better-ranked than {b} at {v}/{n} budgets"
+                for (m, b), v in beats.items()
+            ),
+        )
+    )
     sim = mean_similarity(similarity)
-    within = np.nanmean([sim.loc[a, b] for g in (CS, BNS) for a in g for b in g if a < b])
+    within = np.nanmean(
+        [sim.loc[a, b] for g in (CS, BNS) for a in g for b in g if a < b]
+    )
     across = np.nanmean([sim.loc[a, b] for a in CS for b in BNS])
-    out.append(Claim(
-        "CS methods select different features than BNS methods (Table 6)",
-        "agrees" if across < within else "disagrees",
-        f"mean Kuncheva within a measure {within:.2f}, across measures {across:.2f}"))
+    out.append(
+        Claim(
+            "CS methods select different features than BNS methods (Table 6)",
+            "agrees" if across < within else "disagrees",
+            f"mean Kuncheva within a measure {within:.2f}, across measures {across:.2f}",
+        )
+    )
     others = [m for m in BNS if m != "MeanBNS"]
     mean_vs = np.nanmean([sim.loc["MeanBNS", m] for m in others])
     among = np.nanmean([sim.loc[a, b] for a in others for b in others if a < b])
-    out.append(Claim(
-        "MeanBNS selects unlike the other BNS methods",
-        "agrees" if mean_vs < among else "disagrees",
-        f"Kuncheva MeanBNS vs other BNS {mean_vs:.2f}; among the other BNS {among:.2f}"))
+    out.append(
+        Claim(
+            "MeanBNS selects unlike the other BNS methods",
+            "agrees" if mean_vs < among else "disagrees",
+            f"Kuncheva MeanBNS vs other BNS {mean_vs:.2f}; among the other BNS {among:.2f}",
+        )
+    )
     return out
 
 
@@ -172,9 +250,17 @@ def friedman_on_means(means: pd.DataFrame, methods: list[str]) -> pd.DataFrame:
             continue
         res = friedman_nemenyi(table, higher_is_better=METRICS[metric].higher_is_better)
         ranks = res.ranks if isinstance(res.ranks, pd.Series) else res.ranks[MEAN]
-        rows.append({METRIC: metric, "statistic": res.statistic, "pvalue": res.pvalue,
-                     "cd": res.cd, "n_datasets": res.n_datasets,
-                     "best": ranks.idxmin(), **{f"rank_{m}": ranks[m] for m in ranks.index}})
+        rows.append(
+            {
+                METRIC: metric,
+                "statistic": res.statistic,
+                "pvalue": res.pvalue,
+                "cd": res.cd,
+                "n_datasets": res.n_datasets,
+                "best": ranks.idxmin(),
+                **{f"rank_{m}": ranks[m] for m in ranks.index},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -186,10 +272,15 @@ def atr_wins(means: pd.DataFrame) -> pd.DataFrame:
         ranks = sub.assign(r=sub.groupby(DATASET)[MEAN].rank(ascending=not hib))
         atr = ranks[ranks[METHOD] == "ATR"]
         avg = ranks.groupby(METHOD)["r"].mean().sort_values()
-        rows.append({METRIC: metric, "datasets": atr[DATASET].nunique(),
-                     "ATR best on": int((atr["r"] <= 1.0).sum()),
-                     "ATR avg rank": float(avg.get("ATR", np.nan)),
-                     "best avg rank": f"{avg.index[0]} ({avg.iloc[0]:.2f})"})
+        rows.append(
+            {
+                METRIC: metric,
+                "datasets": atr[DATASET].nunique(),
+                "ATR best on": int((atr["r"] <= 1.0).sum()),
+                "ATR avg rank": float(avg.get("ATR", np.nan)),
+                "best avg rank": f"{avg.index[0]} ({avg.iloc[0]:.2f})",
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -199,16 +290,31 @@ def variant_effect(means: pd.DataFrame) -> pd.DataFrame:
     for metric, sub in means.groupby(METRIC):
         hib = METRICS[metric].higher_is_better
         for variant in ("definition", "reference-code"):
-            names = dict(zip(("PMU", "MDMR"), ("PMU", "MDMR") if variant == "definition"
-                             else ("PMU-ref", "MDMR-ref")))
+            names = dict(
+                zip(
+                    ("PMU", "MDMR"),
+                    ("PMU", "MDMR")
+                    if variant == "definition"
+                    else ("PMU-ref", "MDMR-ref"),
+                )
+            )
             keep = [m for m in IT_METHODS if m not in names] + list(names.values())
             t = sub[sub[METHOD].isin(keep)].rename(columns={MEAN: VALUE})
-            ranks = t.assign(r=t.groupby(DATASET)[VALUE].rank(ascending=not hib)) \
-                .groupby(METHOD)["r"].mean()
+            ranks = (
+                t.assign(r=t.groupby(DATASET)[VALUE].rank(ascending=not hib))
+                .groupby(METHOD)["r"]
+                .mean()
+            )
             for base, shown in names.items():
                 if shown in ranks:
-                    rows.append({METRIC: metric, "method": base, "variant": variant,
-                                 "avg_rank_among_10": ranks[shown]})
+                    rows.append(
+                        {
+                            METRIC: metric,
+                            "method": base,
+                            "variant": variant,
+                            "avg_rank_among_10": ranks[shown],
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
@@ -225,7 +331,9 @@ def _md(df: pd.DataFrame, floatfmt: str = "{:.3f}") -> str:
             df[c] = df[c].map(lambda v: "" if pd.isna(v) else floatfmt.format(v))
     head = "| " + " | ".join(str(c) for c in df.columns) + " |"
     sep = "|" + "---|" * len(df.columns)
-    rows = ["| " + " | ".join(str(v) for v in r) + " |" for r in df.itertuples(index=False)]
+    rows = [
+        "| " + " | ".join(str(v) for v in r) + " |" for r in df.itertuples(index=False)
+    ]
     return "\n".join([head, sep, *rows])
 
 
@@ -248,48 +356,85 @@ def report_paper000(data: dict, png: bool) -> list[str]:
     res, meta = data["results"], data["meta"]
     tables = ROOT / "studies" / "paper000" / "tables"
     tables.mkdir(parents=True, exist_ok=True)
-    lines = ["## Study 1: paper 000 (protocol A)", "",
-             f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".", ""]
+    lines = [
+        "## Study 1: paper 000 (protocol A)",
+        "",
+        f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".",
+        "",
+    ]
     for metric in ("micro_f1", "macro_f1"):
         parts = []
         for group, name in ((CS, "CS"), (BNS, "BNS")):
             r = group_ranks(res, group, metric).assign(measure=name)
             parts.append(r)
-            lines += [f"### Table 4 ({metric}, {name} aggregations): average rank (std)", "",
-                      _md(_pivot_ranks(r).reset_index()), ""]
+            lines += [
+                f"### Table 4 ({metric}, {name} aggregations): average rank (std)",
+                "",
+                _md(_pivot_ranks(r).reset_index()),
+                "",
+            ]
         ranks4 = pd.concat(parts, ignore_index=True)
         ranks4.to_csv(tables / f"table4_{metric}.csv", index=False)
         r5 = group_ranks(res, TABLE5, metric)
         r5.to_csv(tables / f"table5_{metric}.csv", index=False)
-        lines += [f"### Table 5 ({metric}): average rank (std)", "",
-                  _md(_pivot_ranks(r5).reset_index()), ""]
+        lines += [
+            f"### Table 5 ({metric}): average rank (std)",
+            "",
+            _md(_pivot_ranks(r5).reset_index()),
+            "",
+        ]
         # One line per aggregation in each measure's panel, as in the paper's figure.
-        agg = ranks4.assign(aggregation=ranks4[METHOD].str.replace(r"(CS|BNS)$", "",
-                                                                    regex=True))
-        fig = average_rank_curves(agg, x="budget_pct", facet="measure", method="aggregation",
-                                  title=f"Average rank ({metric}) vs % of features; 1 = best")
+        agg = ranks4.assign(
+            aggregation=ranks4[METHOD].str.replace(r"(CS|BNS)$", "", regex=True)
+        )
+        fig = average_rank_curves(
+            agg,
+            x="budget_pct",
+            facet="measure",
+            method="aggregation",
+            title=f"Average rank ({metric}) vs % of features; 1 = best",
+        )
         path = _save_png(fig, f"paper000_figure1_{metric}", png)
         if path:
             lines += [f"![Figure 1, {metric}]({path})", ""]
-    fr = friedman_by_budget(res[res[METHOD].isin(TABLE5)], metric="micro_f1",
-                            higher_is_better=True)
+    fr = friedman_by_budget(
+        res[res[METHOD].isin(TABLE5)], metric="micro_f1", higher_is_better=True
+    )
     fr.to_csv(tables / "friedman_micro_f1.csv", index=False)
-    lines += ["### Friedman test and Nemenyi CD per budget (Table 5 methods, micro-F1)", "",
-              _md(fr), ""]
+    lines += [
+        "### Friedman test and Nemenyi CD per budget (Table 5 methods, micro-F1)",
+        "",
+        _md(fr),
+        "",
+    ]
     sim = mean_similarity(data["similarity"])
     order = [m for m in CS + BNS + ["RFS"] if m in sim.index]
     sim = sim.loc[order, order]
     sim.to_csv(tables / "table6_kuncheva_50pct.csv")
-    lines += ["### Table 6: Kuncheva index at 50 % of the features (mean over folds and "
-              "datasets)", "", _md(sim.reset_index(), "{:.2f}"), ""]
-    path = _save_png(similarity_heatmap(sim, title="Kuncheva index at 50 %"),
-                     "paper000_table6_kuncheva", png)
+    lines += [
+        "### Table 6: Kuncheva index at 50 % of the features (mean over folds and "
+        "datasets)",
+        "",
+        _md(sim.reset_index(), "{:.2f}"),
+        "",
+    ]
+    path = _save_png(
+        similarity_heatmap(sim, title="Kuncheva index at 50 %"),
+        "paper000_table6_kuncheva",
+        png,
+    )
     if path:
         lines += [f"![Table 6]({path})", ""]
-    lines += ["### The paper's claims, checked", "",
-              "| claim | our data | evidence |", "|---|---|---|"]
-    lines += [f"| {c.text} | {c.verdict} | {c.evidence} |"
-              for c in claims_paper000(res, data["similarity"])]
+    lines += [
+        "### The paper's claims, checked",
+        "",
+        "| claim | our data | evidence |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| {c.text} | {c.verdict} | {c.evidence} |"
+        for c in claims_paper000(res, data["similarity"])
+    ]
     return lines + [""]
 
 
@@ -301,48 +446,92 @@ def report_paper001(data: dict, png: bool) -> list[str]:
     tables.mkdir(parents=True, exist_ok=True)
     means = paper001_tables(res)
     means.to_csv(tables / "dataset_means.csv", index=False)
-    lines = ["## Study 2: paper 001 (protocol B)", "",
-             f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".", ""]
+    lines = [
+        "## Study 2: paper 001 (protocol B)",
+        "",
+        f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".",
+        "",
+    ]
     for metric in means[METRIC].unique():
-        wide = means[(means[METRIC] == metric) & means[METHOD].isin(
-            IT_METHODS + ["PMU-ref", "MDMR-ref"])].pivot(index=DATASET, columns=METHOD,
-                                                         values=MEAN)
-        wide = wide[[m for m in IT_METHODS + ["PMU-ref", "MDMR-ref"] if m in wide.columns]]
+        wide = means[
+            (means[METRIC] == metric)
+            & means[METHOD].isin(IT_METHODS + ["PMU-ref", "MDMR-ref"])
+        ].pivot(index=DATASET, columns=METHOD, values=MEAN)
+        wide = wide[
+            [m for m in IT_METHODS + ["PMU-ref", "MDMR-ref"] if m in wide.columns]
+        ]
         arrow = "higher" if METRICS[metric].higher_is_better else "lower"
-        lines += [f"### {metric}: mean over k = 1..50 ({arrow} is better)", "",
-                  _md(wide.reset_index(), "{:.4f}"), ""]
+        lines += [
+            f"### {metric}: mean over k = 1..50 ({arrow} is better)",
+            "",
+            _md(wide.reset_index(), "{:.4f}"),
+            "",
+        ]
     wins = atr_wins(means)
     wins.to_csv(tables / "atr_wins.csv", index=False)
-    lines += ["### The paper's claim that ATR performs best, checked", "",
-              "Per metric, the number of datasets on which ATR has the best mean over "
-              "k = 1..50 among the ten methods (ties share the rank), its average rank, "
-              "and the method with the best average rank:", "", _md(wins, "{:.2f}"), ""]
+    lines += [
+        "### The paper's claim that ATR performs best, checked",
+        "",
+        "Per metric, the number of datasets on which ATR has the best mean over "
+        "k = 1..50 among the ten methods (ties share the rank), its average rank, "
+        "and the method with the best average rank:",
+        "",
+        _md(wins, "{:.2f}"),
+        "",
+    ]
     fr = friedman_on_means(means, IT_METHODS)
     fr.to_csv(tables / "friedman.csv", index=False)
-    lines += ["### Friedman/Nemenyi across datasets (ten methods, means over k)", "",
-              _md(fr[[METRIC, "statistic", "pvalue", "cd", "n_datasets", "best"]]), ""]
+    lines += [
+        "### Friedman/Nemenyi across datasets (ten methods, means over k)",
+        "",
+        _md(fr[[METRIC, "statistic", "pvalue", "cd", "n_datasets", "best"]]),
+        "",
+    ]
     ve = variant_effect(means)
     ve.to_csv(tables / "variants.csv", index=False)
     if not ve.empty:
-        piv = ve.pivot_table(index=[METRIC, "method"], columns="variant",
-                             values="avg_rank_among_10").reset_index()
-        lines += ["### Reference-code variants of PMU and MDMR", "",
-                  "Average rank among the ten methods across datasets, with PMU/MDMR as "
-                  "defined and as the ATR authors' code computes them:", "", _md(piv, "{:.2f}"),
-                  ""]
+        piv = ve.pivot_table(
+            index=[METRIC, "method"], columns="variant", values="avg_rank_among_10"
+        ).reset_index()
+        lines += [
+            "### Reference-code variants of PMU and MDMR",
+            "",
+            "Average rank among the ten methods across datasets, with PMU/MDMR as "
+            "defined and as the ATR authors' code computes them:",
+            "",
+            _md(piv, "{:.2f}"),
+            "",
+        ]
     sel = selection_seconds(data["timings"])
     sel.to_csv(tables / "selection_seconds.csv")
-    lines += ["### Selection time (seconds, top 50, training part)", "",
-              _md(sel.reset_index(), "{:.2f}"), ""]
-    finished = [f"{m} on {d} ({sel.loc[d, m]:.1f} s)" for m, ds in PAPER001_UNFINISHED.items()
-                for d in ds if d in sel.index and m in sel.columns and pd.notna(sel.loc[d, m])]
-    lines += ["Methods the paper reports as unable to finish that finished here: "
-              + (", ".join(finished) if finished else "none of those datasets done yet") + ".",
-              ""]
+    lines += [
+        "### Selection time (seconds, top 50, training part)",
+        "",
+        _md(sel.reset_index(), "{:.2f}"),
+        "",
+    ]
+    finished = [
+        f"{m} on {d} ({sel.loc[d, m]:.1f} s)"
+        for m, ds in PAPER001_UNFINISHED.items()
+        for d in ds
+        if d in sel.index and m in sel.columns and pd.notna(sel.loc[d, m])
+    ]
+    lines += [
+        "Methods the paper reports as unable to finish that finished here: "
+        + (", ".join(finished) if finished else "none of those datasets done yet")
+        + ".",
+        "",
+    ]
     curves = metric_curves(res[res[METRIC] == "hamming_loss"])
-    curves = curves.assign(lower=curves[MEAN] - curves[STD], upper=curves[MEAN] + curves[STD])
-    fig = metric_vs_budget(curves[curves[METHOD].isin(IT_METHODS)], metric_label="Hamming loss",
-                           higher_is_better=False, title="Hamming loss vs k")
+    curves = curves.assign(
+        lower=curves[MEAN] - curves[STD], upper=curves[MEAN] + curves[STD]
+    )
+    fig = metric_vs_budget(
+        curves[curves[METHOD].isin(IT_METHODS)],
+        metric_label="Hamming loss",
+        higher_is_better=False,
+        title="Hamming loss vs k",
+    )
     path = _save_png(fig, "paper001_hamming_vs_k", png, height=900)
     if path:
         lines += [f"![Hamming loss vs k]({path})", ""]
@@ -360,7 +549,7 @@ def write_app_sources(study: str, data: dict) -> None:
 
 PENDING_NOTES = {
     "tmc2007-500": "28,596 samples: BR + LinearSVC over 10 folds x 9 budgets x 16 runs "
-                   "is several hours on 2 cores",
+    "is several hours on 2 cores",
     "bibtex": "159 labels x 7,395 samples: several hours of BR fits on 2 cores",
     "delicious": "983 labels x 16,105 samples: about a day of BR fits on 2 cores",
 }
@@ -374,21 +563,32 @@ def status_section(study: str, data: dict) -> list[str]:
     wanted = [Path(d["path"]).name for d in config["datasets"]]
     meta = data.get("meta", pd.DataFrame(columns=[DATASET, "wall_seconds"]))
     done = dict(zip(meta[DATASET], meta["wall_seconds"]))
-    rows = [f"| {d} | {'done' if d in done else 'not run yet'} | "
-            f"{done[d]:.0f} |" if d in done else
-            f"| {d} | not run yet | {PENDING_NOTES.get(d, 'queued')} |" for d in wanted]
+    rows = [
+        f"| {d} | {'done' if d in done else 'not run yet'} | {done[d]:.0f} |"
+        if d in done
+        else f"| {d} | not run yet | {PENDING_NOTES.get(d, 'queued')} |"
+        for d in wanted
+    ]
     total = sum(done.values())
-    return [f"**Status of `configs/study_{study}.toml`:** {len(done)} of {len(wanted)} "
-            f"datasets done, {total / 60:.0f} min of compute (one process, 2-core machine "
-            "shared with other jobs).", "", "| dataset | status | wall seconds / note |",
-            "|---|---|---|", *rows, ""]
+    return [
+        f"**Status of `configs/study_{study}.toml`:** {len(done)} of {len(wanted)} "
+        f"datasets done, {total / 60:.0f} min of compute (one process, 2-core machine "
+        "shared with other jobs).",
+        "",
+        "| dataset | status | wall seconds / note |",
+        "|---|---|---|",
+        *rows,
+        "",
+    ]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-png", action="store_true")
     args = parser.parse_args(argv)
-    sections = [(ROOT / "studies" / "reproduction_intro.md").read_text(encoding="utf-8")]
+    sections = [
+        (ROOT / "studies" / "reproduction_intro.md").read_text(encoding="utf-8")
+    ]
     for study, fn in (("paper000", report_paper000), ("paper001", report_paper001)):
         data = load_study(study)
         if "results" in data:

@@ -70,7 +70,11 @@ def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
     else:
         matrix = similarity_matrix(selections, budget=int(middle))
     long = matrix.rename_axis(index="method_a", columns="method_b").stack()
-    return long.rename(VALUE).reset_index().assign(budget=middle, unit=protocol.budget_unit)
+    return (
+        long.rename(VALUE)
+        .reset_index()
+        .assign(budget=middle, unit=protocol.budget_unit)
+    )
 
 
 def compact_selections(selections: pd.DataFrame, protocol) -> pd.DataFrame:
@@ -91,8 +95,11 @@ def compact_selections(selections: pd.DataFrame, protocol) -> pd.DataFrame:
 
 
 def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
-    return timings.groupby([DATASET, METHOD, "stage"], as_index=False)["seconds"].sum() \
-        if "stage" in timings.columns else timings
+    return (
+        timings.groupby([DATASET, METHOD, "stage"], as_index=False)["seconds"].sum()
+        if "stage" in timings.columns
+        else timings
+    )
 
 
 def run_one(study: str, config, spec, *, jobs: int, out_root: Path) -> Path:
@@ -108,26 +115,38 @@ def run_one(study: str, config, spec, *, jobs: int, out_root: Path) -> Path:
         now = time.perf_counter()
         if now - last[0] > 30 or done == total:  # a line every 30 s: readable logs
             last[0] = now
-            print(f"[{study}/{name}] {done}/{total} {message}", file=sys.stderr, flush=True)
+            print(
+                f"[{study}/{name}] {done}/{total} {message}",
+                file=sys.stderr,
+                flush=True,
+            )
 
-    result = run_experiment(one, cache_dir=ROOT / "results" / "cache", n_jobs=jobs,
-                            progress=progress)
+    result = run_experiment(
+        one, cache_dir=ROOT / "results" / "cache", n_jobs=jobs, progress=progress
+    )
     wall = time.perf_counter() - start
     compact_results(result.results).to_csv(out / "results.csv.gz", index=False)
-    similarity_long(result.selections, config.protocol).to_csv(out / "similarity.csv",
-                                                               index=False)
+    similarity_long(result.selections, config.protocol).to_csv(
+        out / "similarity.csv", index=False
+    )
     compact_selections(result.selections, config.protocol).to_csv(
-        out / "selections.csv.gz", index=False)
+        out / "selections.csv.gz", index=False
+    )
     timing_summary(result.timings).to_csv(out / "timings.csv", index=False)
-    ds = mlfs_core.load_dataset(ROOT / spec.path if not Path(spec.path).is_absolute()
-                                else spec.path)
+    ds = mlfs_core.load_dataset(
+        ROOT / spec.path if not Path(spec.path).is_absolute() else spec.path
+    )
     previous = out / "meta.json"
     if previous.exists():  # a rerun served from the cache keeps the real compute time
-        wall = max(wall, json.loads(previous.read_text()).get("wall_seconds_this_run", 0))
+        wall = max(
+            wall, json.loads(previous.read_text()).get("wall_seconds_this_run", 0)
+        )
     meta = {
         "dataset": name,
-        "stats": {k: (float(v) if isinstance(v, float) else int(v))
-                  for k, v in ds.stats().items()},
+        "stats": {
+            k: (float(v) if isinstance(v, float) else int(v))
+            for k, v in ds.stats().items()
+        },
         "wall_seconds_this_run": round(wall, 1),
         "config": f"configs/study_{study}.toml",
         "python": platform.python_version(),
@@ -142,15 +161,21 @@ def _versions() -> dict:
     import scipy
     import sklearn
 
-    return {"mlfs_core": mlfs_core.__version__, "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
-            "pandas": pd.__version__}
+    return {
+        "mlfs_core": mlfs_core.__version__,
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "pandas": pd.__version__,
+    }
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("study", choices=["paper000", "paper001"])
-    parser.add_argument("--datasets", help="comma-separated folder names (default: all)")
+    parser.add_argument(
+        "--datasets", help="comma-separated folder names (default: all)"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     config = study_config(args.study)

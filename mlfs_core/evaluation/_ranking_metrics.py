@@ -23,8 +23,13 @@ def _sorted_rows(Y: np.ndarray, S: np.ndarray, *, descending: bool):
     new_group[:, 1:] = s[:, 1:] != s[:, :-1]
     start = np.maximum.accumulate(np.where(new_group, positions, 0), axis=1)
     end = np.minimum.accumulate(
-        np.where(np.roll(new_group, -1, axis=1) | (positions == S.shape[1] - 1)[None, :],
-                 positions, S.shape[1] - 1)[:, ::-1], axis=1)[:, ::-1]
+        np.where(
+            np.roll(new_group, -1, axis=1) | (positions == S.shape[1] - 1)[None, :],
+            positions,
+            S.shape[1] - 1,
+        )[:, ::-1],
+        axis=1,
+    )[:, ::-1]
     return y, start, end
 
 
@@ -75,7 +80,9 @@ def average_precision(Y_true, scores) -> float:
     if n == 0:
         return 0.0
     y, _, end = _sorted_rows(Y, S, descending=True)
-    rel_upto = np.take_along_axis(np.cumsum(y, axis=1), end, axis=1)  # relevant with >= score
+    rel_upto = np.take_along_axis(
+        np.cumsum(y, axis=1), end, axis=1
+    )  # relevant with >= score
     all_upto = end + 1.0  # labels with >= score
     n_pos = y.sum(axis=1)
     precision = (rel_upto / all_upto * y).sum(axis=1)

@@ -86,4 +86,11 @@ def label_scores(X, Y, measure: str = "chi2") -> np.ndarray:
     return fn(contingency_counts(X, Y))
 
 
-__all__ = ["MEASURES", "MEASURE_LABELS", "Counts", "contingency_counts", "get_measure", "label_scores"]
+__all__ = [
+    "MEASURES",
+    "MEASURE_LABELS",
+    "Counts",
+    "contingency_counts",
+    "get_measure",
+    "label_scores",
+]

@@ -10,7 +10,9 @@ from ..errors import ConfigError
 from ._registry import Ranking, get_method
 
 
-def compute_ranking(X, Y, method: str, *, k=None, random_state=None, **params) -> Ranking:
+def compute_ranking(
+    X, Y, method: str, *, k=None, random_state=None, **params
+) -> Ranking:
     """Rank features with a registered method and return the full :class:`Ranking`.
 
     Same parameters as :func:`rank_features`; also returns scores, per-label
@@ -29,7 +31,9 @@ def compute_ranking(X, Y, method: str, *, k=None, random_state=None, **params) -
     return spec.rank(X, Y, k=k, rng=check_rng(random_state), **options)
 
 
-def rank_features(X, Y, method: str, *, k=None, random_state=None, **params) -> np.ndarray:
+def rank_features(
+    X, Y, method: str, *, k=None, random_state=None, **params
+) -> np.ndarray:
     """Rank the features of ``X`` for the labels ``Y`` with a named method.
 
     Parameters

@@ -79,8 +79,15 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
     [0, 1]
     """
 
-    def __init__(self, method="MaxCS", *, k=10, percentile=None, random_state=None,
-                 method_params=None):
+    def __init__(
+        self,
+        method="MaxCS",
+        *,
+        k=10,
+        percentile=None,
+        random_state=None,
+        method_params=None,
+    ):
         self.method = method
         self.k = k
         self.percentile = percentile
@@ -104,14 +111,17 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
             raise ConfigError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None"
             )
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64,
-                          ensure_all_finite=True)
+        X = validate_data(
+            self, X, accept_sparse="csr", dtype=np.float64, ensure_all_finite=True
+        )
         Y = check_Y(_as_indicator(y), X.shape[0], name="y")
         spec = get_method(self.method)
         params = {**spec.defaults, **(self.method_params or {})}
         unknown = set(params) - set(spec.defaults)
         if unknown:
-            raise ConfigError(f"method {self.method!r} got unknown parameter(s) {sorted(unknown)}")
+            raise ConfigError(
+                f"method {self.method!r} got unknown parameter(s) {sorted(unknown)}"
+            )
         ranking = spec.rank(sp.csr_matrix(X), Y, k=X.shape[1], rng=rng, **params)
         self.ranking_ = ranking.order
         self.scores_ = ranking.scores
@@ -123,9 +133,15 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
         n = self.n_features_in_
         if self.percentile is not None:
             if not 0 < self.percentile <= 100:
-                raise ConfigError(f"percentile must be in (0, 100], got {self.percentile}")
+                raise ConfigError(
+                    f"percentile must be in (0, 100], got {self.percentile}"
+                )
             return max(1, int(np.floor(n * self.percentile / 100 + 0.5)))
-        if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 1:
+        if (
+            isinstance(self.k, bool)
+            or not isinstance(self.k, (int, np.integer))
+            or self.k < 1
+        ):
             raise ConfigError(f"k must be a positive int, got {self.k!r}")
         return min(int(self.k), n)
 

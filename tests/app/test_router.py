@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from .conftest import PAGE_PATHS, ROOT, new_app, open_page
 
 

@@ -27,7 +27,13 @@ def _literal_round_robin(S):
 
 def test_ties_keep_lower_index_first():
     """Check that equal scores rank the lower feature index first."""
-    assert order_by_score(np.array([2.0, 5.0, 2.0, 5.0, 0.0])).tolist() == [1, 3, 0, 2, 4]
+    assert order_by_score(np.array([2.0, 5.0, 2.0, 5.0, 0.0])).tolist() == [
+        1,
+        3,
+        0,
+        2,
+        4,
+    ]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -70,8 +76,12 @@ def test_rand_robin_draw_frequencies_follow_weighting(weighting):
     S = np.eye(3) * 10 + np.arange(3)[::-1] * 0.01
     pos = np.array([1, 3, 6])
     expected = label_draw_probabilities(pos, weighting)
-    firsts = np.array([rand_robin(S, pos, 1, rng=np.random.default_rng(s), weighting=weighting)[0]
-                       for s in range(3000)])
+    firsts = np.array(
+        [
+            rand_robin(S, pos, 1, rng=np.random.default_rng(s), weighting=weighting)[0]
+            for s in range(3000)
+        ]
+    )
     freq = np.bincount(firsts, minlength=3) / firsts.size
     np.testing.assert_allclose(freq, expected, atol=0.03)
 

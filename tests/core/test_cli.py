@@ -55,7 +55,17 @@ def test_stats_prints_table3_columns(tiny, capsys):
 def test_rank_writes_csv_with_positions(tiny, capsys, tmp_path):
     """Check that `mlfs rank` writes position,feature_index,feature_name,score in rank order."""
     out_file = tmp_path / "r.csv"
-    status, _, _ = _run(capsys, "rank", str(tiny), "--method", "MaxCS", "--k", "2", "--out", str(out_file))
+    status, _, _ = _run(
+        capsys,
+        "rank",
+        str(tiny),
+        "--method",
+        "MaxCS",
+        "--k",
+        "2",
+        "--out",
+        str(out_file),
+    )
     df = pd.read_csv(out_file)
     assert status == 0
     assert list(df.columns) == ["position", "feature_index", "feature_name", "score"]
@@ -84,7 +94,10 @@ def test_scores_matrix(tiny, capsys):
     ("argv", "match"),
     [
         (["rank", "{tiny}", "--method", "Nope"], "unknown method"),
-        (["rank", "{tiny}", "--method", "MaxCS", "--k", "9"], "larger than the number of features"),
+        (
+            ["rank", "{tiny}", "--method", "MaxCS", "--k", "9"],
+            "larger than the number of features",
+        ),
         (["scores", "{tiny}", "--measure", "gini"], "unknown measure"),
         (["stats", "{missing}"], "missing"),
     ],
@@ -99,6 +112,10 @@ def test_bad_input_exits_nonzero_with_message(argv, match, tiny, capsys, tmp_pat
 
 def test_python_dash_m_runs(tiny):
     """Check that `python -m mlfs_core` runs the same command line."""
-    proc = subprocess.run([sys.executable, "-m", "mlfs_core", "stats", str(tiny)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlfs_core", "stats", str(tiny)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0 and proc.stdout.startswith("dataset,")

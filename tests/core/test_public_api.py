@@ -14,21 +14,48 @@ def test_all_names_importable():
 def test_public_signatures():
     """Check the signatures other code and users rely on (issues 2 and 4)."""
     assert str(inspect.signature(mlfs_core.rank_features)) == (
-        "(X, Y, method: 'str', *, k=None, random_state=None, **params) -> 'np.ndarray'")
+        "(X, Y, method: 'str', *, k=None, random_state=None, **params) -> 'np.ndarray'"
+    )
     params = inspect.signature(mlfs_core.load_dataset).parameters
     assert list(params)[:5] == ["path", "labels", "label_count", "label_prefix", "name"]
-    assert list(inspect.signature(mlfs_core.label_scores).parameters) == ["X", "Y", "measure"]
+    assert list(inspect.signature(mlfs_core.label_scores).parameters) == [
+        "X",
+        "Y",
+        "measure",
+    ]
     assert list(inspect.signature(mlfs_core.kuncheva_index).parameters)[:3] == [
-        "a", "b", "n_features"]
+        "a",
+        "b",
+        "n_features",
+    ]
     assert "alpha" in inspect.signature(mlfs_core.friedman_nemenyi).parameters
 
 
 def test_registry_has_every_paper_method():
     """Check that all paper-000, paper-001 and baseline methods are registered."""
     names = set(mlfs_core.list_methods())
-    expected = {"MaxCS", "MeanCS", "RoRCS", "RaRCS", "MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS",
-                "PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS",
-                "ATR", "RFS", "AF"}
+    expected = {
+        "MaxCS",
+        "MeanCS",
+        "RoRCS",
+        "RaRCS",
+        "MaxBNS",
+        "MeanBNS",
+        "RoRBNS",
+        "RaRBNS",
+        "PPT-MI",
+        "IGMF",
+        "PMU",
+        "D2F",
+        "MDMR",
+        "LRFS",
+        "LSMFS",
+        "MLSMFS",
+        "SCLS",
+        "ATR",
+        "RFS",
+        "AF",
+    }
     assert expected <= names
 
 
@@ -38,7 +65,9 @@ def test_engine_never_imports_streamlit():
     import sys
 
     code = "import sys, mlfs_core, mlfs_core.plots; print('streamlit' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
     assert out.stdout.strip() == "False", out.stderr
 
 
@@ -55,7 +84,11 @@ def test_import_is_light():
     import subprocess
     import sys
 
-    code = ("import sys, mlfs_core, mlfs_core.evaluation, mlfs_core.analysis, mlfs_core.data; "
-            "print(sorted(m for m in ('scipy.stats', 'sklearn') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    code = (
+        "import sys, mlfs_core, mlfs_core.evaluation, mlfs_core.analysis, mlfs_core.data; "
+        "print(sorted(m for m in ('scipy.stats', 'sklearn') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
     assert out.stdout.strip() == "[]", out.stderr

@@ -13,10 +13,15 @@ def test_equal_to_sklearn_with_and_without_ties(seed):
     rng = np.random.default_rng(seed)
     n, q = int(rng.integers(1, 30)), int(rng.integers(2, 9))
     Y = (rng.random((n, q)) < 0.4).astype(int)
-    S = rng.integers(0, 3, size=(n, q)).astype(float) if seed % 2 else rng.random((n, q))
+    S = (
+        rng.integers(0, 3, size=(n, q)).astype(float)
+        if seed % 2
+        else rng.random((n, q))
+    )
     assert ranking_loss(Y, S) == pytest.approx(label_ranking_loss(Y, S), abs=1e-12)
     assert average_precision(Y, S) == pytest.approx(
-        label_ranking_average_precision_score(Y, S), abs=1e-12)
+        label_ranking_average_precision_score(Y, S), abs=1e-12
+    )
 
 
 def test_hand_worked_example():

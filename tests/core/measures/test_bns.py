@@ -17,7 +17,9 @@ def _one(tp, fp, fn, tn):
 
 def test_hand_computed_table():
     """Check BNS on tp=8 fn=2 fp=1 tn=9: |F^-1(0.8) - F^-1(0.1)| = 2.1232."""
-    assert bns_from_counts(_one(8, 1, 2, 9))[0, 0] == pytest.approx(0.841621 + 1.281552, abs=1e-5)
+    assert bns_from_counts(_one(8, 1, 2, 9))[0, 0] == pytest.approx(
+        0.841621 + 1.281552, abs=1e-5
+    )
 
 
 def test_clipping_bounds():
@@ -36,7 +38,8 @@ def test_zero_denominators_are_zero_rates():
 def test_symmetric_in_direction():
     """Check that BNS scores negative association like positive (absolute value)."""
     assert bns_from_counts(_one(8, 1, 2, 9))[0, 0] == pytest.approx(
-        bns_from_counts(_one(1, 8, 9, 2))[0, 0])
+        bns_from_counts(_one(1, 8, 9, 2))[0, 0]
+    )
 
 
 @pytest.mark.parametrize("to_container", [np.asarray, csr_array, csc_array])

@@ -26,15 +26,21 @@ def test_equals_scipy_without_correction():
     rng = np.random.default_rng(0)
     for _ in range(200):
         cells = rng.integers(0, 30, size=4)
-        if (cells[:2].sum() == 0 or cells[2:].sum() == 0
-                or cells[[0, 2]].sum() == 0 or cells[[1, 3]].sum() == 0):
+        if (
+            cells[:2].sum() == 0
+            or cells[2:].sum() == 0
+            or cells[[0, 2]].sum() == 0
+            or cells[[1, 3]].sum() == 0
+        ):
             continue
         tp, fp, fn, tn = cells
         expected = chi2_contingency([[tp, fp], [fn, tn]], correction=False)[0]
         assert chi2_from_counts(_one(tp, fp, fn, tn))[0, 0] == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("cells", [(0, 0, 3, 7), (3, 7, 0, 0), (0, 4, 0, 6), (5, 0, 5, 0)])
+@pytest.mark.parametrize(
+    "cells", [(0, 0, 3, 7), (3, 7, 0, 0), (0, 4, 0, 6), (5, 0, 5, 0)]
+)
 def test_zero_expected_terms_are_finite(cells):
     """Check that tables with an empty row or column (zero expected counts) score 0, finite."""
     value = chi2_from_counts(_one(*cells))[0, 0]
@@ -57,7 +63,9 @@ def test_label_scores_match_scipy_per_pair(to_container):
         for j in range(10):
             p, y = X[:, j] != 0, Y[:, i] == 1
             table = [[np.sum(p & y), np.sum(p & ~y)], [np.sum(~p & y), np.sum(~p & ~y)]]
-            assert S[i, j] == pytest.approx(chi2_contingency(table, correction=False)[0])
+            assert S[i, j] == pytest.approx(
+                chi2_contingency(table, correction=False)[0]
+            )
 
 
 def test_degenerate_data_is_finite(small_xy):

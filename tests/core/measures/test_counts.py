@@ -44,7 +44,9 @@ def test_counts_match_literal_loop(to_container, seed):
 
 def test_counts_ignore_explicit_zeros():
     """Check that explicitly stored zeros in a sparse matrix are not counted as presences."""
-    X = csr_matrix((np.array([0.0, 1.0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2))
+    X = csr_matrix(
+        (np.array([0.0, 1.0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2)
+    )
     c = contingency_counts(X, np.array([[1]]))
     assert c.tp.tolist() == [[0.0, 1.0]]
     assert c.fn.tolist() == [[1.0, 0.0]]
@@ -54,4 +56,6 @@ def test_cells_sum_to_n(small_xy):
     """Check that the four cells of every table add up to the number of samples."""
     X, Y = small_xy
     c = contingency_counts(csr_matrix(X), Y)
-    np.testing.assert_array_equal(c.tp + c.fp + c.fn + c.tn, np.full(c.tp.shape, X.shape[0]))
+    np.testing.assert_array_equal(
+        c.tp + c.fp + c.fn + c.tn, np.full(c.tp.shape, X.shape[0])
+    )

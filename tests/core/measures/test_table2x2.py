@@ -19,13 +19,17 @@ def test_information_gain_equals_mutual_info():
     S = label_scores(X, Y, "ig")
     for i in range(2):
         for j in range(4):
-            assert S[i, j] == pytest.approx(mutual_info_score(X[:, j], Y[:, i]) / np.log(2))
+            assert S[i, j] == pytest.approx(
+                mutual_info_score(X[:, j], Y[:, i]) / np.log(2)
+            )
 
 
 def test_information_gain_of_independent_table_is_zero():
     """Check that IG is 0 when presence and label are independent."""
     a = lambda v: np.array([[float(v)]])  # noqa: E731
-    assert information_gain_from_counts(Counts.from_cells(a(2), a(2), a(3), a(3)))[0, 0] == pytest.approx(0)
+    assert information_gain_from_counts(Counts.from_cells(a(2), a(2), a(3), a(3)))[
+        0, 0
+    ] == pytest.approx(0)
 
 
 @pytest.mark.parametrize("measure", sorted(MEASURES))

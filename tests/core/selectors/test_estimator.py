@@ -11,8 +11,13 @@ from mlfs_core import rank_features
 from mlfs_core.selectors.estimator import MultiLabelSelector
 
 
-@parametrize_with_checks([MultiLabelSelector("MaxCS", k=2), MultiLabelSelector("RaRBNS", k=2, random_state=0),
-                          MultiLabelSelector("RFS", percentile=50, random_state=0)])
+@parametrize_with_checks(
+    [
+        MultiLabelSelector("MaxCS", k=2),
+        MultiLabelSelector("RaRBNS", k=2, random_state=0),
+        MultiLabelSelector("RFS", percentile=50, random_state=0),
+    ]
+)
 def test_sklearn_compatible(estimator, check):
     """Check that the selector passes scikit-learn's estimator checks."""
     check(estimator)
@@ -23,7 +28,9 @@ def test_fitted_attributes_match_rank_features(small_xy):
     X, Y = small_xy
     sel = MultiLabelSelector("MeanBNS", k=4).fit(X, Y)
     assert sel.ranking_.tolist() == rank_features(X, Y, "MeanBNS").tolist()
-    assert sorted(sel.get_support(indices=True).tolist()) == sorted(sel.ranking_[:4].tolist())
+    assert sorted(sel.get_support(indices=True).tolist()) == sorted(
+        sel.ranking_[:4].tolist()
+    )
     assert sel.label_scores_.shape == (Y.shape[1], X.shape[1])
     assert sel.transform(X).shape == (X.shape[0], 4)
 
@@ -41,8 +48,12 @@ def test_works_in_pipeline():
     rng = np.random.default_rng(0)
     X = rng.poisson(1.0, size=(120, 20)).astype(float)
     Y = np.column_stack([X[:, 3] > 1, X[:, 7] > 1]).astype(int)
-    pipe = Pipeline([("select", MultiLabelSelector("MaxCS", k=2)),
-                     ("clf", OneVsRestClassifier(LinearSVC()))]).fit(X, Y)
+    pipe = Pipeline(
+        [
+            ("select", MultiLabelSelector("MaxCS", k=2)),
+            ("clf", OneVsRestClassifier(LinearSVC())),
+        ]
+    ).fit(X, Y)
     assert sorted(pipe["select"].get_support(indices=True).tolist()) == [3, 7]
     assert pipe.predict(X).shape == Y.shape
 

@@ -8,7 +8,16 @@ import mlfs_core
 from mlfs_core import compute_ranking, list_methods, rank_features
 from mlfs_core.errors import ConfigError
 
-PAPER000 = ["MaxCS", "MeanCS", "RoRCS", "RaRCS", "MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS"]
+PAPER000 = [
+    "MaxCS",
+    "MeanCS",
+    "RoRCS",
+    "RaRCS",
+    "MaxBNS",
+    "MeanBNS",
+    "RoRBNS",
+    "RaRBNS",
+]
 
 
 def test_registry_lists_paper_methods():
@@ -23,7 +32,10 @@ def test_every_method_returns_permutation(method, small_xy):
     X, Y = small_xy
     full = rank_features(X, Y, method, random_state=3)
     assert sorted(full.tolist()) == list(range(X.shape[1]))
-    assert rank_features(csr_matrix(X), Y, method, k=5, random_state=3).tolist() == full[:5].tolist()
+    assert (
+        rank_features(csr_matrix(X), Y, method, k=5, random_state=3).tolist()
+        == full[:5].tolist()
+    )
 
 
 @pytest.mark.parametrize("method", PAPER000 + ["RFS"])
@@ -39,8 +51,14 @@ def test_max_and_mean_use_label_scores(small_xy):
     """Check that MaxCS/MeanCS order by the max/mean of the per-label CS matrix."""
     X, Y = small_xy
     S = mlfs_core.measures.label_scores(X, Y, "chi2")
-    assert rank_features(X, Y, "MaxCS").tolist() == np.argsort(-S.max(0), kind="stable").tolist()
-    assert rank_features(X, Y, "MeanCS").tolist() == np.argsort(-S.mean(0), kind="stable").tolist()
+    assert (
+        rank_features(X, Y, "MaxCS").tolist()
+        == np.argsort(-S.max(0), kind="stable").tolist()
+    )
+    assert (
+        rank_features(X, Y, "MeanCS").tolist()
+        == np.argsort(-S.mean(0), kind="stable").tolist()
+    )
 
 
 def test_planted_feature_ranks_first():
@@ -59,14 +77,19 @@ def test_stochastic_methods_are_seeded(small_xy):
     for method in ["RaRCS", "RFS"]:
         a = rank_features(X, Y, method, random_state=11)
         assert a.tolist() == rank_features(X, Y, method, random_state=11).tolist()
-    assert rank_features(X, Y, "RFS", random_state=1).tolist() != rank_features(
-        X, Y, "RFS", random_state=2).tolist()
+    assert (
+        rank_features(X, Y, "RFS", random_state=1).tolist()
+        != rank_features(X, Y, "RFS", random_state=2).tolist()
+    )
 
 
 def test_rar_accepts_weighting(small_xy):
     """Check that the RaR weighting option is accepted and validated."""
     X, Y = small_xy
-    assert len(rank_features(X, Y, "RaRBNS", weighting="uniform", random_state=0)) == X.shape[1]
+    assert (
+        len(rank_features(X, Y, "RaRBNS", weighting="uniform", random_state=0))
+        == X.shape[1]
+    )
     with pytest.raises(ConfigError, match="weighting"):
         rank_features(X, Y, "RaRBNS", weighting="zipf", random_state=0)
 
@@ -110,7 +133,9 @@ def test_rank_filter_methods_equals_one_by_one(small_xy):
     from mlfs_core.selectors.filter import rank_filter_methods
 
     X, Y = small_xy
-    together = rank_filter_methods(X, Y, PAPER000, k=7, random_state=np.random.default_rng(9))
+    together = rank_filter_methods(
+        X, Y, PAPER000, k=7, random_state=np.random.default_rng(9)
+    )
     rng = np.random.default_rng(9)  # RaR methods consume the one generator in order
     for name in PAPER000:
         alone = compute_ranking(X, Y, name, k=7, random_state=rng)
