@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+# Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
+GZIP = {"method": "gzip", "mtime": 0}
 sys.path.insert(0, str(ROOT))
 
 from mlfs_core._constants import BUDGET, DATASET, MEAN, METHOD, METRIC, STD, VALUE  # noqa: E402
@@ -542,9 +544,11 @@ def write_app_sources(study: str, data: dict) -> None:
     """Merged results/selections for the app's "Paper ... study" results source."""
     folder = ROOT / "studies" / study / "app"
     folder.mkdir(parents=True, exist_ok=True)
-    data["results"].to_csv(folder / "results.csv.gz", index=False)
+    data["results"].to_csv(folder / "results.csv.gz", index=False, compression=GZIP)
     if "selections" in data:
-        data["selections"].to_csv(folder / "selections.csv.gz", index=False)
+        data["selections"].to_csv(
+            folder / "selections.csv.gz", index=False, compression=GZIP
+        )
 
 
 PENDING_NOTES = {

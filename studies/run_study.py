@@ -40,6 +40,8 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+# Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
+GZIP = {"method": "gzip", "mtime": 0}
 sys.path.insert(0, str(ROOT))
 
 import mlfs_core  # noqa: E402
@@ -125,12 +127,14 @@ def run_one(study: str, config, spec, *, jobs: int, out_root: Path) -> Path:
         one, cache_dir=ROOT / "results" / "cache", n_jobs=jobs, progress=progress
     )
     wall = time.perf_counter() - start
-    compact_results(result.results).to_csv(out / "results.csv.gz", index=False)
+    compact_results(result.results).to_csv(
+        out / "results.csv.gz", index=False, compression=GZIP
+    )
     similarity_long(result.selections, config.protocol).to_csv(
         out / "similarity.csv", index=False
     )
     compact_selections(result.selections, config.protocol).to_csv(
-        out / "selections.csv.gz", index=False
+        out / "selections.csv.gz", index=False, compression=GZIP
     )
     timing_summary(result.timings).to_csv(out / "timings.csv", index=False)
     ds = mlfs_core.load_dataset(
