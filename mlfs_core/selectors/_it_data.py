@@ -188,7 +188,8 @@ def prepare_codes(codes: np.ndarray, Y: np.ndarray) -> DiscreteProblem:
     n_samples = compact.shape[0]
     n_codes = max(int(n_bins.max()), 2)
     small = _small_onehot(compact, n_codes)
-    labels = sp.csr_matrix(np.asarray(Y, dtype=np.float64))
+    # Sparse first: a dense float64 copy of delicious' Y alone is 127 MB.
+    labels = sp.csr_matrix(np.asarray(Y)).astype(np.float64)
     label_counts = np.rint(np.asarray(labels.sum(axis=0)).ravel()).astype(np.int64)
     bin_counts = fill_mode(_products(small, n_codes, None, None), n_samples)
     feature_label = fill_mode(_products(small, n_codes, None, labels), label_counts)
