@@ -33,6 +33,16 @@ all ordered pairs including i = j; ``MDMR(variant="reference-code")`` is
 D2F. That code also ranks IGMF's features in reverse index order; this is a
 defect and is not reproduced.
 
+Cost (n samples, M features with at most b codes, q labels): counts come
+from sparse products over the codes other than each feature's most frequent
+one (on sparse data: the stored values), so preparing costs about
+O(nnz x labels per sample). Static terms are O(M b q), except the label-pair
+terms of PMU, LRFS, LSMFS and MLSMFS: O(M b q^2 / 2) table look-ups in
+blocks of 2^15 elements plus sparse corrections where labels co-occur. A step
+costs one pass over the candidates for I(f; s) and, for PMU, D2F and MDMR,
+``b_s - 1`` sparse products and an O(M b b_s q) pass. Memory is O(M b q)
+counts plus one block.
+
 References
 ----------
 .. [1] G. Brown, A. Pocock, M.-J. Zhao and M. Lujan, "Conditional likelihood
