@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import mlfs_core
-from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC, STD
+from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
 from mlfs_core.analysis import (
     FriedmanResult,
     broadcast_reference,
@@ -28,10 +28,12 @@ from mlfs_core.analysis import (
     recovery_table,
     similarity_matrix,
 )
-from mlfs_core.data import discover_datasets, load_dataset, load_uploaded
+from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
+from mlfs_core.evaluation.io import read_results, read_selections
 from mlfs_core.evaluation.metrics import higher_is_better
+from mlfs_core.selectors.naming import measure_panels
+from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
 
-from . import adapters
 from .datasets import DatasetKey, read_upload
 from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef, data_file
 
@@ -74,14 +76,14 @@ def names(key: DatasetKey) -> tuple[str, list[str], list[str]]:
 def label_frequency(key: DatasetKey) -> pd.DataFrame:
     """Positive samples per label (``label, count, fraction``)."""
     ds = load(key)
-    return adapters.label_frequency(ds.Y, ds.label_names)
+    return describe.label_frequency(ds.Y, ds.label_names)
 
 
 @st.cache_data(show_spinner=False)
 def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
     """Label x label co-occurrence counts."""
     ds = load(key)
-    return adapters.label_cooccurrence(ds.Y, ds.label_names)
+    return describe.label_cooccurrence(ds.Y, ds.label_names)
 
 
 @st.cache_data(show_spinner="Ranking features ...")
@@ -93,14 +95,23 @@ def ranking(
     result = mlfs_core.compute_ranking(
         ds.X, ds.Y, method, random_state=seed, **dict(params)
     )
-    return adapters.ranking_frame(result.order, result.scores, ds.feature_names)
+    return ranking_frame(result, ds.feature_names)
 
 
 @st.cache_data(show_spinner=False)
 def planted_truth(key: DatasetKey) -> tuple[int, ...] | None:
-    """Indices of the planted informative features (None without a truth file)."""
+    """Indices of the planted informative features.
+
+    None without a truth file, or when it is malformed: the planted-truth
+    section of the Rank page is then left out rather than failing the page.
+    """
     path = _truth_file(key)
-    return None if path is None else adapters.planted_truth(path, load_planted_truth)
+    if path is None:
+        return None
+    try:
+        return tuple(load_planted_truth(path))
+    except ValueError:
+        return None
 
 
 def _truth_file(key: DatasetKey) -> Path | None:
@@ -117,11 +128,11 @@ def precision_curves(
 ) -> pd.DataFrame:
     """Precision@k against the planted truth for each method, k = 1..k_max."""
     name, _, _ = names(key)
-    rankings = adapters.selections_frame(
-        name, {m: ranking(key, m, (), seed)[adapters.FEATURE_INDEX] for m in methods}
+    rankings = selections_frame(
+        name, {m: ranking(key, m, (), seed)[FEATURE_INDEX] for m in methods}
     )
     table = recovery_table(rankings, planted_truth(key) or (), ks=range(1, k_max + 1))
-    return table[[METHOD, "k", "precision"]]
+    return table[[METHOD, K, PRECISION]]
 
 
 # ---- experiment results (analysis pages) -------------------------------------
@@ -138,14 +149,14 @@ def _direction(metric: str) -> bool:
 @st.cache_data(show_spinner=False)
 def results(ref: ResultsRef) -> pd.DataFrame:
     """The tidy results table of a results folder (raises ValueError if malformed)."""
-    return adapters.read_results(data_file(ref.folder, RESULTS_FILE))
+    return read_results(data_file(ref.folder, RESULTS_FILE))
 
 
 @st.cache_data(show_spinner=False)
 def selections(ref: ResultsRef) -> pd.DataFrame | None:
     """The selections table (ranked feature indices), or None if the folder has none."""
     path = data_file(ref.folder, SELECTIONS_FILE)
-    return adapters.read_selections(path) if path.is_file() else None
+    return read_selections(path) if path.is_file() else None
 
 
 def _subset(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
@@ -160,7 +171,7 @@ def rank_curves(
     """Average rank per (panel, budget, method), methods ranked within their panel."""
     table = _subset(ref, metric, methods)
     hib = _direction(metric)
-    groups = adapters.measure_panels(methods) if by_measure else {"": list(methods)}
+    groups = measure_panels(methods) if by_measure else {"": list(methods)}
     frames = [
         rank_table(
             table[table[METHOD].isin(members)], metric=metric, higher_is_better=hib

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 import mlfs_core
+from mlfs_core.selectors.naming import is_filter_name, split_name
 
-from .adapters import split_name
 from .widgets import method_params
 
 FAMILIES = {
@@ -39,7 +39,7 @@ def pick_method(*, key: str, default_family: str = "paper000") -> tuple[str, tup
 
 
 def _measure_aggregation(names: list[str], *, key: str) -> str:
-    parts = [p for p in (split_name(n) for n in names) if p]
+    parts = [split_name(n) for n in names if is_filter_name(n)]
     aggregations = list(dict.fromkeys(a for a, _ in parts))
     measures = list(dict.fromkeys(m for _, m in parts))
     left, right = st.columns(2)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._constants import DATASET, FEATURES, FOLD, METHOD, PRECISION, REPEAT, K
+from ..errors import MLFSError
 
 
 def precision_at_k(order, truth, k: int) -> float:
@@ -81,20 +82,80 @@ def recovery_table(
 
 
 def load_planted_truth(path) -> list[int]:
-    """Read the informative feature indices from a ``planted_truth.json`` file.
+    """Read the planted informative feature indices of a synthetic dataset.
 
-    The file holds a JSON object with the indices under ``"all_informative"``
-    or ``"informative"`` (a list, or a mapping label -> list whose union is
-    taken), or is a bare JSON list of indices.
+    Parameters
+    ----------
+    path : str, path-like or file object
+        A JSON file in one of these layouts (the first match wins):
+
+        - an object with ``"all_informative"``: a flat list of indices, the
+          union over labels (the layout of ``sample_data/planted_truth.json``);
+        - an object with ``"informative"`` (or ``"informative_features"``):
+          a flat list, or a mapping label -> list whose union is taken;
+        - a bare JSON list of indices.
+
+    Returns
+    -------
+    list of int
+        The indices, in file order for a flat list, sorted for a union.
+
+    Raises
+    ------
+    MLFSError
+        If the file is not JSON, holds none of the layouts above, or an index
+        is not a non-negative integer; the message names the file.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = '{"informative": {"l0": [4, 2], "l1": [2, 9]}}'
+    >>> load_planted_truth(io.StringIO(text))
+    [2, 4, 9]
+    >>> load_planted_truth(io.StringIO("[5, 1]"))
+    [5, 1]
     """
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if isinstance(data, dict):
-        for key in ("all_informative", "informative", "informative_features"):
-            if key in data:
-                data = data[key]
-                break
+    name = _file_name(path)
+    try:
+        if hasattr(path, "read"):
+            data = json.load(path)
         else:
-            raise ValueError(f"{path}: no 'informative' list in the planted truth")
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MLFSError(f"{name} is not a readable JSON file: {exc}") from None
     if isinstance(data, dict):
-        data = sorted({int(i) for values in data.values() for i in values})
-    return [int(i) for i in data]
+        data = _truth_entry(data, name)
+    if isinstance(data, dict):
+        data = sorted({i for values in data.values() for i in _indices(values, name)})
+    return _indices(data, name)
+
+
+_TRUTH_KEYS = ("all_informative", "informative", "informative_features")
+
+
+def _truth_entry(data: dict, name: str):
+    for key in _TRUTH_KEYS:
+        if key in data:
+            return data[key]
+    raise MLFSError(
+        f"{name}: no informative indices in the planted truth "
+        f"(expected one of the keys {', '.join(_TRUTH_KEYS)})"
+    )
+
+
+def _indices(values, name: str) -> list[int]:
+    """``values`` as a list of non-negative ints; MLFSError naming ``name`` else."""
+    if not isinstance(values, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values
+    ):
+        raise MLFSError(
+            f"{name}: informative features must be lists of non-negative "
+            f"integer indices, got {str(values)[:60]}"
+        )
+    return [int(v) for v in values]
+
+
+def _file_name(path) -> str:
+    if hasattr(path, "read"):
+        return Path(str(getattr(path, "name", "<stream>"))).name
+    return Path(path).name

@@ -8,12 +8,15 @@ label-selection precedence and the nominal encoding rule, and
 from __future__ import annotations
 
 from .dataset import Dataset
+from .describe import label_cooccurrence, label_frequency
 from .loader import KNOWN_LABEL_HINTS, discover_datasets, load_dataset, load_uploaded
 
 __all__ = [
     "KNOWN_LABEL_HINTS",
     "Dataset",
     "discover_datasets",
+    "label_cooccurrence",
+    "label_frequency",
     "load_dataset",
     "load_uploaded",
 ]

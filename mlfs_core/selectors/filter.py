@@ -20,10 +20,10 @@ from ..aggregation import (
     rand_robin,
     round_robin,
 )
-from ..errors import ConfigError
 from ..measures import MEASURE_LABELS, MEASURES
 from ..measures.counts import contingency_counts
 from ._registry import MethodSpec, Ranking, register
+from .naming import method_name, parse_method_name
 
 
 def positional_scores(order: np.ndarray, n_features: int) -> np.ndarray:
@@ -93,7 +93,7 @@ def rank_filter_methods(X, Y, methods, *, k=None, random_state=None) -> dict[str
     X, Y = check_XY(X, Y)
     k = check_k(k, X.shape[1])
     rng = check_rng(random_state)
-    parsed = {name: _parse_filter_name(name) for name in methods}
+    parsed = {name: parse_method_name(name) for name in methods}
     counts = contingency_counts(X, Y)
     positives = counts.positives.ravel()
     matrices, orders, out = {}, {}, {}
@@ -106,14 +106,6 @@ def rank_filter_methods(X, Y, methods, *, k=None, random_state=None) -> dict[str
         out[name] = _aggregate(S, positives, k=k, rng=rng, aggregation=aggregation,
                                orders=orders.get(measure))
     return out
-
-
-def _parse_filter_name(name: str) -> tuple[str, str]:
-    for aggregation, prefix in AGGREGATION_LABELS.items():
-        for measure, suffix in MEASURE_LABELS.items():
-            if name == prefix + suffix:
-                return aggregation, measure
-    raise ConfigError(f"{name!r} is not a measure+aggregation method (e.g. MaxCS, RaRBNS)")
 
 
 def _rank_random(X, Y, *, k, rng) -> Ranking:
@@ -144,13 +136,13 @@ _MEASURE_TEXT = {
 
 
 def _register_filters() -> None:
-    for measure, suffix in MEASURE_LABELS.items():
+    for measure in MEASURE_LABELS:
         family = "paper000" if measure in ("chi2", "bns") else "extra"
-        for aggregation, prefix in AGGREGATION_LABELS.items():
+        for aggregation in AGGREGATION_LABELS:
             stochastic = aggregation == "rar"
             register(
                 MethodSpec(
-                    name=f"{prefix}{suffix}",
+                    name=method_name(aggregation, measure),
                     family=family,
                     rank=partial(_rank_filter, measure=measure, aggregation=aggregation),
                     stochastic=stochastic,

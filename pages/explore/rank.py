@@ -3,7 +3,8 @@
 import streamlit as st
 
 from mlfs_core.plots import feature_score_bar, precision_at_k_curve
-from ui import adapters, cached, methods, widgets
+from mlfs_core.selectors.tables import topk_side_by_side
+from ui import cached, methods, widgets
 
 st.title("Rank features")
 name, key = widgets.current_dataset()
@@ -48,7 +49,7 @@ with st.container(border=True):
         f"{other} could not rank {name}", cached.ranking, key, other, other_params, seed
     )
     if other_table is not None:
-        side, overlap = adapters.topk_side_by_side(
+        side, overlap = topk_side_by_side(
             table, other_table, int(k), (method, other)
         )
         st.metric(f"Features in both top-{k} lists", f"{overlap} of {k}")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,6 +17,9 @@ from mlfs_core.analysis import (
     precision_at_k,
     recovery_table,
 )
+from mlfs_core.errors import MLFSError
+
+SAMPLE_TRUTH = Path(__file__).resolve().parents[3] / "sample_data/planted_truth.json"
 
 
 def _results():
@@ -68,3 +73,56 @@ def test_precision_at_k_and_table(tmp_path):
     assert load_planted_truth(path) == [4, 2]
     path.write_text(json.dumps({"informative": {"l0": [4, 2], "l1": [2, 9]}}))
     assert load_planted_truth(path) == [2, 4, 9]
+
+
+def test_load_planted_truth_reads_the_shipped_sample_file():
+    """Check that sample_data/planted_truth.json gives its all_informative list."""
+    data = json.loads(SAMPLE_TRUTH.read_text(encoding="utf-8"))
+    truth = load_planted_truth(SAMPLE_TRUTH)
+    assert truth == data["all_informative"]
+    assert len(truth) == 80 and truth[:3] == [204, 208, 221]
+    per_label = {i for values in data["informative"].values() for i in values}
+    assert set(truth) == per_label
+
+
+def test_load_planted_truth_per_label_mapping_without_union(tmp_path):
+    """Check that a per-label mapping without all_informative gives its union."""
+    data = json.loads(SAMPLE_TRUTH.read_text(encoding="utf-8"))
+    del data["all_informative"]
+    path = tmp_path / "planted_truth.json"
+    path.write_text(json.dumps(data))
+    assert load_planted_truth(path) == sorted(
+        {i for values in data["informative"].values() for i in values}
+    )
+
+
+def test_load_planted_truth_accepts_a_flat_list(tmp_path):
+    """Check that a bare JSON list is read in file order."""
+    path = tmp_path / "truth.json"
+    path.write_text("[9, 3, 5]")
+    assert load_planted_truth(path) == [9, 3, 5]
+    assert load_planted_truth(io.StringIO("[]")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"seed": 3}', "no informative indices"),
+        ('{"informative": [1, "two"]}', "non-negative integer indices"),
+        ('{"informative": {"l0": [1, -2]}}', "non-negative integer indices"),
+        ('{"informative": 4}', "non-negative integer indices"),
+        ("not json", "is not a readable JSON file"),
+    ],
+)
+def test_load_planted_truth_malformed_files_name_the_file(tmp_path, text, message):
+    """Check that malformed truth files raise MLFSError naming the file."""
+    path = tmp_path / "odd_truth.json"
+    path.write_text(text)
+    with pytest.raises(MLFSError, match=f"odd_truth.json.*{message}"):
+        load_planted_truth(path)
+
+
+def test_load_planted_truth_missing_file_raises(tmp_path):
+    """Check that a missing file raises MLFSError naming it."""
+    with pytest.raises(MLFSError, match="gone.json is not a readable JSON file"):
+        load_planted_truth(tmp_path / "gone.json")
