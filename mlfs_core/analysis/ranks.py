@@ -67,7 +67,9 @@ def dataset_ranks(
     if wide.empty:
         return pd.DataFrame(columns=[*by, DATASET, METHOD, RANK])
     values = wide.to_numpy(dtype=float)
-    from scipy.stats import rankdata  # imported here: scipy.stats costs ~1 s at start-up
+    from scipy.stats import (
+        rankdata,  # imported here: scipy.stats costs ~1 s at start-up
+    )
 
     ranks = rankdata(-values if higher_is_better else values, axis=1, method="average")
     out = pd.DataFrame(ranks, index=wide.index, columns=wide.columns)

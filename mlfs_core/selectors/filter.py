@@ -43,17 +43,23 @@ def _aggregate(S, positives, *, k, rng, aggregation, weighting="inverse", orders
         order = round_robin(S, k, orders=orders)
     else:
         order = rand_robin(S, positives, k, rng=rng, weighting=weighting, orders=orders)
-    return Ranking(order=order, scores=positional_scores(order, n_features), label_scores=S)
+    return Ranking(
+        order=order, scores=positional_scores(order, n_features), label_scores=S
+    )
 
 
 def _rank_filter(X, Y, *, k, rng, measure, aggregation, weighting="inverse") -> Ranking:
     counts = contingency_counts(X, Y)
     S = MEASURES[measure](counts)
     positives = counts.positives.ravel()
-    return _aggregate(S, positives, k=k, rng=rng, aggregation=aggregation, weighting=weighting)
+    return _aggregate(
+        S, positives, k=k, rng=rng, aggregation=aggregation, weighting=weighting
+    )
 
 
-def rank_filter_methods(X, Y, methods, *, k=None, random_state=None) -> dict[str, Ranking]:
+def rank_filter_methods(
+    X, Y, methods, *, k=None, random_state=None
+) -> dict[str, Ranking]:
     """Rank with several paper-000 methods at once, sharing all common work.
 
     The contingency counts are computed once, each measure's score matrix
@@ -103,8 +109,14 @@ def rank_filter_methods(X, Y, methods, *, k=None, random_state=None) -> dict[str
         S = matrices[measure]
         if aggregation in ("ror", "rar") and measure not in orders:
             orders[measure] = per_label_orders(S)
-        out[name] = _aggregate(S, positives, k=k, rng=rng, aggregation=aggregation,
-                               orders=orders.get(measure))
+        out[name] = _aggregate(
+            S,
+            positives,
+            k=k,
+            rng=rng,
+            aggregation=aggregation,
+            orders=orders.get(measure),
+        )
     return out
 
 
@@ -144,7 +156,9 @@ def _register_filters() -> None:
                 MethodSpec(
                     name=method_name(aggregation, measure),
                     family=family,
-                    rank=partial(_rank_filter, measure=measure, aggregation=aggregation),
+                    rank=partial(
+                        _rank_filter, measure=measure, aggregation=aggregation
+                    ),
                     stochastic=stochastic,
                     defaults={"weighting": "inverse"} if stochastic else {},
                     description=(

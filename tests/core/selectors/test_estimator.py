@@ -10,7 +10,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from mlfs_core import rank_features
 from mlfs_core.selectors.estimator import MultiLabelSelector
 
-
 _SKLEARN_CHECKS = parametrize_with_checks(
     [
         MultiLabelSelector("MaxCS", k=2),
