@@ -27,16 +27,7 @@ from mlfs_core.evaluation.runner import run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
-PAPER000 = [
-    "MaxCS",
-    "MeanCS",
-    "RoRCS",
-    "RaRCS",
-    "MaxBNS",
-    "MeanBNS",
-    "RoRBNS",
-    "RaRBNS",
-]
+PAPER000 = list_methods("paper000")  # the eight CS/BNS methods
 
 
 def _runs(only: str | None):

@@ -31,20 +31,11 @@ import scipy.sparse as sp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mlfs_core import rank_features  # noqa: E402
+from mlfs_core import list_methods, rank_features  # noqa: E402
 from mlfs_core.measures.counts import presence  # noqa: E402
 from mlfs_core.selectors.filter import rank_filter_methods  # noqa: E402
 
-PAPER000 = [
-    "MaxCS",
-    "MeanCS",
-    "RoRCS",
-    "RaRCS",
-    "MaxBNS",
-    "MeanBNS",
-    "RoRBNS",
-    "RaRBNS",
-]
+PAPER000 = list_methods("paper000")  # the eight CS/BNS methods
 
 
 def synthetic_rcv1v2(seed: int = 0):

@@ -13,8 +13,9 @@ The public API (stable names and signatures):
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ._lazy import lazy_exports
 
 # Public name -> the submodule that defines it. Submodules are imported on
 # first use (PEP 562), so ``import mlfs_core`` is cheap and the app's first
@@ -60,18 +61,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str):
-    try:
-        module = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module 'mlfs_core' has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only

@@ -38,6 +38,7 @@ from mlfs_core.analysis import (  # noqa: E402  # noqa: E402
     rank_table,
 )
 from mlfs_core.evaluation import METRICS  # noqa: E402
+from mlfs_core.selectors._registry import list_methods  # noqa: E402
 
 CS = ["MaxCS", "MeanCS", "RoRCS", "RaRCS"]
 BNS = ["MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS"]
@@ -53,19 +54,6 @@ IT_METHODS = [
     "LSMFS",
     "MLSMFS",
     "SCLS",
-]
-PAPER001_DATASETS = [
-    "emotions",
-    "birds",
-    "yeast",
-    "scene",
-    "enron",
-    "medical",
-    "genbase",
-    "tmc2007-500",
-    "bibtex",
-    "GnegativePseAAC",
-    "PlantPseAAC",
 ]
 PAPER001_UNFINISHED = {  # the paper's own statement (section 4 of METHODS.md)
     "PMU": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],

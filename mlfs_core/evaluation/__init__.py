@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_exports
 
 # Lazy exports (PEP 562): importing the package must not import scikit-learn,
 # whose import costs about a second (the app's first page needs none of it).
@@ -41,18 +41,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str):
-    try:
-        module = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 
 __all__ = [  # noqa: F822 - resolved lazily by __getattr__
