@@ -12,7 +12,8 @@ subset (6000 x 47236, q = 101, about 0.2% density), the median wall time of:
 with ratios against the floor and the speed-up of MaxCS over the loop, plus
 the peak traced memory (tracemalloc) of each.
 
-Run: ``python bench/bench_scoring.py [--repeats 5] [--datasets bibtex,rcv1v2-synthetic]``
+Run: ``python bench/bench_scoring.py [--repeats 5]
+[--datasets bibtex,rcv1v2-synthetic]``
 """
 
 from __future__ import annotations
@@ -115,7 +116,8 @@ def bench_dataset(name, X, Y, repeats):
     maxcs = results["MaxCS alone"][0]
     print(
         f"\nMaxCS speed-up over the sklearn loop: {loop / maxcs:.1f}x "
-        f"(target >= 10x); 8 methods {results['8 methods together'][0] / base:.1f}x floor "
+        f"(target >= 10x); "
+        f"8 methods {results['8 methods together'][0] / base:.1f}x floor "
         f"(target <= 5x on bibtex); MaxCS {maxcs / base:.1f}x floor (target <= 3x)"
     )
 

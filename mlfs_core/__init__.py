@@ -2,7 +2,8 @@
 
 The public API (stable names and signatures):
 
-- data: :func:`load_dataset`, :func:`load_uploaded`, :func:`discover_datasets`, :class:`Dataset`
+- data: :func:`load_dataset`, :func:`load_uploaded`, :func:`discover_datasets`,
+  :class:`Dataset`
 - scoring: :func:`label_scores`, :data:`MEASURES`, :data:`AGGREGATIONS`
 - ranking: :func:`rank_features`, :func:`compute_ranking`, :func:`rank_filter_methods`,
   :func:`list_methods`, :func:`get_method`, :class:`MultiLabelSelector`

@@ -36,7 +36,8 @@ def check_rng(seed: int | np.random.Generator | None = None) -> np.random.Genera
             raise ValueError(f"random_state must be a non-negative int, got {seed}")
         return np.random.default_rng(int(seed))
     raise ValueError(
-        f"random_state must be None, an int or a numpy Generator, got {type(seed).__name__}"
+        "random_state must be None, an int or a numpy Generator, "
+        f"got {type(seed).__name__}"
     )
 
 

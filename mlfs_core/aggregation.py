@@ -1,4 +1,4 @@
-"""Aggregate per-label scores (n_labels, n_features) into one feature ranking (paper 000).
+"""Aggregate per-label scores (n_labels, n_features) into one ranking (paper 000).
 
 Score-based strategies (:func:`max_scores`, :func:`mean_scores`) reduce over
 the label axis; order-based strategies (:func:`round_robin`,

@@ -12,8 +12,12 @@ class MLFSError(ValueError):
 
 
 class DatasetError(MLFSError):
-    """A dataset file or folder could not be read; the message names file/line/attribute."""
+    """A dataset file or folder could not be read; the message names
+    file/line/attribute.
+    """
 
 
 class ConfigError(MLFSError):
-    """An experiment or method configuration is invalid; the message names the parameter."""
+    """An experiment or method configuration is invalid; the message names the
+    parameter.
+    """

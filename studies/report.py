@@ -38,7 +38,6 @@ from mlfs_core.analysis import (  # noqa: E402  # noqa: E402
     rank_table,
 )
 from mlfs_core.evaluation import METRICS  # noqa: E402
-from mlfs_core.selectors._registry import list_methods  # noqa: E402
 
 TEXT_DATASETS = {
     "medical",
@@ -86,7 +85,9 @@ class Claim:
 
 # ---------------------------------------------------------------- loading
 def load_study(study: str) -> dict[str, pd.DataFrame]:
-    """Concatenate the per-dataset files of a study (results, similarity, timings, meta)."""
+    """Concatenate the per-dataset files of a study (results, similarity, timings,
+    meta).
+    """
     base = ROOT / "studies" / study / "data"
     parts: dict[str, list] = {
         "results": [],
@@ -217,7 +218,8 @@ def claims_paper000(
         Claim(
             "CS methods select different features than BNS methods (Table 6)",
             "agrees" if across < within else "disagrees",
-            f"mean Kuncheva within a measure {within:.2f}, across measures {across:.2f}",
+            f"mean Kuncheva within a measure {within:.2f}, "
+            f"across measures {across:.2f}",
         )
     )
     others = [m for m in BNS if m != "MeanBNS"]
@@ -227,7 +229,8 @@ def claims_paper000(
         Claim(
             "MeanBNS selects unlike the other BNS methods",
             "agrees" if mean_vs < among else "disagrees",
-            f"Kuncheva MeanBNS vs other BNS {mean_vs:.2f}; among the other BNS {among:.2f}",
+            f"Kuncheva MeanBNS vs other BNS {mean_vs:.2f}; "
+            f"among the other BNS {among:.2f}",
         )
     )
     return out
@@ -265,7 +268,8 @@ def friedman_on_means(means: pd.DataFrame, methods: list[str]) -> pd.DataFrame:
 
 
 def atr_wins(means: pd.DataFrame) -> pd.DataFrame:
-    """Per metric: on how many datasets ATR is best among the ten, and its average rank."""
+    """Per metric: on how many datasets ATR is best among the ten, and its average rank.
+    """
     rows = []
     for metric, sub in means[means[METHOD].isin(IT_METHODS)].groupby(METRIC):
         hib = METRICS[metric].higher_is_better
@@ -579,7 +583,8 @@ PENDING_NOTES = {
 
 
 def status_section(study: str, data: dict) -> list[str]:
-    """Which datasets of the study's config are done, with compute time, and which not."""
+    """Which datasets of the study's config are done, with compute time, and which not.
+    """
     import tomllib
 
     config = tomllib.loads((ROOT / "configs" / f"study_{study}.toml").read_text())

@@ -59,7 +59,8 @@ def dataset_key(spec) -> str:
 
 
 def compact_results(results: pd.DataFrame) -> pd.DataFrame:
-    """Average stochastic repeats: one row per (dataset, method, budget, fold, metric)."""
+    """Average stochastic repeats: one row per (dataset, method, budget, fold, metric).
+    """
     keys = [c for c in results.columns if c not in ("repeat", VALUE)]
     return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()
 

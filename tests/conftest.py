@@ -13,13 +13,17 @@ RND_SEED = 0
 
 
 def shared_datasets_dir() -> Path:
-    """Folder of the shared benchmark datasets (``MLFS_DATASETS`` or ``../shared/datasets``)."""
+    """Folder of the shared benchmark datasets (``MLFS_DATASETS`` or
+    ``../shared/datasets``).
+    """
     return Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
 
 
 @pytest.fixture(scope="session")
 def shared_datasets() -> Path:
-    """Path of ``../shared/datasets``; tests needing it fail loudly in CI if it is missing."""
+    """Path of ``../shared/datasets``; tests needing it fail loudly in CI if it is
+    missing.
+    """
     path = shared_datasets_dir()
     if not path.is_dir():
         if os.environ.get("CI"):
@@ -36,7 +40,8 @@ def rng() -> np.random.Generator:
 
 @pytest.fixture
 def small_xy(rng):
-    """A small random sparse-ish count matrix X (40 x 12) and label matrix Y (40 x 4)."""
+    """A small random sparse-ish count matrix X (40 x 12) and label matrix Y (40 x 4).
+    """
     X = rng.poisson(0.7, size=(40, 12)).astype(float)
     X[:, 3] = 0.0  # a feature present nowhere
     X[:, 5] = 1.0  # a feature present everywhere

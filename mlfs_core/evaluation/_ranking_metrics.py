@@ -13,7 +13,9 @@ import numpy as np
 
 
 def _sorted_rows(Y: np.ndarray, S: np.ndarray, *, descending: bool):
-    """Rows of ``S`` sorted, the labels in that order, and each position's tie-group start."""
+    """Rows of ``S`` sorted, the labels in that order, and each position's tie-group
+    start.
+    """
     key = -S if descending else S
     order = np.argsort(key, axis=1, kind="stable")
     s = np.take_along_axis(key, order, axis=1)

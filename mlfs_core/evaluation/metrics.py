@@ -98,7 +98,8 @@ def _label_f1(Y, P, average: str) -> float:
     if Y.shape[1] == 1:
         # One column is "binary" to scikit-learn, whose micro/macro would then
         # average over the two classes; the single label's F1 is both.
-        return float(_skm().f1_score(Y[:, 0], P[:, 0], average="binary", zero_division=0))
+        f1 = _skm().f1_score(Y[:, 0], P[:, 0], average="binary", zero_division=0)
+        return float(f1)
     return float(_skm().f1_score(Y, P, average=average, zero_division=0))
 
 

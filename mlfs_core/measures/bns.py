@@ -64,7 +64,8 @@ def bns_from_counts(counts: Counts, *, clip: float = BNS_CLIP) -> np.ndarray:
     >>> import numpy as np
     >>> from mlfs_core.measures.counts import Counts
     >>> a = lambda v: np.array([[float(v)]])
-    >>> round(float(bns_from_counts(Counts.from_cells(a(5), a(0), a(0), a(5)))[0, 0]), 4)
+    >>> table = Counts.from_cells(a(5), a(0), a(0), a(5))
+    >>> round(float(bns_from_counts(table)[0, 0]), 4)
     6.5811
     """
     positives = counts.positives

@@ -69,7 +69,7 @@ def presence(X: sp.csr_matrix) -> sp.csr_matrix:
 
 
 def contingency_counts(X: sp.csr_matrix, Y: np.ndarray) -> Counts:
-    """Compute the 2x2 counts of all label/feature pairs (Algorithm 3.1 of paper 000, vectorized).
+    """Compute the 2x2 counts of all label/feature pairs (paper 000, Algorithm 3.1).
 
     ``tp = Y^T B`` is the only product; the other cells follow from the column
     sums of ``B`` (documents containing each feature) and of ``Y`` (positives

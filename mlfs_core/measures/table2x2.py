@@ -1,4 +1,4 @@
-"""Further per-label measures of the 2x2 table: information gain, odds ratio, document frequency.
+"""Further per-label 2x2 measures: information gain, odds ratio, document frequency.
 
 Each is a function of :class:`~mlfs_core.measures.counts.Counts` returning an
 array of shape (n_labels, n_features), finite everywhere (METHODS.md section 2,
@@ -37,7 +37,8 @@ def information_gain_from_counts(counts: Counts) -> np.ndarray:
     >>> import numpy as np
     >>> from mlfs_core.measures.counts import Counts
     >>> a = lambda v: np.array([[float(v)]])
-    >>> float(information_gain_from_counts(Counts.from_cells(a(4), a(0), a(0), a(4)))[0, 0])
+    >>> table = Counts.from_cells(a(4), a(0), a(0), a(4))
+    >>> float(information_gain_from_counts(table)[0, 0])
     1.0
     """
     tp, fp, fn, tn = counts.cells()
@@ -78,7 +79,8 @@ def document_frequency_from_counts(counts: Counts) -> np.ndarray:
     >>> import numpy as np
     >>> from mlfs_core.measures.counts import Counts
     >>> a = lambda v: np.array([[float(v)]])
-    >>> float(document_frequency_from_counts(Counts.from_cells(a(1), a(2), a(3), a(4)))[0, 0])
+    >>> table = Counts.from_cells(a(1), a(2), a(3), a(4))
+    >>> float(document_frequency_from_counts(table)[0, 0])
     0.3
     """
     tp, fp, fn, tn = counts.cells()

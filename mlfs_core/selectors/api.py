@@ -25,7 +25,8 @@ def compute_ranking(
     if unknown:
         allowed = ", ".join(sorted(spec.defaults)) or "none"
         raise ConfigError(
-            f"method {method!r} got unknown parameter(s) {sorted(unknown)}; allowed: {allowed}"
+            f"method {method!r} got unknown parameter(s) {sorted(unknown)}; "
+            f"allowed: {allowed}"
         )
     options = {**spec.defaults, **params}
     return spec.rank(X, Y, k=k, rng=check_rng(random_state), **options)

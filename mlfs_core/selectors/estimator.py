@@ -109,7 +109,8 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
         rng = check_rng(self.random_state)
         if y is None:
             raise ConfigError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
+                f"{type(self).__name__} requires y to be passed, "
+                "but the target y is None"
             )
         X = validate_data(
             self, X, accept_sparse="csr", dtype=np.float64, ensure_all_finite=True

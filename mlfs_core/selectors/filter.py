@@ -136,7 +136,8 @@ _AGG_TEXT = {
     "max": "the maximum over labels of",
     "mean": "the mean over labels of",
     "ror": "a Round-Robin merge (labels in turn) of per-label rankings by",
-    "rar": "a Rand-Robin merge (labels drawn inversely to their frequency) of per-label rankings by",
+    "rar": "a Rand-Robin merge (labels drawn inversely to their frequency) "
+    "of per-label rankings by",
 }
 _MEASURE_TEXT = {
     "chi2": "chi-squared (CS)",

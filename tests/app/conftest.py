@@ -149,4 +149,5 @@ PAGE_PATHS = {
     "budget": "pages/compare/budget.py",
     "about": "pages/help/about.py",
 }
-"""Page name -> script path relative to app.py (AppTest's switch_page wants the path)."""
+"""Page name -> script path relative to app.py (AppTest's switch_page wants the path).
+"""

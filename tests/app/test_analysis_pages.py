@@ -85,7 +85,9 @@ def test_about_page_lists_every_method():
 
 
 def test_study_results_open_without_recomputing():
-    """Check that the committed paper-001 study opens on Metric vs budget and Average ranks."""
+    """Check that the committed paper-001 study opens on Metric vs budget and Average
+    ranks.
+    """
     at = open_page(new_app(), "budget")
     assert "Paper 001 study" in at.radio(key="results_source_widget").options
     at.radio(key="results_source_widget").set_value("Paper 001 study").run()
@@ -98,7 +100,9 @@ def test_study_results_open_without_recomputing():
 
 
 def test_study_similarity_at_its_stored_budget():
-    """Check that the paper-000 study's Similarity page draws the Table 6 heatmap at 50 %."""
+    """Check that the paper-000 study's Similarity page draws the Table 6 heatmap at 50
+    %.
+    """
     at = open_page(new_app(), "similarity")
     at.radio(key="results_source_widget").set_value("Paper 000 study").run()
     at.select_slider(key="sim_budget").set_value(50.0).run()

@@ -25,7 +25,8 @@ ARFF = """@relation tiny
 0,0,1,0,0
 """
 XML = """<?xml version="1.0" encoding="utf-8"?>
-<labels xmlns="http://mulan.sourceforge.net/labels"><label name="L1"></label><label name="L2"></label></labels>
+<labels xmlns="http://mulan.sourceforge.net/labels">
+<label name="L1"></label><label name="L2"></label></labels>
 """
 
 
@@ -53,7 +54,9 @@ def test_stats_prints_table3_columns(tiny, capsys):
 
 
 def test_rank_writes_csv_with_positions(tiny, capsys, tmp_path):
-    """Check that `mlfs rank` writes position,feature_index,feature_name,score in rank order."""
+    """Check that `mlfs rank` writes position,feature_index,feature_name,score in rank
+    order.
+    """
     out_file = tmp_path / "r.csv"
     status, _, _ = _run(
         capsys,

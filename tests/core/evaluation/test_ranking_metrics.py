@@ -9,7 +9,8 @@ from mlfs_core.evaluation._ranking_metrics import average_precision, ranking_los
 
 @pytest.mark.parametrize("seed", range(40))
 def test_equal_to_sklearn_with_and_without_ties(seed):
-    """Check ranking loss and LRAP equal scikit-learn's on random data, ties included."""
+    """Check ranking loss and LRAP equal scikit-learn's on random data, ties included.
+    """
     rng = np.random.default_rng(seed)
     n, q = int(rng.integers(1, 30)), int(rng.integers(2, 9))
     Y = (rng.random((n, q)) < 0.4).astype(int)
@@ -25,7 +26,9 @@ def test_equal_to_sklearn_with_and_without_ties(seed):
 
 
 def test_hand_worked_example():
-    """Check a hand-worked case: sample 1 has 2 of 2 pairs wrong, sample 2 has 1 of 2 wrong."""
+    """Check a hand-worked case: sample 1 has 2 of 2 pairs wrong, sample 2 has 1 of 2
+    wrong.
+    """
     Y = np.array([[1, 0, 0], [0, 1, 0]])
     S = np.array([[0.1, 0.5, 0.9], [0.3, 0.3, 0.1]])  # tie in sample 2 counts as wrong
     assert ranking_loss(Y, S) == pytest.approx((2 / 2 + 1 / 2) / 2)

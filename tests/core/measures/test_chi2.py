@@ -22,7 +22,8 @@ def test_hand_computed_table():
 
 
 def test_equals_scipy_without_correction():
-    """Check that CS equals scipy's chi2_contingency(correction=False) on random tables."""
+    """Check that CS equals scipy's chi2_contingency(correction=False) on random tables.
+    """
     rng = np.random.default_rng(0)
     for _ in range(200):
         cells = rng.integers(0, 30, size=4)
@@ -42,14 +43,16 @@ def test_equals_scipy_without_correction():
     "cells", [(0, 0, 3, 7), (3, 7, 0, 0), (0, 4, 0, 6), (5, 0, 5, 0)]
 )
 def test_zero_expected_terms_are_finite(cells):
-    """Check that tables with an empty row or column (zero expected counts) score 0, finite."""
+    """Check that tables with an empty row or column (zero expected counts) score 0,
+    finite.
+    """
     value = chi2_from_counts(_one(*cells))[0, 0]
     assert np.isfinite(value) and value == 0.0
 
 
 @pytest.mark.parametrize("to_container", [np.asarray, csr_array, csc_array])
 def test_label_scores_match_scipy_per_pair(to_container):
-    """Check that every (label, feature) CS from label_scores equals scipy's 2x2 statistic.
+    """Check that each (label, feature) CS equals scipy's 2x2 statistic.
 
     (sklearn's ``chi2`` scores only the "present" row of the table, so it is a
     different statistic and not used as the oracle.)
@@ -69,7 +72,9 @@ def test_label_scores_match_scipy_per_pair(to_container):
 
 
 def test_degenerate_data_is_finite(small_xy):
-    """Check that a label with no positive and features present nowhere/everywhere score 0."""
+    """Check that a label with no positive and features present nowhere/everywhere score
+    0.
+    """
     X, Y = small_xy
     S = label_scores(X, Y, "chi2")
     assert np.isfinite(S).all()

@@ -33,7 +33,9 @@ def _literal_algorithm(X, Y):
 @pytest.mark.parametrize("to_container", CONTAINERS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_counts_match_literal_loop(to_container, seed):
-    """Check that the sparse-product counts equal a literal loop over samples (dense and sparse)."""
+    """Check that the sparse-product counts equal a literal loop over samples (dense and
+    sparse).
+    """
     rng = np.random.default_rng(seed)
     X = rng.poisson(0.5, size=(30, 9)) * rng.choice([-1.0, 1.0, 2.5], size=(30, 9))
     Y = (rng.random((30, 5)) < 0.3).astype(int)
@@ -43,7 +45,9 @@ def test_counts_match_literal_loop(to_container, seed):
 
 
 def test_counts_ignore_explicit_zeros():
-    """Check that explicitly stored zeros in a sparse matrix are not counted as presences."""
+    """Check that explicitly stored zeros in a sparse matrix are not counted as
+    presences.
+    """
     X = csr_matrix(
         (np.array([0.0, 1.0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2)
     )

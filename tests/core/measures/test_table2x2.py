@@ -10,7 +10,8 @@ from mlfs_core.measures.table2x2 import information_gain_from_counts
 
 
 def test_information_gain_equals_mutual_info():
-    """Check IG against sklearn's mutual_info_score (converted to bits) on random data."""
+    """Check IG against sklearn's mutual_info_score (converted to bits) on random data.
+    """
     from sklearn.metrics import mutual_info_score
 
     rng = np.random.default_rng(1)
@@ -34,7 +35,9 @@ def test_information_gain_of_independent_table_is_zero():
 
 @pytest.mark.parametrize("measure", sorted(MEASURES))
 def test_every_measure_is_finite_on_degenerate_data(measure, small_xy):
-    """Check that every registered measure returns a finite (q, M) array on degenerate data."""
+    """Check that every registered measure returns a finite (q, M) array on degenerate
+    data.
+    """
     X, Y = small_xy
     S = label_scores(X, Y, measure)
     assert S.shape == (Y.shape[1], X.shape[1]) and np.isfinite(S).all()

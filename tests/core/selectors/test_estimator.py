@@ -69,7 +69,9 @@ def test_works_in_pipeline():
 
 
 def test_seed_reproducible(small_xy):
-    """Check that the same random_state gives the same selection for a stochastic method."""
+    """Check that the same random_state gives the same selection for a stochastic
+    method.
+    """
     X, Y = small_xy
     a = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).ranking_
     b = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).ranking_

@@ -21,14 +21,18 @@ PAPER000 = [
 
 
 def test_registry_lists_paper_methods():
-    """Check that the registry lists the eight paper-000 methods and both baselines by name."""
+    """Check that the registry lists the eight paper-000 methods and both baselines by
+    name.
+    """
     assert list_methods("paper000") == PAPER000
     assert list_methods("baseline") == ["RFS", "AF"]
 
 
 @pytest.mark.parametrize("method", PAPER000 + ["RFS", "AF"])
 def test_every_method_returns_permutation(method, small_xy):
-    """Check that each method returns each feature exactly once, and a prefix for smaller k."""
+    """Check that each method returns each feature exactly once, and a prefix for
+    smaller k.
+    """
     X, Y = small_xy
     full = rank_features(X, Y, method, random_state=3)
     assert sorted(full.tolist()) == list(range(X.shape[1]))
@@ -62,7 +66,8 @@ def test_max_and_mean_use_label_scores(small_xy):
 
 
 def test_planted_feature_ranks_first():
-    """Check that a feature equal to a label is ranked first by every paper-000 method."""
+    """Check that a feature equal to a label is ranked first by every paper-000 method.
+    """
     rng = np.random.default_rng(5)
     Y = (rng.random((100, 1)) < 0.3).astype(int)
     X = (rng.random((100, 6)) < 0.3).astype(float)
@@ -72,7 +77,8 @@ def test_planted_feature_ranks_first():
 
 
 def test_stochastic_methods_are_seeded(small_xy):
-    """Check that the same seed gives the same RaR/RFS ranking and another seed differs."""
+    """Check that the same seed gives the same RaR/RFS ranking and another seed differs.
+    """
     X, Y = small_xy
     for method in ["RaRCS", "RFS"]:
         a = rank_features(X, Y, method, random_state=11)
@@ -110,7 +116,9 @@ def test_af_keeps_file_order(small_xy):
     ],
 )
 def test_bad_arguments_raise_clear_errors(kwargs, match, small_xy):
-    """Check that bad method names, k values and options raise ConfigError with a clear message."""
+    """Check that bad method names, k values and options raise ConfigError with a clear
+    message.
+    """
     X, Y = small_xy
     method = kwargs.pop("method")
     with pytest.raises(ConfigError, match=match):
