@@ -268,8 +268,7 @@ def friedman_on_means(means: pd.DataFrame, methods: list[str]) -> pd.DataFrame:
 
 
 def atr_wins(means: pd.DataFrame) -> pd.DataFrame:
-    """Per metric: on how many datasets ATR is best among the ten, and its average rank.
-    """
+    """Per metric: datasets on which ATR is best among the ten, and its average rank."""
     rows = []
     for metric, sub in means[means[METHOD].isin(IT_METHODS)].groupby(METRIC):
         hib = METRICS[metric].higher_is_better
@@ -464,7 +463,7 @@ def claims_section(res: pd.DataFrame, similarity: pd.DataFrame) -> list[str]:
 
 
 def report_paper001(data: dict, png: bool) -> list[str]:
-    from mlfs_core.plots import metric_vs_budget
+    from mlfs_core.plots import cd_diagram, metric_vs_budget
 
     res, meta = data["results"], data["meta"]
     tables = ROOT / "studies" / "paper001" / "tables"
@@ -512,6 +511,19 @@ def report_paper001(data: dict, png: bool) -> list[str]:
         _md(fr[[METRIC, "statistic", "pvalue", "cd", "n_datasets", "best"]]),
         "",
     ]
+    for metric in ("hamming_loss", "micro_f1"):
+        row = fr[fr[METRIC] == metric]
+        if row.empty:
+            continue
+        ranks = row.filter(like="rank_").iloc[0].rename(lambda c: c[len("rank_") :])
+        fig = cd_diagram(
+            ranks.astype(float),
+            float(row["cd"].iloc[0]),
+            title=f"Critical difference, {metric} (mean over k = 1..50)",
+        )
+        path = _save_png(fig, f"paper001_cd_{metric}", png)
+        if path:
+            lines += [f"![CD diagram, {metric}]({path})", ""]
     ve = variant_effect(means)
     ve.to_csv(tables / "variants.csv", index=False)
     if not ve.empty:
@@ -583,8 +595,7 @@ PENDING_NOTES = {
 
 
 def status_section(study: str, data: dict) -> list[str]:
-    """Which datasets of the study's config are done, with compute time, and which not.
-    """
+    """Which datasets of the study config are done (with compute time) and which not."""
     import tomllib
 
     config = tomllib.loads((ROOT / "configs" / f"study_{study}.toml").read_text())
