@@ -220,6 +220,39 @@ def assert_clean(page) -> None:
     assert page.console_errors == [], page.console_errors
 
 
+def test_deep_link_as_first_request_keeps_the_router(page, st_server):
+    """Check that a deep link as the fresh server's first request shows the sidebar.
+
+    This is the first test of the module, so ``/rank`` is the server's first
+    script run: with page scripts directly in ``pages/`` Streamlit would run
+    the page alone there (legacy v1 mode), without the router's sidebar. The
+    only console errors allowed are Streamlit's own for any deep link (its
+    frontend probes ``/rank/_stcore/health`` and ``host-config``, which 404)
+    and its note that the legacy navigation did not know the page.
+    """
+    from playwright.sync_api import expect
+
+    page.goto(st_server + "/rank")
+    expect(
+        page.get_by_role("heading", name="Rank features", exact=True)
+    ).to_be_visible()
+    wait_idle(page)
+    expect(
+        page.get_by_test_id("stSidebar").get_by_text("Seed", exact=True)
+    ).to_be_visible()
+    nav = page.get_by_test_id("stSidebarNav")
+    expect(nav.get_by_text("Metric vs budget", exact=True)).to_be_visible()
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.external_requests == []
+    streamlit_deep_link_noise = {
+        "Failed to load resource: the server responded with a status of 404 "
+        "(Not Found)",
+        "The page that you have requested does not seem to exist. "
+        "Running the app's main page.",
+    }
+    assert set(page.console_errors) <= streamlit_deep_link_noise, page.console_errors
+
+
 def test_every_page_renders_with_a_figure(page, st_server, shots):
     """Check that each page opens from the sidebar, draws, and stays offline."""
     from playwright.sync_api import expect
