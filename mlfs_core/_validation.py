@@ -76,3 +76,17 @@ def check_k(k, n_features: int) -> int:
     if k > n_features:
         raise ConfigError(f"k={k} is larger than the number of features ({n_features})")
     return int(k)
+
+
+def budget_from_percent(percent: float, n_features: int) -> int:
+    """Number of features for a budget of ``percent`` % of ``n_features``.
+
+    Paper 000's rule (METHODS.md section 5): round to nearest, halves up, and
+    keep at least one feature.
+
+    Examples
+    --------
+    >>> [budget_from_percent(p, 15) for p in (1, 10, 50, 90)]
+    [1, 2, 8, 14]
+    """
+    return max(1, int(np.floor(percent * n_features / 100 + 0.5)))

@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 import mlfs_core  # noqa: E402
 from mlfs_core._constants import DATASET, FEATURES, METHOD, VALUE  # noqa: E402
+from mlfs_core._validation import budget_from_percent  # noqa: E402
 from mlfs_core.analysis import similarity_matrix  # noqa: E402
 from mlfs_core.evaluation import load_config, run_experiment  # noqa: E402
 
@@ -59,8 +60,7 @@ def dataset_key(spec) -> str:
 
 
 def compact_results(results: pd.DataFrame) -> pd.DataFrame:
-    """Average stochastic repeats: one row per (dataset, method, budget, fold, metric).
-    """
+    """Average stochastic repeats: a row per (dataset, method, budget, fold, metric)."""
     keys = [c for c in results.columns if c not in ("repeat", VALUE)]
     return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()
 
@@ -88,7 +88,7 @@ def compact_selections(selections: pd.DataFrame, protocol) -> pd.DataFrame:
     def cut(row):
         m = int(row["n_features"])
         if protocol.budget_unit == "percent":
-            k = max(1, int(np.floor(middle * m / 100 + 0.5)))
+            k = budget_from_percent(middle, m)
         else:
             k = int(max(protocol.budgets))
         return " ".join(map(str, np.asarray(row[FEATURES])[:k]))

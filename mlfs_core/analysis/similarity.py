@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._constants import DATASET, FEATURES, FOLD, METHOD, N_FEATURES, REPEAT
+from .._validation import budget_from_percent
 
 
 def kuncheva_index(a, b, n_features: int) -> float:
@@ -123,11 +124,7 @@ def _order_key(selections: pd.DataFrame):
 
 def _top_k(row, budget, budget_pct) -> np.ndarray | None:
     m = int(row[N_FEATURES])
-    k = (
-        budget
-        if budget is not None
-        else max(1, int(np.floor(budget_pct * m / 100 + 0.5)))
-    )
+    k = budget if budget is not None else budget_from_percent(budget_pct, m)
     features = np.asarray(row[FEATURES])
     if not 0 < k < m or features.size < k:
         return None

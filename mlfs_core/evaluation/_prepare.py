@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._validation import budget_from_percent
 from ..errors import ConfigError, MLFSError
 from ..selectors._registry import get_method
 from .classifiers import make_classifier
@@ -171,9 +172,7 @@ def resolve_budgets(
     out: list[Budget] = []
     for b in protocol.budgets:
         if protocol.budget_unit == "percent":
-            out.append(
-                Budget(max(1, int(np.floor(b * n_features / 100 + 0.5))), float(b))
-            )
+            out.append(Budget(budget_from_percent(b, n_features), float(b)))
             continue
         if int(b) > n_features:
             if protocol.on_large_budget == "clip":

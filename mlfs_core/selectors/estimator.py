@@ -9,7 +9,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._random import check_rng
-from .._validation import check_Y
+from .._validation import budget_from_percent, check_Y
 from ..errors import ConfigError
 from ._registry import get_method
 
@@ -137,7 +137,7 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
                 raise ConfigError(
                     f"percentile must be in (0, 100], got {self.percentile}"
                 )
-            return max(1, int(np.floor(n * self.percentile / 100 + 0.5)))
+            return budget_from_percent(self.percentile, n)
         if (
             isinstance(self.k, bool)
             or not isinstance(self.k, (int, np.integer))
