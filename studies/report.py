@@ -621,6 +621,39 @@ def status_section(study: str, data: dict) -> list[str]:
     ]
 
 
+def summary_lines(study: str, data: dict) -> list[str]:
+    """One bullet per checked claim (paper 000) or per metric (ATR claim, paper 001)."""
+    res = data["results"]
+    n = res[DATASET].nunique()
+    if study == "paper000":
+        text = res[res[DATASET].isin(TEXT_DATASETS)]
+        sim = data["similarity"]
+        lines = [
+            f"Paper 000 ({n} datasets done, {text[DATASET].nunique()} of them text; "
+            "micro-F1):",
+            "",
+        ]
+        checks = claims_paper000(res, sim)
+        text_checks = (
+            claims_paper000(text, sim[sim[DATASET].isin(TEXT_DATASETS)])
+            if text[DATASET].nunique()
+            else [None] * len(checks)
+        )
+        says = {"agrees": "agree", "partly": "partly agree", "disagrees": "disagree"}
+        for c, t in zip(checks, text_checks):
+            extra = f"; text datasets {says[t.verdict]}" if t is not None else ""
+            lines.append(f"- {c.text}: all datasets {says[c.verdict]}{extra}.")
+        return lines + [""]
+    wins = atr_wins(paper001_tables(res))
+    lines = [f"Paper 001 ({n} datasets done; 'ATR performs best'):", ""]
+    for row in wins.itertuples(index=False):
+        lines.append(
+            f"- {row.metric}: ATR best on {row[2]} of {row.datasets} datasets, average "
+            f"rank {row[3]:.2f}; best average rank {row[4]}."
+        )
+    return lines + [""]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-png", action="store_true")
@@ -628,12 +661,15 @@ def main(argv=None) -> int:
     sections = [
         (ROOT / "studies" / "reproduction_intro.md").read_text(encoding="utf-8")
     ]
+    summary = ["## Summary", ""]
     for study, fn in (("paper000", report_paper000), ("paper001", report_paper001)):
         data = load_study(study)
         if "results" in data:
             write_app_sources(study, data)
             body = fn(data, not args.no_png)
             sections += [body[0], "", *status_section(study, data), *body[1:]]
+            summary += summary_lines(study, data)
+    sections[1:1] = [*summary, ""]
     out = ROOT / "docs" / "reproduction.md"
     out.write_text("\n".join(sections) + "\n", encoding="utf-8")
     print(f"wrote {out}")
