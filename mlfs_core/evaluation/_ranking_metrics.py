@@ -12,6 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 
+def _as_arrays(Y_true, scores) -> tuple[np.ndarray, np.ndarray]:
+    return np.asarray(Y_true), np.asarray(scores, dtype=np.float64)
+
+
 def _sorted_rows(Y: np.ndarray, S: np.ndarray, *, descending: bool):
     """Rows of ``S`` sorted, the labels in that order, and each position's tie-group
     start.
@@ -47,8 +51,7 @@ def ranking_loss(Y_true, scores) -> float:
     >>> ranking_loss([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]])
     0.75
     """
-    Y = np.asarray(Y_true)
-    S = np.asarray(scores, dtype=np.float64)
+    Y, S = _as_arrays(Y_true, scores)
     n, q = Y.shape
     if n == 0:
         return 0.0
@@ -76,8 +79,7 @@ def average_precision(Y_true, scores) -> float:
     >>> average_precision([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]])
     0.41666666666666663
     """
-    Y = np.asarray(Y_true)
-    S = np.asarray(scores, dtype=np.float64)
+    Y, S = _as_arrays(Y_true, scores)
     n, q = Y.shape
     if n == 0:
         return 0.0
