@@ -30,6 +30,10 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "app"))
+
+from streamlit_server import streamlit_command  # noqa: E402
+
 IDLE = (
     '[data-testid="stApp"][data-test-script-state="notRunning"]'
     '[data-test-connection-state="CONNECTED"]'
@@ -48,23 +52,7 @@ def _start_server(port: int, work: str) -> subprocess.Popen:
         os.environ, MLFS_WORK_DIR=work, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"
     )
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
+        streamlit_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -12,7 +12,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT, TOY_XML, toy_arff
+from .streamlit_server import streamlit_command
 
 pytestmark = pytest.mark.browser
 
@@ -92,25 +92,7 @@ def st_server(tmp_path_factory):
     env.pop("MLFS_DATA_DIR", None)
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                "app.py",
-                "--server.headless",
-                "true",
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--browser.gatherUsageStats",
-                "false",
-                "--server.fileWatcherType",
-                "none",
-                "--server.runOnSave",
-                "false",
-            ],
+            streamlit_command(port),
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
