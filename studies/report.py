@@ -84,11 +84,11 @@ class Claim:
 
 
 # ---------------------------------------------------------------- loading
-def load_study(study: str) -> dict[str, pd.DataFrame]:
+def load_study(study: str, base: Path | None = None) -> dict[str, pd.DataFrame]:
     """Concatenate the per-dataset files of a study (results, similarity, timings,
-    meta).
+    meta) found under ``base`` (default ``studies/<study>/data``).
     """
-    base = ROOT / "studies" / study / "data"
+    base = ROOT / "studies" / study / "data" if base is None else Path(base)
     parts: dict[str, list] = {
         "results": [],
         "similarity": [],
@@ -151,6 +151,11 @@ def _pivot_ranks(ranks: pd.DataFrame) -> pd.DataFrame:
     if col == "budget_pct":
         wide.index = [f"{v:g}%" for v in wide.index]
     return wide.rename_axis("budget")
+
+
+def _clearly_less(a: float, b: float) -> bool:
+    """``a < b`` beyond floating-point noise (equal means do not support a claim)."""
+    return bool(a < b and not np.isclose(a, b, rtol=1e-9, atol=1e-12))
 
 
 def claims_paper000(
@@ -217,7 +222,7 @@ def claims_paper000(
     out.append(
         Claim(
             "CS methods select different features than BNS methods (Table 6)",
-            "agrees" if across < within else "disagrees",
+            "agrees" if _clearly_less(across, within) else "disagrees",
             f"mean Kuncheva within a measure {within:.2f}, "
             f"across measures {across:.2f}",
         )
@@ -228,7 +233,7 @@ def claims_paper000(
     out.append(
         Claim(
             "MeanBNS selects unlike the other BNS methods",
-            "agrees" if mean_vs < among else "disagrees",
+            "agrees" if _clearly_less(mean_vs, among) else "disagrees",
             f"Kuncheva MeanBNS vs other BNS {mean_vs:.2f}; "
             f"among the other BNS {among:.2f}",
         )
@@ -341,13 +346,18 @@ def _md(df: pd.DataFrame, floatfmt: str = "{:.3f}") -> str:
 
 
 def _save_png(fig, name: str, enabled: bool, **kw) -> str | None:
+    """Write ``docs/figures/<name>.png`` (if ``enabled``) and return its link.
+
+    Without ``enabled`` (``--no-png``) an already committed figure is still
+    linked, so the Markdown does not depend on whether PNGs were redrawn.
+    """
+    path = ROOT / "docs" / "figures" / f"{name}.png"
     if not enabled:
-        return None
+        return f"figures/{name}.png" if path.is_file() else None
     from mlfs_core.plots.export import png_export_available, to_png_bytes
 
     if not png_export_available():
-        return None
-    path = ROOT / "docs" / "figures" / f"{name}.png"
+        return f"figures/{name}.png" if path.is_file() else None
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(to_png_bytes(fig, **kw))
     return f"figures/{name}.png"

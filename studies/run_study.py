@@ -105,7 +105,19 @@ def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def run_one(study: str, config, spec, *, jobs: int, out_root: Path) -> Path:
+def run_one(
+    study: str,
+    config,
+    spec,
+    *,
+    jobs: int,
+    out_root: Path,
+    cache_dir: Path | None = None,
+) -> Path:
+    """Run ``config`` on the dataset ``spec`` and write its compact files.
+
+    The task cache defaults to ``results/cache``; returns the output folder.
+    """
     name = dataset_key(spec)
     out = out_root / name
     out.mkdir(parents=True, exist_ok=True)
@@ -125,7 +137,10 @@ def run_one(study: str, config, spec, *, jobs: int, out_root: Path) -> Path:
             )
 
     result = run_experiment(
-        one, cache_dir=ROOT / "results" / "cache", n_jobs=jobs, progress=progress
+        one,
+        cache_dir=cache_dir if cache_dir is not None else ROOT / "results" / "cache",
+        n_jobs=jobs,
+        progress=progress,
     )
     wall = time.perf_counter() - start
     compact_results(result.results).to_csv(
