@@ -299,3 +299,17 @@ def test_committed_report_matches_the_committed_data(regenerated):
     # every figure the report shows is committed
     for link in re.findall(r"\]\((figures/[^)]+\.png)\)", committed):
         assert (ROOT / "docs" / link).is_file(), link
+
+
+def test_status_section_names_done_left_out_and_pending(report, monkeypatch):
+    meta = pd.DataFrame({"dataset": ["flags", "emotions"], "wall_seconds": [60, 120]})
+    monkeypatch.setitem(report.LEFT_OUT, ("paper000", "birds"), "too slow here")
+    monkeypatch.setitem(report.PENDING_NOTES, ("paper000", "yeast"), "running now")
+    lines = report.status_section("paper000", {"meta": meta})
+    text = "\n".join(lines)
+    assert "2 of 16 datasets done, 3 min of compute" in text
+    assert "left out: birds" in text
+    assert "| flags | done | 60 |" in lines
+    assert "| birds | left out | too slow here |" in lines
+    assert "| yeast | not run yet | running now |" in lines
+    assert "| scene | not run yet | queued |" in lines
