@@ -313,3 +313,36 @@ def test_status_section_names_done_left_out_and_pending(report, monkeypatch):
     assert "| birds | left out | too slow here |" in lines
     assert "| yeast | not run yet | running now |" in lines
     assert "| scene | not run yet | queued |" in lines
+
+
+# ---------------------------------------------------------------- the configs
+def test_study_configs_follow_the_issue_protocols(run_study, shared_datasets):
+    a = run_study.study_config("paper000")
+    assert a.protocol.name == "A" and a.protocol.n_folds == 10
+    assert list(a.protocol.budgets) == [10, 20, 30, 40, 50, 60, 70, 80, 90]
+    assert a.protocol.budget_unit == "percent" and a.protocol.n_repeats == 3
+    assert a.protocol.classifier.params == {"C": 3.0, "tol": 0.001}
+    assert {m.name for m in a.methods} == set(
+        _load("report").CS + _load("report").BNS
+    ) | {
+        "RFS",
+        "AF",
+    }
+    assert {"micro_f1", "macro_f1"} <= set(a.protocol.metrics)
+    # every shared dataset, each folder present
+    names = {run_study.dataset_key(s) for s in a.datasets}
+    shared = {p.name for p in shared_datasets.iterdir() if p.is_dir()}
+    assert names == shared and len(names) == 16
+
+    b = run_study.study_config("paper001")
+    assert b.protocol.name == "B" and b.protocol.classifier.name == "mlknn"
+    assert list(b.protocol.budgets) == list(range(1, 51))
+    assert {run_study.dataset_key(s) for s in b.datasets} == {
+        "emotions", "birds", "yeast", "scene", "enron", "medical", "genbase",
+        "tmc2007-500", "bibtex", "GnegativePseAAC", "PlantPseAAC",
+    }  # fmt: skip
+    labels = [m.label or m.name for m in b.methods]
+    assert set(_load("report").IT_METHODS) | {"PMU-ref", "MDMR-ref"} == set(labels)
+    assert {"hamming_loss", "ranking_loss", "coverage_error", "micro_f1"} <= set(
+        b.protocol.metrics
+    )
