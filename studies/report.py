@@ -326,6 +326,21 @@ def variant_effect(means: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def variant_notes(means: pd.DataFrame) -> list[str]:
+    """What the reference-code variants are, checked against the data."""
+    wide = means.pivot_table(index=[DATASET, METRIC], columns=METHOD, values=MEAN)
+    if not {"MDMR-ref", "D2F"} <= set(wide.columns):
+        return []
+    same = np.isclose(wide["MDMR-ref"], wide["D2F"], rtol=1e-12, atol=0)
+    return [
+        "The reference code's PMU sums its label-pair term over all ordered pairs, "
+        "i = j included; its MDMR is D2F (METHODS.md): here MDMR-ref equals D2F in "
+        f"{int(same.sum())} of {same.size} (dataset, metric) means, so on these data "
+        "the published MDMR baseline was D2F.",
+        "",
+    ]
+
+
 def selection_seconds(timings: pd.DataFrame) -> pd.DataFrame:
     t = timings[timings["stage"] == "selection"]
     return t.pivot_table(index=DATASET, columns=METHOD, values="seconds", aggfunc="sum")
@@ -548,6 +563,7 @@ def report_paper001(data: dict, png: bool) -> list[str]:
             "",
             _md(piv, "{:.2f}"),
             "",
+            *variant_notes(means),
         ]
     sel = selection_seconds(data["timings"])
     sel.to_csv(tables / "selection_seconds.csv")
@@ -664,12 +680,32 @@ def summary_lines(study: str, data: dict) -> list[str]:
             extra = f"; text datasets {says[t.verdict]}" if t is not None else ""
             lines.append(f"- {c.text}: all datasets {says[c.verdict]}{extra}.")
         return lines + [""]
-    wins = atr_wins(paper001_tables(res))
+    means = paper001_tables(res)
+    wins = atr_wins(means)
     lines = [f"Paper 001 ({n} datasets done; 'ATR performs best'):", ""]
     for row in wins.itertuples(index=False):
         lines.append(
             f"- {row.metric}: ATR best on {row[2]} of {row.datasets} datasets, average "
             f"rank {row[3]:.2f}; best average rank {row[4]}."
+        )
+    ve = variant_effect(means)
+    if not ve.empty:
+        ranks = ve.groupby(["method", "variant"])["avg_rank_among_10"]
+        span = ranks.agg(["min", "max"])
+        lines.append("")
+        lines.append(
+            "Reference-code baselines (average rank among the ten, range over the "
+            "metrics): "
+            + "; ".join(
+                f"{m} {span.loc[(m, 'definition'), 'min']:.1f}-"
+                f"{span.loc[(m, 'definition'), 'max']:.1f} as defined, "
+                f"{span.loc[(m, 'reference-code'), 'min']:.1f}-"
+                f"{span.loc[(m, 'reference-code'), 'max']:.1f} as the ATR authors' "
+                "code computes it"
+                for m in ("MDMR", "PMU")
+                if (m, "reference-code") in span.index
+            )
+            + "."
         )
     return lines + [""]
 

@@ -346,3 +346,17 @@ def test_study_configs_follow_the_issue_protocols(run_study, shared_datasets):
     assert {"hamming_loss", "ranking_loss", "coverage_error", "micro_f1"} <= set(
         b.protocol.metrics
     )
+
+
+def test_variant_notes_count_mdmr_ref_equal_to_d2f(report):
+    means = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "b", "b"],
+            "metric": ["micro_f1"] * 4,
+            "method": ["D2F", "MDMR-ref"] * 2,
+            "mean": [0.5, 0.5, 0.4, 0.41],
+        }
+    )
+    text = " ".join(report.variant_notes(means))
+    assert "1 of 2 (dataset, metric) means" in text
+    assert report.variant_notes(means[means["method"] == "D2F"]) == []
