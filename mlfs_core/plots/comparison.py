@@ -26,7 +26,8 @@ def _grid(titles: list[str], wrap: int, *, shared_y: bool) -> tuple[go.Figure, i
         subplot_titles=titles if any(titles) else None,
         shared_yaxes=shared_y,
         horizontal_spacing=0.08,
-        vertical_spacing=0.12 if rows > 1 else 0.0,
+        # a fraction of the whole height: keep the gaps ~100 px however many rows
+        vertical_spacing=min(0.12, 0.3 / rows) if rows > 1 else 0.0,
     )
     return fig, cols
 
@@ -193,7 +194,13 @@ def metric_vs_budget(
             )
     _legend_once(fig)
     direction = {True: " (higher is better)", False: " (lower is better)"}
-    fig.update_xaxes(title_text="Number of selected features")
+    # x title under the bottom panel of each column only: it says the same everywhere
+    for i in range(len(panels)):
+        if i + cols >= len(panels):
+            row, col = divmod(i, cols)
+            fig.update_xaxes(
+                title_text="Number of selected features", row=row + 1, col=col + 1
+            )
     y_title = metric_label + direction.get(higher_is_better, "")
     fig.update_yaxes(title_text=y_title, col=1)
     return finish(fig, title=title, height=380 * (-(-len(panels) // cols)))
@@ -231,7 +238,9 @@ def similarity_heatmap(
     if matrix.empty:
         return empty_figure(title)
     z = matrix.to_numpy(dtype=float)
-    text = np.where(np.isfinite(z), np.round(z, decimals).astype(str), "")
+    # fixed decimals, and no "-0.00" for a rounded tiny negative
+    shown = [f"{v:.{decimals}f}" for v in np.round(z, decimals).ravel() + 0.0]
+    text = np.where(np.isfinite(z), np.reshape(shown, z.shape), "")
     fig = go.Figure(
         go.Heatmap(
             z=z,

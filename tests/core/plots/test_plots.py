@@ -85,6 +85,31 @@ def test_metric_vs_budget_draws_band_and_line():
     assert fig.layout.xaxis.title.text == "Number of selected features"
 
 
+def test_metric_vs_budget_many_panels_keep_room_and_title_bottom_axes():
+    """Check that 11 panels (paper 001's datasets) get gaps of about 100 px, not
+    60 % of the height, and the x title only under each column's bottom panel.
+    """
+    df = pd.DataFrame(
+        {
+            "dataset": np.repeat([f"d{i:02d}" for i in range(11)], 2),
+            "method": "A",
+            "budget": [1, 2] * 11,
+            "mean": 0.5,
+        }
+    )
+    fig = metric_vs_budget(df, metric_label="micro_f1")
+    layout = fig.layout.to_plotly_json()
+    axes = {k: v for k, v in layout.items() if k.startswith("xaxis")}
+    titled = sorted(k for k, v in axes.items() if v.get("title", {}).get("text"))
+    # 6 rows x 2 columns: panel 11 is the bottom of column 1, panel 10 of column 2
+    assert titled == ["xaxis10", "xaxis11"]
+    y1, y2 = layout["yaxis"]["domain"], layout["yaxis3"]["domain"]
+    gap_px = (y1[0] - y2[1]) * layout["height"]
+    assert 60 <= gap_px <= 160
+    plot_px = (y1[1] - y1[0]) * layout["height"]
+    assert plot_px > 2 * gap_px
+
+
 def test_metric_vs_budget_without_spread_columns_draws_lines_only():
     """Check that missing lower/upper columns give no band traces."""
     df = pd.DataFrame({"method": ["A", "A"], "budget": [1, 2], "mean": [0.3, 0.4]})
@@ -102,6 +127,15 @@ def test_similarity_heatmap_is_annotated_and_scaled():
     trace = fig.data[0]
     assert (trace.zmin, trace.zmax) == (-1, 1)
     assert trace.text[0][1] == "0.26" and trace.text[1][1] == ""
+    assert trace.text[0][0] == "1.00"  # fixed decimals
+
+
+def test_similarity_heatmap_shows_no_negative_zero():
+    """Check that a tiny negative Kuncheva index (random selection) shows as 0.00."""
+    ab = ["A", "B"]
+    m = pd.DataFrame([[1.0, -0.001], [-0.001, 1.0]], index=ab, columns=ab)
+    text = similarity_heatmap(m).data[0].text
+    assert text[0][1] == "0.00" and text[1][0] == "0.00"
 
 
 def test_cd_diagram_puts_rank_one_on_the_left():
