@@ -168,6 +168,7 @@ def run_one(
             for k, v in ds.stats().items()
         },
         "wall_seconds_this_run": round(wall, 1),
+        "n_jobs": jobs,
         "config": f"configs/study_{study}.toml",
         "python": platform.python_version(),
         "versions": _versions(),

@@ -122,6 +122,7 @@ def test_run_one_rerun_is_served_from_cache_and_identical(run_study, tiny_study)
     # the cached rerun is faster, but the first run's compute time is kept
     assert meta["wall_seconds_this_run"] == wall
     assert meta["versions"]["mlfs_core"]
+    assert meta["n_jobs"] == 1
 
 
 def test_run_study_rejects_unknown_dataset(run_study, capsys):
