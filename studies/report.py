@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GZIP = {"method": "gzip", "mtime": 0}
 sys.path.insert(0, str(ROOT))
 
+from mlfs_core import list_methods  # noqa: E402
 from mlfs_core._constants import BUDGET, DATASET, MEAN, METHOD, METRIC, STD, VALUE  # noqa: E402
 from mlfs_core.analysis import (  # noqa: E402  # noqa: E402
     dataset_means,
@@ -49,21 +50,11 @@ TEXT_DATASETS = {
     "yahoo-arts",
     "yahoo-education",
 }
-CS = ["MaxCS", "MeanCS", "RoRCS", "RaRCS"]
-BNS = ["MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS"]
+# Method groups from the registry (registry order); ATR, paper 001's own method, first.
+CS = [m for m in list_methods("paper000") if m.endswith("CS")]
+BNS = [m for m in list_methods("paper000") if m.endswith("BNS")]
 TABLE5 = ["MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF"]
-IT_METHODS = [
-    "ATR",
-    "PPT-MI",
-    "IGMF",
-    "PMU",
-    "D2F",
-    "MDMR",
-    "LRFS",
-    "LSMFS",
-    "MLSMFS",
-    "SCLS",
-]
+IT_METHODS = ["ATR", *(m for m in list_methods("paper001") if m != "ATR")]
 PAPER001_UNFINISHED = {  # the paper's own statement (section 4 of METHODS.md)
     "PMU": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
     "D2F": ["enron", "medical", "genbase", "tmc2007-500", "bibtex"],
@@ -383,15 +374,13 @@ def _save_png(fig, name: str, enabled: bool, **kw) -> str | None:
     linked, so the Markdown does not depend on whether PNGs were redrawn.
     """
     path = ROOT / "docs" / "figures" / f"{name}.png"
-    if not enabled:
-        return f"figures/{name}.png" if path.is_file() else None
-    from mlfs_core.plots.export import png_export_available, to_png_bytes
+    if enabled:
+        from mlfs_core.plots.export import png_export_available, to_png_bytes
 
-    if not png_export_available():
-        return f"figures/{name}.png" if path.is_file() else None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(_small_png(to_png_bytes(fig, **kw)))
-    return f"figures/{name}.png"
+        if png_export_available():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(_small_png(to_png_bytes(fig, **kw)))
+    return f"figures/{name}.png" if path.is_file() else None
 
 
 def report_paper000(data: dict, png: bool) -> list[str]:
