@@ -1,0 +1,79 @@
+"""Benchmark of one Binary Relevance + LinearSVC fit, as protocol A runs it
+(not a timed test).
+
+Paper 000's study is dominated by these fits (selection is under 0.2 % of its
+time), so this script is how the study's compute was estimated per dataset:
+one fit on 90 % of the samples (a training fold) and 50 % of the features
+(the middle budget), with ``LinearSVC(C=3, tol=1e-3)`` and liblinear's solver
+chosen by scikit-learn (``dual="auto"``, the study's setting), forced dual and
+forced primal. Ratios are against ``dual="auto"`` measured in the same run.
+The last column multiplies the auto time by protocol A's 1,360 fits
+(10 folds x (9 budgets x 15 runs + AF)).
+
+Usage (from the project root)::
+
+    python bench/bench_br_fit.py [--datasets bibtex,tmc2007-500,delicious]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mlfs_core import load_dataset
+from mlfs_core.evaluation.classifiers import make_classifier
+
+ROOT = Path(__file__).resolve().parents[1]
+DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
+FITS_PROTOCOL_A = 10 * (9 * 15 + 1)
+
+
+def one_fit_seconds(X, Y, dual) -> float:
+    clf = make_classifier("linear_svc", {"C": 3.0, "tol": 1e-3, "dual": dual})
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConvergenceWarning of the slow solver
+        clf.fit(X, Y)
+    return time.perf_counter() - start
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", default="bibtex,tmc2007-500")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    rows = []
+    for name in args.datasets.split(","):
+        ds = load_dataset(DATASETS / name)
+        rng = np.random.default_rng(args.seed)
+        n, m = ds.X.shape
+        samples = rng.permutation(n)[: int(0.9 * n)]
+        features = rng.permutation(m)[: m // 2]
+        X, Y = ds.X.tocsr()[samples][:, features], ds.Y[samples]
+        times = {dual: one_fit_seconds(X, Y, dual) for dual in ("auto", True, False)}
+        rows.append(
+            {
+                "dataset": name,
+                "shape": f"{X.shape[0]} x {X.shape[1]}, q = {Y.shape[1]}",
+                "auto s": times["auto"],
+                "dual s": times[True],
+                "primal s": times[False],
+                "dual / auto": times[True] / times["auto"],
+                "primal / auto": times[False] / times["auto"],
+                "protocol A, 1 core h": times["auto"] * FITS_PROTOCOL_A / 3600,
+            }
+        )
+        print(f"{name}: done", file=sys.stderr, flush=True)
+    print(pd.DataFrame(rows).to_string(index=False, float_format="{:.2f}".format))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
