@@ -3,7 +3,7 @@
 DATASET = "dataset"
 PROTOCOL = "protocol"
 METHOD = "method"
-BUDGET = "budget"          # number of selected features (int)
+BUDGET = "budget"  # number of selected features (int)
 BUDGET_PCT = "budget_pct"  # percentage of features when the budget was given as one
 FOLD = "fold"
 REPEAT = "repeat"
@@ -17,6 +17,6 @@ FEATURES = "features"
 
 RESULT_COLUMNS = [DATASET, PROTOCOL, METHOD, BUDGET, FOLD, REPEAT, METRIC, VALUE]
 N_FEATURES = "n_features"  # number of features M of the dataset
-STAGE = "stage"            # timing stage: "selection", "fit", "predict"
-K = "k"                    # top-k size in planted-truth recovery
+STAGE = "stage"  # timing stage: "selection", "fit", "predict"
+K = "k"  # top-k size in planted-truth recovery
 PRECISION = "precision"

@@ -26,6 +26,8 @@ def data_file(folder: Path | str, name: str) -> Path:
     plain = Path(folder) / name
     gz = plain.with_name(name + ".gz")
     return gz if not plain.is_file() and gz.is_file() else plain
+
+
 RESULTS_UPLOAD = "results_upload"
 SELECTIONS_UPLOAD = "selections_upload"
 

@@ -126,9 +126,7 @@ def topk_side_by_side(
     return table, len(set_a & set_b)
 
 
-def selections_frame(
-    dataset: str, orders: Mapping[str, ArrayLike]
-) -> pd.DataFrame:
+def selections_frame(dataset: str, orders: Mapping[str, ArrayLike]) -> pd.DataFrame:
     """Rankings of several methods as a one-fold selections table.
 
     This is the layout the experiment runner writes and the analysis

@@ -49,9 +49,7 @@ with st.container(border=True):
         f"{other} could not rank {name}", cached.ranking, key, other, other_params, seed
     )
     if other_table is not None:
-        side, overlap = topk_side_by_side(
-            table, other_table, int(k), (method, other)
-        )
+        side, overlap = topk_side_by_side(table, other_table, int(k), (method, other))
         st.metric(f"Features in both top-{k} lists", f"{overlap} of {k}")
         st.dataframe(side, hide_index=True)
 

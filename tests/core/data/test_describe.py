@@ -53,9 +53,9 @@ def test_label_cooccurrence_diagonal_equals_frequency():
     Yr = (rng.random((30, 4)) < 0.3).astype(int)
     names = list("pqrs")
     co = label_cooccurrence(Yr, names)
-    assert np.diag(co.to_numpy()).tolist() == label_frequency(Yr, names)[
-        "count"
-    ].tolist()
+    assert (
+        np.diag(co.to_numpy()).tolist() == label_frequency(Yr, names)["count"].tolist()
+    )
     np.testing.assert_array_equal(co.to_numpy(), co.to_numpy().T)
 
 
