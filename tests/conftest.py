@@ -40,7 +40,7 @@ def rng() -> np.random.Generator:
 
 @pytest.fixture
 def small_xy(rng):
-    """A small random sparse-ish count matrix X (40 x 12) and label matrix Y (40 x 4)."""
+    """A small random sparse-ish matrix X (40 x 12) and label matrix Y (40 x 4)."""
     X = rng.poisson(0.7, size=(40, 12)).astype(float)
     X[:, 3] = 0.0  # a feature present nowhere
     X[:, 5] = 1.0  # a feature present everywhere

@@ -42,7 +42,7 @@ MEASURE_LABELS = {
 
 
 def get_measure(measure: str) -> Callable[[Counts], np.ndarray]:
-    """Return the measure function registered as ``measure`` (ConfigError if unknown)."""
+    """Return the measure function registered as ``measure`` (ConfigError if not)."""
     try:
         return MEASURES[measure]
     except KeyError:

@@ -61,7 +61,7 @@ def test_single_label_gives_that_labels_ranking():
 
 
 def test_rand_robin_is_permutation_and_seeded():
-    """Check that RaR returns a permutation and that the same seed gives the same order."""
+    """Check RaR returns a permutation and that the same seed gives the same order."""
     S = np.random.default_rng(2).random((5, 30))
     pos = np.array([1, 5, 10, 0, 3])
     a = rand_robin(S, pos, rng=np.random.default_rng(7))
@@ -71,7 +71,7 @@ def test_rand_robin_is_permutation_and_seeded():
 
 @pytest.mark.parametrize("weighting", ["inverse", "proportional", "uniform"])
 def test_rand_robin_draw_frequencies_follow_weighting(weighting):
-    """Check that over many seeds the label owning the first pick follows the weighting."""
+    """Check over many seeds the label owning the first pick follows the weighting."""
     # Label i's best feature is feature i, so the first pick reveals the drawn label.
     S = np.eye(3) * 10 + np.arange(3)[::-1] * 0.01
     pos = np.array([1, 3, 6])

@@ -9,7 +9,7 @@ from mlfs_core.evaluation._ranking_metrics import average_precision, ranking_los
 
 @pytest.mark.parametrize("seed", range(40))
 def test_equal_to_sklearn_with_and_without_ties(seed):
-    """Check ranking loss and LRAP equal scikit-learn's on random data, ties included."""
+    """Check ranking loss and LRAP equal scikit-learn's on random data with ties."""
     rng = np.random.default_rng(seed)
     n, q = int(rng.integers(1, 30)), int(rng.integers(2, 9))
     Y = (rng.random((n, q)) < 0.4).astype(int)

@@ -32,7 +32,7 @@ def test_clipping_bounds():
 
 
 def test_zero_denominators_are_zero_rates():
-    """Check that a label with no positive uses tpr = 0 (then clipped) and stays finite."""
+    """Check a label with no positive uses tpr = 0 (then clipped) and stays finite."""
     value = bns_from_counts(_one(0, 3, 0, 7))[0, 0]
     assert value == pytest.approx(abs(norm.ppf(0.0005) - norm.ppf(0.3)))
 
@@ -46,7 +46,7 @@ def test_symmetric_in_direction():
 
 @pytest.mark.parametrize("to_container", [np.asarray, csr_array, csc_array])
 def test_range_on_degenerate_data(to_container, small_xy):
-    """Check that BNS lies in [0, 6.59] and is finite on degenerate columns and labels."""
+    """Check BNS lies in [0, 6.59] and is finite on degenerate columns and labels."""
     X, Y = small_xy
     S = label_scores(to_container(X), Y, "bns")
     assert np.isfinite(S).all() and S.min() >= 0 and S.max() < 6.59

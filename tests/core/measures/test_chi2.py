@@ -22,7 +22,7 @@ def test_hand_computed_table():
 
 
 def test_equals_scipy_without_correction():
-    """Check that CS equals scipy's chi2_contingency(correction=False) on random tables."""
+    """Check CS equals scipy's chi2_contingency(correction=False) on random tables."""
     rng = np.random.default_rng(0)
     for _ in range(200):
         cells = rng.integers(0, 30, size=4)

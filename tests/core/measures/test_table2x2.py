@@ -10,7 +10,7 @@ from mlfs_core.measures.table2x2 import information_gain_from_counts
 
 
 def test_information_gain_equals_mutual_info():
-    """Check IG against sklearn's mutual_info_score (converted to bits) on random data."""
+    """Check IG against sklearn's mutual_info_score (in bits) on random data."""
     from sklearn.metrics import mutual_info_score
 
     rng = np.random.default_rng(1)

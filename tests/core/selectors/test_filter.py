@@ -66,7 +66,7 @@ def test_max_and_mean_use_label_scores(small_xy):
 
 
 def test_planted_feature_ranks_first():
-    """Check that a feature equal to a label is ranked first by every paper-000 method."""
+    """Check a feature equal to a label is ranked first by every paper-000 method."""
     rng = np.random.default_rng(5)
     Y = (rng.random((100, 1)) < 0.3).astype(int)
     X = (rng.random((100, 6)) < 0.3).astype(float)
@@ -76,7 +76,7 @@ def test_planted_feature_ranks_first():
 
 
 def test_stochastic_methods_are_seeded(small_xy):
-    """Check that the same seed gives the same RaR/RFS ranking and another seed differs."""
+    """Check the same seed gives the same RaR/RFS ranking and another seed differs."""
     X, Y = small_xy
     for method in ["RaRCS", "RFS"]:
         a = rank_features(X, Y, method, random_state=11)
