@@ -23,8 +23,17 @@ def max_scores(S: np.ndarray) -> np.ndarray:
 
 
 def mean_scores(S: np.ndarray) -> np.ndarray:
-    """score_j = mean_i S[i, j]."""
-    return S.mean(axis=0)
+    """score_j = mean_i S[i, j], summed in ascending order of the values.
+
+    Summing each column's values sorted makes the result a function of the
+    column's multiset of scores, so two features whose label scores are a
+    permutation of each other get bit-equal means (exact ties, METHODS.md
+    section 3), whatever the label order.
+    """
+    S = np.asarray(S, dtype=np.float64)
+    if S.shape[0] == 0:
+        return np.zeros(S.shape[1])
+    return np.sort(S, axis=0).sum(axis=0) / S.shape[0]
 
 
 def order_by_score(scores: np.ndarray) -> np.ndarray:

@@ -10,6 +10,23 @@ from .counts import Counts
 BNS_CLIP = 0.0005
 
 
+def _signed_quantile(hits: np.ndarray, totals: np.ndarray, clip: float) -> np.ndarray:
+    """F^-1 of the clipped rate ``hits / totals``, symmetric bit for bit.
+
+    The quantile is always evaluated on the smaller side, ``min(h, t - h) / t``
+    clipped below at ``clip``, and negated when the rate is above 1/2. So
+    F^-1(1 - x) = -F^-1(x) holds exactly, equal fractions give equal floats
+    (IEEE division of whole numbers is correctly rounded) and mathematically
+    equal BNS values from mirrored tables compare equal (METHODS.md section 3).
+    A zero denominator gives rate 0 (then clipped).
+    """
+    upper = 2.0 * hits > totals
+    small = np.where(upper, totals - hits, hits)
+    rate = np.divide(small, totals, out=np.zeros(small.shape), where=totals > 0)
+    z = ndtri(np.maximum(rate, clip, out=rate), out=rate)
+    return np.where(upper, -z, z)
+
+
 def _clipped_quantile(hits: np.ndarray, totals: np.ndarray, clip: float) -> np.ndarray:
     """F^-1(clip(hits / totals)) elementwise; a zero denominator gives rate 0.
 
@@ -17,7 +34,8 @@ def _clipped_quantile(hits: np.ndarray, totals: np.ndarray, clip: float) -> np.n
     broadcasts against it. When the totals are one per label and there are
     fewer distinct (label, count) pairs than cells, the quantile is evaluated
     once per pair in a lookup table and gathered, which is much cheaper than
-    one ``ndtri`` per cell on large, sparse text data.
+    one ``ndtri`` per cell on large, sparse text data. Both paths use
+    :func:`_signed_quantile`, so they give identical values.
     """
     totals = np.asarray(totals, dtype=np.float64)
     if totals.ndim == 2 and totals.shape == (hits.shape[0], 1):
@@ -26,16 +44,13 @@ def _clipped_quantile(hits: np.ndarray, totals: np.ndarray, clip: float) -> np.n
         if sizes.sum() < hits.size:
             offsets = np.concatenate(([0], np.cumsum(sizes)[:-1]))
             row_of = np.repeat(np.arange(per_row.size), sizes)
-            count = np.arange(sizes.sum()) - offsets[row_of]
-            denom = per_row[row_of]
-            rate = np.divide(count, denom, out=np.zeros(count.shape), where=denom > 0)
-            table = ndtri(np.clip(rate, clip, 1.0 - clip))
+            count = (np.arange(sizes.sum()) - offsets[row_of]).astype(np.float64)
+            table = _signed_quantile(count, per_row[row_of].astype(np.float64), clip)
             index = hits.astype(np.int64)
             index += offsets[:, None]
             return table[index]
     totals = np.broadcast_to(totals, hits.shape)
-    rate = np.divide(hits, totals, out=np.zeros(hits.shape), where=totals > 0)
-    return ndtri(np.clip(rate, clip, 1.0 - clip, out=rate), out=rate)
+    return _signed_quantile(np.asarray(hits, dtype=np.float64), totals, clip)
 
 
 def bns_from_counts(counts: Counts, *, clip: float = BNS_CLIP) -> np.ndarray:

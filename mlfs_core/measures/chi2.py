@@ -36,16 +36,71 @@ def chi2_from_counts(counts: Counts) -> np.ndarray:
     20.0
     """
     # Summing the four terms of Eq. 1 gives the closed form
-    #   CS = n (tp tn - fp fn)^2 / (p (n - p) c (n - c)),  tp tn - fp fn = n tp - c p,
+    #   CS = n d^2 / (p (n - p) c (n - c)),  d = tp tn - fp fn = n tp - c p,
     # with p = tp + fp (feature presences) and c = tp + fn (label positives).
     # When a margin is 0 (p or c in {0, n}) every expected count in its row or
     # column is 0 and the remaining terms vanish, so CS = 0, as the "e = 0
-    # contributes 0" convention requires. Written as per-column and per-row
-    # scalings of (n tp / p - c)^2 so that the only (n_labels, n_features)
-    # array is the output: five in-place passes, no temporaries.
-    tp = counts.tp
-    n = np.asarray(counts.n, dtype=np.float64)
-    p, c = counts.present, counts.positives
+    # contributes 0" convention requires.
+    #
+    # Exact ties (METHODS.md section 3): d^2 and the denominator are computed
+    # as exact integers, and the ratio r = d^2 / den is rounded once, so two
+    # tables with the same rational r get bit-identical floats (IEEE division
+    # of two exactly representable integers is correctly rounded). Ratios whose
+    # terms exceed 2^53 are first reduced by their gcd, so the float is a
+    # function of the reduced fraction. Then CS = n * r, one more deterministic
+    # rounding. See :func:`_exact_ratio`.
+    n = float(np.asarray(counts.n).reshape(-1)[0]) if np.ndim(counts.n) else counts.n
+    if np.ndim(counts.n) and np.unique(np.asarray(counts.n)).size > 1:
+        return _chi2_general(counts)
+    return _chi2_common_n(counts.tp, counts.present, counts.positives, n)
+
+
+_EXACT = 2**53
+_MAX_EXACT_N = 100_000
+
+
+def _chi2_common_n(tp, present, positives, n: float) -> np.ndarray:
+    """CS for tables that share one sample count ``n`` (the usual case)."""
+    n_int = int(round(n))
+    if n_int > _MAX_EXACT_N:
+        # p(n-p)c(n-c) may overflow int64: fall back to float arithmetic
+        # (ties are then exact only up to float rounding; documented).
+        return _chi2_float(tp, present, positives, float(n))
+    p = np.rint(present).astype(np.int64)
+    c = np.rint(positives).astype(np.int64)
+    d = np.rint(tp).astype(np.int64)
+    d *= n_int
+    d -= c * p
+    num = np.square(d, out=d)
+    den_p = p * (n_int - p)
+    den_c = c * (n_int - c)
+    den = den_c * den_p  # broadcasts (q, 1) x (1, M) -> (q, M)
+    return _exact_ratio(num, den) * float(n_int)
+
+
+def _exact_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` rounded once from the exact fraction; 0 where ``den`` is 0.
+
+    Equal fractions give bit-equal results: terms below 2^53 are exact in
+    float64 and IEEE division rounds correctly; larger terms are divided by
+    their gcd first, so the value depends only on the reduced fraction.
+    """
+    num, den = np.broadcast_arrays(num, den)
+    big = (num >= _EXACT) | (den >= _EXACT)
+    if big.any():
+        num, den = num.copy(), den.copy()
+        g = np.gcd(num[big], den[big])
+        g[g == 0] = 1
+        num[big] //= g
+        den[big] //= g
+    out = np.zeros(num.shape, dtype=np.float64)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def _chi2_float(tp, present, positives, n: float) -> np.ndarray:
+    """The closed form in float arithmetic (no exact-tie guarantee)."""
+    p, c = present, positives
     with np.errstate(divide="ignore", invalid="ignore"):
         col = np.where(p > 0, n / p, 0.0)
         col_scale = np.where((p > 0) & (p < n), n * p / (n - p), 0.0)
@@ -56,3 +111,13 @@ def chi2_from_counts(counts: Counts) -> np.ndarray:
     out *= col_scale
     out *= row_scale
     return out
+
+
+def _chi2_general(counts: Counts) -> np.ndarray:
+    """CS for tables with different sample counts (hand-made tables), exact."""
+    tp, fp, fn, tn = (np.rint(x).astype(np.int64) for x in counts.cells())
+    n = tp + fp + fn + tn
+    p, c = tp + fp, tp + fn
+    d = n * tp - c * p
+    num, den = d * d, p * (n - p) * c * (n - c)
+    return _exact_ratio(num, den) * n
