@@ -63,9 +63,10 @@ def test_bns_mirrored_tables_are_bit_equal(table, mirror):
 
 def test_bns_equal_rates_from_different_counts_are_bit_equal():
     """Check that tpr = 1/2 from 2/4 and from 3/6 (same fpr) gives the same BNS."""
-    assert bns_from_counts(_one(2, 1, 2, 9))[0, 0] == bns_from_counts(
-        _one(3, 1, 3, 9)
-    )[0, 0]
+    assert (
+        bns_from_counts(_one(2, 1, 2, 9))[0, 0]
+        == bns_from_counts(_one(3, 1, 3, 9))[0, 0]
+    )
 
 
 def test_bns_lookup_and_elementwise_paths_agree():
