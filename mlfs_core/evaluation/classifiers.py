@@ -100,8 +100,8 @@ def _logistic(*, random_state: int, **params):
     return BinaryRelevance(LogisticRegression(random_state=random_state, **params))
 
 
-def _mlknn(*, random_state: int, k: int = 10, s: float = 1.0):
-    return MLkNN(k=k, s=s)
+def _mlknn(*, random_state: int, k: int = 10, s: float = 1.0, scaling: str = "none"):
+    return MLkNN(k=k, s=s, scaling=scaling)
 
 
 def _br_sklearn(*, random_state: int, estimator: str, **params):

@@ -1,12 +1,16 @@
-"""ML-kNN (Zhang and Zhou 2007), vectorized with scikit-learn's NearestNeighbors."""
+"""ML-kNN (Zhang and Zhou 2007) with exact, deterministic neighbours."""
 
 from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.neighbors import NearestNeighbors
+import scipy.sparse as sp
 
 from .._validation import check_XY
+from ..errors import ConfigError
+from ._neighbors import neighbour_label_counts
+
+SCALINGS = ("none", "minmax")
 
 
 class MLkNN(ClassifierMixin, BaseEstimator):
@@ -27,6 +31,21 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         set is smaller.
     s : float, default=1.0
         Laplace smoothing.
+    scaling : {"none", "minmax"}, default="none"
+        ``"none"``: distances on the features as given (protocol B feeds
+        discretized integer codes, whose distances are exact). ``"minmax"``:
+        each feature is scaled to [0, 1] by its training range before the
+        distances, as Mulan's ML-kNN does through Weka's Euclidean distance
+        (a constant feature becomes 0; test values outside the range are not
+        clipped, as in Weka).
+
+    Notes
+    -----
+    Neighbours are chosen by Euclidean distance ascending, equal distances by
+    the lower training index, and a training sample is never its own
+    neighbour; distances are computed exactly where the data allow, so the
+    result does not depend on BLAS threads, ``n_jobs`` or the machine (see
+    :mod:`mlfs_core.evaluation._neighbors`).
 
     Attributes
     ----------
@@ -49,31 +68,52 @@ class MLkNN(ClassifierMixin, BaseEstimator):
     [[1, 0], [0, 1]]
     """
 
-    def __init__(self, k: int = 10, s: float = 1.0):
+    def __init__(self, k: int = 10, s: float = 1.0, scaling: str = "none"):
         self.k = k
         self.s = s
+        self.scaling = scaling
 
     def fit(self, X, Y) -> MLkNN:
         """Estimate priors and neighbour-count likelihoods on the training set."""
+        if self.scaling not in SCALINGS:
+            raise ConfigError(
+                f"ML-kNN scaling must be one of {SCALINGS}, got {self.scaling!r}"
+            )
         X, Y = check_XY(X, Y)
         X = _dense_if_narrow(X)
+        self._fit_scaling(X)
+        self.X_ = self._scale(X)
         n = X.shape[0]
         self.k_ = int(max(0, min(self.k, n - 1)))
         self.Y_ = Y.astype(np.int64)
         self.n_labels_ = Y.shape[1]
         self.prior_ = (self.s + self.Y_.sum(axis=0)) / (2 * self.s + n)
-        self.nn_ = NearestNeighbors(n_neighbors=max(self.k_, 1)).fit(X)
         counts = self._training_counts()
         self.cond_pos_ = self._likelihoods(counts, self.Y_ == 1)
         self.cond_neg_ = self._likelihoods(counts, self.Y_ == 0)
         return self
 
+    def _fit_scaling(self, X) -> None:
+        if self.scaling == "none":
+            self.min_ = self.scale_ = None
+            return
+        dense = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        self.min_ = dense.min(axis=0) if dense.shape[0] else np.zeros(dense.shape[1])
+        span = (dense.max(axis=0) if dense.shape[0] else self.min_) - self.min_
+        self.scale_ = np.divide(1.0, span, out=np.zeros_like(span), where=span > 0)
+
+    def _scale(self, X):
+        if self.min_ is None:
+            return X
+        dense = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        return (dense - self.min_) * self.scale_
+
     def _training_counts(self) -> np.ndarray:
         if self.k_ == 0:
             return np.zeros_like(self.Y_)
-        # kneighbors() without X excludes each point from its own neighbours.
-        idx = self.nn_.kneighbors(n_neighbors=self.k_, return_distance=False)
-        return self.Y_[idx].sum(axis=1)
+        return neighbour_label_counts(
+            self.X_, self.X_, self.Y_, self.k_, exclude_self=True
+        )
 
     def _likelihoods(self, counts: np.ndarray, member: np.ndarray) -> np.ndarray:
         """P(E_j | H) per label: smoothed histogram of ``counts`` over ``member``."""
@@ -86,8 +126,8 @@ class MLkNN(ClassifierMixin, BaseEstimator):
     def _test_counts(self, X) -> np.ndarray:
         if self.k_ == 0:
             return np.zeros((X.shape[0], self.n_labels_), dtype=np.int64)
-        idx = self.nn_.kneighbors(X, n_neighbors=self.k_, return_distance=False)
-        return self.Y_[idx].sum(axis=1)
+        k = min(self.k_, self.X_.shape[0])
+        return neighbour_label_counts(self._scale(X), self.X_, self.Y_, k)
 
     def predict_proba(self, X) -> np.ndarray:
         """Posterior P(label relevant), shape (n_samples, n_labels)."""
