@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._validation import check_XY
 from ..errors import ConfigError
