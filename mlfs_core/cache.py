@@ -19,7 +19,10 @@ from typing import Any
 
 import numpy as np
 
-CACHE_VERSION = 1
+# Part of every task key. Bumped whenever a change can alter a cached value, so
+# results of two engine versions never mix: 2 = exact ties (CS, BNS, Mean),
+# exact ML-kNN neighbours, one classifier representation, solver state recorded.
+CACHE_VERSION = 2
 """Bump when the meaning of cached results changes, to ignore old entries."""
 
 

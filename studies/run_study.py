@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -45,7 +46,15 @@ GZIP = {"method": "gzip", "mtime": 0}
 sys.path.insert(0, str(ROOT))
 
 import mlfs_core  # noqa: E402
-from mlfs_core._constants import DATASET, FEATURES, METHOD, VALUE  # noqa: E402
+from mlfs_core._constants import (  # noqa: E402
+    DATASET,
+    FEATURES,
+    MAX_N_ITER,
+    METHOD,
+    N_FITTED,
+    N_NOT_CONVERGED,
+    VALUE,
+)
 from mlfs_core._validation import budget_from_percent  # noqa: E402
 from mlfs_core.analysis import similarity_matrix  # noqa: E402
 from mlfs_core.evaluation import load_config, run_experiment  # noqa: E402
@@ -53,6 +62,13 @@ from mlfs_core.evaluation import load_config, run_experiment  # noqa: E402
 
 def study_config(study: str):
     return load_config(ROOT / "configs" / f"study_{study}.toml")
+
+
+def list_studies() -> list[str]:
+    """Study names: the ``configs/study_<name>.toml`` files."""
+    return sorted(
+        p.stem[len("study_") :] for p in (ROOT / "configs").glob("study_*.toml")
+    )
 
 
 def dataset_key(spec) -> str:
@@ -98,11 +114,23 @@ def compact_selections(selections: pd.DataFrame, protocol) -> pd.DataFrame:
 
 
 def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
-    return (
-        timings.groupby([DATASET, METHOD, "stage"], as_index=False)["seconds"].sum()
-        if "stage" in timings.columns
-        else timings
-    )
+    """Seconds per (dataset, method, stage), with the fits' solver state summed.
+
+    ``n_fitted`` and ``n_not_converged`` count per-label classifier fits (and
+    those that stopped at ``max_iter``); ``max_n_iter`` is the largest
+    iteration count.
+    """
+    if "stage" not in timings.columns:
+        return timings
+    columns = {"seconds": "sum"}
+    for name, how in (
+        (N_FITTED, "sum"),
+        (N_NOT_CONVERGED, "sum"),
+        (MAX_N_ITER, "max"),
+    ):
+        if name in timings.columns:
+            columns[name] = how
+    return timings.groupby([DATASET, METHOD, "stage"], as_index=False).agg(columns)
 
 
 def run_one(
@@ -172,9 +200,34 @@ def run_one(
         "config": f"configs/study_{study}.toml",
         "python": platform.python_version(),
         "versions": _versions(),
+        "code_version": code_version(),
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out
+
+
+def code_version() -> dict:
+    """The engine version that produced a result: package, cache and git commit.
+
+    Results of two code versions are never mixed in one table: the report
+    checks that every dataset of a study has the same ``engine`` value.
+    """
+    from mlfs_core.cache import CACHE_VERSION
+
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return {
+        "engine": f"{mlfs_core.__version__}+cache{CACHE_VERSION}",
+        "commit": commit,
+    }
 
 
 def _versions() -> dict:
@@ -193,7 +246,7 @@ def _versions() -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("study", choices=["paper000", "paper001"])
+    parser.add_argument("study", choices=list_studies())
     parser.add_argument(
         "--datasets", help="comma-separated folder names (default: all)"
     )

@@ -68,6 +68,28 @@ class BinaryRelevance(ClassifierMixin, BaseEstimator):
             return int(classes[0])
         return clone(base).fit(X, y)
 
+    def convergence(self) -> tuple[int, int, int | None]:
+        """Solver state of the fitted per-label classifiers.
+
+        Returns
+        -------
+        (n_fitted, n_not_converged, max_n_iter)
+            Labels that got a fitted classifier (constant labels do not);
+            those whose iterative solver stopped at ``max_iter`` (an
+            estimator with ``n_iter_`` and ``max_iter``, e.g. LinearSVC,
+            has converged when ``n_iter_ < max_iter``); and the largest
+            ``n_iter_`` (None when no estimator reports iterations).
+        """
+        fitted = [e for e in self.estimators_ if not isinstance(e, int)]
+        iters = [
+            (int(np.max(e.n_iter_)), e.get_params().get("max_iter"))
+            for e in fitted
+            if hasattr(e, "n_iter_")
+        ]
+        not_converged = sum(1 for n, cap in iters if cap is not None and n >= cap)
+        biggest = max((n for n, _ in iters), default=None)
+        return len(fitted), not_converged, biggest
+
     def predict(self, X) -> np.ndarray:
         """0/1 predictions of shape (n_samples, n_labels)."""
         columns = [

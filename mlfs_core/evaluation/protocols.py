@@ -44,6 +44,7 @@ ON_LARGE_BUDGET = ("error", "clip")
 LABEL_HANDLING = ("keep", "drop_constant")
 ON_SPARSE_LABEL = ("warn", "error", "ignore")
 DISCRETIZE = ("none", "uniform", "quantile", "binary")
+SCALING = ("none", "l2-rows", "maxabs")
 ALL_METRICS = (
     "micro_f1",
     "macro_f1",
@@ -95,6 +96,14 @@ class ProtocolConfig:
         Discretization of the classifier's input, fitted on the training part.
     bins : int
         Bins of that discretization.
+    scaling : {"none", "l2-rows", "maxabs"}
+        Scaling of the classifier's input (the selected columns), applied in
+        every fit after column selection: ``"none"`` (the papers' setting),
+        ``"l2-rows"`` (each row divided by its Euclidean norm over the
+        selected columns, the usual text normalisation; an all-zero row stays
+        zero) or ``"maxabs"`` (each column divided by its largest absolute
+        value in the training part; a zero column stays zero). Part of every
+        fit's cache key.
     label_handling : {"keep", "drop_constant"}
         ``"drop_constant"`` leaves labels constant in the training part out
         of the metrics (protocol B); ``"keep"`` scores them (protocol A).
@@ -115,6 +124,7 @@ class ProtocolConfig:
     classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
     discretize: str = "none"
     bins: int = 3
+    scaling: str = "none"
     label_handling: str = "keep"
     on_sparse_label: str = "warn"
     metrics: tuple = ALL_METRICS
@@ -134,6 +144,7 @@ class ProtocolConfig:
         _check_choice("label_handling", self.label_handling, LABEL_HANDLING)
         _check_choice("on_sparse_label", self.on_sparse_label, ON_SPARSE_LABEL)
         _check_choice("discretize", self.discretize, DISCRETIZE)
+        _check_choice("scaling", self.scaling, SCALING)
         _check_int("n_repeats", self.n_repeats, 1)
         _check_int("n_folds", self.n_folds, 2)
         _check_int("bins", self.bins, 2)
@@ -145,8 +156,14 @@ class ProtocolConfig:
 
 
 def protocol_a(**overrides: Any) -> ProtocolConfig:
-    """Protocol A of paper 000: 10-fold stratified CV, 10..90 % of M, BR + LinearSVC."""
-    return replace(ProtocolConfig(), **overrides)
+    """Protocol A of paper 000: 10-fold stratified CV, 10..90 % of M, BR + LinearSVC.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown or invalid override (the message names it).
+    """
+    return _override(ProtocolConfig(), overrides)
 
 
 def protocol_b(**overrides: Any) -> ProtocolConfig:
@@ -163,6 +180,14 @@ def protocol_b(**overrides: Any) -> ProtocolConfig:
         bins=3,
         label_handling="drop_constant",
     )
+    return _override(base, overrides)
+
+
+def _override(base: ProtocolConfig, overrides: Mapping) -> ProtocolConfig:
+    known = {f.name for f in fields(ProtocolConfig)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ConfigError(f"protocol: unknown key(s) {unknown}; known: {sorted(known)}")
     return replace(base, **overrides)
 
 

@@ -45,9 +45,12 @@ from .._constants import (
     DATASET,
     FEATURES,
     FOLD,
+    MAX_N_ITER,
     METHOD,
     METRIC,
     N_FEATURES,
+    N_FITTED,
+    N_NOT_CONVERGED,
     PROTOCOL,
     REPEAT,
     SECONDS,
@@ -72,7 +75,18 @@ RESULT_COLUMNS = [
     VALUE,
 ]
 SELECTION_COLUMNS = [DATASET, METHOD, FOLD, REPEAT, N_FEATURES, FEATURES]
-TIMING_COLUMNS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, STAGE, SECONDS]
+TIMING_COLUMNS = [
+    DATASET,
+    METHOD,
+    BUDGET,
+    FOLD,
+    REPEAT,
+    STAGE,
+    SECONDS,
+    N_FITTED,
+    N_NOT_CONVERGED,
+    MAX_N_ITER,
+]
 
 
 @dataclass(frozen=True)
@@ -88,9 +102,12 @@ class ExperimentResult:
         ``dataset, method, fold, repeat, n_features, features`` with the
         ranked feature indices (best first, at the largest budget).
     timings : DataFrame
-        ``dataset, method, budget, fold, repeat, stage, seconds`` with stage
-        ``selection``, ``fit``, ``predict`` or ``metrics`` (budget NaN for
-        selections).
+        ``dataset, method, budget, fold, repeat, stage, seconds, n_fitted,
+        n_not_converged, max_n_iter`` with stage ``selection``, ``fit``,
+        ``predict`` or ``metrics`` (budget NaN for selections). The last three
+        columns are set on ``fit`` rows only: per-label classifiers fitted,
+        how many stopped at ``max_iter`` without converging, and the largest
+        iteration count (NaN when the classifier has no iterative solver).
     config : ExperimentConfig
     """
 
@@ -276,6 +293,7 @@ def _fit_key(s: _Selection, k: int, config: ExperimentConfig) -> str:
         "classifier": [p.classifier.name, p.classifier.params],
         "seed": config.seed,
         "discretize": [p.discretize, p.bins],
+        "scaling": p.scaling,
         "labels": p.label_handling,
         "metrics": list(p.metrics),
     }
@@ -303,6 +321,7 @@ def _run_fits(selections, fits, orders, config, cache, n_jobs, tracker) -> list[
             "seed": task_seed(config.seed),
             "metrics": tuple(config.protocol.metrics),
             "drop_constant": config.protocol.label_handling == "drop_constant",
+            "scaling": config.protocol.scaling,
         }
         return run_fit, (X_train[:, cols], Y_train, X_test[:, cols], Y_test), kwargs
 
@@ -382,6 +401,7 @@ def _selections_table(selections, orders) -> pd.DataFrame:
 
 
 def _timings_table(selections, orders, fits, fit_out) -> pd.DataFrame:
+    none = (np.nan, np.nan, np.nan)
     rows = [
         (
             s.dataset.name,
@@ -391,13 +411,22 @@ def _timings_table(selections, orders, fits, fit_out) -> pd.DataFrame:
             s.repeat,
             "selection",
             o["seconds"],
+            *none,
         )
         for s, o in zip(selections, orders)
     ]
     for (j, k, _), out in zip(fits, fit_out):
         s = selections[j]
         base = (s.dataset.name, s.method.label, k, s.fold, s.repeat)
-        rows.append((*base, "fit", out["fit_seconds"]))
-        rows.append((*base, "predict", out["predict_seconds"]))
-        rows.append((*base, "metrics", out.get("metric_seconds", np.nan)))
-    return pd.DataFrame(rows, columns=TIMING_COLUMNS)
+        solver = (
+            out.get("n_fitted", np.nan),
+            out.get("n_not_converged", np.nan),
+            np.nan if out.get("max_n_iter") is None else out["max_n_iter"],
+        )
+        rows.append((*base, "fit", out["fit_seconds"], *solver))
+        rows.append((*base, "predict", out["predict_seconds"], *none))
+        rows.append((*base, "metrics", out.get("metric_seconds", np.nan), *none))
+    table = pd.DataFrame(rows, columns=TIMING_COLUMNS)
+    for column in (N_FITTED, N_NOT_CONVERGED, MAX_N_ITER):
+        table[column] = table[column].astype(float)
+    return table
