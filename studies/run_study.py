@@ -200,7 +200,7 @@ def run_one(
         "config": f"configs/study_{study}.toml",
         "python": platform.python_version(),
         "versions": _versions(),
-        "code_version": code_version(),
+        "code_version": CODE_VERSION,
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out
@@ -228,6 +228,9 @@ def code_version() -> dict:
         "engine": f"{mlfs_core.__version__}+cache{CACHE_VERSION}",
         "commit": commit,
     }
+
+
+CODE_VERSION = code_version()  # taken once, when the run starts
 
 
 def _versions() -> dict:
