@@ -17,6 +17,7 @@ from .stats import (
     FriedmanResult,
     friedman_by_budget,
     friedman_nemenyi,
+    iman_davenport,
     nemenyi_cd,
     nemenyi_q,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "display_table",
     "friedman_by_budget",
     "friedman_nemenyi",
+    "iman_davenport",
     "kuncheva_index",
     "load_planted_truth",
     "metric_curves",

@@ -12,13 +12,22 @@ Conventions on degenerate data (all values stay finite):
 - F1 and Jaccard use ``zero_division=0``: a label (macro) or sample
   (examples) with neither a true nor a predicted positive scores 0.
 - Ranking loss, coverage error and average precision follow scikit-learn's
-  definitions (a sample whose labels are all relevant or all irrelevant
-  counts as 0 loss and precision 1); ranking loss and average precision are
-  vectorized re-implementations (``_ranking_metrics``), tested equal to
-  scikit-learn's, because its per-sample loops dominated protocol B.
-- One-error skips no sample: a sample with an empty true label set counts
-  as correct (consistent with the ranking metrics, which treat it as
-  perfectly ranked). Ties in scores resolve to the lowest label index.
+  definitions; ranking loss and average precision are vectorized
+  re-implementations (``_ranking_metrics``), tested equal to scikit-learn's,
+  because its per-sample loops dominated protocol B.
+- **Coverage error is scikit-learn's**, which equals Zhang & Zhou's (and
+  Mulan's) *coverage plus 1*: it counts the depth of the ranking including
+  the last relevant label (a perfect single-label prediction scores 1, not
+  0). Subtract 1 to compare with Mulan or published ML-kNN tables.
+- Samples with no true label (e.g. 294 in birds), per ranking metric:
+  coverage error counts them 0 (the deepest relevant label of an empty set);
+  ranking loss counts them 0 (no relevant/irrelevant pair to mis-order;
+  also a sample whose labels are all relevant); average precision counts
+  them 1 (scikit-learn's convention, also for all-relevant samples);
+  one-error counts them correct (0), consistent with the ranking metrics,
+  which treat them as perfectly ranked. No sample is skipped, so every
+  metric averages over the same n samples. Ties in scores resolve to the
+  lowest label index (one-error).
 """
 
 from __future__ import annotations
@@ -167,7 +176,11 @@ METRICS: dict[str, MetricSpec] = {
         _ranking_loss, False, True, "fraction of mis-ordered label pairs"
     ),
     "coverage_error": MetricSpec(
-        _coverage, False, True, "depth of the ranking needed to cover all true labels"
+        _coverage,
+        False,
+        True,
+        "depth of the ranking needed to cover all true labels "
+        "(scikit-learn's: Zhang & Zhou's / Mulan's coverage + 1)",
     ),
     "one_error": MetricSpec(_one_error, False, True, "top-ranked label is wrong"),
     "average_precision": MetricSpec(

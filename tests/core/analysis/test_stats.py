@@ -87,3 +87,40 @@ def test_friedman_by_budget_one_row_per_budget(rng):
     assert list(out["budget"]) == [1, 2]
     ref = friedmanchisquare(*b["value"].to_numpy().reshape(5, 3).T).statistic
     assert out.loc[1, "statistic"] == pytest.approx(ref)
+
+
+def test_iman_davenport_by_hand():
+    """Check Iman-Davenport's F on a 3 x 3 table computed by hand.
+
+    Ranks per dataset (higher value = rank 1): d1: A1 B2 C3, d2: A1 B3 C2,
+    d3: A1 B2 C3. Average ranks 1, 7/3, 8/3; chi2 = 12*3/(3*4) * (1 + 49/9 +
+    64/9 - 12) = 3 * 14/9 = 14/3; F = 2 * (14/3) / (3*2 - 14/3) = 7; the F(2, 4)
+    survival function is (1 + 2x/4)^-2, so p = (1 + 3.5)^-2.
+    """
+    from mlfs_core.analysis import iman_davenport
+
+    table = pd.DataFrame(
+        {
+            "dataset": ["d1"] * 3 + ["d2"] * 3 + ["d3"] * 3,
+            "method": ["A", "B", "C"] * 3,
+            "value": [0.9, 0.5, 0.1, 0.9, 0.1, 0.5, 0.9, 0.5, 0.1],
+        }
+    )
+    res = friedman_nemenyi(table)
+    assert res.statistic == pytest.approx(14 / 3)
+    assert res.iman_davenport == pytest.approx(7.0)
+    assert res.iman_davenport_pvalue == pytest.approx((1 + 3.5) ** -2)
+    assert iman_davenport(9.28, 14, 4)[0] == pytest.approx(3.69, abs=0.005)
+
+
+def test_iman_davenport_perfect_agreement_is_infinite():
+    """Check identical rankings on every dataset give F = inf and p = 0."""
+    table = pd.DataFrame(
+        {
+            "dataset": ["d1", "d1", "d2", "d2"],
+            "method": ["A", "B"] * 2,
+            "value": [1.0, 0.0, 1.0, 0.0],
+        }
+    )
+    res = friedman_nemenyi(table)
+    assert res.iman_davenport == float("inf") and res.iman_davenport_pvalue == 0.0
