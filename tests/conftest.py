@@ -32,6 +32,19 @@ def shared_datasets() -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def shared_papers() -> Path:
+    """Folder of the two papers' text (``MLFS_PAPERS``, else ``papers`` beside the
+    shared datasets folder); tests needing it fail loudly in CI if it is missing.
+    """
+    path = Path(os.environ.get("MLFS_PAPERS", shared_datasets_dir().parent / "papers"))
+    if not path.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"shared papers folder {path} is missing")
+        pytest.skip(f"shared papers folder {path} is missing")
+    return path
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     """A seeded generator for test data."""
