@@ -130,7 +130,10 @@ def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
     ):
         if name in timings.columns:
             columns[name] = how
-    return timings.groupby([DATASET, METHOD, "stage"], as_index=False).agg(columns)
+    out = timings.groupby([DATASET, METHOD, "stage"], as_index=False).agg(columns)
+    solver = [c for c in (N_FITTED, N_NOT_CONVERGED, MAX_N_ITER) if c in out.columns]
+    out.loc[out["stage"] != "fit", solver] = np.nan  # solver state is a fit's only
+    return out
 
 
 def run_one(

@@ -48,8 +48,18 @@ def _aggregate(S, positives, *, k, rng, aggregation, weighting="inverse", orders
     )
 
 
-def _rank_filter(X, Y, *, k, rng, measure, aggregation, weighting="inverse") -> Ranking:
-    counts = contingency_counts(X, Y)
+def _rank_filter(
+    X,
+    Y,
+    *,
+    k,
+    rng,
+    measure,
+    aggregation,
+    weighting="inverse",
+    binarize="presence",
+) -> Ranking:
+    counts = contingency_counts(X, Y, rule=binarize)
     S = MEASURES[measure](counts)
     positives = counts.positives.ravel()
     return _aggregate(
@@ -58,7 +68,7 @@ def _rank_filter(X, Y, *, k, rng, measure, aggregation, weighting="inverse") -> 
 
 
 def rank_filter_methods(
-    X, Y, methods, *, k=None, random_state=None
+    X, Y, methods, *, k=None, random_state=None, binarize="presence"
 ) -> dict[str, Ranking]:
     """Rank with several paper-000 methods at once, sharing all common work.
 
@@ -76,6 +86,9 @@ def rank_filter_methods(
         Number of features (default all).
     random_state : int, numpy.random.Generator or None
         One generator is created and used by the RaR methods in the order given.
+    binarize : {"presence", "median"}, default="presence"
+        When a feature counts as present in the 2x2 counts
+        (:func:`mlfs_core.measures.counts.binarize`).
 
     Returns
     -------
@@ -100,7 +113,7 @@ def rank_filter_methods(
     k = check_k(k, X.shape[1])
     rng = check_rng(random_state)
     parsed = {name: parse_method_name(name) for name in methods}
-    counts = contingency_counts(X, Y)
+    counts = contingency_counts(X, Y, rule=binarize)
     positives = counts.positives.ravel()
     matrices, orders, out = {}, {}, {}
     for name, (aggregation, measure) in parsed.items():
@@ -161,7 +174,11 @@ def _register_filters() -> None:
                         _rank_filter, measure=measure, aggregation=aggregation
                     ),
                     stochastic=stochastic,
-                    defaults={"weighting": "inverse"} if stochastic else {},
+                    defaults=(
+                        {"weighting": "inverse", "binarize": "presence"}
+                        if stochastic
+                        else {"binarize": "presence"}
+                    ),
                     description=(
                         f"Ranks features by {_AGG_TEXT[aggregation]} "
                         f"{_MEASURE_TEXT[measure]} after Binary Relevance."
