@@ -86,6 +86,13 @@ def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
     return describe.label_cooccurrence(ds.Y, ds.label_names)
 
 
+@st.cache_data(show_spinner=False)
+def data_warnings(key: DatasetKey) -> list[str]:
+    """Plain-language warnings about the dataset's oddities (may be empty)."""
+    ds = load(key)
+    return describe.data_warnings(ds.X, ds.Y, ds.label_names)
+
+
 @st.cache_data(show_spinner="Ranking features ...")
 def ranking(
     key: DatasetKey, method: str, params: tuple[tuple[str, object], ...], seed: int

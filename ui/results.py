@@ -79,17 +79,19 @@ def _remember_choice() -> None:
     st.session_state[state.RESULTS_SOURCE] = st.session_state["results_source_widget"]
 
 
-def choose_source(*, prefer: str = "") -> ResultsRef | None:
+def choose_source(*, prefer: tuple[str, ...] = ()) -> ResultsRef | None:
     """Radio of the results sources (remembered across pages) -> the chosen folder.
 
-    ``prefer`` picks the first precomputed source containing that text when the
-    session has not chosen yet (e.g. ``"protocol b"`` on Metric vs budget).
+    When the session has not chosen yet, the first source whose label contains
+    one of the ``prefer`` texts (tried in order, case-insensitive) is chosen,
+    e.g. ``("paper 001 study", "protocol b")`` on Metric vs budget: the studies
+    cover several datasets, so their average ranks are not one dataset's.
     """
     sources = available_sources()
     labels = list(sources)
     current = st.session_state.get(state.RESULTS_SOURCE)
     if current not in labels:
-        preferred = [s for s in labels if prefer and prefer in s.lower()]
+        preferred = [s for p in prefer for s in labels if p in s.lower()]
         current = (preferred or labels)[0]
     st.radio(
         "Results to analyse",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -44,8 +46,32 @@ def seed() -> int:
 
 
 def load_or_error(key: DatasetKey) -> bool:
-    """Load ``key`` through the cache; on failure show ``st.error`` and return False."""
-    return call_or_error("Could not load this dataset", cached.load, key) is not None
+    """Load ``key`` through the cache; on failure show ``st.error`` and return False.
+
+    After a load, each of the dataset's oddities (a label never positive,
+    dense data under presence-based scores ...) is shown as ``st.warning``.
+    """
+    if call_or_error("Could not load this dataset", cached.load, key) is None:
+        return False
+    for message in cached.data_warnings(key):
+        st.warning(message, icon=":material/warning:")
+    return True
+
+
+def call_showing_warnings(
+    what: str, fn: Callable[..., T], *args: object, **kwargs: object
+) -> T | None:
+    """:func:`call_or_error`, also showing each Python warning the call raised.
+
+    The engine reports oddities it corrects or skips (e.g. a label too rare
+    for the folds) with :func:`warnings.warn`; here they become ``st.warning``.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = call_or_error(what, fn, *args, **kwargs)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        st.warning(message, icon=":material/warning:")
+    return out
 
 
 def call_or_error(
@@ -134,26 +160,45 @@ def metric_and_methods(
 ) -> tuple[str, tuple[str, ...]]:
     """Metric selectbox and methods multiselect over what a results table holds."""
     metrics = list(pd.unique(table[METRIC]))
-    methods = list(pd.unique(table[METHOD]))
-    _drop_stale(f"{key}_metric", metrics)
-    _drop_stale(f"{key}_methods", methods)
-    left, right = st.columns([1, 3])
+    left, right = st.columns([2, 3])
     index = metrics.index(default_metric) if default_metric in metrics else 0
     metric = left.selectbox(
-        "Metric", metrics, index=index, key=f"{key}_metric", format_func=_metric_label
+        "Metric",
+        metrics,
+        index=index,
+        key=options_key(f"{key}_metric", metrics),
+        format_func=_metric_label,
     )
-    chosen = right.multiselect(
-        "Methods", methods, default=methods, key=f"{key}_methods"
-    )
-    return metric, tuple(chosen)
+    with right:
+        chosen = methods_picker(table, key=key)
+    return metric, chosen
 
 
-def _drop_stale(key: str, options: list) -> None:
-    """Forget a widget's value that the current options no longer hold (new source)."""
-    value = st.session_state.get(key)
-    values = value if isinstance(value, list) else [value]
-    if value is not None and not set(values) <= set(options):
-        del st.session_state[key]
+def methods_picker(table: pd.DataFrame, *, key: str) -> tuple[str, ...]:
+    """Methods multiselect over a results table's methods (all chosen at first).
+
+    The widget's key carries a digest of the options, so another results
+    source gets a fresh widget: the browser never keeps the previous
+    source's chips, and no leftover subset hides methods. When fewer than all
+    methods are chosen, a caption says which ones are hidden.
+    """
+    methods = [str(m) for m in pd.unique(table[METHOD])]
+    chosen = st.multiselect(
+        "Methods", methods, default=methods, key=options_key(f"{key}_methods", methods)
+    )
+    hidden = [m for m in methods if m not in chosen]
+    if hidden:
+        st.caption(
+            f"Showing {len(chosen)} of {len(methods)} methods; hidden: "
+            + ", ".join(hidden)
+        )
+    return tuple(chosen)
+
+
+def options_key(base: str, options: list) -> str:
+    """``base`` plus a short digest of ``options``: one widget per set of options."""
+    digest = hashlib.sha1("\0".join(map(str, options)).encode()).hexdigest()[:8]
+    return f"{base}_{digest}"
 
 
 def _metric_label(metric: str) -> str:
@@ -190,7 +235,7 @@ def datasets_in(table: pd.DataFrame) -> list[str]:
     return [str(d) for d in pd.unique(table["dataset"])]
 
 
-def chosen_results(*, prefer: str) -> tuple[ResultsRef, pd.DataFrame]:
+def chosen_results(*, prefer: tuple[str, ...]) -> tuple[ResultsRef, pd.DataFrame]:
     """Results-source radio, then the chosen table; stops the page if there is none."""
     ref = choose_source(prefer=prefer)
     table = (

@@ -1,4 +1,10 @@
-"""Descriptive tables of a label matrix: label frequencies and co-occurrences."""
+"""Descriptive tables of a dataset: label frequencies, co-occurrences, oddities.
+
+:func:`data_warnings` lists what makes a dataset behave oddly under the
+methods (the app shows each as a warning): dense features under presence-based
+scores, labels that are never (or always) positive, samples without any label,
+a single sample.
+"""
 
 from __future__ import annotations
 
@@ -114,3 +120,126 @@ def _check_labels(Y: ArrayLike, label_names: Sequence[str]):
             f"label_names has {len(label_names)} names for {Y.shape[1]} label columns"
         )
     return Y
+
+
+DENSE_PRESENCE = 0.95
+"""A feature is *dense* when it is non-zero in at least this share of samples."""
+DENSE_SHARE = 0.5
+"""Warn about presence-based scores when at least this share of features is dense."""
+_NAMES_SHOWN = 5
+
+
+def data_warnings(
+    X: ArrayLike, Y: ArrayLike, label_names: Sequence[str] | None = None
+) -> list[str]:
+    """Plain-language warnings about a dataset's oddities, in a fixed order.
+
+    Rules, each giving at most one message:
+
+    - **a single sample** (n = 1): no split, fold or score means anything;
+    - **dense data under presence-based scores**: CS and BNS count a feature as
+      *present* when it is non-zero (METHODS.md section 2). When at least
+      ``DENSE_SHARE`` (half) of the features are non-zero in at least
+      ``DENSE_PRESENCE`` (95 %) of the samples, as on numeric data such as
+      emotions or yeast, most 2x2 tables are nearly all "present" and the
+      scores say little; the message suggests ``binarize = "median"`` (present
+      = above the feature's median);
+    - **labels never positive**: every score on them is a convention (CS 0,
+      BNS its clipped value) and RaR never draws them;
+    - **labels positive in every sample**: the same, mirrored;
+    - **samples without any label** (all-zero label rows): they are negatives
+      for every label.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+    Y : array-like or sparse matrix of shape (n_samples, n_labels)
+        Binary labels.
+    label_names : sequence of str, optional
+        Names used in the messages (default ``label 0``, ``label 1`` ...).
+
+    Returns
+    -------
+    list of str
+        Empty when nothing is odd.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> Y = np.array([[1, 0], [0, 0], [1, 0]])
+    >>> for message in data_warnings(X, Y, ["a", "b"]):
+    ...     print(message.split(":")[0])
+    Dense data
+    1 label is never positive
+    1 sample carries no label
+    """
+    n_labels = Y.shape[1] if sp.issparse(Y) else np.shape(Y)[1]
+    names = [f"label {i}" for i in range(n_labels)]
+    names = list(label_names) if label_names is not None else names
+    Y = _check_labels(Y, names)
+    n_samples = Y.shape[0]
+    positives = np.asarray(Y.sum(axis=0)).ravel()
+    out = []
+    if n_samples == 1:
+        out.append(
+            "A single sample: no split, cross-validation fold or score means "
+            "anything on one row; load more data."
+        )
+    dense = _dense_share(X, n_samples)
+    if n_samples > 1 and dense >= DENSE_SHARE:
+        out.append(
+            f"Dense data: {dense:.0%} of the features are non-zero in at least "
+            f"{DENSE_PRESENCE:.0%} of the samples, so presence-based CS and BNS "
+            "(present = non-zero) see almost every feature everywhere and rank "
+            'by noise; for CS/BNS pick binarize = "median" (present = above '
+            "the feature's median)."
+        )
+    out += _label_messages(names, positives, n_samples)
+    empty = int(np.count_nonzero(np.asarray(Y.sum(axis=1)).ravel() == 0))
+    if empty and n_samples > 1:
+        out.append(
+            f"{_plural(empty, 'sample carries', 'samples carry')} no label: "
+            f"{empty / n_samples:.0%} of the data count as negatives for every label."
+        )
+    return out
+
+
+def _dense_share(X: ArrayLike, n_samples: int) -> float:
+    """Share of features non-zero in at least DENSE_PRESENCE of the samples."""
+    if sp.issparse(X):
+        nonzero = np.asarray((sp.csc_matrix(X) != 0).sum(axis=0)).ravel()
+    else:
+        nonzero = np.count_nonzero(np.asarray(X), axis=0)
+    if nonzero.size == 0 or n_samples == 0:
+        return 0.0
+    return float(np.mean(nonzero >= DENSE_PRESENCE * n_samples))
+
+
+def _label_messages(names: list[str], positives: np.ndarray, n: int) -> list[str]:
+    out = []
+    never = [names[i] for i in np.flatnonzero(positives == 0)]
+    if never:
+        out.append(
+            f"{_plural(len(never), 'label is', 'labels are')} never positive: "
+            f"{_some(never)}. Their scores are conventions (CS 0, BNS the clipped "
+            "value), RaR never draws them and their metrics are undefined."
+        )
+    always = [names[i] for i in np.flatnonzero(positives == n)] if n > 1 else []
+    if always:
+        out.append(
+            f"{_plural(len(always), 'label is', 'labels are')} positive in every "
+            f"sample: {_some(always)}. No feature can separate them."
+        )
+    return out
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _some(names: list[str]) -> str:
+    shown = ", ".join(names[:_NAMES_SHOWN])
+    return shown + (
+        f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else ""
+    )

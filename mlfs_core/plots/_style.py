@@ -10,6 +10,30 @@ import plotly.graph_objects as go
 
 TEMPLATE = "plotly_white"
 PALETTE = px.colors.qualitative.Plotly + px.colors.qualitative.Dark24
+LEGEND = {
+    "title": {"text": ""},
+    "orientation": "h",
+    "yref": "container",
+    "y": 0.0,
+    "yanchor": "bottom",
+    "x": 0.0,
+    "tracegroupgap": 0,
+}
+"""Legend under the plot (the margin grows to hold it), all entries visible."""
+MAX_TICK_CHARS = 32
+
+
+def short_label(text: str, limit: int = MAX_TICK_CHARS) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (long feature names).
+
+    Examples
+    --------
+    >>> short_label("a" * 40, 10)
+    'aaaaaaaaa…'
+    >>> short_label("word")
+    'word'
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def method_colors(methods: Sequence[str]) -> dict[str, str]:
@@ -29,12 +53,17 @@ def method_colors(methods: Sequence[str]) -> dict[str, str]:
 
 
 def finish(fig: go.Figure, *, title: str, height: int | None = None) -> go.Figure:
-    """Apply the common template, title and margins to ``fig`` and return it."""
+    """Apply the common template, title and margins to ``fig`` and return it.
+
+    The legend runs horizontally under the plot, without gaps between legend
+    groups, so 10-12 methods all show (a vertical legend beside a short plot
+    hides the last entries behind a scrollbar).
+    """
     fig.update_layout(
         template=TEMPLATE,
         title={"text": title, "x": 0.0, "xanchor": "left"},
         margin={"l": 60, "r": 20, "t": 70, "b": 50},
-        legend={"title": {"text": ""}},
+        legend=LEGEND,
     )
     if height is not None:
         fig.update_layout(height=height)

@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .._constants import METHOD
-from ._style import empty_figure, finish, method_colors, method_lines
+from ._style import empty_figure, finish, method_colors, method_lines, short_label
 
 
 def feature_score_bar(
@@ -34,7 +34,9 @@ def feature_score_bar(
     Returns
     -------
     plotly.graph_objects.Figure
-        One bar trace with ``min(top, len(ranking))`` bars.
+        One bar trace with ``min(top, len(ranking))`` bars. Long feature
+        names are cut to 32 characters on the axis (the hover shows them
+        whole), so they do not squash the bars.
 
     Examples
     --------
@@ -45,16 +47,23 @@ def feature_score_bar(
     head = ranking.head(top)
     if head.empty:
         return empty_figure(title)
+    names = head[feature].astype(str).tolist()
     fig = go.Figure(
         go.Bar(
             x=head[score].astype(float),
-            y=head[feature].astype(str),
+            y=names,
             orientation="h",
             marker_color="#4C78A8",
             hovertemplate="%{y}: %{x:.4g}<extra></extra>",
         )
     )
-    fig.update_yaxes(type="category", autorange="reversed", title_text="Feature")
+    fig.update_yaxes(
+        type="category",
+        autorange="reversed",
+        title_text="Feature",
+        tickvals=names,
+        ticktext=[short_label(n) for n in names],
+    )
     fig.update_xaxes(title_text="Score (higher is better)")
     return finish(fig, title=title, height=max(350, 22 * len(head) + 140))
 

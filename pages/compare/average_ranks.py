@@ -10,13 +10,22 @@ st.caption(
     "For each dataset and budget the methods are ranked by the metric (1 = best, "
     "ties share the average rank); the curves show the mean rank over datasets."
 )
-ref, table = widgets.chosen_results(prefer="protocol a")
+ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
 
+n_datasets = len(widgets.datasets_in(table))
+if n_datasets < 2:
+    st.info(
+        'These results cover one dataset, so each "average" rank is just that '
+        "dataset's rank (std 0) and there is no Friedman test: average ranks need "
+        "results on at least 2 datasets (e.g. the Paper 000 study)."
+    )
 metric, methods = widgets.metric_and_methods(table, key="ranks")
 by_measure = st.toggle(
     "A panel per measure (rank CS and BNS methods separately)",
     value=True,
     key="ranks_by_measure",
+    help="As paper 000's Figure 1: each panel ranks one measure's methods, with "
+    "the baselines RFS and AF in every panel as references.",
 )
 curves = widgets.call_or_error(
     "Could not rank", cached.rank_curves, ref, metric, methods, by_measure
@@ -43,7 +52,7 @@ for panel, part in curves.groupby("panel", sort=False):
 
 st.subheader("Friedman test and critical difference at one budget")
 budget = st.select_slider("Budget", widgets.budgets_of(curves, by), key="ranks_budget")
-if len(widgets.datasets_in(table)) < 2:
+if n_datasets < 2:
     st.info(
         "The Friedman test and the CD diagram need results on at least two datasets: "
         "run an experiment on several datasets or upload such results."

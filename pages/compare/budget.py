@@ -7,7 +7,7 @@ from ui import cached, tables, widgets
 
 st.title("Metric vs number of selected features")
 st.caption("Mean over folds and repeats; the band spans mean ± one standard deviation.")
-ref, table = widgets.chosen_results(prefer="protocol b")
+ref, table = widgets.chosen_results(prefer=("paper 001 study", "protocol b"))
 
 metric, methods = widgets.metric_and_methods(
     table, key="budget", default_metric="hamming_loss"

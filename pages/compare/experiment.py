@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import experiment, experiment_form, state, widgets
+from ui import experiment, experiment_form, run_figure, state, widgets
 
 st.title("Experiment")
 st.caption(
@@ -14,7 +14,7 @@ current, _ = widgets.current_dataset()
 experiment_form.config_upload()
 values = experiment_form.settings(list(catalogue), current)
 
-config = widgets.call_or_error(
+config = widgets.call_showing_warnings(
     "Invalid settings",
     experiment.build_config,
     [experiment.dataset_item(n, catalogue[n]) for n in values.pop("datasets")],
@@ -40,9 +40,13 @@ right.button("Stop", key="exp_stop", help="Finished tasks stay cached.")
 experiment_form.report_stopped_run()
 
 if run and config is not None:
-    folder = experiment_form.run_with_progress(config)
+    folder = widgets.call_showing_warnings(
+        "The experiment failed", experiment_form.run_with_progress, config
+    )
     if folder is not None:
         st.session_state[state.EXPERIMENT_RESULTS] = str(folder)
         st.session_state[state.RESULTS_SOURCE] = state.SOURCE_SESSION
 
 experiment_form.show_session_results()
+if st.session_state.get(state.EXPERIMENT_RESULTS):
+    run_figure.show_run_figure(st.session_state[state.EXPERIMENT_RESULTS])

@@ -11,9 +11,9 @@ st.caption(
     "expected by chance, negative = less overlap than chance; averaged over folds "
     "and datasets (paper 000, Table 6)."
 )
-ref, table = widgets.chosen_results(prefer="protocol a")
+ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
 
-_, methods = widgets.metric_and_methods(table, key="sim")
+methods = widgets.methods_picker(table, key="sim")
 by = widgets.budget_axis(table.dropna(axis=1, how="all"))
 budget = st.select_slider(
     widgets.budget_title(by), widgets.budgets_of(table, by), key="sim_budget"

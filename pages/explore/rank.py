@@ -20,9 +20,10 @@ table = widgets.call_or_error(
 if table is None:
     st.stop()
 
-st.subheader(f"Top {min(top, len(table))} features of {name} by {method}")
+shown = min(top, len(table))  # flags has M = 43: "top 43", not "top 100"
+st.subheader(f"Top {shown} features of {name} by {method}")
 left, right = st.columns([2, 3])
-left.dataframe(table.head(top), hide_index=True, height=420)
+left.dataframe(table.head(shown), hide_index=True, height=420)
 left.download_button(
     "Download the full ranking (CSV)",
     table.to_csv(index=False),
@@ -33,8 +34,8 @@ left.download_button(
 )
 with right:
     widgets.show_figure(
-        feature_score_bar(table, top=top, title=f"{method}: top {top}"),
-        table.head(top),
+        feature_score_bar(table, top=shown, title=f"{method}: top {shown}"),
+        table.head(shown),
         key="rank_bar",
         filename=f"scores_{method}",
     )

@@ -8,6 +8,7 @@ st.title("About MLFS Explorer")
 st.markdown(about.INTRO)
 for family, title in about.families().items():
     st.subheader(title)
-    st.dataframe(about.method_table(family), hide_index=True)
+    # st.table wraps long text; a data grid would cut the descriptions off
+    st.table(about.method_table(family).set_index("Method"))
 st.subheader("Papers")
 st.markdown(about.REFERENCES)

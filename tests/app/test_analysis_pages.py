@@ -4,16 +4,67 @@ from __future__ import annotations
 
 import json
 
-from .conftest import charts, figure_data, new_app, open_page, upload_results
+from .conftest import (
+    charts,
+    figure_data,
+    new_app,
+    open_page,
+    results_csv,
+    upload_results,
+    widget,
+)
 
 
-def test_average_ranks_default_shows_precomputed_curves_and_table():
-    """Check that the page opens on the precomputed sample results with a figure."""
+def test_average_ranks_opens_on_the_paper000_study():
+    """Check that the page opens on the multi-dataset Paper 000 study, not the sample.
+
+    The sample is one dataset: its "average" ranks have std 0 and no Friedman
+    test. With panels per measure, RFS and AF are references in the CS and BNS
+    panels; no third panel ranks AF against RFS alone.
+    """
     at = open_page(new_app(), "average_ranks")
-    assert at.radio(key="results_source_widget").value.startswith("Precomputed")
+    assert at.radio(key="results_source_widget").value == "Paper 000 study"
     spec = json.loads(charts(at)[0].proto.spec)
     assert "lower is better" in json.dumps(spec["layout"])
+    titles = [a["text"] for a in spec["layout"].get("annotations", [])]
+    assert titles == ["CS", "BNS"]
+    assert [m.value for m in at.markdown if m.value.startswith("**")] == [
+        "**CS**",
+        "**BNS**",
+    ]
     assert at.table and not at.error
+    assert at.metric and not at.info  # the Friedman test runs: several datasets
+
+
+def test_one_dataset_results_say_average_ranks_need_two():
+    """Check that results on one dataset explain why the ranks are degenerate."""
+    at = open_page(new_app(), "average_ranks")
+    at.radio(key="results_source_widget").set_value("Uploaded results CSV").run()
+    at.file_uploader(key="results_upload").set_value(
+        ("results.csv", results_csv(n_datasets=1), "text/csv")
+    ).run()
+    assert not at.exception
+    assert "at least 2 datasets" in at.info[0].value
+
+
+def test_methods_chips_follow_the_source_and_hidden_methods_are_named():
+    """Check that another source shows all its methods and a subset says what hides.
+
+    Switching from the Paper 000 study (10 methods) to the Paper 001 study (12)
+    must show the 12, from a widget of its own (a new key), so the browser
+    cannot keep the old chips; a chosen subset names the hidden methods.
+    """
+    at = open_page(new_app(), "average_ranks")
+    first = widget(at, "multiselect", "ranks_methods")
+    assert len(first.value) == 10 and "MaxCS" in first.value
+    at.radio(key="results_source_widget").set_value("Paper 001 study").run()
+    second = widget(at, "multiselect", "ranks_methods")
+    assert second.key != first.key
+    assert second.value == second.options and "ATR" in second.value
+    assert len(second.value) == 12
+    second.set_value(second.options[:4]).run()
+    assert not at.exception
+    assert any(c.value.startswith("Showing 4 of 12 methods") for c in at.caption)
 
 
 def test_average_ranks_friedman_and_cd_diagram_on_uploaded_results():
@@ -56,10 +107,17 @@ def test_similarity_default_renders_on_precomputed_results():
     assert '"heatmap"' in charts(at)[0].proto.spec
 
 
+def test_similarity_has_no_metric_selector():
+    """Check that Similarity offers methods only: a metric would change nothing."""
+    at = open_page(new_app(), "similarity")
+    assert not [s for s in at.selectbox if "metric" in str(s.key)]
+    assert widget(at, "multiselect", "sim_methods").value
+
+
 def test_metric_vs_budget_draws_band_per_method_and_means_table():
     """Check that each method gets a line and a band, and the means table one row."""
     at = upload_results(open_page(new_app(), "budget"))
-    at.selectbox(key="budget_metric").select("micro_f1").run()
+    widget(at, "selectbox", "budget_metric").select("micro_f1").run()
     data = figure_data(charts(at)[0])
     assert sum(t.get("fill") == "toself" for t in data) == 9  # 3 datasets x 3 methods
     means = at.table[0].value
@@ -78,23 +136,27 @@ def test_about_page_lists_every_method():
 
     at = open_page(new_app(), "about")
     names = set()
-    for frame in at.dataframe:
-        names |= set(frame.value["Method"])
+    for frame in at.table:  # a table wraps long descriptions; a data grid cut them
+        names |= set(frame.value.index)
+        assert "What it does" in frame.value.columns
     assert names == set(mlfs_core.list_methods())
+    assert not at.dataframe
     assert any("[001]" in m.value for m in at.markdown)
 
 
 def test_study_results_open_without_recomputing():
-    """Check that the committed paper-001 study opens on Metric vs budget and Average
-    ranks.
+    """Check that Metric vs budget opens on the paper-001 study, and that a source
+    chosen on one page (Paper 001 on Average ranks) is kept on the others.
     """
     at = open_page(new_app(), "budget")
-    assert "Paper 001 study" in at.radio(key="results_source_widget").options
-    at.radio(key="results_source_widget").set_value("Paper 001 study").run()
+    assert at.radio(key="results_source_widget").value == "Paper 001 study"
     assert not at.exception and not at.error
     spec = charts(at)[0].proto.spec
     assert "ATR" in spec and "MLSMFS" in spec
     at = open_page(at, "average_ranks")
+    assert at.radio(key="results_source_widget").value == "Paper 000 study"
+    at.radio(key="results_source_widget").set_value("Paper 001 study").run()
+    at = open_page(at, "similarity")
     assert at.radio(key="results_source_widget").value == "Paper 001 study"
     assert charts(at) and not at.exception
 

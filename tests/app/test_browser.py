@@ -37,6 +37,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+NETGUARD = Path(__file__).resolve().parent / "netguard"
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
 PAGES = {
     "Data": "Data",
@@ -84,7 +85,7 @@ def st_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("st")
     log_path = folder / "streamlit.log"
     env = dict(
-        os.environ,
+        guarded_env(folder / "net.log"),
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
         STREAMLIT_SERVER_HEADLESS="true",
         MLFS_WORK_DIR=str(folder / "work"),
@@ -104,6 +105,7 @@ def st_server(tmp_path_factory):
     try:
         _wait_healthy(proc, url, log_path)
         yield url
+        assert outside_connections(folder / "net.log") == []
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
@@ -193,6 +195,24 @@ def screenshot(page, shots: list[Path], name: str, height: int = 1800) -> None:
     for folder in shots:
         page.screenshot(path=str(folder / f"{name}.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def guarded_env(log: Path) -> dict[str, str]:
+    """The environment of a server whose outside connections are logged to ``log``.
+
+    ``tests/app/netguard/sitecustomize.py`` (first on PYTHONPATH) installs an
+    audit hook that writes each non-loopback name lookup or connection there.
+    """
+    log.touch()
+    path = os.pathsep.join(
+        p for p in (str(NETGUARD), os.environ.get("PYTHONPATH", "")) if p
+    )
+    return dict(os.environ, PYTHONPATH=path, MLFS_NET_LOG=str(log))
+
+
+def outside_connections(log: Path) -> list[str]:
+    """The lines of a ``guarded_env`` log: the server's outside connections."""
+    return log.read_text().splitlines()
 
 
 def assert_clean(page) -> None:

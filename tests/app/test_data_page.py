@@ -54,3 +54,26 @@ def test_bad_upload_shows_an_error_and_keeps_the_dataset():
     assert at.error and at.error[0].value.startswith("Could not read the upload")
     assert at.session_state["dataset"] == "sample (planted)"
     assert at.dataframe  # the previous dataset is still shown
+
+
+def test_odd_labels_are_warned_about(tmp_path, monkeypatch):
+    """Check that a never-positive label and label-less samples show st.warning."""
+    folder = tmp_path / "odd" / "odd"
+    folder.mkdir(parents=True)
+    lines = toy_arff().splitlines()
+    data = lines.index("@data")
+    rows = [
+        r.rsplit(",", 3)[0] + ",0,0,0" if i % 2 else r.rsplit(",", 1)[0] + ",0"
+        for i, r in enumerate(lines[data + 1 :])
+    ]
+    (folder / "odd.arff").write_text("\n".join(lines[: data + 1] + rows) + "\n")
+    (folder / "odd.xml").write_text(TOY_XML)
+    monkeypatch.setenv("MLFS_DATA_DIR", str(folder.parent))
+    at = new_app()
+    at.selectbox(key="dataset").select("odd").run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert warnings[0].startswith("1 label is never positive: l2.")
+    assert "samples carry no label" in warnings[1]
+    open_page(at, "rank")
+    assert any("never positive: l2" in w.value for w in at.warning)

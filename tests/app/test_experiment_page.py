@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import new_app, open_page
+from .conftest import charts, new_app, open_page
 
 SMALL = {"exp_folds": 2, "exp_budgets_A": "10, 50"}
 
@@ -35,6 +35,8 @@ def test_running_an_experiment_shows_results_and_feeds_analysis_pages():
     table = at.dataframe[0].value
     assert set(table["method"]) == {"MaxCS", "RFS"}
     assert set(table["budget_pct"]) == {10.0, 50.0}
+    (chart,) = charts(at)  # one dataset: the run's metric vs budget
+    assert "This run: micro_f1 vs budget" in chart.proto.spec
     open_page(at, "average_ranks")
     assert at.radio(key="results_source_widget").value == "This session's experiment"
 
@@ -83,3 +85,14 @@ def test_bad_toml_config_shows_an_error():
     ).run()
     assert not at.exception
     assert at.error[0].value.startswith("Could not load bad.toml")
+
+
+def test_a_run_on_two_datasets_shows_average_ranks(data_dir):
+    """Check that a run on 2 datasets draws the methods' average ranks after Run."""
+    at = _small_experiment()
+    at.multiselect(key="exp_datasets").set_value(["sample (planted)", "toy"]).run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    (chart,) = charts(at)
+    assert "This run: average rank by micro_f1" in chart.proto.spec
+    assert '"MaxCS"' in chart.proto.spec and '"RFS"' in chart.proto.spec

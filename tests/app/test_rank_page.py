@@ -38,3 +38,12 @@ def test_compare_two_methods_reports_overlap(data_dir):
     assert len(side) == 5 and side.columns[1] == "MaxCS"
     assert at.metric[0].label == "Features in both top-5 lists"
     assert at.metric[0].value.endswith("of 5")
+
+
+def test_heading_and_chart_agree_when_asking_for_more_than_m(data_dir):
+    """Check that "Features to show" = 100 on M = 12 says top 12 in heading, chart."""
+    at = _rank_page(data_dir)
+    at.slider(key="rank_top").set_value(100).run()
+    assert at.subheader[0].value.startswith("Top 12 features")
+    spec = charts(at)[0].proto.spec
+    assert "top 12" in spec and "top 100" not in spec

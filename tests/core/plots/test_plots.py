@@ -221,3 +221,39 @@ def test_tied_ranks_stay_finite():
     df = pd.DataFrame({"method": ["A", "B"], "budget": [10, 10], "mean": [1.5, 1.5]})
     assert _finite(average_rank_curves(df))
     assert _finite(cd_diagram(pd.Series({"A": 1.5, "B": 1.5}), cd=0.0))
+
+
+def test_legend_is_horizontal_without_group_gaps():
+    """Check that 12 methods get a horizontal legend under the plot (no scrollbar)."""
+    methods = [f"M{i}" for i in range(12)]
+    df = pd.DataFrame(
+        {"method": methods * 2, "budget": [1] * 12 + [2] * 12, "mean": range(24)}
+    )
+    legend = average_rank_curves(df).layout.legend
+    assert legend.orientation == "h" and legend.tracegroupgap == 0
+    assert legend.yref == "container"
+
+
+def test_cooccurrence_heatmap_keeps_the_most_frequent_labels():
+    """Check that 100 labels are cut to the 40 most frequent, in label order."""
+    names = [f"l{i:03d}" for i in range(100)]
+    counts = np.arange(100)[::-1] % 37  # label frequencies on the diagonal
+    matrix = pd.DataFrame(np.diag(counts), index=names, columns=names)
+    fig = cooccurrence_heatmap(matrix)
+    shown = list(fig.data[0].y)
+    expected = [names[i] for i in sorted(np.argsort(-counts, kind="stable")[:40])]
+    assert shown == expected and list(fig.data[0].x) == expected
+    assert fig.layout.height <= 1100
+    assert "40 most frequent of 100 labels" in fig.layout.title.text
+
+
+def test_long_feature_names_are_cut_on_the_axis_only():
+    """Check that CAL500-like 80-character names are cut on the ticks, not the data."""
+    long = [
+        "Emotion-Angry_/_Aggressive_and_some_more_text_" + str(i) * 30 for i in range(3)
+    ]
+    df = pd.DataFrame({"feature": long, "score": [3.0, 2.0, 1.0]})
+    fig = feature_score_bar(df)
+    assert list(fig.data[0].y) == long
+    assert max(len(t) for t in fig.layout.yaxis.ticktext) <= 32
+    assert all(t.endswith("…") for t in fig.layout.yaxis.ticktext)

@@ -78,11 +78,20 @@ def test_measure_panels_groups_by_measure_and_merges_singletons():
     """Check grouping by measure, with non-filters and singletons in 'other'."""
     methods = ["RFS", "MaxCS", "MeanCS", "RaRBNS", "PPT-MI", "RoRBNS", "MaxIG"]
     assert measure_panels(methods) == {
-        "other": ["RFS", "PPT-MI", "MaxIG"],
-        "CS": ["MaxCS", "MeanCS"],
-        "BNS": ["RaRBNS", "RoRBNS"],
+        "CS": ["MaxCS", "MeanCS", "RFS"],
+        "BNS": ["RaRBNS", "RoRBNS", "RFS"],
+        "other": ["PPT-MI", "MaxIG"],
     }
-    assert list(measure_panels(methods)) == ["other", "CS", "BNS"]
+    assert list(measure_panels(methods)) == ["CS", "BNS", "other"]
+
+
+def test_measure_panels_never_ranks_the_baselines_alone():
+    """Check that RFS and AF join each measure panel instead of an 'other' panel."""
+    paper000 = ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS", "RFS", "AF"]
+    assert measure_panels(paper000) == {
+        "CS": ["MaxCS", "MeanCS", "RFS", "AF"],
+        "BNS": ["MaxBNS", "MeanBNS", "RFS", "AF"],
+    }
 
 
 def test_measure_panels_degenerate_inputs():

@@ -1,0 +1,116 @@
+"""Browser tests of issue 13's defects (and, later, the Learn pages).
+
+Same fixtures as ``test_browser.py`` (imported): a guarded ``streamlit run``
+whose outside connections are logged, and a Chromium page that blocks and
+records every request leaving the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from . import test_browser as tb
+from .conftest import ROOT
+from .test_browser import (
+    _free_port,
+    _wait_healthy,
+    assert_clean,
+    go_to,
+    guarded_env,
+    outside_connections,
+    wait_idle,
+)
+
+# the fixtures of test_browser.py, shared (a server per module)
+st_server, browser, page, shots = tb.st_server, tb.browser, tb.page, tb.shots
+
+pytestmark = pytest.mark.browser
+
+
+def test_plain_streamlit_run_makes_no_outside_connection(tmp_path):
+    """Check that ``streamlit run app.py`` as a user types it contacts nothing outside.
+
+    Without ``--server.address`` Streamlit prints the network URLs at start and,
+    headless, looks up the external IP at checkip.amazonaws.com unless the
+    shipped config sets ``browser.serverAddress``. The server runs under the
+    audit hook of ``tests/app/netguard``; its log must stay empty.
+    """
+    port = _free_port()
+    log = tmp_path / "net.log"
+    out = tmp_path / "streamlit.log"
+    env = dict(guarded_env(log), MLFS_WORK_DIR=str(tmp_path / "work"))
+    command = [sys.executable, "-m", "streamlit", "run", "app.py"]
+    with open(out, "wb") as stdout:
+        proc = subprocess.Popen(
+            [*command, "--server.port", str(port)],
+            cwd=ROOT,
+            stdout=stdout,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+    try:
+        _wait_healthy(proc, f"http://127.0.0.1:{port}", out)
+        time.sleep(1.0)  # the start-up message (and its IP lookups) follows health
+        assert "localhost" in out.read_text()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+    assert outside_connections(log) == []
+
+
+def test_methods_chips_follow_the_results_source(page, st_server):
+    """Check that the chips show the new source's 12 methods after a source switch.
+
+    Paper 000 study (10 methods) -> Paper 001 study (12): before the fix the
+    browser kept the 10 old chips while the legend showed the 12 new methods.
+    """
+    from playwright.sync_api import expect
+
+    page.goto(st_server + "/")
+    wait_idle(page)
+    go_to(page, "Average ranks")
+    tags = page.get_by_test_id("stMultiSelect").locator("[data-tag]")
+    expect(tags).to_have_count(10)
+    assert any("MaxCS" in t for t in tags.all_inner_texts())
+    page.get_by_role("radiogroup").get_by_text("Paper 001 study").click()
+    wait_idle(page)
+    expect(tags).to_have_count(12)
+    texts = " ".join(tags.all_inner_texts())
+    assert "ATR" in texts and "MaxCS" not in texts
+    assert_clean(page)
+
+
+def test_metric_label_and_legend_fit(page, st_server):
+    """Check that the metric dropdown shows its whole label and the legend all methods.
+
+    The label "micro_f1 (higher is better)" used to be cut; the legend showed
+    8 of 10-12 methods behind a scrollbar.
+    """
+    from playwright.sync_api import expect
+
+    page.goto(st_server + "/")
+    wait_idle(page)
+    go_to(page, "Average ranks")
+    metric = page.get_by_role("combobox", name="Metric")
+    expect(metric).to_have_value("micro_f1 (higher is better)")
+    overflow = metric.evaluate("e => e.scrollWidth - e.clientWidth")
+    assert overflow <= 1, overflow
+    page.get_by_role("radiogroup").get_by_text("Paper 001 study").click()
+    wait_idle(page)
+    legend = page.locator(".js-plotly-plot .legend").first
+    expect(legend.locator(".traces")).to_have_count(12)
+    scrollbar = legend.locator("rect.scrollbar")
+    heights = [
+        float(h or 0)
+        for h in scrollbar.evaluate_all("els => els.map(e => e.getAttribute('height'))")
+    ]
+    assert all(h == 0 for h in heights), heights
+    assert_clean(page)

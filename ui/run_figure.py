@@ -1,0 +1,53 @@
+"""The Experiment page's figure of the run just finished (issue 13, defect 6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from mlfs_core._constants import METHOD, METRIC
+from mlfs_core.plots import average_rank_curves, metric_vs_budget
+
+from . import cached, widgets
+from .results import RESULTS_FILE, ResultsRef
+
+PRIMARY_METRICS = ("micro_f1", "f1", "hamming_loss")
+"""The figure's metric: the first of these the results hold (paper 000's first)."""
+
+
+def show_run_figure(folder: str) -> None:
+    """Average ranks when the run covers 2 or more datasets, else metric vs budget."""
+    path = Path(folder) / RESULTS_FILE
+    if not path.is_file():
+        return
+    ref = ResultsRef(folder, path.stat().st_mtime)
+    table = cached.results(ref)
+    metrics = [str(m) for m in table[METRIC].unique()]
+    metric = next((m for m in PRIMARY_METRICS if m in metrics), metrics[0])
+    methods = tuple(str(m) for m in table[METHOD].unique())
+    if len(widgets.datasets_in(table)) >= 2:
+        curves = cached.rank_curves(ref, metric, methods, False)
+        by = widgets.budget_axis(curves)
+        fig = average_rank_curves(
+            curves,
+            x=by,
+            x_title=widgets.budget_title(by),
+            title=f"This run: average rank by {metric} (lower is better)",
+        )
+    else:
+        curves = cached.curves(ref, metric, methods)
+        by = widgets.budget_axis(curves)
+        fig = metric_vs_budget(
+            curves,
+            metric_label=metric,
+            x=by,
+            higher_is_better=widgets.is_higher_better(metric),
+            title=f"This run: {metric} vs budget",
+        )
+        fig.update_xaxes(title_text=widgets.budget_title(by))
+        st.caption(
+            "One dataset: metric vs budget. With 2 or more datasets this shows "
+            "the methods' average ranks; the other metrics are on the analysis pages."
+        )
+    widgets.show_figure(fig, curves, key="exp_fig", filename=f"run_{metric}")
