@@ -4,6 +4,12 @@ Every function is pure: DataFrames in, DataFrames (or frozen dataclasses) out.
 """
 
 from .curves import dataset_means, display_table, metric_curves
+from .means import (
+    friedman_on_means,
+    method_wins,
+    variant_ranks,
+    within_dataset_ranks,
+)
 from .ranks import (
     average_ranks,
     broadcast_reference,
@@ -33,8 +39,10 @@ __all__ = [
     "friedman_by_budget",
     "friedman_nemenyi",
     "iman_davenport",
+    "friedman_on_means",
     "kuncheva_index",
     "load_planted_truth",
+    "method_wins",
     "metric_curves",
     "nemenyi_cd",
     "nemenyi_q",
@@ -42,4 +50,6 @@ __all__ = [
     "rank_table",
     "recovery_table",
     "similarity_matrix",
+    "variant_ranks",
+    "within_dataset_ranks",
 ]

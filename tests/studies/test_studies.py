@@ -23,8 +23,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load(name: str):
-    """Import ``studies/<name>.py`` (the studies folder is scripts, not a package)."""
-    key = f"_mlfs_studies_{name}"
+    """Import ``studies/<name>.py`` (the studies folder is scripts, not a package;
+    the report's modules import each other by name, as when run as a script).
+    """
+    folder = str(ROOT / "studies")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    key = f"_mlfs_studies_{name}" if name == "run_study" else name
     if key not in sys.modules:
         spec = importlib.util.spec_from_file_location(
             key, ROOT / "studies" / f"{name}.py"
@@ -43,6 +48,16 @@ def run_study():
 @pytest.fixture(scope="module")
 def report():
     return _load("report")
+
+
+@pytest.fixture(scope="module")
+def claims():
+    return _load("report_claims")
+
+
+@pytest.fixture(scope="module")
+def report_data():
+    return _load("report_data")
 
 
 # ---------------------------------------------------------------- run_study
@@ -132,14 +147,14 @@ def test_run_study_rejects_unknown_dataset(run_study, capsys):
     assert "no-such-dataset" in capsys.readouterr().err
 
 
-def test_report_reads_a_tiny_study(report, tiny_study):
+def test_report_reads_a_tiny_study(report_data, claims, tiny_study):
     _, _, tmp, _ = tiny_study
-    data = report.load_study("paper000", base=tmp / "data")
+    data = report_data.load_study("paper000", base=tmp / "data")
     assert set(data) >= {"results", "similarity", "timings", "meta", "selections"}
     assert list(data["meta"]["dataset"]) == ["flags"]
-    claims = report.claims_paper000(data["results"], data["similarity"])
-    assert len(claims) == 6
-    assert {c.verdict for c in claims} <= {"agrees", "partly", "disagrees"}
+    checks = claims.claims_paper000(data["results"], data["similarity"])
+    assert len(checks) == 6
+    assert {c.verdict for c in checks} <= {"agrees", "partly", "disagrees"}
 
 
 # ---------------------------------------------------------------- claim logic
@@ -170,7 +185,7 @@ def _planted_results(best: list[str], n_datasets: int = 4) -> pd.DataFrame:
 
 
 def report_methods() -> list[str]:
-    r = _load("report")
+    r = _load("report_data")
     return r.CS + r.BNS + ["RFS", "AF"]
 
 
@@ -191,12 +206,12 @@ def _planted_similarity(groups: list[list[str]], high=0.8, low=0.1) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def test_claims_agree_when_the_paper_story_is_planted(report):
+def test_claims_agree_when_the_paper_story_is_planted(claims):
     results = _planted_results(["MeanCS", "MeanBNS", "MaxCS"])
     sim = _planted_similarity(
         [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaRBNS"]]
     )
-    verdicts = [c.verdict for c in report.claims_paper000(results, sim)]
+    verdicts = [c.verdict for c in claims.claims_paper000(results, sim)]
     # Mean best (CS), Mean best (BNS), top two of Table 5 are MeanCS and MaxCS?
     # Table 5 has MeanBNS too, planted second, so the top two are MeanCS, MeanBNS.
     assert verdicts[0] == "agrees"
@@ -207,32 +222,34 @@ def test_claims_agree_when_the_paper_story_is_planted(report):
     assert verdicts[5] == "agrees"  # MeanBNS apart from the other BNS
 
 
-def test_claims_disagree_when_the_opposite_is_planted(report):
+def test_claims_disagree_when_the_opposite_is_planted(claims, report_data):
     results = _planted_results(["AF", "RFS", "MaxBNS", "RaRCS", "RoRBNS"])
     # CS and BNS methods all alike, MeanBNS among them
-    r = _load("report")
-    sim = _planted_similarity([r.CS + r.BNS])
-    claims = report.claims_paper000(results, sim)
-    assert [c.verdict for c in claims] == ["disagrees"] * 6
+    sim = _planted_similarity([report_data.CS + report_data.BNS])
+    checks = claims.claims_paper000(results, sim)
+    assert [c.verdict for c in checks] == ["disagrees"] * 6
     # the evidence names the numbers the verdict rests on
-    assert "RaRCS" in claims[0].evidence and "10%" in claims[0].evidence
-    assert "0/3 budgets" in claims[3].evidence
+    assert "RaRCS" in checks[0].evidence and "10%" in checks[0].evidence
+    assert "0/3 budgets" in checks[3].evidence
 
 
-def test_atr_wins_counts_datasets_and_ranks(report):
+def test_atr_wins_counts_datasets_and_ranks(claims, report_data):
+    it_methods = report_data.IT_METHODS
     rows = []
     for d in range(3):
-        for i, m in enumerate(report.IT_METHODS):
+        for i, m in enumerate(it_methods):
             mean = 0.5 + 0.01 * i
             if m == "ATR":
                 mean = 0.9 if d < 2 else 0.1  # best on two of three datasets
             rows.append(
                 {"dataset": f"d{d}", "method": m, "metric": "micro_f1", "mean": mean}
             )
-    table = report.atr_wins(pd.DataFrame(rows)).iloc[0]
+    table = claims.atr_wins(pd.DataFrame(rows)).iloc[0]
     assert table["datasets"] == 3
     assert table["ATR best on"] == 2
-    assert table["ATR avg rank"] == pytest.approx((1 + 1 + len(report.IT_METHODS)) / 3)
+    assert table["ATR avg rank"] == pytest.approx((1 + 1 + len(it_methods)) / 3)
+    # the last-listed method is 2nd, 2nd, then 1st: the best average rank
+    assert table["best avg rank"] == f"{it_methods[-1]} ({5 / 3:.2f})"
 
 
 # ---------------------------------------------------------------- committed outputs
@@ -249,20 +266,12 @@ def _copy_inputs(dst: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def regenerated(report, tmp_path_factory, monkeypatch_module):
+def regenerated(report, tmp_path_factory):
     """The report, tables and app files rebuilt from the committed study data."""
     dst = tmp_path_factory.mktemp("regen")
     _copy_inputs(dst)
-    monkeypatch_module.setattr(report, "ROOT", dst)
-    assert report.main(["--no-png"]) == 0
+    assert report.main(["--no-png", "--root", str(dst)]) == 0
     return dst
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    mp = pytest.MonkeyPatch()
-    yield mp
-    mp.undo()
 
 
 def test_committed_tables_match_the_committed_data(regenerated):
@@ -286,15 +295,54 @@ def test_committed_app_files_match_the_committed_data(regenerated):
                 assert a.read() == b.read(), f"{committed} is stale"
 
 
-def _masked(text: str) -> list[str]:
-    """Report lines with numbers masked (last-digit noise across library versions)."""
-    return [re.sub(r"\d+(\.\d+)?", "#", line) for line in text.splitlines()]
+_NUMBER = re.compile(r"\d+(?:\.(\d+))?")
+
+
+def _number_mismatches(new: str, committed: str) -> list[str]:
+    """Lines whose text differs, or whose numbers differ by more than one unit
+    in the last printed digit (rounding noise across library versions).
+    Integers must be equal.
+    """
+    a_lines, b_lines = new.splitlines(), committed.splitlines()
+    if len(a_lines) != len(b_lines):
+        return [f"{len(a_lines)} lines instead of {len(b_lines)}"]
+    bad = []
+    for n, (a, b) in enumerate(zip(a_lines, b_lines), 1):
+        a_nums, b_nums = list(_NUMBER.finditer(a)), list(_NUMBER.finditer(b))
+        same_text = _NUMBER.sub("#", a) == _NUMBER.sub("#", b)
+        close = len(a_nums) == len(b_nums) and all(
+            x.group(1) is not None
+            and y.group(1) is not None
+            and len(x.group(1)) == len(y.group(1))
+            and abs(float(x.group()) - float(y.group()))
+            <= 1.000001 * 10.0 ** -len(y.group(1))
+            if x.group() != y.group()
+            else True
+            for x, y in zip(a_nums, b_nums)
+        )
+        if not (same_text and close):
+            bad.append(f"line {n}: {a!r} != {b!r}")
+    return bad
+
+
+def test_number_comparison_catches_a_changed_number():
+    committed = "| MaxCS | 2.35 (0.41) | 13 of 16 |"
+    assert _number_mismatches(committed, committed) == []
+    # one unit in the last digit is rounding noise
+    assert _number_mismatches("| MaxCS | 2.36 (0.40) | 13 of 16 |", committed) == []
+    for changed in (
+        "| MaxCS | 2.45 (0.41) | 13 of 16 |",  # a real change
+        "| MaxCS | 2.35 (0.41) | 12 of 16 |",  # a count
+        "| MaxCS | 2.35 (0.41) | 13 of 16 |x",  # the text
+        "| MaxCS | 2.350 (0.41) | 13 of 16 |",  # the precision
+    ):
+        assert _number_mismatches(changed, committed), changed
 
 
 def test_committed_report_matches_the_committed_data(regenerated):
     committed = (ROOT / "docs" / "reproduction.md").read_text(encoding="utf-8")
     new = (regenerated / "docs" / "reproduction.md").read_text(encoding="utf-8")
-    assert _masked(new) == _masked(committed), (
+    assert _number_mismatches(new, committed) == [], (
         "docs/reproduction.md is stale: run python studies/report.py"
     )
     # every figure the report shows is committed
@@ -302,11 +350,12 @@ def test_committed_report_matches_the_committed_data(regenerated):
         assert (ROOT / "docs" / link).is_file(), link
 
 
-def test_status_section_names_done_left_out_and_pending(report, monkeypatch):
+def test_status_section_names_done_left_out_and_pending(monkeypatch):
+    status = _load("report_status")
     meta = pd.DataFrame({"dataset": ["flags", "emotions"], "wall_seconds": [60, 120]})
-    monkeypatch.setitem(report.LEFT_OUT, ("paper000", "birds"), "too slow here")
-    monkeypatch.setitem(report.PENDING_NOTES, ("paper000", "yeast"), "running now")
-    lines = report.status_section("paper000", {"meta": meta})
+    monkeypatch.setitem(status.LEFT_OUT, ("paper000", "birds"), "too slow here")
+    monkeypatch.setitem(status.PENDING_NOTES, ("paper000", "yeast"), "running now")
+    lines = status.status_section("paper000", {"meta": meta})
     text = "\n".join(lines)
     assert "2 of 16 datasets done, 3 min of compute" in text
     assert "left out: birds" in text
@@ -324,7 +373,7 @@ def test_study_configs_follow_the_issue_protocols(run_study, shared_datasets):
     assert a.protocol.budget_unit == "percent" and a.protocol.n_repeats == 3
     assert a.protocol.classifier.params == {"C": 3.0, "tol": 0.001}
     assert {m.name for m in a.methods} == set(
-        _load("report").CS + _load("report").BNS
+        _load("report_data").CS + _load("report_data").BNS
     ) | {
         "RFS",
         "AF",
@@ -343,13 +392,13 @@ def test_study_configs_follow_the_issue_protocols(run_study, shared_datasets):
         "tmc2007-500", "bibtex", "GnegativePseAAC", "PlantPseAAC",
     }  # fmt: skip
     labels = [m.label or m.name for m in b.methods]
-    assert set(_load("report").IT_METHODS) | {"PMU-ref", "MDMR-ref"} == set(labels)
+    assert set(_load("report_data").IT_METHODS) | {"PMU-ref", "MDMR-ref"} == set(labels)
     assert {"hamming_loss", "ranking_loss", "coverage_error", "micro_f1"} <= set(
         b.protocol.metrics
     )
 
 
-def test_variant_notes_count_mdmr_ref_equal_to_d2f(report):
+def test_variant_notes_count_mdmr_ref_equal_to_d2f(claims):
     means = pd.DataFrame(
         {
             "dataset": ["a", "a", "b", "b"],
@@ -358,6 +407,6 @@ def test_variant_notes_count_mdmr_ref_equal_to_d2f(report):
             "mean": [0.5, 0.5, 0.4, 0.41],
         }
     )
-    text = " ".join(report.variant_notes(means))
+    text = " ".join(claims.variant_notes(means))
     assert "1 of 2 (dataset, metric) means" in text
-    assert report.variant_notes(means[means["method"] == "D2F"]) == []
+    assert claims.variant_notes(means[means["method"] == "D2F"]) == []

@@ -1,0 +1,221 @@
+"""Comparisons on per-dataset means over budgets (the ATR paper's Tables 3-8).
+
+The input is the long table of :func:`mlfs_core.analysis.dataset_means`:
+columns ``dataset, method, metric, mean`` (one row per dataset, method and
+metric; the mean of the metric over k = 1..50 selected features). Every
+function here ranks methods within each (dataset, metric), 1 = best, ties
+sharing the average of the ranks they span.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._constants import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
+from .stats import friedman_nemenyi
+
+__all__ = ["friedman_on_means", "method_wins", "variant_ranks", "within_dataset_ranks"]
+
+
+def _directions(higher_is_better: Mapping[str, bool] | None) -> Mapping[str, bool]:
+    """Metric name -> direction; default the engine's metric table."""
+    if higher_is_better is not None:
+        return higher_is_better
+    from ..evaluation.metrics import METRICS
+
+    return {name: spec.higher_is_better for name, spec in METRICS.items()}
+
+
+def within_dataset_ranks(
+    means: pd.DataFrame,
+    methods: Sequence[str],
+    *,
+    higher_is_better: Mapping[str, bool] | None = None,
+) -> pd.DataFrame:
+    """Rank ``methods`` within each (dataset, metric) by their mean.
+
+    Parameters
+    ----------
+    means : DataFrame
+        Columns ``dataset, method, metric, mean``.
+    methods : sequence of str
+        The methods to rank against each other; a dataset on which some of
+        them are missing ranks those present.
+    higher_is_better : mapping of str to bool, optional
+        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+
+    Returns
+    -------
+    DataFrame
+        The rows of ``means`` for ``methods`` with a ``rank`` column added.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["a", "a", "a"], "metric": ["m"] * 3,
+    ...                   "method": ["X", "Y", "Z"], "mean": [0.2, 0.9, 0.2]})
+    >>> within_dataset_ranks(t, ["X", "Y", "Z"], higher_is_better={"m": True})[
+    ...     "rank"].tolist()
+    [2.5, 1.0, 2.5]
+    """
+    hib = _directions(higher_is_better)
+    parts = []
+    for metric, sub in means[means[METHOD].isin(list(methods))].groupby(METRIC):
+        ranks = sub.groupby(DATASET)[MEAN].rank(ascending=not hib[metric])
+        parts.append(sub.assign(**{RANK: ranks}))
+    if not parts:
+        return means.iloc[:0].assign(**{RANK: pd.Series(dtype=float)})
+    return pd.concat(parts)
+
+
+def method_wins(
+    means: pd.DataFrame,
+    method: str,
+    among: Sequence[str],
+    *,
+    higher_is_better: Mapping[str, bool] | None = None,
+) -> pd.DataFrame:
+    """Per metric: on how many datasets ``method`` is best among ``among``.
+
+    Parameters
+    ----------
+    means : DataFrame
+        Columns ``dataset, method, metric, mean``.
+    method : str
+        The method whose wins are counted (one of ``among``).
+    among : sequence of str
+        The methods ranked against each other.
+    higher_is_better : mapping of str to bool, optional
+        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+
+    Returns
+    -------
+    DataFrame
+        One row per metric (sorted): ``metric``, ``n_datasets`` (datasets on
+        which ``method`` has a mean), ``n_best`` (of those, how many rank it
+        first; a tie for first counts as a win only at rank 1.0), ``avg_rank``
+        (its average rank, NaN if absent), ``best_method`` and
+        ``best_avg_rank`` (the method with the lowest average rank).
+    """
+    ranked = within_dataset_ranks(means, among, higher_is_better=higher_is_better)
+    rows = []
+    for metric, sub in ranked.groupby(METRIC):
+        mine = sub[sub[METHOD] == method]
+        avg = sub.groupby(METHOD)[RANK].mean().sort_values()
+        rows.append(
+            {
+                METRIC: metric,
+                "n_datasets": mine[DATASET].nunique(),
+                "n_best": int((mine[RANK] <= 1.0).sum()),
+                "avg_rank": float(avg.get(method, np.nan)),
+                "best_method": avg.index[0],
+                "best_avg_rank": float(avg.iloc[0]),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            METRIC,
+            "n_datasets",
+            "n_best",
+            "avg_rank",
+            "best_method",
+            "best_avg_rank",
+        ],
+    )
+
+
+def variant_ranks(
+    means: pd.DataFrame,
+    methods: Sequence[str],
+    variants: Mapping[str, Mapping[str, str]],
+    *,
+    higher_is_better: Mapping[str, bool] | None = None,
+) -> pd.DataFrame:
+    """Average rank of some methods under each of their variants.
+
+    For each variant, the methods named in it are replaced by the variant's
+    labels and the resulting set is ranked within each dataset, so every
+    variant is ranked against the same other methods.
+
+    Parameters
+    ----------
+    means : DataFrame
+        Columns ``dataset, method, metric, mean``.
+    methods : sequence of str
+        The base set of methods.
+    variants : mapping of str to mapping of str to str
+        Variant name -> {method in ``methods``: its label under that variant},
+        e.g. ``{"definition": {"PMU": "PMU"}, "reference-code": {"PMU":
+        "PMU-ref"}}``.
+    higher_is_better : mapping of str to bool, optional
+        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``metric, method, variant, avg_rank``: one row per metric
+        (sorted), variant and method (in the given orders) whose label has
+        results.
+    """
+    columns = [METRIC, METHOD, "variant", "avg_rank"]
+    hib = _directions(higher_is_better)
+    rows = []
+    for metric, sub in means.groupby(METRIC):
+        for variant, names in variants.items():
+            keep = [m for m in methods if m not in names] + list(names.values())
+            one = within_dataset_ranks(
+                sub, keep, higher_is_better={metric: hib[metric]}
+            )
+            avg = one.groupby(METHOD)[RANK].mean()
+            rows += [
+                {METRIC: metric, METHOD: base, "variant": variant, "avg_rank": avg[lab]}
+                for base, lab in names.items()
+                if lab in avg
+            ]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def friedman_on_means(
+    means: pd.DataFrame,
+    methods: Sequence[str],
+    *,
+    higher_is_better: Mapping[str, bool] | None = None,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Friedman test and Nemenyi CD across datasets on the means, per metric.
+
+    Only datasets on which every one of ``methods`` has a mean take part;
+    metrics with fewer than 2 such datasets are skipped.
+
+    Returns
+    -------
+    DataFrame
+        One row per metric: ``metric, statistic, pvalue, cd, n_datasets,
+        best`` and a ``rank_<method>`` column per method (average rank).
+    """
+    hib = _directions(higher_is_better)
+    rows = []
+    for metric, sub in means[means[METHOD].isin(list(methods))].groupby(METRIC):
+        table = sub.rename(columns={MEAN: VALUE})[[DATASET, METHOD, VALUE]]
+        complete = table.groupby(DATASET)[METHOD].transform("size") == len(methods)
+        table = table[complete]
+        if table[DATASET].nunique() < 2:
+            continue
+        res = friedman_nemenyi(table, alpha=alpha, higher_is_better=hib[metric])
+        ranks = res.ranks[MEAN]
+        rows.append(
+            {
+                METRIC: metric,
+                "statistic": res.statistic,
+                "pvalue": res.pvalue,
+                "cd": res.cd,
+                "n_datasets": res.n_datasets,
+                "best": ranks.idxmin(),
+                **{f"rank_{m}": ranks[m] for m in ranks.index},
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,102 @@
+"""The report's inputs: the committed study data, the method groups, the app files.
+
+Part of ``studies/report.py`` (see there).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from mlfs_core import list_methods
+from mlfs_core._constants import DATASET, METHOD, VALUE
+
+ROOT = Path(__file__).resolve().parents[1]
+# Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
+GZIP = {"method": "gzip", "mtime": 0}
+
+TEXT_DATASETS = {
+    "medical",
+    "enron",
+    "slashdot",
+    "bibtex",
+    "delicious",
+    "tmc2007-500",
+    "yahoo-arts",
+    "yahoo-education",
+}
+# Method groups from the registry (registry order); ATR, paper 001's own method, first.
+CS = [m for m in list_methods("paper000") if m.endswith("CS")]
+BNS = [m for m in list_methods("paper000") if m.endswith("BNS")]
+TABLE5 = ["MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF"]
+IT_METHODS = ["ATR", *(m for m in list_methods("paper001") if m != "ATR")]
+# PMU and MDMR as defined, and as the ATR authors' reference code computes them.
+VARIANTS = {
+    "definition": {"PMU": "PMU", "MDMR": "MDMR"},
+    "reference-code": {"PMU": "PMU-ref", "MDMR": "MDMR-ref"},
+}
+REFERENCE_LABELS = list(VARIANTS["reference-code"].values())
+
+
+def load_study(
+    study: str, base: Path | None = None, root: Path = ROOT
+) -> dict[str, pd.DataFrame]:
+    """Concatenate the per-dataset files of a study (results, similarity, timings,
+    meta) found under ``base`` (default ``<root>/studies/<study>/data``).
+    """
+    base = root / "studies" / study / "data" if base is None else Path(base)
+    parts: dict[str, list] = {
+        "results": [],
+        "similarity": [],
+        "timings": [],
+        "meta": [],
+        "selections": [],
+    }
+    for folder in sorted(p for p in base.glob("*") if p.is_dir()):
+        if not (folder / "results.csv.gz").exists():
+            continue
+        parts["results"].append(pd.read_csv(folder / "results.csv.gz"))
+        parts["similarity"].append(
+            pd.read_csv(folder / "similarity.csv").assign(dataset=folder.name)
+        )
+        parts["timings"].append(pd.read_csv(folder / "timings.csv"))
+        if (folder / "selections.csv.gz").exists():
+            parts["selections"].append(pd.read_csv(folder / "selections.csv.gz"))
+        meta = json.loads((folder / "meta.json").read_text())
+        parts["meta"].append(
+            {
+                "dataset": folder.name,
+                **meta["stats"],
+                "wall_seconds": meta["wall_seconds_this_run"],
+            }
+        )
+    return {
+        k: (pd.concat(v, ignore_index=True) if k != "meta" else pd.DataFrame(v))
+        for k, v in parts.items()
+        if v
+    }
+
+
+def write_app_sources(study: str, data: dict, root: Path = ROOT) -> None:
+    """Merged results/selections for the app's "Paper ... study" results source."""
+    folder = root / "studies" / study / "app"
+    folder.mkdir(parents=True, exist_ok=True)
+    data["results"].to_csv(folder / "results.csv.gz", index=False, compression=GZIP)
+    if "selections" in data:
+        data["selections"].to_csv(
+            folder / "selections.csv.gz", index=False, compression=GZIP
+        )
+
+
+def mean_similarity(similarity: pd.DataFrame) -> pd.DataFrame:
+    """Kuncheva matrix averaged over datasets (each already averaged over folds)."""
+    table = similarity.groupby(["method_a", "method_b"], sort=False)[VALUE].mean()
+    return table.unstack("method_b")
+
+
+def selection_seconds(timings: pd.DataFrame) -> pd.DataFrame:
+    """Seconds spent selecting features, per dataset (rows) and method (columns)."""
+    t = timings[timings["stage"] == "selection"]
+    return t.pivot_table(index=DATASET, columns=METHOD, values="seconds", aggfunc="sum")

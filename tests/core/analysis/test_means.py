@@ -1,0 +1,95 @@
+"""Comparisons on per-dataset means (mlfs_core.analysis.means)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from mlfs_core.analysis import (
+    friedman_on_means,
+    method_wins,
+    variant_ranks,
+    within_dataset_ranks,
+)
+
+
+def _means(values: dict[str, list[float]], metric: str = "micro_f1") -> pd.DataFrame:
+    """Long means table from {method: [mean on dataset 0, 1, ...]}."""
+    return pd.DataFrame(
+        [
+            {"dataset": f"d{d}", "method": m, "metric": metric, "mean": v}
+            for m, vals in values.items()
+            for d, v in enumerate(vals)
+        ]
+    )
+
+
+def test_within_dataset_ranks_follow_the_metric_direction():
+    means = pd.concat(
+        [
+            _means({"A": [0.9], "B": [0.5]}, "micro_f1"),
+            _means({"A": [0.9], "B": [0.5]}, "hamming_loss"),
+        ]
+    )
+    ranked = within_dataset_ranks(means, ["A", "B"]).set_index(["metric", "method"])
+    assert ranked.loc[("micro_f1", "A"), "rank"] == 1.0  # higher is better
+    assert ranked.loc[("hamming_loss", "A"), "rank"] == 2.0  # a loss: lower is better
+
+
+def test_within_dataset_ranks_only_rank_the_methods_given():
+    means = _means({"A": [0.1], "B": [0.5], "C": [0.9]})
+    ranked = within_dataset_ranks(means, ["A", "B"])
+    assert dict(zip(ranked["method"], ranked["rank"])) == {"A": 2.0, "B": 1.0}
+
+
+def test_method_wins_counts_firsts_ties_and_the_best_average():
+    means = _means({"T": [0.9, 0.9, 0.1, 0.5], "U": [0.5, 0.8, 0.8, 0.5]})
+    row = method_wins(means, "T", ["T", "U"]).iloc[0]
+    assert row["n_datasets"] == 4
+    assert row["n_best"] == 2  # a tie for first (rank 1.5) is no win
+    assert row["avg_rank"] == pytest.approx((1 + 1 + 2 + 1.5) / 4)
+    assert row["best_method"] == "T"
+    assert row["best_avg_rank"] == pytest.approx(1.375)
+
+
+def test_method_wins_of_an_absent_method_is_nan():
+    row = method_wins(_means({"U": [0.5, 0.8]}), "T", ["T", "U"]).iloc[0]
+    assert row["n_datasets"] == 0 and np.isnan(row["avg_rank"])
+
+
+def test_variant_ranks_rank_each_variant_against_the_same_others():
+    means = _means(
+        {"A": [0.5, 0.5], "P": [0.9, 0.9], "P-ref": [0.1, 0.1], "Q": [0.6, 0.4]}
+    )
+    variants = {"definition": {"P": "P"}, "reference-code": {"P": "P-ref"}}
+    table = variant_ranks(means, ["A", "P", "Q"], variants)
+    got = dict(zip(table["variant"], table["avg_rank"]))
+    assert got == {"definition": 1.0, "reference-code": 3.0}
+    assert set(table["method"]) == {"P"}
+
+
+def test_friedman_on_means_equals_scipy_on_complete_datasets():
+    rng = np.random.default_rng(0)
+    values = {m: list(rng.random(6)) for m in "ABCD"}
+    means = _means(values)
+    # a fifth method on d0 only is not among ``methods``; an incomplete dataset
+    # (D missing on d6) is left out
+    extra = pd.DataFrame(
+        [
+            {"dataset": "d6", "method": m, "metric": "micro_f1", "mean": 0.5}
+            for m in "ABC"
+        ]
+    )
+    table = friedman_on_means(pd.concat([means, extra]), list("ABCD")).iloc[0]
+    expected = stats.friedmanchisquare(*values.values())
+    assert table["statistic"] == pytest.approx(expected.statistic)
+    assert table["pvalue"] == pytest.approx(expected.pvalue)
+    assert table["n_datasets"] == 6
+    ranks = {m: table[f"rank_{m}"] for m in "ABCD"}
+    assert table["best"] == min(ranks, key=ranks.get)
+
+
+def test_friedman_on_means_skips_a_metric_with_one_dataset():
+    assert friedman_on_means(_means({"A": [0.1], "B": [0.2]}), ["A", "B"]).empty
