@@ -1,4 +1,4 @@
-"""Command-line interface: ``mlfs stats|rank|scores|methods|experiment``.
+"""Command-line interface: ``mlfs stats|rank|scores|methods|experiment|verify``.
 
 Every command prints a clear one-line message and exits with status 2 on bad
 input (a :class:`~mlfs_core.errors.MLFSError` or a missing file), never a
@@ -184,9 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_experiment(sub) -> None:
-    from .cli_experiment import add_experiment_parser
+    from .cli_experiment import add_experiment_parser, add_verify_parser
 
     add_experiment_parser(sub)
+    add_verify_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

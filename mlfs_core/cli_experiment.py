@@ -16,7 +16,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._constants import DATASET, FEATURES, METHOD, METRIC
+from ._constants import (
+    DATASET,
+    FEATURES,
+    METHOD,
+    METRIC,
+    N_FITTED,
+    N_NOT_CONVERGED,
+)
 from .analysis import (
     dataset_means,
     friedman_by_budget,
@@ -27,7 +34,7 @@ from .analysis import (
     similarity_matrix,
 )
 from .evaluation.metrics import METRICS
-from .evaluation.protocols import load_config
+from .evaluation.protocols import DatasetSpec, load_config, save_config
 from .evaluation.runner import ExperimentResult, run_experiment
 
 
@@ -44,6 +51,56 @@ def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="do not cache task results")
     p.set_defaults(func=run_experiment_command)
     return p
+
+
+def add_verify_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``verify`` sub-command (recompute an experiment's tasks)."""
+    p = subparsers.add_parser(
+        "verify",
+        help="recompute an experiment's fits (a sample or all) from DIR/config.toml "
+        "and report the largest difference from DIR/results.csv",
+    )
+    p.add_argument("dir", help="an output folder of `mlfs experiment`")
+    p.add_argument(
+        "--sample", type=int, help="number of fits to recompute (default all)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    p.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all)")
+    p.add_argument("--out", help="write the comparison table (CSV) here")
+    p.set_defaults(func=run_verify_command)
+    return p
+
+
+def run_verify_command(args: argparse.Namespace) -> int:
+    """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise."""
+    from .errors import ConfigError
+    from .evaluation.verify import verify_experiment
+
+    folder = Path(args.dir)
+    config_path, results_path = folder / "config.toml", folder / "results.csv"
+    for path in (config_path, results_path):
+        if not path.is_file():
+            raise ConfigError(f"{path.name} not found in {folder}")
+    if args.sample is not None and args.sample < 1:
+        raise ConfigError(f"--sample must be at least 1, got {args.sample}")
+    result = verify_experiment(
+        load_config(config_path),
+        pd.read_csv(results_path),
+        sample=args.sample,
+        seed=args.seed,
+        n_jobs=args.jobs,
+        progress=_progress,
+    )
+    print(file=sys.stderr)
+    if args.out:
+        result.table.to_csv(args.out, index=False)
+    verdict = "identical" if result.identical else "DIFFERENT"
+    print(
+        f"recomputed {result.n_fits} of {result.n_fits_total} fits "
+        f"({len(result.table)} values): largest absolute difference "
+        f"{result.max_abs_diff:.3g}; {verdict}"
+    )
+    return 0 if result.identical else 1
 
 
 def run_experiment_command(args: argparse.Namespace) -> int:
@@ -68,6 +125,9 @@ def _progress(done: int, total: int, message: str) -> None:
 def write_outputs(result: ExperimentResult, out: Path) -> list[Path]:
     """Write result, analysis and summary files of ``result`` into ``out``."""
     written = [_csv(result.results, out / "results.csv")]
+    config_path = out / "config.toml"
+    save_config(_absolute_paths(result.config), config_path)
+    written.append(config_path)
     if importlib.util.find_spec("pyarrow") is not None:
         path = out / "results.parquet"
         result.results.to_parquet(path, index=False)
@@ -85,6 +145,22 @@ def write_outputs(result: ExperimentResult, out: Path) -> list[Path]:
     summary = out / "summary.md"
     summary.write_text(summary_markdown(result, tables), encoding="utf-8")
     return [*written, summary]
+
+
+def _absolute_paths(config):
+    """``config`` with dataset paths resolved, so ``mlfs verify DIR`` works anywhere."""
+    from dataclasses import replace
+
+    from .evaluation._prepare import SAMPLE_NAME, resolve_path
+
+    def fix(spec):
+        if not isinstance(spec, DatasetSpec) or spec.path == SAMPLE_NAME:
+            return spec
+        return replace(
+            spec, path=str(resolve_path(spec.path, config.base_dir).resolve())
+        )
+
+    return replace(config, datasets=tuple(fix(d) for d in config.datasets))
 
 
 def _csv(table: pd.DataFrame, path: Path, *, index: bool = False) -> Path:
@@ -150,6 +226,18 @@ def _recovery(result: ExperimentResult) -> pd.DataFrame | None:
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
+def convergence_line(timings: pd.DataFrame) -> str:
+    """One sentence: per-label classifier fits and how many did not converge."""
+    fits = timings[timings["stage"] == "fit"]
+    total = int(fits[N_FITTED].sum())
+    bad = int(fits[N_NOT_CONVERGED].sum())
+    share = 100.0 * bad / total if total else 0.0
+    return (
+        f"classifier solver: {total} per-label fits, {bad} stopped at max_iter "
+        f"without converging ({share:.1f} %)"
+    )
+
+
 def summary_markdown(result: ExperimentResult, tables: dict[str, pd.DataFrame]) -> str:
     """A short Markdown report: grid size, primary-metric ranks, Friedman tests."""
     res, cfg = result.results, result.config
@@ -164,6 +252,7 @@ def summary_markdown(result: ExperimentResult, tables: dict[str, pd.DataFrame]) 
         f"- {len(res)} result rows; selection time "
         f"{_seconds(result, 'selection'):.1f} s, classifier time "
         f"{_seconds(result, 'fit') + _seconds(result, 'predict'):.1f} s",
+        f"- {convergence_line(result.timings)}",
         "",
         f"## Average rank by {metric} (1 = best; * = best per budget)",
         "",
