@@ -21,12 +21,12 @@ def _data(seed=0, n=80, m=30, q=4):
 
 
 def _fit(Xtr, Ytr, Xte, Yte, **kw):
-    options = dict(
-        classifier=("linear_svc", {"C": 3.0, "tol": 1e-3}),
-        seed=0,
-        metrics=("micro_f1", "hamming_loss"),
-        drop_constant=False,
-    )
+    options = {
+        "classifier": ("linear_svc", {"C": 3.0, "tol": 1e-3}),
+        "seed": 0,
+        "metrics": ("micro_f1", "hamming_loss"),
+        "drop_constant": False,
+    }
     options.update(kw)
     return run_fit(Xtr, Ytr, Xte, Yte, **options)
 
