@@ -60,17 +60,29 @@ def _cmd_stats(args) -> int:
 
 def _method_params(args) -> dict:
     params = {}
-    for name in ("bins", "discretize", "tau", "weighting", "variant"):
+    for name in ("bins", "discretize", "tau", "weighting", "variant", "binarize"):
         value = getattr(args, name, None)
         if value is not None:
             params[name] = value
     return params
 
 
+def _warn_about_data(ds, args) -> None:
+    """Print the dataset's warnings (dense data under presence, odd labels)."""
+    from .data.describe import data_warnings
+
+    messages = data_warnings(ds.X, ds.Y, ds.label_names)
+    if getattr(args, "binarize", None) == "median":  # the advice is already taken
+        messages = [m for m in messages if not m.startswith("Dense data")]
+    for message in messages:
+        print(f"mlfs {args.command}: warning: {message}", file=sys.stderr)
+
+
 def _cmd_rank(args) -> int:
     from .selectors.api import compute_ranking
 
     ds = _load(args)
+    _warn_about_data(ds, args)
     r = compute_ranking(
         ds.X,
         ds.Y,
@@ -162,6 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--variant",
         choices=["definition", "reference-code"],
         help="PMU/MDMR: reproduce the reference code's deviations",
+    )
+    p.add_argument(
+        "--binarize",
+        choices=["presence", "median"],
+        help="CS/BNS-family methods: present = non-zero (default, text) or above "
+        "the feature's median (dense numeric data)",
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=_cmd_rank)

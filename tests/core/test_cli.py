@@ -122,3 +122,18 @@ def test_python_dash_m_runs(tiny):
         timeout=120,
     )
     assert proc.returncode == 0 and proc.stdout.startswith("dataset,")
+
+
+def test_rank_warns_about_dense_data_and_takes_binarize(shared_datasets, capsys):
+    """Check `mlfs rank` warns on yeast under presence and --binarize median fixes it."""
+    from mlfs_core.cli import main
+
+    path = str(shared_datasets / "yeast")
+    assert main(["rank", path, "--method", "MaxCS", "--k", "3"]) == 0
+    presence = capsys.readouterr()
+    assert "Dense data" in presence.err and "median" in presence.err
+    argv = ["rank", path, "--method", "MaxCS", "--k", "3", "--binarize", "median"]
+    assert main(argv) == 0
+    median = capsys.readouterr()
+    assert "Dense data" not in median.err
+    assert median.out.splitlines()[1:] != presence.out.splitlines()[1:]
