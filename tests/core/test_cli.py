@@ -125,7 +125,7 @@ def test_python_dash_m_runs(tiny):
 
 
 def test_rank_warns_about_dense_data_and_takes_binarize(shared_datasets, capsys):
-    """Check `mlfs rank` warns on yeast under presence and --binarize median fixes it."""
+    """Check `mlfs rank` warns on yeast under presence; --binarize median fixes it."""
     from mlfs_core.cli import main
 
     path = str(shared_datasets / "yeast")
