@@ -146,6 +146,61 @@ class Discretizer:
         """Fit on ``X`` and return its bin codes (see :meth:`transform`)."""
         return self.fit(X).transform(X)
 
+    def transform_stored(
+        self, X: ArrayLike | sp.spmatrix
+    ) -> tuple[sp.csc_matrix, np.ndarray]:
+        """Bin only the stored values of ``X``; zeros get one code per feature.
+
+        The dense n x M code matrix of :meth:`transform` is never built: the
+        result has the sparsity pattern of ``X`` (dense input: its non-zeros).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        codes : csc_matrix of shape (n_samples, n_features)
+            Codes of the stored values (explicit entries, possibly code 0), in
+            the smallest unsigned integer type that holds them.
+        zero_codes : ndarray of shape (n_features,)
+            Code of the value 0 of each feature (for every implicit entry).
+
+        Examples
+        --------
+        >>> X = np.array([[0.0, -1.0], [1.0, 0.0], [2.0, 1.0]])
+        >>> codes, zero = Discretizer(2).fit(X).transform_stored(X)
+        >>> codes.toarray().tolist(), zero.tolist()
+        ([[0, 0], [1, 0], [1, 1]], [0, 1])
+        """
+        if not hasattr(self, "inner_edges_"):
+            raise ValueError("this Discretizer is not fitted yet; call fit first")
+        X = _check_matrix(X)
+        if not sp.issparse(X):
+            X = sp.csc_matrix(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features but the Discretizer was fitted "
+                f"on {self.n_features_in_}"
+            )
+        n_features = X.shape[1]
+        if self.strategy == "binary":
+            data = X.data != 0
+            zero_codes = np.zeros(n_features, dtype=np.int64)
+        else:
+            inner = self.inner_edges_
+            legacy, n_inner = self.legacy_binning, inner.shape[1]
+            zero_codes = _bin_values(
+                np.zeros(n_features), lambda b: inner[:, b], n_inner, legacy
+            ).astype(np.int64)
+            owner = np.repeat(np.arange(n_features), np.diff(X.indptr))
+            data = _bin_values(X.data, lambda b: inner[owner, b], n_inner, legacy)
+        dtype = np.min_scalar_type(int(self.n_bins_.max(initial=1)) - 1)
+        codes = sp.csc_matrix(
+            (data.astype(dtype), X.indices.copy(), X.indptr.copy()), shape=X.shape
+        )
+        return codes, zero_codes
+
     def _check_params(self) -> None:
         if self.strategy not in STRATEGIES:
             raise ValueError(

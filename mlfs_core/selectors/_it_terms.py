@@ -85,8 +85,10 @@ class StepTerms:
 
 
 def _rows_by_code(problem: DiscreteProblem, s: int) -> list[np.ndarray]:
-    column = problem.codes[:, s]
-    return [np.flatnonzero(column == w) for w in range(1, int(problem.n_bins[s]))]
+    codes = problem.codes
+    span = slice(codes.indptr[s], codes.indptr[s + 1])
+    rows, values = codes.indices[span], codes.data[span]
+    return [rows[values == w] for w in range(1, int(problem.n_bins[s]))]
 
 
 def _pair_counts(

@@ -163,13 +163,15 @@ def rank_discrete(
     k: int | None = None,
     tau: int = 6,
     variant: str = "definition",
+    zero_codes: np.ndarray | None = None,
 ) -> Ranking:
     """Rank already discretized features with one of the ten methods.
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Non-negative integer codes of the features.
+    codes : ndarray or sparse matrix of shape (n_samples, n_features)
+        Non-negative integer codes of the features; a sparse matrix's
+        implicit entries have the code ``zero_codes`` (default 0).
     Y : ndarray of shape (n_samples, n_labels)
         Binary labels.
     method : str
@@ -181,6 +183,9 @@ def rank_discrete(
         PPT threshold (ATR, PPT-MI).
     variant : {"definition", "reference-code"}, default="definition"
         ``"reference-code"`` only changes PMU and MDMR (see module notes).
+    zero_codes : ndarray of shape (n_features,), optional
+        Code of each feature's implicit entries when ``codes`` is sparse
+        (``Discretizer.transform_stored`` returns it).
 
     Returns
     -------
@@ -202,13 +207,14 @@ def rank_discrete(
     if key not in CRITERIA:
         raise ConfigError(f"{method} has no variant {variant!r}")
     Y = np.asarray(Y, dtype=np.int8)
-    m = np.asarray(codes).shape[1]
+    m = codes.shape[1] if sp.issparse(codes) else np.asarray(codes).shape[1]
     k = m if k is None else k
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= m:
         raise ConfigError(
             f"k must be an int in [1, {m}] (the number of features), got {k!r}"
         )
-    ctx = Context(prepare_codes(codes, Y), Y, _check_tau(tau))
+    problem = prepare_codes(codes, Y, zero_codes=zero_codes)
+    ctx = Context(problem, Y, _check_tau(tau))
     order, path = greedy_select(CRITERIA[key], ctx, k)
     scores = np.zeros(m)
     scores[order] = m - np.arange(k)
@@ -240,8 +246,11 @@ def _make_rank(method: str):
         tau: int = 6,
         variant: str = "definition",
     ) -> Ranking:
-        codes = _discretizer(bins, discretize, legacy_binning).fit_transform(X)
-        return rank_discrete(codes, Y, method, k=k, tau=tau, variant=variant)
+        disc = _discretizer(bins, discretize, legacy_binning).fit(X)
+        codes, zero_codes = disc.transform_stored(X)
+        return rank_discrete(
+            codes, Y, method, k=k, tau=tau, variant=variant, zero_codes=zero_codes
+        )
 
     rank.__name__ = f"rank_{method.replace('-', '_').lower()}"
     rank.__doc__ = f"Rank features with {method} (see :mod:`{__name__}`)."
