@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
-RandomState = "int | np.random.Generator | None"
+RandomState = "int | np.random.Generator | np.random.RandomState | None"
 
 
-def check_rng(seed: int | np.random.Generator | None = None) -> np.random.Generator:
+def check_rng(
+    seed: int | np.random.Generator | np.random.RandomState | None = None,
+) -> np.random.Generator:
     """Return a :class:`numpy.random.Generator` for ``seed``.
 
     Parameters
     ----------
-    seed : int, numpy.random.Generator or None
+    seed : int, numpy.random.Generator, numpy.random.RandomState or None
         ``None`` gives fresh OS entropy, an int a reproducible generator, and a
-        generator is returned unchanged (so callers can share one stream).
+        generator is returned unchanged (so callers can share one stream). A
+        legacy ``RandomState`` (scikit-learn's convention) seeds a new
+        generator with one draw, so it advances as sklearn estimators do.
 
     Returns
     -------
@@ -29,6 +33,9 @@ def check_rng(seed: int | np.random.Generator | None = None) -> np.random.Genera
     """
     if isinstance(seed, np.random.Generator):
         return seed
+    if isinstance(seed, np.random.RandomState):
+        # scikit-learn's convention: a RandomState is a stream to draw from.
+        return np.random.default_rng(int(seed.randint(0, 2**63 - 1, dtype=np.int64)))
     if seed is None:
         return np.random.default_rng()
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
@@ -36,7 +43,7 @@ def check_rng(seed: int | np.random.Generator | None = None) -> np.random.Genera
             raise ValueError(f"random_state must be a non-negative int, got {seed}")
         return np.random.default_rng(int(seed))
     raise ValueError(
-        "random_state must be None, an int or a numpy Generator, "
+        "random_state must be None, an int, a numpy Generator or RandomState, "
         f"got {type(seed).__name__}"
     )
 

@@ -74,7 +74,9 @@ def check_k(k, n_features: int) -> int:
     if k < 1:
         raise ConfigError(f"k must be at least 1, got {k}")
     if k > n_features:
-        raise ConfigError(f"k={k} is larger than the number of features ({n_features})")
+        raise ConfigError(
+            f"k={k} is larger than the number of features (n_features={n_features})"
+        )
     return int(k)
 
 

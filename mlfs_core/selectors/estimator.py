@@ -2,16 +2,52 @@
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import check_scalar
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._random import check_rng
-from .._validation import budget_from_percent, check_Y
+from .._validation import budget_from_percent, check_k, check_Y
 from ..errors import ConfigError
 from ._registry import get_method
+
+# Declarative parameter rules, in the spirit of scikit-learn's
+# ``_parameter_constraints`` (whose machinery is private): each entry gives
+# the keyword arguments of the public ``sklearn.utils.check_scalar``, plus
+# whether None is allowed. ``method``, ``random_state`` and ``method_params``
+# are checked where they are used (registry, check_rng, spec defaults).
+_PARAMETER_RULES: dict[str, dict] = {
+    "k": {"target_type": Integral, "min_val": 1, "none": False},
+    "percentile": {
+        "target_type": Real,
+        "min_val": 0,
+        "max_val": 100,
+        "include_boundaries": "right",
+        "none": True,
+    },
+}
+
+
+def _validate_params(estimator: BaseEstimator) -> None:
+    """Check the parameters of ``estimator`` against :data:`_PARAMETER_RULES`."""
+    params = estimator.get_params(deep=False)
+    for name, rule in _PARAMETER_RULES.items():
+        rule = dict(rule)
+        value = params[name]
+        if value is None and rule.pop("none"):
+            continue
+        rule.pop("none", None)
+        if isinstance(value, bool):
+            raise ConfigError(f"{name} must be a number, not a bool; got {value!r}")
+        try:
+            check_scalar(value, name, **rule)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"invalid parameter {exc}") from None
 
 
 def _as_indicator(y) -> np.ndarray:
@@ -41,25 +77,30 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
         A name from :func:`mlfs_core.list_methods` (``"MaxCS"``, ``"RaRBNS"``,
         ``"PMU"``, ``"RFS"``, ...).
     k : int, default=10
-        Number of features to keep (clipped to the number of features).
+        Number of features to keep, at least 1. A ``k`` larger than the
+        number of features raises at fit, as in :func:`mlfs_core.rank_features`.
         Ignored when ``percentile`` is given.
     percentile : float, optional
         Percentage of features to keep, in (0, 100]; rounded to nearest, at
         least one feature (paper 000's budgets).
-    random_state : int, numpy.random.Generator or None
-        Seed for stochastic methods.
+    random_state : int, numpy.random.Generator, numpy.random.RandomState or None
+        Seed for stochastic methods (a ``RandomState`` is advanced by one draw).
     method_params : dict, optional
         Method options, e.g. ``{"weighting": "uniform"}`` or ``{"bins": 5}``.
 
     Attributes
     ----------
-    ranking_ : ndarray of shape (n_features_in_,)
-        All features, best first.
+    order_ : ndarray of shape (n_selected_,)
+        The selected features, best first. Only these are ranked: a greedy
+        method stops after ``n_selected_`` steps.
+    n_selected_ : int
+        Number of selected features (from ``k`` or ``percentile``).
     scores_ : ndarray of shape (n_features_in_,)
-        Score per feature (higher is better); see :class:`mlfs_core.Ranking`.
+        Score per feature (higher is better; 0 for features a greedy method
+        did not rank); see :class:`mlfs_core.Ranking`.
     label_scores_ : ndarray of shape (n_labels, n_features_in_) or None
         Per-label scores for the CS/BNS family.
-    criterion_path_ : ndarray or None
+    criterion_path_ : ndarray of shape (n_selected_,) or None
         Greedy methods: criterion value of each feature when selected.
     n_features_in_ : int
 
@@ -106,6 +147,7 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
         -------
         self
         """
+        _validate_params(self)
         rng = check_rng(self.random_state)
         if y is None:
             raise ConfigError(
@@ -123,33 +165,24 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
             raise ConfigError(
                 f"method {self.method!r} got unknown parameter(s) {sorted(unknown)}"
             )
-        ranking = spec.rank(sp.csr_matrix(X), Y, k=X.shape[1], rng=rng, **params)
-        self.ranking_ = ranking.order
+        n_selected = self._n_selected(X.shape[1])
+        ranking = spec.rank(sp.csr_matrix(X), Y, k=n_selected, rng=rng, **params)
+        self.n_selected_ = n_selected
+        self.order_ = ranking.order[:n_selected]
         self.scores_ = ranking.scores
         self.label_scores_ = ranking.label_scores
         self.criterion_path_ = ranking.criterion_path
         return self
 
-    def _n_selected(self) -> int:
-        n = self.n_features_in_
+    def _n_selected(self, n_features: int) -> int:
         if self.percentile is not None:
-            if not 0 < self.percentile <= 100:
-                raise ConfigError(
-                    f"percentile must be in (0, 100], got {self.percentile}"
-                )
-            return budget_from_percent(self.percentile, n)
-        if (
-            isinstance(self.k, bool)
-            or not isinstance(self.k, (int, np.integer))
-            or self.k < 1
-        ):
-            raise ConfigError(f"k must be a positive int, got {self.k!r}")
-        return min(int(self.k), n)
+            return budget_from_percent(self.percentile, n_features)
+        return check_k(self.k, n_features)
 
     def _get_support_mask(self):
-        check_is_fitted(self, "ranking_")
+        check_is_fitted(self, "order_")
         mask = np.zeros(self.n_features_in_, dtype=bool)
-        mask[self.ranking_[: self._n_selected()]] = True
+        mask[self.order_] = True
         return mask
 
     def __sklearn_tags__(self):

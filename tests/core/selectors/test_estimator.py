@@ -1,5 +1,7 @@
 """Tests of the scikit-learn compatible selector."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from sklearn.multiclass import OneVsRestClassifier
@@ -8,6 +10,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlfs_core import rank_features
+from mlfs_core.errors import ConfigError
 from mlfs_core.selectors.estimator import MultiLabelSelector
 
 _SKLEARN_CHECKS = parametrize_with_checks(
@@ -34,13 +37,12 @@ def test_sklearn_compatible(estimator, check):
 
 
 def test_fitted_attributes_match_rank_features(small_xy):
-    """Check that ranking_, scores_ and get_support agree with rank_features."""
+    """Check that order_, scores_ and get_support agree with rank_features."""
     X, Y = small_xy
     sel = MultiLabelSelector("MeanBNS", k=4).fit(X, Y)
-    assert sel.ranking_.tolist() == rank_features(X, Y, "MeanBNS").tolist()
-    assert sorted(sel.get_support(indices=True).tolist()) == sorted(
-        sel.ranking_[:4].tolist()
-    )
+    assert sel.order_.tolist() == rank_features(X, Y, "MeanBNS", k=4).tolist()
+    assert sel.n_selected_ == 4
+    assert sorted(sel.get_support(indices=True).tolist()) == sorted(sel.order_.tolist())
     assert sel.label_scores_.shape == (Y.shape[1], X.shape[1])
     assert sel.transform(X).shape == (X.shape[0], 4)
 
@@ -73,8 +75,8 @@ def test_seed_reproducible(small_xy):
     method.
     """
     X, Y = small_xy
-    a = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).ranking_
-    b = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).ranking_
+    a = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).order_
+    b = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).order_
     assert a.tolist() == b.tolist()
 
 
@@ -83,3 +85,78 @@ def test_unknown_method_param_raises(small_xy):
     X, Y = small_xy
     with pytest.raises(ValueError, match="unknown parameter"):
         MultiLabelSelector("MaxCS", method_params={"tau": 3}).fit(X, Y)
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"k": -3}, "k == -3, must be >= 1"),
+        ({"k": 0}, "k == 0, must be >= 1"),
+        ({"k": True}, "k must be a number, not a bool"),
+        ({"k": 2.5}, "k must be an instance of"),
+        ({"percentile": 0}, "percentile == 0, must be > 0"),
+        ({"percentile": 150}, "percentile == 150, must be <= 100"),
+        ({"percentile": "10"}, "percentile must be an instance of"),
+    ],
+)
+def test_bad_k_and_percentile_raise_at_fit(small_xy, params, match):
+    """Check that k and percentile are validated at fit, naming the parameter."""
+    X, Y = small_xy
+    with pytest.raises(ConfigError, match=match):
+        MultiLabelSelector("MaxCS", **params).fit(X, Y)
+
+
+def test_k_above_n_features_raises_like_rank_features(small_xy):
+    """Check that the selector and rank_features agree: k > M raises in both."""
+    X, Y = small_xy  # 12 features
+    with pytest.raises(ConfigError, match="k=13 is larger") as from_function:
+        rank_features(X, Y, "MaxCS", k=13)
+    with pytest.raises(ConfigError, match="k=13 is larger") as from_selector:
+        MultiLabelSelector("MaxCS", k=13).fit(X, Y)
+    assert str(from_function.value) == str(from_selector.value)
+
+
+def test_random_state_accepts_a_numpy_random_state(small_xy):
+    """Check that a RandomState seeds like sklearn: same state, same selection."""
+    X, Y = small_xy
+    a = MultiLabelSelector("RaRBNS", k=6, random_state=np.random.RandomState(3))
+    b = MultiLabelSelector("RaRBNS", k=6, random_state=np.random.RandomState(3))
+    assert a.fit(X, Y).order_.tolist() == b.fit(X, Y).order_.tolist()
+    state = np.random.RandomState(3)
+    first = MultiLabelSelector("RFS", k=6, random_state=state).fit(X, Y).order_
+    second = MultiLabelSelector("RFS", k=6, random_state=state).fit(X, Y).order_
+    assert first.tolist() != second.tolist()  # the stream advanced
+
+
+@pytest.mark.parametrize("method", ["D2F", "MaxCS", "RaRBNS"])
+def test_only_the_selected_number_of_features_is_ranked(small_xy, monkeypatch, method):
+    """Check that fit asks the method for k features, not all M."""
+    from mlfs_core.selectors import estimator
+
+    X, Y = small_xy
+    asked = []
+    real = estimator.get_method
+
+    def spy(name):
+        spec = real(name)
+
+        def rank(*args, k, **kwargs):
+            asked.append(k)
+            return spec.rank(*args, k=k, **kwargs)
+
+        return dataclasses.replace(spec, rank=rank)
+
+    monkeypatch.setattr(estimator, "get_method", spy)
+    sel = MultiLabelSelector(method, k=3, random_state=0).fit(X, Y)
+    assert asked == [3]
+    assert len(sel.order_) == 3
+    sel = MultiLabelSelector(method, percentile=25, random_state=0).fit(X, Y)
+    assert asked == [3, 3]
+
+
+def test_greedy_selector_runs_only_k_steps(small_xy):
+    """Check that a greedy method's criterion path has k entries, not M."""
+    X, Y = small_xy
+    sel = MultiLabelSelector("D2F", k=3).fit(X, Y)
+    assert sel.criterion_path_.shape == (3,)
+    assert np.count_nonzero(sel.scores_) == 3
