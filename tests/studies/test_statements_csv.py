@@ -1,0 +1,108 @@
+"""Paper 001's rank statements (studies/paper001/statements.csv) against its text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from mlfs_core.analysis.statements import find_contradictions
+
+ROOT = Path(__file__).resolve().parents[2]
+STATEMENTS = ROOT / "studies" / "paper001" / "statements.csv"
+NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+# How the paper spells our dataset names, and PPT-MI (once "PT-MI").
+SPELLING = {"PlantPseAAC": "plantPseAAC"}
+METHOD_PATTERN = {"PPT-MI": "P?PT-MI"}
+
+
+@pytest.fixture(scope="module")
+def statements() -> pd.DataFrame:
+    return pd.read_csv(STATEMENTS, dtype=str, keep_default_na=False)
+
+
+@pytest.fixture(scope="module")
+def paper001(shared_papers) -> str:
+    (path,) = shared_papers.glob("001_*.txt")
+    return path.read_text(encoding="utf-8")
+
+
+def test_every_sentence_is_verbatim_in_the_paper(statements, paper001):
+    for sentence in statements["sentence"].unique():
+        assert sentence in paper001, sentence
+
+
+def test_named_datasets_and_methods_appear_in_their_sentence(statements):
+    named = statements[statements["explicit"] == "True"]
+    assert len(named) > 50
+    for row in named.itertuples():
+        words = re.sub(r"\s+([,.])", r"\1", row.sentence)
+        assert SPELLING.get(row.dataset, row.dataset) in words, row
+        for method in (row.method, row.other):
+            if method and method != "ATR":
+                name = METHOD_PATTERN.get(method, re.escape(method))
+                assert re.search(rf"(?<![A-Za-z]){name}\b", words), (method, words)
+
+
+@pytest.mark.parametrize(
+    "position, word", [("1", r"(?:lowest|highest|first)"), ("2", "second")]
+)
+def test_atr_position_counts_match_the_number_the_sentence_states(
+    statements, position, word
+):
+    atr = statements[
+        (statements["relation"] == "rank")
+        & (statements["method"] == "ATR")
+        & (statements["position"] == position)
+    ]
+    assert atr["metric"].nunique() == 6
+    for sentence, rows in atr.groupby("sentence"):
+        said = re.search(rf"{word}.*? for (\w+) datasets", sentence)
+        if said is None:  # "second rank for emotions and scene": count the names
+            assert len(rows) == 2 and "emotions and scene" in sentence
+            continue
+        assert len(rows) == NUMBERS[said.group(1)], sentence
+
+
+def test_did_not_finish_rows(statements, paper001):
+    dnf = statements[statements["relation"] == "dnf"]
+    assert sorted(dnf.query("method == 'PMU'")["dataset"]) == sorted(
+        ["enron", "medical", "genbase", "tmc2007-500", "bibtex", "ng20"]
+    )
+    assert set(dnf.query("dataset == 'bibtex'")["method"]) == {
+        "PMU",
+        "D2F",
+        "MDMR",
+        "LRFS",
+        "LSMFS",
+        "MLSMFS",
+    }
+    assert "encountered a similar challenge on the bibtex dataset" in paper001
+
+
+def test_the_papers_contradictions_are_kept_and_flagged(statements):
+    flagged = statements[statements["contradicted"] == "True"]
+    hamming = flagged[flagged["metric"] == "hamming_loss"]
+    # ATR "lowest Hamming loss" on GnegativePseAAC, yet "inferior to IGMF" there.
+    assert set(zip(hamming["method"], hamming["relation"], hamming["dataset"])) == {
+        ("ATR", "rank", "GnegativePseAAC"),
+        ("IGMF", "beats", "GnegativePseAAC"),
+    }
+    assert (flagged["dataset"].isin(["GnegativePseAAC", "scene", "ng20"])).all()
+    assert (
+        find_contradictions(statements).to_numpy()
+        == (statements["contradicted"] == "True").to_numpy()
+    ).all()
+
+
+def test_one_pairwise_answer_per_cell(statements):
+    beats = statements[statements["relation"] == "beats"]
+    pair = beats.apply(lambda r: tuple(sorted((r["method"], r["other"]))), axis=1)
+    keys = pd.DataFrame(
+        {"metric": beats["metric"], "dataset": beats["dataset"], "pair": pair}
+    )
+    duplicated = keys[keys.duplicated(keep=False)]
+    # The only cells answered twice are the contradictions the paper makes.
+    assert (statements.loc[duplicated.index, "contradicted"] == "True").all()
