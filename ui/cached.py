@@ -95,12 +95,20 @@ def data_warnings(key: DatasetKey) -> list[str]:
 
 @st.cache_data(show_spinner="Ranking features ...")
 def ranking(
-    key: DatasetKey, method: str, params: tuple[tuple[str, object], ...], seed: int
+    key: DatasetKey,
+    method: str,
+    params: tuple[tuple[str, object], ...],
+    seed: int,
+    k: int | None = None,
 ) -> pd.DataFrame:
-    """Full ranking of the dataset's features by ``method`` (best first)."""
+    """The top ``k`` features by ``method``, best first (``None``: all of them).
+
+    Greedy methods run only ``k`` steps, so the page asks for what it shows.
+    """
     ds = load(key)
+    k = None if k is None else min(int(k), ds.X.shape[1])
     result = mlfs_core.compute_ranking(
-        ds.X, ds.Y, method, random_state=seed, **dict(params)
+        ds.X, ds.Y, method, k=k, random_state=seed, **dict(params)
     )
     return ranking_frame(result, ds.feature_names)
 

@@ -73,6 +73,7 @@ from ..measures.discretize import STRATEGIES, Discretizer
 from ._it_criteria import CRITERIA, Context, Criterion, redundancy_of
 from ._it_data import prepare_codes
 from ._registry import MethodSpec, Ranking, register
+from .progress import report_progress
 
 __all__ = ["IT_METHODS", "TIE_TOLERANCE", "greedy_select", "rank_discrete"]
 
@@ -136,6 +137,7 @@ def greedy_select(
         best = _best_next_feature(values, remaining)
         order[step], path[step] = best, values[best]
         remaining[best] = False
+        report_progress(step + 1, k)
         if criterion.redundancy is not None and step + 1 < k:
             red_sum += redundancy_of(criterion.redundancy, ctx, best)
     return order, path

@@ -32,7 +32,10 @@ def ranking_frame(ranking: Ranking, feature_names: Sequence[str]) -> pd.DataFram
     -------
     DataFrame
         One row per ranked feature with columns ``position`` (1-based),
-        ``feature_index``, ``feature`` (name) and ``score`` (higher is better).
+        ``feature_index``, ``feature`` (name) and ``score``: the method's
+        score (higher is better) or, for greedy methods, the criterion value
+        ``J(f | S)`` of each feature when it was selected (``criterion_path``),
+        not the position pseudo-score.
 
     Raises
     ------
@@ -54,12 +57,16 @@ def ranking_frame(ranking: Ranking, feature_names: Sequence[str]) -> pd.DataFram
         raise ValueError(
             f"feature_names has {len(feature_names)} names for {scores.size} features"
         )
+    if ranking.criterion_path is not None:  # greedy: the real criterion values
+        shown = np.asarray(ranking.criterion_path, dtype=np.float64)
+    else:
+        shown = scores[order]
     return pd.DataFrame(
         {
             POSITION: np.arange(1, order.size + 1),
             FEATURE_INDEX: order,
             FEATURE: pd.Series([feature_names[i] for i in order], dtype=object),
-            SCORE: scores[order],
+            SCORE: shown,
         },
         columns=RANKING_COLUMNS,
     )

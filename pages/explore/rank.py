@@ -4,7 +4,7 @@ import streamlit as st
 
 from mlfs_core.plots import feature_score_bar, precision_at_k_curve
 from mlfs_core.selectors.tables import topk_side_by_side
-from ui import cached, methods, widgets
+from ui import cached, full_ranking, methods, widgets
 
 st.title("Rank features")
 name, key = widgets.current_dataset()
@@ -14,24 +14,35 @@ if not widgets.load_or_error(key):
 
 method, params = methods.pick_method(key="rank_a")
 top = st.slider("Features to show", 5, 100, 20, key="rank_top")
-table = widgets.call_or_error(
-    f"{method} could not rank {name}", cached.ranking, key, method, params, seed
+n_features = cached.load(key).X.shape[1]
+k = min(st.session_state.get("rank_k", 20), n_features)  # the comparison's top k
+table = full_ranking.top_ranking(
+    key, method, params, seed, max(top, k), what=f"{method} could not rank {name}"
 )
 if table is None:
     st.stop()
 
 shown = min(top, len(table))  # flags has M = 43: "top 43", not "top 100"
 st.subheader(f"Top {shown} features of {name} by {method}")
+if full_ranking.is_stepwise(method):
+    st.caption("Score: the criterion value J(f | S) when the feature was selected.")
 left, right = st.columns([2, 3])
 left.dataframe(table.head(shown), hide_index=True, height=420)
-left.download_button(
-    "Download the full ranking (CSV)",
-    table.to_csv(index=False),
-    file_name=f"ranking_{method}.csv",
-    mime="text/csv",
-    key="rank_csv",
-    on_click="ignore",
-)
+with left:
+    full = table if len(table) == n_features else None
+    if full is None:
+        full = full_ranking.full_ranking(
+            key, method, params, seed, n_features=n_features
+        )
+    if full is not None:
+        st.download_button(
+            "Download the full ranking (CSV)",
+            full.to_csv(index=False),
+            file_name=f"ranking_{method}.csv",
+            mime="text/csv",
+            key="rank_csv",
+            on_click="ignore",
+        )
 with right:
     widgets.show_figure(
         feature_score_bar(table, top=shown, title=f"{method}: top {shown}"),
@@ -43,11 +54,9 @@ with right:
 st.subheader("Compare with another method")
 with st.container(border=True):
     other, other_params = methods.pick_method(key="rank_b", default_family="paper001")
-    k = st.number_input(
-        "Top k to compare", 1, len(table), min(20, len(table)), key="rank_k"
-    )
-    other_table = widgets.call_or_error(
-        f"{other} could not rank {name}", cached.ranking, key, other, other_params, seed
+    k = st.number_input("Top k to compare", 1, n_features, k, key="rank_k")
+    other_table = full_ranking.top_ranking(
+        key, other, other_params, seed, int(k), what=f"{other} could not rank {name}"
     )
     if other_table is not None:
         side, overlap = topk_side_by_side(table, other_table, int(k), (method, other))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .conftest import charts, new_app, open_page
 
 
@@ -47,3 +49,85 @@ def test_heading_and_chart_agree_when_asking_for_more_than_m(data_dir):
     assert at.subheader[0].value.startswith("Top 12 features")
     spec = charts(at)[0].proto.spec
     assert "top 12" in spec and "top 100" not in spec
+
+
+def _spy_rankings(monkeypatch) -> list[tuple[str, object]]:
+    """Record (method, k) of every engine ranking the page asks for."""
+    import mlfs_core
+
+    calls = []
+    real = mlfs_core.compute_ranking
+
+    def spy(X, Y, method, **kwargs):
+        calls.append((method, kwargs.get("k")))
+        return real(X, Y, method, **kwargs)
+
+    monkeypatch.setattr(mlfs_core, "compute_ranking", spy)
+    return calls
+
+
+def _greedy_page(data_dir, method="D2F"):
+    at = _rank_page(data_dir)
+    at.radio(key="rank_a_family").set_value("Information-theoretic (paper 001)").run()
+    at.selectbox(key="rank_a_method").select(method).run()
+    at.slider(key="rank_top").set_value(5).run()
+    at.number_input(key="rank_k").set_value(5).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_greedy_method_ranks_only_the_shown_features(data_dir, monkeypatch):
+    """Check that a greedy method is asked for the top 5 shown, not all 12."""
+    calls = _spy_rankings(monkeypatch)
+    at = _greedy_page(data_dir)
+    calls.clear()
+    at.slider(key="rank_top").set_value(6).run()
+    assert calls == [("D2F", 6)]  # not k=None or k=12: all M ranked
+    assert len(at.dataframe[0].value) == 6
+    assert at.button(key="rank_full").label == "Rank all 12 features"
+
+
+def test_greedy_scores_are_the_criterion_path(data_dir):
+    """Check that the score column holds J(f | S), not 12, 11, 10, ..."""
+    import mlfs_core
+
+    at = _greedy_page(data_dir)
+    ds = mlfs_core.load_dataset(data_dir / "toy")
+    expected = mlfs_core.compute_ranking(ds.X, ds.Y, "D2F", k=5).criterion_path
+    scores = at.dataframe[0].value["score"].to_numpy()
+    np.testing.assert_allclose(scores, expected)
+    assert not set(scores.tolist()) & {12.0, 11.0, 10.0}
+
+
+def test_full_ranking_on_request_with_progress(data_dir, monkeypatch):
+    """Check that "Rank all" ranks every feature (k=None), once, and keeps it."""
+    calls = _spy_rankings(monkeypatch)
+    at = _greedy_page(data_dir)
+    assert ("D2F", None) not in calls
+    at.button(key="rank_full").click().run()
+    assert not at.exception
+    assert calls.count(("D2F", None)) == 1
+    assert len(at.session_state["rank_full_table"][1]) == 12
+    at.slider(key="rank_top").set_value(6).run()  # a rerun does not recompute
+    assert calls.count(("D2F", None)) == 1
+
+
+def test_stop_abandons_a_full_ranking(data_dir, monkeypatch):
+    """Check that Stop after an interrupted full ranking clears the request."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui import full_ranking
+
+    at = _greedy_page(data_dir)
+
+    def interrupted(*args):  # what a click on Stop does to the running script
+        raise StopException()
+
+    monkeypatch.setattr(full_ranking, "_rank_all", interrupted)
+    at.button(key="rank_full").click().run()
+    assert "rank_full_request" in at.session_state
+    at.button(key="rank_stop").click().run()
+    assert not at.exception
+    assert "rank_full_request" not in at.session_state
+    assert at.info[0].value == "Full ranking stopped."
+    assert "rank_full_table" not in at.session_state

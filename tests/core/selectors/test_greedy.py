@@ -242,3 +242,24 @@ def test_k_outside_one_to_m_raises(small_xy):
         mlfs_core.compute_ranking(X, Y, "PMU", k=X.shape[1] + 1)
     full = mlfs_core.compute_ranking(X, Y, "PMU", k=X.shape[1])
     assert full.scores.min() == 1.0
+
+
+def test_progress_is_reported_per_step_and_a_raise_stops_the_ranking():
+    """Check that the progress hook sees every step and can abandon a ranking."""
+    from mlfs_core.selectors.progress import ranking_progress
+
+    codes, Y = np.array([[0, 1, 0, 1], [1, 0, 1, 1], [1, 1, 0, 0]]), np.eye(3)[:, :2]
+    seen = []
+    with ranking_progress(lambda done, total: seen.append((done, total))):
+        rank_discrete(codes, Y, "PMU", k=3)
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+
+    def stop(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt), ranking_progress(stop):
+        rank_discrete(codes, Y, "PMU", k=3)
+    seen.clear()
+    rank_discrete(codes, Y, "PMU", k=3)  # outside the context: no callback
+    assert seen == []

@@ -107,3 +107,12 @@ def test_selections_frame_without_methods_is_empty():
     table = selections_frame("toy", {})
     assert table.empty
     assert isinstance(table, pd.DataFrame) and "features" in table.columns
+
+
+def test_ranking_frame_of_a_greedy_ranking_shows_the_criterion_path(small_xy):
+    """Check that greedy rankings show J(f | S) per step, not n - position."""
+    X, Y = small_xy
+    result = compute_ranking(X, Y, "PMU", k=4)
+    out = ranking_frame(result, [f"f{j}" for j in range(X.shape[1])])
+    np.testing.assert_array_equal(out["score"].to_numpy(), result.criterion_path)
+    assert out["feature_index"].tolist() == result.order.tolist()

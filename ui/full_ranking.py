@@ -1,0 +1,86 @@
+"""Top-k rankings for the Rank page, and a full ranking on request.
+
+Greedy (information-theoretic) methods cost one step per ranked feature, so
+the page asks only for the features it shows; ranking every feature is a
+separate request with a progress bar and a stop button. Other methods score
+all features at once and are ranked in full straight away.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import mlfs_core
+from mlfs_core.selectors.progress import ranking_progress
+from mlfs_core.selectors.tables import ranking_frame
+
+from . import cached, widgets
+from .datasets import DatasetKey
+
+_STORE = "rank_full_table"
+_REQUEST = "rank_full_request"
+
+
+def is_stepwise(method: str) -> bool:
+    """Whether ``method`` ranks one feature per step (paper 001's greedy filters)."""
+    return mlfs_core.get_method(method).family == "paper001"
+
+
+def top_ranking(
+    key: DatasetKey, method: str, params: tuple, seed: int, k: int, *, what: str
+) -> pd.DataFrame | None:
+    """The ranking the page shows: top ``k`` for greedy methods, else all."""
+    wanted = k if is_stepwise(method) else None
+    return widgets.call_or_error(
+        what, cached.ranking, key, method, params, seed, wanted
+    )
+
+
+def full_ranking(
+    key: DatasetKey, method: str, params: tuple, seed: int, *, n_features: int
+) -> pd.DataFrame | None:
+    """Every feature ranked, computed only when asked, with progress and stop.
+
+    Returns None until the user asks (or after a stop); the last full ranking
+    is kept in the session, so reruns do not recompute it.
+    """
+    ident = repr((key, method, params, seed))
+    stored = st.session_state.get(_STORE)
+    if stored is not None and stored[0] == ident:
+        return stored[1]
+    if st.button(f"Rank all {n_features} features", key="rank_full"):
+        st.session_state[_REQUEST] = ident
+    if st.session_state.get(_REQUEST) != ident:
+        return None
+    if st.button("Stop", key="rank_stop"):  # a click reruns: the ranking stops
+        st.session_state.pop(_REQUEST, None)
+        st.info("Full ranking stopped.")
+        return None
+    bar = st.progress(0.0, text=f"Ranking {n_features} features with {method} ...")
+
+    def show(done: int, total: int) -> None:
+        bar.progress(done / total, text=f"Ranked {done} of {total} features")
+
+    with ranking_progress(show):
+        table = widgets.call_or_error(
+            f"{method} could not rank every feature",
+            _rank_all,
+            key,
+            method,
+            params,
+            seed,
+        )
+    st.session_state.pop(_REQUEST, None)
+    bar.empty()
+    if table is not None:
+        st.session_state[_STORE] = (ident, table)
+    return table
+
+
+def _rank_all(key: DatasetKey, method: str, params: tuple, seed: int) -> pd.DataFrame:
+    ds = cached.load(key)
+    result = mlfs_core.compute_ranking(
+        ds.X, ds.Y, method, random_state=seed, **dict(params)
+    )
+    return ranking_frame(result, ds.feature_names)
