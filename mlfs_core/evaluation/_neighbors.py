@@ -59,37 +59,75 @@ def neighbour_label_counts(
     >>> neighbour_label_counts(np.array([[2.0]]), X, Y, 1).tolist()
     [[0]]
     """
-    Yf = np.asarray(Y_train, dtype=np.float64)
+    Yi = np.asarray(Y_train, dtype=np.int64)
     distances = _distance_function(X_query, X_train)
     n_query, n_train = X_query.shape[0], X_train.shape[0]
     rows = max(1, _BLOCK_CELLS // max(n_train, 1))
-    out = np.empty((n_query, Yf.shape[1]), dtype=np.int64)
+    out = np.empty((n_query, Yi.shape[1]), dtype=np.int64)
     for start in range(0, n_query, rows):
         stop = min(n_query, start + rows)
         D = distances(start, stop)
         if exclude_self:
-            D[np.arange(stop - start), np.arange(start, stop)] = np.inf
-        chosen = nearest_mask(D, k)
-        out[start:stop] = np.rint(chosen @ Yf).astype(np.int64)
+            far = D.max() + 1 if D.dtype.kind == "i" else np.inf
+            D[np.arange(stop - start), np.arange(start, stop)] = far
+        columns = nearest_indices(D, k)
+        out[start:stop] = Yi[columns].sum(axis=1)
     return out
 
 
 def nearest_mask(D: np.ndarray, k: int) -> np.ndarray:
-    """0/1 float mask of each row's k smallest entries, ties by lower column.
+    """Boolean mask of each row's k smallest entries, ties by lower column.
+
+    The k-th smallest value comes from a partition; every strictly smaller
+    entry is in; the entries equal to it are taken in column order, one
+    ``argmax`` (the first remaining True) per missing neighbour, so at most
+    ``k`` passes and no cumulative sum over whole rows.
 
     Examples
     --------
     >>> nearest_mask(np.array([[2.0, 1.0, 1.0, 0.0]]), 2).tolist()
-    [[0.0, 1.0, 0.0, 1.0]]
+    [[False, True, False, True]]
     """
-    kth = np.partition(D, k - 1, axis=1)[:, k - 1 : k]
-    closer = D < kth
-    need = k - closer.sum(axis=1, keepdims=True)
+    kth = _kth_smallest(D, k)
+    chosen = D < kth
     equal = D == kth
-    # Among the entries at exactly the k-th distance keep the first `need`.
-    rank_among_equal = np.cumsum(equal, axis=1)
-    chosen = closer | (equal & (rank_among_equal <= need))
-    return chosen.astype(np.float64)
+    left = k - chosen.sum(axis=1)
+    rows = np.arange(D.shape[0])
+    while True:
+        active = left > 0
+        if not active.any():
+            return chosen
+        r = rows[active]
+        first = equal[r].argmax(axis=1)  # lowest column still at the k-th value
+        chosen[r, first] = True
+        equal[r, first] = False
+        left[active] -= 1
+
+
+_MAX_COUNTED = 1 << 16  # integer distances up to this are counted, not partitioned
+
+
+def _kth_smallest(D: np.ndarray, k: int) -> np.ndarray:
+    """Each row's k-th smallest value, shape (n_rows, 1).
+
+    Integer distances (exact squared distances of integer codes) take few
+    distinct values, where a partition degrades badly on the many duplicates;
+    they are counted instead: a histogram per row (one ``bincount``) and its
+    running sum give the first value reached by k entries.
+    """
+    if D.dtype.kind != "i" or D.size == 0 or D.max() >= _MAX_COUNTED:
+        return np.partition(D, k - 1, axis=1)[:, k - 1 : k]
+    width = int(D.max()) + 1
+    rows = D.shape[0]
+    flat = (np.arange(rows)[:, None] * width + D).ravel()
+    hist = np.bincount(flat, minlength=rows * width).reshape(rows, width)
+    reached = np.cumsum(hist, axis=1) >= k
+    return reached.argmax(axis=1)[:, None].astype(D.dtype)
+
+
+def nearest_indices(D: np.ndarray, k: int) -> np.ndarray:
+    """Column indices (ascending) of each row's k nearest, shape (n_rows, k)."""
+    return np.nonzero(nearest_mask(D, k))[1].reshape(D.shape[0], k)
 
 
 def _distance_function(X_query, X_train):
@@ -121,7 +159,7 @@ def _product_distances(Xq: np.ndarray, Xt: np.ndarray):
         D *= -2.0
         D += nq[start:stop, None]
         D += nt[None, :]
-        return D
+        return D.astype(np.int64)  # whole numbers, exactly: see the module notes
 
     return block
 
