@@ -44,6 +44,21 @@ PAGES = {
             icon=":material/show_chart:",
         ),
     ],
+    "Learn": [
+        st.Page(
+            "pages/learn/score.py",
+            title="A score, step by step",
+            icon=":material/calculate:",
+        ),
+        st.Page(
+            "pages/learn/aggregation.py",
+            title="An aggregation, step by step",
+            icon=":material/merge:",
+        ),
+        st.Page(
+            "pages/learn/greedy.py", title="A greedy step", icon=":material/stairs:"
+        ),
+    ],
     "Help": [st.Page("pages/help/about.py", title="About", icon=":material/info:")],
 }
 

@@ -238,3 +238,99 @@ def means_by_dataset(
     """Per-dataset mean over budgets (ATR paper Tables 3-8): datasets x methods."""
     means = dataset_means(_subset(ref, metric, methods), metric=metric)
     return display_table(means, index=DATASET, columns=METHOD)
+
+
+# ---- Learn pages (mlfs_core.explain) ------------------------------------------
+
+
+@st.cache_data(show_spinner=False)
+def feature_choices(key: DatasetKey, measure: str, top: int) -> list[int]:
+    """Indices of the ``top`` features by their best label score (Max)."""
+    from mlfs_core.explain import top_feature_scores
+
+    ds = load(key)
+    return [int(j) for j in top_feature_scores(ds.X, ds.Y, measure, top=top).columns]
+
+
+@st.cache_data(show_spinner=False)
+def score_steps(key: DatasetKey, feature: int, label: int, binarize: str):
+    """The 2x2 table, CS terms and BNS rates of one (feature, label) pair."""
+    from mlfs_core.explain import score_steps as steps
+
+    ds = load(key)
+    return steps(ds.X, ds.Y, feature, label, binarize=binarize)
+
+
+@st.cache_data(show_spinner="Scoring ...")
+def top_scores(key: DatasetKey, measure: str, top: int, binarize: str) -> pd.DataFrame:
+    """Label x feature scores of the ``top`` features (by Max), names as labels."""
+    from mlfs_core.explain import top_feature_scores
+
+    ds = load(key)
+    return top_feature_scores(
+        ds.X,
+        ds.Y,
+        measure,
+        top=top,
+        feature_names=ds.feature_names,
+        label_names=ds.label_names,
+        binarize=binarize,
+    )
+
+
+@st.cache_data(show_spinner="Aggregating ...")
+def aggregation_view(
+    key: DatasetKey, method: str, k: int, seed: int, weighting: str, binarize: str
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Steps, their score matrix and the label turns of ``method`` (first k picks)."""
+    from mlfs_core.explain import method_view
+
+    ds = load(key)
+    return method_view(
+        ds.X,
+        ds.Y,
+        method,
+        k=k,
+        random_state=seed,
+        weighting=weighting,
+        binarize=binarize,
+        feature_names=ds.feature_names,
+        label_names=ds.label_names,
+    )
+
+
+@st.cache_data(show_spinner="Comparing ...")
+def coverage(
+    key: DatasetKey, methods: tuple[str, str], k: int, top: int, seed: int
+) -> pd.DataFrame:
+    """Per label, how many of its own best ``top`` features each method's top k hold."""
+    from mlfs_core.explain import compare_coverage
+
+    ds = load(key)
+    return compare_coverage(
+        ds.X, ds.Y, methods, k=k, top=top, random_state=seed, label_names=ds.label_names
+    )
+
+
+@st.cache_data(show_spinner=False)
+def greedy_steps(
+    key: DatasetKey, method: str, k: int, params: tuple[tuple[str, object], ...]
+):
+    """Greedy steps of an information-theoretic method, its terms at every step.
+
+    A progress bar shows the steps while they run (delicious: about 5 s for
+    20 PMU steps). It is created inside this function, as Streamlit requires
+    of elements in a cached function, and emptied at the end.
+    """
+    from mlfs_core.explain import greedy_steps as steps
+
+    ds = load(key)
+    bar = st.progress(0.0, text=f"{method}: selecting {k} features ...")
+
+    def report(done: int, total: int) -> None:
+        bar.progress(done / total, text=f"{method}: step {done} of {total}")
+
+    try:
+        return steps(ds.X, ds.Y, method, k=k, progress=report, **dict(params))
+    finally:
+        bar.empty()

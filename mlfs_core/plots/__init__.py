@@ -9,11 +9,25 @@ PNG offline.
 from .cd import cd_diagram
 from .comparison import average_rank_curves, metric_vs_budget, similarity_heatmap
 from .data import cooccurrence_heatmap, label_frequency_bar
+from .explain import (
+    aggregation_turns_figure,
+    coverage_bars,
+    criterion_path_figure,
+    draw_probability_bar,
+    greedy_terms_figure,
+    label_score_heatmap,
+)
 from .export import png_export_available, to_png_bytes
 from .ranking import feature_score_bar, precision_at_k_curve
 
 __all__ = [
+    "aggregation_turns_figure",
     "average_rank_curves",
+    "coverage_bars",
+    "criterion_path_figure",
+    "draw_probability_bar",
+    "greedy_terms_figure",
+    "label_score_heatmap",
     "cd_diagram",
     "cooccurrence_heatmap",
     "feature_score_bar",

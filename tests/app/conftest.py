@@ -148,6 +148,9 @@ PAGE_PATHS = {
     "similarity": "pages/compare/similarity.py",
     "budget": "pages/compare/budget.py",
     "about": "pages/help/about.py",
+    "learn_score": "pages/learn/score.py",
+    "learn_aggregation": "pages/learn/aggregation.py",
+    "learn_greedy": "pages/learn/greedy.py",
 }
 """Page name -> script path relative to app.py (AppTest's switch_page wants the path).
 """

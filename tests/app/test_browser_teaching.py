@@ -24,6 +24,7 @@ from .test_browser import (
     go_to,
     guarded_env,
     outside_connections,
+    screenshot,
     wait_idle,
 )
 
@@ -114,3 +115,47 @@ def test_metric_label_and_legend_fit(page, st_server):
     ]
     assert all(h == 0 for h in heights), heights
     assert_clean(page)
+
+
+LEARN = ["A score, step by step", "An aggregation, step by step", "A greedy step"]
+
+
+def test_learn_pages_render_offline(page, st_server, shots):
+    """Check that each Learn page opens from the sidebar, draws its figures, and
+    stays offline (screenshots for the README).
+    """
+    from playwright.sync_api import expect
+
+    page.goto(st_server + "/")
+    wait_idle(page)
+    for title, shot, figures in zip(
+        LEARN,
+        ["learn_score", "learn_aggregation", "learn_greedy"],
+        [1, 2, 2],
+        strict=True,
+    ):
+        page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+        expect(page.get_by_role("heading", name=title, exact=True)).to_be_visible()
+        wait_idle(page)
+        expect(page.locator(".js-plotly-plot")).to_have_count(figures)
+        if shot == "learn_aggregation":  # RaR adds the chart of its draw
+            page.get_by_role("combobox", name="Aggregation").click()
+            page.get_by_role("option", name="RaR", exact=True).click()
+            wait_idle(page)
+            expect(page.locator(".js-plotly-plot")).to_have_count(3)
+        if shot != "learn_score":
+            _step_to(page, 4)
+        screenshot(page, shots, shot, height=2400)
+    assert_clean(page)
+
+
+def _step_to(page, step: int) -> None:
+    """Move the page's "Step" slider from 1 to ``step`` with the keyboard."""
+    from playwright.sync_api import expect
+
+    slider = page.locator('input[type="range"][aria-label="Step"]')
+    slider.focus()
+    for _ in range(step - 1):
+        slider.press("ArrowRight")
+    wait_idle(page)
+    expect(page.get_by_test_id("stAlertContentInfo")).to_contain_text(f"Step {step}")

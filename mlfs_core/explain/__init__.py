@@ -1,0 +1,38 @@
+"""How each method works, step by step, on any dataset (the app's Learn pages).
+
+Every function here replays what the engine does and records the
+intermediate numbers: a 2x2 table and its chi-squared terms and BNS rates
+(:mod:`.score`), an aggregation turn by turn (:mod:`.aggregation`), a greedy
+information-theoretic selection with each criterion split into its terms
+(:mod:`.greedy`). They reuse the engine's own functions, and the tests check
+that replaying the steps gives exactly :func:`mlfs_core.rank_features`.
+"""
+
+from .aggregation import (
+    aggregation_steps,
+    compare_coverage,
+    label_coverage,
+    label_turns,
+    method_steps,
+    method_view,
+    selected_scores,
+    uncovered_labels,
+)
+from .greedy import GreedySteps, greedy_steps
+from .score import ScoreSteps, score_steps, top_feature_scores
+
+__all__ = [
+    "GreedySteps",
+    "ScoreSteps",
+    "aggregation_steps",
+    "compare_coverage",
+    "greedy_steps",
+    "label_coverage",
+    "label_turns",
+    "method_steps",
+    "method_view",
+    "score_steps",
+    "selected_scores",
+    "top_feature_scores",
+    "uncovered_labels",
+]

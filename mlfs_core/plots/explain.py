@@ -1,0 +1,257 @@
+"""Figures of the Learn pages: scores per label, aggregation turns, greedy terms."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ._style import PALETTE, empty_figure, finish, short_label
+
+
+def label_score_heatmap(
+    matrix: pd.DataFrame, *, title: str = "Score of each top feature for each label"
+) -> go.Figure:
+    """Heatmap of a label x feature score matrix (labels down, features across).
+
+    Parameters
+    ----------
+    matrix : DataFrame of shape (n_labels, n_features)
+        Index = label names, columns = feature names (in the order to draw).
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+
+    Examples
+    --------
+    >>> m = pd.DataFrame([[1.0, 2.0]], index=["l0"], columns=["a", "b"])
+    >>> label_score_heatmap(m).data[0].type
+    'heatmap'
+    """
+    if matrix.empty:
+        return empty_figure(title)
+    fig = go.Figure(
+        go.Heatmap(
+            z=matrix.to_numpy(dtype=float),
+            x=[short_label(str(c), 20) for c in matrix.columns],
+            y=[short_label(str(i), 24) for i in matrix.index],
+            colorscale="Viridis",
+            colorbar={"title": {"text": "score"}},
+            hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="category", tickangle=-45)
+    fig.update_yaxes(type="category", autorange="reversed")
+    return finish(fig, title=title, height=max(320, 24 * len(matrix) + 200))
+
+
+def aggregation_turns_figure(
+    matrix: pd.DataFrame,
+    steps: pd.DataFrame,
+    *,
+    upto: int,
+    title: str = "Whose turn it is, and which feature it takes",
+) -> go.Figure:
+    """Score heatmap of the selected features with each turn marked.
+
+    Parameters
+    ----------
+    matrix : DataFrame of shape (n_labels, n_selected)
+        Scores of the selected features (columns in selection order), index =
+        label names.
+    steps : DataFrame
+        :func:`mlfs_core.explain.aggregation_steps` rows of those features,
+        with ``step``, ``label`` (position in ``matrix.index``, -1 = none).
+    upto : int
+        Steps done so far; later columns are dimmed, the current turn is
+        circled.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        A heatmap, the markers of past turns and one marker for the current turn.
+    """
+    if matrix.empty:
+        return empty_figure(title)
+    columns = [short_label(str(c), 20) for c in matrix.columns]
+    labels = [short_label(str(i), 24) for i in matrix.index]
+    z = matrix.to_numpy(dtype=float).copy()
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=columns,
+            y=labels,
+            colorscale="Blues",
+            colorbar={"title": {"text": "score"}},
+            hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
+        )
+    )
+    done = steps[(steps["step"] <= upto) & (steps["label"] >= 0)]
+    for part, symbol, color, size, name in (
+        (done[done["step"] < upto], "x", "#E45756", 10, "taken earlier"),
+        (done[done["step"] == upto], "circle-open", "#F58518", 22, "this turn"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=[columns[s - 1] for s in part["step"]],
+                y=[labels[int(lab)] for lab in part["label"]],
+                mode="markers",
+                marker={
+                    "symbol": symbol,
+                    "color": color,
+                    "size": size,
+                    "line": {"width": 3, "color": color},
+                },
+                name=name,
+                hovertemplate="step %{text}<extra></extra>",
+                text=part["step"].tolist(),
+            )
+        )
+    if upto < len(columns):
+        fig.add_vrect(
+            x0=upto - 0.5,
+            x1=len(columns) - 0.5,
+            fillcolor="white",
+            opacity=0.6,
+            line_width=0,
+        )
+    fig.update_xaxes(
+        type="category", tickangle=-45, title_text="selected features, in order"
+    )
+    fig.update_yaxes(type="category", autorange="reversed", title_text="label")
+    return finish(fig, title=title, height=max(340, 26 * len(labels) + 220))
+
+
+def draw_probability_bar(
+    turns: pd.DataFrame,
+    *,
+    current: int | None = None,
+    title: str = "Chance of each label's turn",
+) -> go.Figure:
+    """Bar chart of each label's chance of a turn (RaR's draw, RoR's 1/q).
+
+    ``turns`` has columns ``label``, ``positives`` and ``probability``
+    (:func:`mlfs_core.explain.label_turns`); the label whose turn it is now
+    (position ``current``) is drawn in orange.
+    """
+    if turns.empty:
+        return empty_figure(title)
+    colors = ["#F58518" if i == current else "#4C78A8" for i in range(len(turns))]
+    fig = go.Figure(
+        go.Bar(
+            x=[short_label(str(v), 20) for v in turns["label"]],
+            y=turns["probability"],
+            marker_color=colors,
+            customdata=turns["positives"],
+            hovertemplate="%{x}: p = %{y:.3f} (%{customdata} positives)<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="category", title_text="label", tickangle=-45)
+    fig.update_yaxes(title_text="probability of the turn", rangemode="tozero")
+    return finish(fig, title=title, height=320)
+
+
+def coverage_bars(
+    coverage: pd.DataFrame, *, top: int, title: str | None = None
+) -> go.Figure:
+    """Grouped bars: per label, how many of its best ``top`` features each method took.
+
+    ``coverage`` is :func:`mlfs_core.explain.label_coverage`'s long form
+    (``method, label, covered``).
+    """
+    title = title or f"How many of each label's own top {top} features were selected"
+    if coverage.empty:
+        return empty_figure(title)
+    fig = go.Figure()
+    for i, (method, part) in enumerate(coverage.groupby("method", sort=False)):
+        fig.add_trace(
+            go.Bar(
+                x=[short_label(str(v), 20) for v in part["label"]],
+                y=part["covered"],
+                name=str(method),
+                marker_color=PALETTE[i % len(PALETTE)],
+            )
+        )
+    fig.update_layout(barmode="group")
+    fig.update_xaxes(type="category", title_text="label", tickangle=-45)
+    fig.update_yaxes(title_text="selected among its best", rangemode="tozero")
+    return finish(fig, title=title, height=380)
+
+
+def greedy_terms_figure(
+    candidates: pd.DataFrame,
+    terms: Sequence[str],
+    *,
+    feature_names: Sequence[str],
+    title: str = "Candidates at this step: the criterion split into its terms",
+) -> go.Figure:
+    """Stacked bars of each candidate's criterion terms, the total as a diamond.
+
+    ``candidates`` are one step's rows of
+    :attr:`mlfs_core.explain.GreedySteps.candidates` (the pick first).
+    """
+    if candidates.empty:
+        return empty_figure(title)
+    names = [
+        ("★ " if picked else "") + short_label(str(feature_names[f]), 24)
+        for f, picked in zip(candidates["feature"], candidates["picked"], strict=True)
+    ]
+    fig = go.Figure()
+    for i, term in enumerate(terms):
+        fig.add_trace(
+            go.Bar(
+                x=candidates[term],
+                y=names,
+                orientation="h",
+                name=term,
+                marker_color=PALETTE[i % len(PALETTE)],
+                hovertemplate="%{y}: %{x:.4g}<extra>" + term + "</extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=candidates["criterion"],
+            y=names,
+            mode="markers",
+            name="J(f | S), the total",
+            marker={"symbol": "diamond", "size": 12, "color": "black"},
+            hovertemplate="%{y}: J = %{x:.4g}<extra></extra>",
+        )
+    )
+    fig.update_layout(barmode="relative")
+    fig.update_yaxes(type="category", autorange="reversed")
+    fig.update_xaxes(title_text="bits", zeroline=True)
+    return finish(fig, title=title, height=max(340, 34 * len(names) + 200))
+
+
+def criterion_path_figure(
+    path: pd.DataFrame,
+    *,
+    feature_names: Sequence[str],
+    upto: int | None = None,
+    title: str = "The criterion of each pick, step by step",
+) -> go.Figure:
+    """Line of J(f | S) of each step's pick (``path`` of ``greedy_steps``)."""
+    if path.empty:
+        return empty_figure(title)
+    names = [str(feature_names[f]) for f in path["feature"]]
+    fig = go.Figure(
+        go.Scatter(
+            x=path["step"],
+            y=path["criterion"],
+            mode="lines+markers",
+            text=names,
+            name="J of the pick",
+            line={"color": "#4C78A8"},
+            hovertemplate="step %{x}: %{text}, J = %{y:.4g}<extra></extra>",
+        )
+    )
+    if upto is not None:
+        fig.add_vline(x=upto, line_dash="dot", line_color="#F58518")
+    fig.update_xaxes(title_text="step", dtick=1)
+    fig.update_yaxes(title_text="J(f | S) (bits)")
+    return finish(fig, title=title, height=340)

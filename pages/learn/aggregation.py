@@ -1,0 +1,146 @@
+"""Learn: an aggregation (Max, Mean, RoR, RaR) turn by turn; Mean vs Max."""
+
+import streamlit as st
+
+from mlfs_core.explain import uncovered_labels
+from mlfs_core.plots import (
+    aggregation_turns_figure,
+    coverage_bars,
+    draw_probability_bar,
+)
+from ui import cached, learn, widgets
+
+st.title("An aggregation, step by step")
+st.caption(
+    "Per-label scores form a label x feature matrix; an aggregation turns it "
+    "into one ranking. Move the step slider to watch it pick feature after feature."
+)
+name, key = widgets.current_dataset()
+if not widgets.load_or_error(key):
+    st.stop()
+_, features, labels = cached.names(key)
+seed = widgets.seed()
+
+cols = st.columns(3)
+measure = cols[0].selectbox("Measure", ["CS", "BNS"], key="learn_agg_measure")
+aggregation = cols[1].selectbox(
+    "Aggregation", list(learn.AGGREGATION_TEXT), key="learn_agg_aggregation"
+)
+k = cols[2].slider(
+    "Features to select",
+    2,
+    min(30, len(features)),
+    min(10, len(features)),
+    key="learn_agg_k",
+)
+method = aggregation + measure
+formula, plain = learn.AGGREGATION_TEXT[aggregation]
+st.markdown(f"**{method}.** {plain}")
+learn.formula(formula)
+
+view = widgets.call_or_error(
+    f"{method} could not rank {name}",
+    cached.aggregation_view,
+    key,
+    method,
+    k,
+    seed,
+    "inverse",
+    "presence",
+)
+if view is None:
+    st.stop()
+steps, matrix, turns = view
+step = st.slider("Step", 1, len(steps), 1, key="learn_agg_step")
+row = steps.iloc[step - 1]
+feature = int(row["feature"])
+if aggregation in ("RoR", "RaR"):
+    who = labels[int(row["label"])]
+    chance = (
+        f" (drawn with probability {row['probability']:.3f})"
+        if aggregation == "RaR"
+        else ""
+    )
+    skipped = int(row["skipped"])
+    extra = (
+        f"; its {skipped} better feature(s) were already taken by other labels"
+        if skipped
+        else ""
+    )
+    st.info(
+        f"Step {step}: it is **{who}**'s turn{chance}. It takes its best feature not "
+        f"yet taken, **{features[feature]}** (number {int(row['position'])} in its "
+        f"own ranking{extra})."
+    )
+    turn_fig = draw_probability_bar(
+        turns,
+        current=int(row["label"]),
+        title="RaR: each label's chance of a turn (rarer labels more)"
+        if aggregation == "RaR"
+        else "RoR: labels take turns in label order",
+    )
+    widgets.show_figure(turn_fig, turns, key="learn_turns", filename=f"turns_{method}")
+else:
+    best = (
+        f", the maximum coming from label **{labels[int(row['label'])]}**"
+        if aggregation == "Max"
+        else ""
+    )
+    st.info(
+        f"Step {step}: **{features[feature]}** has the {step}. highest "
+        f"{aggregation.lower()} score, {row['score']:.4g}{best}."
+    )
+widgets.show_figure(
+    aggregation_turns_figure(matrix, steps, upto=step),
+    matrix.reset_index(names="label"),
+    key="learn_agg",
+    filename=f"aggregation_{method}",
+)
+planted = learn.planted_note(
+    key, steps["feature"].tolist()[:step], what=f"the first {step} picks"
+)
+table = steps.head(step).assign(
+    feature=[
+        learn.feature_label(features, int(j), planted) for j in steps["feature"][:step]
+    ],
+    label=[labels[int(i)] if i >= 0 else "" for i in steps["label"][:step]],
+)
+st.dataframe(
+    table.drop(columns=[] if aggregation == "RaR" else ["probability"]), hide_index=True
+)
+
+st.subheader("Two aggregations side by side: Mean vs Max at low budgets")
+st.caption(
+    "Paper 000 finds that with few features the aggregation matters most. For "
+    "each label, count how many of its own 10 best features each method has "
+    "selected: labels left at 0 get nothing of their own."
+)
+cols = st.columns(3)
+pair = (
+    cols[0].selectbox("First", list(learn.AGGREGATION_TEXT), index=0, key="learn_cmp_a")
+    + measure,
+    cols[1].selectbox(
+        "Second", list(learn.AGGREGATION_TEXT), index=1, key="learn_cmp_b"
+    )
+    + measure,
+)
+budget = cols[2].slider(
+    "Budget (features)",
+    1,
+    min(50, len(features)),
+    min(5, len(features)),
+    key="learn_cmp_k",
+)
+cover = widgets.call_or_error(
+    "Could not compare", cached.coverage, key, pair, budget, 10, seed
+)
+if cover is not None:
+    widgets.show_figure(
+        coverage_bars(cover, top=10), cover, key="learn_cover", filename="coverage"
+    )
+    totals = uncovered_labels(cover)
+    st.caption(
+        "Labels with none of their 10 best features: "
+        + ", ".join(f"{m} {n} of {len(labels)}" for m, n in totals.items())
+    )
+st.page_link("pages/learn/greedy.py", label="Next: a greedy information-theoretic step")

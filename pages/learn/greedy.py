@@ -1,0 +1,80 @@
+"""Learn: a greedy information-theoretic selection, each step's criterion in terms."""
+
+import streamlit as st
+
+import mlfs_core
+from mlfs_core.plots import criterion_path_figure, greedy_terms_figure
+from ui import cached, learn, widgets
+
+st.title("A greedy step")
+st.caption(
+    "The information-theoretic methods of paper 001 build the selected set S one "
+    "feature at a time: every remaining feature f gets a criterion J(f | S), and "
+    "the best joins S. J adds up relevance to the labels, label interactions and "
+    "a redundancy penalty against what S already holds (in bits)."
+)
+name, key = widgets.current_dataset()
+if not widgets.load_or_error(key):
+    st.stop()
+_, features, labels = cached.names(key)
+
+cols = st.columns([2, 3])
+methods = mlfs_core.list_methods("paper001")
+method = cols[0].selectbox(
+    "Method", methods, index=methods.index("PMU"), key="learn_greedy_method"
+)
+k = cols[1].slider(
+    "Steps (features to select)",
+    2,
+    min(20, len(features)),
+    min(8, len(features)),
+    key="learn_greedy_k",
+)
+with st.expander(f"{method} options (discretization, tau, variant)"):
+    params = widgets.method_params(method, key="learn_greedy")
+st.markdown(f"**{method}.** {mlfs_core.get_method(method).description}")
+learn.formula(
+    f"J(f | S) = {learn.GREEDY_FORMULAS[method]}\n"
+    "R(f) = sum_i I(f; l_i);  I(f; s; l) = I(f; s) - I(f; s | l);  "
+    "with S empty every redundancy term is 0"
+)
+
+result = widgets.call_or_error(
+    f"{method} could not rank {name}", cached.greedy_steps, key, method, k, params
+)
+if result is None:
+    st.stop()
+
+step = st.slider("Step", 1, k, 1, key="learn_greedy_step")
+picked = result.path.iloc[step - 1]
+st.info(
+    f"Step {step}: **{features[int(picked['feature'])]}** joins S with "
+    f"J = {picked['criterion']:.4g} bits"
+    + ("" if step > 1 else " (S is empty: no redundancy yet)")
+    + "."
+)
+shown = result.candidates[result.candidates["step"] == step]
+widgets.show_figure(
+    greedy_terms_figure(shown, result.terms, feature_names=features),
+    shown.assign(feature=[features[j] for j in shown["feature"]]),
+    key="learn_greedy_terms",
+    filename=f"greedy_terms_{method}_step{step}",
+)
+widgets.show_figure(
+    criterion_path_figure(result.path, feature_names=features, upto=step),
+    result.path.assign(feature=[features[j] for j in result.path["feature"]]),
+    key="learn_greedy_path",
+    filename=f"criterion_path_{method}",
+)
+planted = learn.planted_note(
+    key, result.path["feature"].tolist()[:step], what=f"the first {step} picks"
+)
+st.dataframe(
+    result.path.head(step).assign(
+        feature=[
+            learn.feature_label(features, int(j), planted)
+            for j in result.path["feature"][:step]
+        ]
+    ),
+    hide_index=True,
+)

@@ -1,0 +1,100 @@
+"""AppTest tests of the Learn pages: a score, an aggregation, a greedy step."""
+
+from __future__ import annotations
+
+import json
+
+import mlfs_core
+from mlfs_core import label_scores
+
+from .conftest import charts, new_app, open_page
+
+
+def _on_toy(page: str):
+    at = new_app()
+    at.selectbox(key="dataset").select("toy").run()
+    return open_page(at, page)
+
+
+def test_score_page_shows_table_terms_and_totals(data_dir):
+    """Check the 2x2 table, the CS terms summing to CS and BNS, on the toy data."""
+    at = _on_toy("learn_score")
+    at.selectbox(key="learn_score_feature").set_value(0).run()
+    at.selectbox(key="learn_score_label").set_value(0).run()
+    assert not at.exception and not at.error
+    table = at.table[0].value
+    assert table.loc["total", "total"] == 60
+    metrics = {m.label: float(m.value) for m in at.metric}
+    from mlfs_core.data import load_dataset
+
+    ds = load_dataset(data_dir / "toy")
+    cs = label_scores(ds.X, ds.Y, "chi2")[0, 0]
+    bns = label_scores(ds.X, ds.Y, "bns")[0, 0]
+    assert abs(metrics["CS = sum of the four terms"] - cs) < 1e-3 * max(cs, 1)
+    assert abs(metrics["BNS = |F^-1(tpr) - F^-1(fpr)|"] - bns) < 1e-3 * max(bns, 1)
+    assert "t(c, e) = (c - e)^2 / e" in at.code[0].value  # the formula
+    heat = json.loads(charts(at)[0].proto.spec)
+    assert heat["data"][0]["type"] == "heatmap"
+
+
+def test_score_page_on_the_sample_links_the_planted_truth():
+    """Check that on the planted sample the page says whether a feature is planted."""
+    at = open_page(new_app(), "learn_score")
+    assert not at.exception and not at.error
+    assert any(m.value.startswith("**Planted truth:**") for m in at.markdown)
+    assert at.get("page_link")
+
+
+def test_aggregation_page_steps_follow_the_ranking(data_dir):
+    """Check that RoR's steps table lists rank_features' order, turn by turn."""
+    at = _on_toy("learn_aggregation")
+    at.selectbox(key="learn_agg_aggregation").set_value("RoR").run()
+    at.slider(key="learn_agg_k").set_value(6).run()
+    at.slider(key="learn_agg_step").set_value(6).run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    from mlfs_core.data import load_dataset
+
+    ds = load_dataset(data_dir / "toy")
+    order = mlfs_core.rank_features(ds.X, ds.Y, "RoRCS", k=6)
+    assert [f.split(" (#")[0] for f in table["feature"]] == [
+        ds.feature_names[j] for j in order
+    ]
+    assert table["label"].tolist() == ["l0", "l1", "l2"] * 2
+    assert "It takes its best feature not yet taken" in at.info[0].value
+    specs = [c.proto.spec for c in charts(at)]
+    assert "RoR: labels take turns" in specs[0]
+    assert "this turn" in specs[1]
+    assert "How many of each label" in specs[2]
+
+
+def test_aggregation_page_rar_shows_draw_probabilities(data_dir):
+    """Check that RaR names the drawn label with its probability, with the seed."""
+    at = _on_toy("learn_aggregation")
+    at.selectbox(key="learn_agg_aggregation").set_value("RaR").run()
+    assert not at.exception
+    assert "drawn with probability" in at.info[0].value
+    assert "probability" in at.dataframe[0].value.columns
+
+
+def test_greedy_page_shows_terms_and_path(data_dir):
+    """Check PMU's terms chart, the criterion path and the steps table."""
+    at = _on_toy("learn_greedy")
+    at.slider(key="learn_greedy_k").set_value(4).run()
+    at.slider(key="learn_greedy_step").set_value(3).run()
+    assert not at.exception and not at.error
+    terms, path = (json.loads(c.proto.spec) for c in charts(at))
+    names = [t["name"] for t in terms["data"]]
+    assert names[0].startswith("relevance R(f)")
+    assert "- sum_s sum_i I(f; s; l_i)" in names
+    assert names[-1] == "J(f | S), the total"
+    assert len(at.dataframe[0].value) == 3
+    assert "J(f | S) = R(f) - sum_{i<j}" in at.code[0].value
+
+
+def test_every_learn_page_opens_on_the_sample():
+    """Check that the three pages open on the default dataset without error."""
+    at = new_app()
+    for page in ("learn_score", "learn_aggregation", "learn_greedy"):
+        open_page(at, page)
+        assert not at.error and charts(at)

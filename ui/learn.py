@@ -1,0 +1,93 @@
+"""Text and widgets shared by the Learn pages (formulas as METHODS.md gives them)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import cached
+from .datasets import DatasetKey
+
+RANK_PAGE = "pages/explore/rank.py"
+
+CS_FORMULA = """\
+Ppos = (tp + fn) / n,   Pneg = (fp + tn) / n,   t(c, e) = (c - e)^2 / e
+CS = t(tp, (tp+fp) Ppos) + t(fn, (fn+tn) Ppos)
+   + t(fp, (tp+fp) Pneg) + t(tn, (fn+tn) Pneg)
+(a term whose expected count e is 0 contributes 0)"""
+
+BNS_FORMULA = """\
+tpr = tp / (tp + fn),   fpr = fp / (fp + tn)   (a rate with a zero denominator is 0)
+clip both rates to [0.0005, 0.9995]
+BNS = | F^-1(tpr) - F^-1(fpr) |   (F^-1: the standard normal quantile)"""
+
+AGGREGATION_TEXT = {
+    "Max": (
+        "score_j = max_i S[i, j]",
+        "Each feature keeps its best label score; features are taken by that "
+        "score. A feature excellent for one label, even a rare one, ranks high.",
+    ),
+    "Mean": (
+        "score_j = mean_i S[i, j]",
+        "Each feature gets its average score over the labels. A feature good for "
+        "many labels ranks high; one excellent for a single label is diluted.",
+    ),
+    "RoR": (
+        "labels take turns in label order; each appends its best feature not yet taken",
+        "Round-Robin (Forman 2004): every label gets the same number of turns, so "
+        "every label gets features of its own, whatever its frequency.",
+    ),
+    "RaR": (
+        "the next label is drawn with probability proportional to 1 / (its positives); "
+        "it appends its best feature not yet taken",
+        "Rand-Robin: like RoR, but rare labels get more turns. Labels without "
+        "positives are never drawn; the draws use the sidebar seed.",
+    ),
+}
+
+GREEDY_FORMULAS = {
+    "ATR": "(1/q) R(f) + I(f_P; Y_P) - (1/|S|) sum_s I(f; s)",
+    "PPT-MI": "I(f_P; Y_P)",
+    "IGMF": "2 I(f; L) / (H(f) + H(L)), L the label-set variable; 0 if H(f)+H(L) = 0",
+    "PMU": "R(f) - sum_{i<j} I(f; l_i; l_j) - sum_s sum_i I(f; s; l_i)",
+    "D2F": "R(f) - sum_s sum_i I(f; s; l_i)",
+    "SCLS": "R(f) * (1 - sum_s I(f; s) / H(f)); J = 0 for a constant feature",
+    "MDMR": "R(f) - (1/|S|) sum_s [ I(f; s) - sum_i I(s; l_i | f) ]",
+    "LRFS": "sum_i sum_{j != i} I(f; l_i | l_j) - (1/|S|) sum_s I(f; s)",
+    "LSMFS": "R(f) + sum_{i != j} max(0, I(f; l_i; l_j)) - sum_s I(f; s)",
+    "MLSMFS": "R(f) + max_{i != j} I(f; l_i | l_j) - sum_s I(f; s) (max 0 if q = 1)",
+}
+"""J(f | S) of each method, as in METHODS.md section 4 (R(f) = sum_i I(f; l_i))."""
+
+
+def formula(text: str) -> None:
+    """Show a formula in the plain notation of METHODS.md."""
+    st.code(text, language=None, wrap_lines=True)
+
+
+def planted_note(key: DatasetKey, features: list[int], *, what: str) -> set[int]:
+    """Say how many of ``features`` are planted informative words; link the truth.
+
+    Returns the planted indices among ``features`` (empty without a truth file).
+    """
+    truth = cached.planted_truth(key)
+    if not truth:
+        return set()
+    hits = set(features) & set(truth)
+    st.markdown(
+        f"**Planted truth:** {len(hits)} of {what} are planted informative words "
+        f"(of {len(truth)} planted; marked ✓)."
+    )
+    st.page_link(
+        RANK_PAGE,
+        label="Planted-truth recovery of every method (Rank features)",
+        icon=":material/target:",
+    )
+    return hits
+
+
+def feature_label(
+    names: list[str], index: int, planted: set[int] | frozenset = frozenset()
+) -> str:
+    """``name (#index)`` with a check mark for a planted feature."""
+    mark = " ✓" if index in planted else ""
+    return f"{names[index]} (#{index}){mark}"
