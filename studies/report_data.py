@@ -40,13 +40,35 @@ VARIANTS = {
 REFERENCE_LABELS = list(VARIANTS["reference-code"].values())
 
 
+def current_engine() -> str:
+    """The engine version results must carry to enter a table (see run_study)."""
+    import mlfs_core
+    from mlfs_core.cache import CACHE_VERSION
+
+    return f"{mlfs_core.__version__}+cache{CACHE_VERSION}"
+
+
+def dataset_engine(folder: Path) -> str:
+    """Engine version recorded in ``folder/meta.json`` ("unrecorded" if none)."""
+    meta = json.loads((folder / "meta.json").read_text())
+    return meta.get("code_version", {}).get("engine", "unrecorded")
+
+
 def load_study(
-    study: str, base: Path | None = None, root: Path = ROOT
+    study: str,
+    base: Path | None = None,
+    root: Path = ROOT,
+    engine: str | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Concatenate the per-dataset files of a study (results, similarity, timings,
     meta) found under ``base`` (default ``<root>/studies/<study>/data``).
+
+    Only datasets produced by ``engine`` (default :func:`current_engine`)
+    enter the tables, so results of two code versions never mix; the others
+    are listed by :func:`stale_datasets`.
     """
     base = root / "studies" / study / "data" if base is None else Path(base)
+    engine = current_engine() if engine is None else engine
     parts: dict[str, list] = {
         "results": [],
         "similarity": [],
@@ -56,6 +78,8 @@ def load_study(
     }
     for folder in sorted(p for p in base.glob("*") if p.is_dir()):
         if not (folder / "results.csv.gz").exists():
+            continue
+        if dataset_engine(folder) != engine:
             continue
         parts["results"].append(pd.read_csv(folder / "results.csv.gz"))
         parts["similarity"].append(
@@ -70,6 +94,8 @@ def load_study(
                 "dataset": folder.name,
                 **meta["stats"],
                 "wall_seconds": meta["wall_seconds_this_run"],
+                "engine": meta.get("code_version", {}).get("engine", "unrecorded"),
+                "commit": meta.get("code_version", {}).get("commit", "unknown"),
             }
         )
     return {
@@ -77,6 +103,19 @@ def load_study(
         for k, v in parts.items()
         if v
     }
+
+
+def stale_datasets(
+    study: str, root: Path = ROOT, engine: str | None = None
+) -> dict[str, str]:
+    """Datasets of a study whose data came from another engine: name -> engine."""
+    engine = current_engine() if engine is None else engine
+    base = root / "studies" / study / "data"
+    out = {}
+    for folder in sorted(p for p in base.glob("*") if p.is_dir()):
+        if (folder / "meta.json").exists() and dataset_engine(folder) != engine:
+            out[folder.name] = dataset_engine(folder)
+    return out
 
 
 def write_app_sources(study: str, data: dict, root: Path = ROOT) -> None:

@@ -207,9 +207,13 @@ def _atr_claim(means: pd.DataFrame, tables: Path) -> list[str]:
 def _friedman(means: pd.DataFrame, tables: Path, png: bool, root: Path):
     fr = friedman_on_means(means, IT_METHODS)
     fr.to_csv(tables / "friedman.csv", index=False)
+    shown = [METRIC, "statistic", "pvalue", "iman_davenport"]
+    shown += ["iman_davenport_pvalue", "cd", "n_datasets", "best"]
     lines = _block(
         "### Friedman/Nemenyi across datasets (ten methods, means over k)",
-        md_table(fr[[METRIC, "statistic", "pvalue", "cd", "n_datasets", "best"]]),
+        md_table(fr[shown]) if len(fr) else "Needs at least 2 datasets.",
+        "`statistic`/`pvalue`: Friedman's chi-squared; `iman_davenport` and its "
+        "p-value: Iman and Davenport's F, which Demsar (2006) recommends.",
     )
     for metric in ("hamming_loss", "micro_f1"):
         row = fr[fr[METRIC] == metric]

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-from report_data import ROOT
+from report_data import ROOT, current_engine, stale_datasets
 
-from mlfs_core._constants import DATASET
+from mlfs_core._constants import DATASET, N_FITTED, N_NOT_CONVERGED
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,32 +39,61 @@ PAPER001_UNFINISHED = {
 }
 
 
-def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
-    """Which datasets of the study config are done (with compute time) and which not."""
+def study_datasets(study: str, root: Path = ROOT) -> list[str]:
+    """Dataset folder names of ``configs/study_<study>.toml``, in config order."""
     config = tomllib.loads((root / "configs" / f"study_{study}.toml").read_text())
-    wanted = [Path(d["path"]).name for d in config["datasets"]]
+    return [Path(d["path"]).name for d in config["datasets"]]
+
+
+def convergence_by_dataset(timings: pd.DataFrame) -> pd.Series:
+    """Share of per-label classifier fits that stopped at max_iter, per dataset."""
+    if N_NOT_CONVERGED not in timings.columns:
+        return pd.Series(dtype=float)
+    fits = timings[timings["stage"] == "fit"]
+    sums = fits.groupby(DATASET)[[N_FITTED, N_NOT_CONVERGED]].sum()
+    return (sums[N_NOT_CONVERGED] / sums[N_FITTED].where(sums[N_FITTED] > 0)).fillna(
+        0.0
+    )
+
+
+def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
+    """Which datasets of the study config are done (with compute time, solver
+    convergence and the code version that produced them) and which not.
+    """
+    wanted = study_datasets(study, root)
     meta = data.get("meta", pd.DataFrame(columns=[DATASET, "wall_seconds"]))
-    done = dict(zip(meta[DATASET], meta["wall_seconds"]))
+    meta = meta.set_index(DATASET) if DATASET in meta.columns else meta
+    converged = convergence_by_dataset(data.get("timings", pd.DataFrame()))
+    stale = stale_datasets(study, root)
 
     def row(d: str) -> str:
-        if d in done:
-            return f"| {d} | done | {done[d]:.0f} |"
+        if d in meta.index:
+            m = meta.loc[d]
+            share = f"{converged[d]:.0%}" if d in converged.index else "n/a"
+            version = f"{m['engine']} @ {str(m['commit'])[:7]}"
+            return f"| {d} | done | {m['wall_seconds']:.0f} | {share} | {version} |"
         if (study, d) in LEFT_OUT:
-            return f"| {d} | left out | {LEFT_OUT[study, d]} |"
-        return f"| {d} | not run yet | {PENDING_NOTES.get((study, d), 'queued')} |"
+            return f"| {d} | left out | {LEFT_OUT[study, d]} | | |"
+        if d in stale:
+            note = f"data from engine {stale[d]} not used: rerun with this engine"
+            return f"| {d} | stale | {note} | | |"
+        note = PENDING_NOTES.get((study, d), "queued")
+        return f"| {d} | not run yet | {note} | | |"
 
     rows = [row(d) for d in wanted]
-    total = sum(done.values())
-    left = [d for d in wanted if (study, d) in LEFT_OUT and d not in done]
+    total = float(meta["wall_seconds"].sum()) if len(meta) else 0.0
+    left = [d for d in wanted if (study, d) in LEFT_OUT and d not in meta.index]
     return [
-        f"**Status of `configs/study_{study}.toml`:** {len(done)} of {len(wanted)} "
-        f"datasets done, {total / 60:.0f} min of compute (wall time of each "
-        "dataset's first run, one or two worker processes on a 2-core machine "
-        "shared with other jobs)"
-        + (f"; left out: {', '.join(left)} (see the table)." if left else "."),
+        f"**Status of `configs/study_{study}.toml`:** {len(meta)} of {len(wanted)} "
+        f"datasets done with engine {current_engine()}, {total / 60:.0f} min of "
+        "compute (wall time of each dataset's first run, one worker process on a "
+        "2-core machine shared with other jobs)"
+        + (f"; left out: {', '.join(left)} (see the table)." if left else ".")
+        + " *Not converged* is the share of per-label LinearSVC fits that stopped "
+        "at liblinear's max_iter (1000) without converging (ML-kNN has no solver).",
         "",
-        "| dataset | status | wall seconds / note |",
-        "|---|---|---|",
+        "| dataset | status | wall seconds / note | not converged | engine @ commit |",
+        "|---|---|---|---|---|",
         *rows,
         "",
     ]

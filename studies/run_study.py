@@ -189,9 +189,9 @@ def run_one(
     )
     previous = out / "meta.json"
     if previous.exists():  # a rerun served from the cache keeps the real compute time
-        wall = max(
-            wall, json.loads(previous.read_text()).get("wall_seconds_this_run", 0)
-        )
+        before = json.loads(previous.read_text())
+        if before.get("code_version", {}).get("engine") == CODE_VERSION["engine"]:
+            wall = max(wall, before.get("wall_seconds_this_run", 0))
     meta = {
         "dataset": name,
         "stats": {

@@ -194,8 +194,10 @@ def friedman_on_means(
     Returns
     -------
     DataFrame
-        One row per metric: ``metric, statistic, pvalue, cd, n_datasets,
-        best`` and a ``rank_<method>`` column per method (average rank).
+        One row per metric: ``metric, statistic, pvalue, iman_davenport,
+        iman_davenport_pvalue, cd, n_datasets, best`` and a ``rank_<method>``
+        column per method (average rank); no rows (but these columns) when
+        fewer than 2 datasets are complete.
     """
     hib = _directions(higher_is_better)
     rows = []
@@ -212,10 +214,23 @@ def friedman_on_means(
                 METRIC: metric,
                 "statistic": res.statistic,
                 "pvalue": res.pvalue,
+                "iman_davenport": res.iman_davenport,
+                "iman_davenport_pvalue": res.iman_davenport_pvalue,
                 "cd": res.cd,
                 "n_datasets": res.n_datasets,
                 "best": ranks.idxmin(),
                 **{f"rank_{m}": ranks[m] for m in ranks.index},
             }
         )
-    return pd.DataFrame(rows)
+    columns = [
+        METRIC,
+        "statistic",
+        "pvalue",
+        "iman_davenport",
+        "iman_davenport_pvalue",
+        "cd",
+        "n_datasets",
+        "best",
+    ]
+    ranks_columns = [c for c in (rows[0] if rows else {}) if c not in columns]
+    return pd.DataFrame(rows, columns=[*columns, *ranks_columns])
