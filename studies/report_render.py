@@ -140,7 +140,10 @@ def report_paper000(data: dict, png: bool, root: Path) -> list[str]:
         md_table(fr),
     )
     lines += _table6(data["similarity"], tables, png, root)
-    return lines + claims_section(res, data["similarity"]) + [""]
+    lines += claims_section(res, data["similarity"]) + [""]
+    from report_published import published_section_000  # imports this module
+
+    return lines + published_section_000(data, root)
 
 
 def claims_section(res: pd.DataFrame, similarity: pd.DataFrame) -> list[str]:
@@ -269,10 +272,13 @@ def report_paper001(data: dict, png: bool, root: Path) -> list[str]:
     tables.mkdir(parents=True, exist_ok=True)
     means = paper001_tables(res)
     means.to_csv(tables / "dataset_means.csv", index=False)
+    from report_published import statements_section  # imports this module
+
     return [
         *_heading("## Study 2: paper 001 (protocol B)", data["meta"]),
         *_means_tables(means),
         *_atr_claim(means, tables),
+        *statements_section(means, root),
         *_friedman(means, tables, png, root),
         *_variants(means, tables),
         *_selection_time(data["timings"], tables),

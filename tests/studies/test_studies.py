@@ -262,6 +262,9 @@ def _copy_inputs(dst: Path) -> None:
     for cfg in (ROOT / "configs").glob("study_*.toml"):
         shutil.copy(cfg, dst / "configs" / cfg.name)
     shutil.copy(ROOT / "studies" / "reproduction_intro.md", dst / "studies")
+    # the papers' published results the report sets beside ours
+    for study, name in (("paper000", "published.csv"), ("paper001", "statements.csv")):
+        shutil.copy(ROOT / "studies" / study / name, dst / "studies" / study / name)
     shutil.copytree(ROOT / "docs" / "figures", dst / "docs" / "figures")
 
 

@@ -1,0 +1,310 @@
+"""The papers' published results beside ours (issues 11 and 12).
+
+Part of ``studies/report.py`` (see there). Paper 000's Tables 3-6 come from
+``studies/paper000/published.csv``, paper 001's rank statements from
+``studies/paper001/statements.csv`` (each with a README saying how it was
+read); the comparisons are :mod:`mlfs_core.analysis.reproduction` and
+:mod:`mlfs_core.analysis.statements`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from report_claims import group_ranks
+from report_data import BNS, CS, TABLE5, VARIANTS, mean_similarity
+from report_render import _block as block
+from report_render import md_table
+
+from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC
+from mlfs_core.analysis.reproduction import (
+    agreement_summary,
+    dataset_statistics_side_by_side,
+    per_budget_agreement,
+    side_by_side,
+)
+from mlfs_core.analysis.statements import (
+    reference_kappa,
+    score_statements,
+    statement_agreement,
+    trivial_means,
+)
+from mlfs_core.evaluation import METRICS
+
+# Paper 001's metric names (statements.csv) -> our protocol B's: the study config
+# reads F1 as micro-F1, Jaccard as sample-wise, accuracy as subset accuracy.
+PAPER001_METRICS = {
+    "hamming_loss": "hamming_loss",
+    "ranking_loss": "ranking_loss",
+    "coverage_error": "coverage_error",
+    "f1": "micro_f1",
+    "jaccard": "jaccard_samples",
+    "accuracy": "subset_accuracy",
+}
+STATISTICS = ["N", "M", "q", "LC", "LD", "DC"]
+
+
+def load_published(root: Path) -> pd.DataFrame:
+    """Paper 000's published cells; ``value`` kept as printed (strings)."""
+    path = root / "studies" / "paper000" / "published.csv"
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def _published_means(published: pd.DataFrame, table: int) -> pd.DataFrame:
+    cells = published[
+        (published["table"] == str(table)) & (published["statistic"] == "mean")
+    ]
+    return cells.assign(
+        budget_pct=cells["budget_pct"].astype(float),
+        mean=cells["value"].astype(float),
+    )[["measure", "budget_pct", METHOD, MEAN]]
+
+
+# ---------------------------------------------------------------- paper 000
+def _table3(published: pd.DataFrame, meta: pd.DataFrame, tables: Path) -> list[str]:
+    t3 = published[published["table"] == "3"]
+    ours = meta[[DATASET, *STATISTICS]]
+    side = dataset_statistics_side_by_side(t3, ours)
+    side.to_csv(tables / "published_table3.csv", index=False)
+    done = side[side["ours"].notna()]
+    rows = []
+    for (row, dataset), cells in done.groupby(["row", DATASET], sort=False):
+        cells = cells.set_index("statistic")
+        rows.append(
+            {
+                "paper row": row,
+                "our dataset": dataset,
+                **{
+                    s: _pair(cells.loc[s, "published"], cells.loc[s, "ours"])
+                    for s in STATISTICS
+                },
+                "differs": ", ".join(s for s in STATISTICS if cells.loc[s, "differs"]),
+            }
+        )
+    absent = t3.loc[~t3[DATASET].isin(ours[DATASET]), "row"].unique()
+    return block(
+        "#### Table 3 beside the paper's (paper / ours)",
+        md_table(pd.DataFrame(rows)) if rows else "(no dataset in common)",
+        "Our statistics rounded to the paper's printed precision; `differs` lists "
+        "the statistics that do not match.",
+        "",
+    ) + [
+        f"The paper's datasets not in this study ({len(absent)} of 20): "
+        + ", ".join(absent)
+        + ".",
+        "",
+    ]
+
+
+def _pair(published: float, ours: float) -> str:
+    fmt = "{:g}" if float(published).is_integer() else "{:.2f}"
+    return f"{fmt.format(published)} / {fmt.format(ours)}"
+
+
+def _rank_comparison(
+    published: pd.DataFrame, res: pd.DataFrame, tables: Path
+) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """Tables 4 and 5 (micro-F1): cells side by side, per-budget and summary rows."""
+    ours4 = pd.concat(
+        [
+            group_ranks(res, group, "micro_f1").assign(measure=name)
+            for group, name in ((CS, "CS"), (BNS, "BNS"))
+        ]
+    )
+    ours5 = group_ranks(res, TABLE5, "micro_f1").assign(measure="")
+    pub4, pub5 = _published_means(published, 4), _published_means(published, 5)
+    pub5 = pub5.assign(measure="")
+    summary, per, lines = [], [], []
+    for name, pub, ours in (("Table 4", pub4, ours4), ("Table 5", pub5, ours5)):
+        groups = ["measure"]
+        summary.append(agreement_summary(pub, ours, groups=groups).assign(table=name))
+        per.append(per_budget_agreement(pub, ours, groups=groups).assign(table=name))
+        cells = side_by_side(pub, ours, groups=groups)
+        for measure, block_cells in cells.groupby("measure", sort=False):
+            lines += _cells_block(name, measure, block_cells)
+    return pd.concat(summary), pd.concat(per), lines
+
+
+def _cells_block(name: str, measure: str, cells: pd.DataFrame) -> list[str]:
+    shown = cells.assign(
+        cell=cells["published"].map("{:.2f}".format)
+        + " / "
+        + cells["ours"].map("{:.2f}".format)
+    )
+    wide = shown.pivot(index="budget_pct", columns=METHOD, values="cell")
+    order = [m for m in CS + BNS + ["RFS", "AF"] if m in wide.columns]
+    wide = wide[order]
+    wide.index = [f"{v:g}%" for v in wide.index]
+    title = f"{name} ({measure})" if measure else name
+    return block(
+        f"#### {title}, micro-F1: mean rank, paper / ours",
+        md_table(wide.rename_axis("budget").reset_index()),
+    )
+
+
+def _table6(published: pd.DataFrame, similarity: pd.DataFrame, tables: Path):
+    t6 = published[published["table"] == "6"]
+    sim = mean_similarity(similarity)
+    rows = []
+    for a, b, value in t6[[METHOD, "other_method", "value"]].itertuples(index=False):
+        if a < b and a in sim.index and b in sim.columns:
+            rows.append(
+                {"pair": f"{a}/{b}", "published": float(value), "ours": sim.loc[a, b]}
+            )
+    pairs = pd.DataFrame(rows)
+    if pairs.empty:
+        return []
+    pairs["diff"] = pairs["ours"] - pairs["published"]
+    pairs.to_csv(tables / "published_table6.csv", index=False)
+    from scipy.stats import spearmanr
+
+    rho = spearmanr(pairs["published"], pairs["ours"]).statistic
+    high = {
+        side: ", ".join(pairs.loc[pairs[side] > 0.7, "pair"]) or "none"
+        for side in ("published", "ours")
+    }
+    return block(
+        "#### Table 6, Kuncheva index at 50 %: paper vs ours",
+        md_table(
+            pd.DataFrame(
+                [
+                    {
+                        "pairs": len(pairs),
+                        "mean |diff|": pairs["diff"].abs().mean(),
+                        "Spearman": rho,
+                        "pairs > 0.7 (paper)": high["published"],
+                        "pairs > 0.7 (ours)": high["ours"],
+                    }
+                ]
+            ),
+            "{:.2f}",
+        ),
+    )
+
+
+def published_section_000(data: dict, root: Path) -> list[str]:
+    """Study 1 beside paper 000's published Tables 3-6, with the constant floor."""
+    published = load_published(root)
+    tables = root / "studies" / "paper000" / "tables"
+    res = data["results"]
+    n_paper = published.loc[published["table"] == "3", DATASET].isin(
+        data["meta"][DATASET]
+    )
+    lines = [
+        "### Published vs ours",
+        "",
+        "The paper's numbers are typed from its text into "
+        "`studies/paper000/published.csv` (see the README there). Its averages are "
+        f"over its 20 datasets; ours over the {len(data['meta'])} datasets done, of "
+        f"which {int(n_paper.sum() / len(STATISTICS))} are the paper's. The floor is "
+        "a reproduction that gives every method the same rank (m + 1) / 2 at every "
+        "budget: a comparison that is no closer than it says nothing. Best-method "
+        "outcome per budget: agree (same best, a shared tie included), tie (the "
+        "sets differ but overlap), disagree.",
+        "",
+    ]
+    lines += _table3(published, data["meta"], tables)
+    summary, per, cells = _rank_comparison(published, res, tables)
+    summary.to_csv(tables / "published_summary.csv", index=False)
+    per.to_csv(tables / "published_per_budget.csv", index=False)
+    cols = ["table", "measure", "reproduction", "n_budgets", "mean_abs_diff"]
+    cols += ["spearman_mean", "best_agree", "best_tie", "best_disagree"]
+    lines += block(
+        "#### Tables 4 and 5 (micro-F1) against the paper, with the floor",
+        md_table(summary[cols]),
+    )
+    shown = per[["table", "measure", "budget_pct", "spearman", "published_best"]]
+    shown = shown.assign(
+        budget_pct=shown["budget_pct"].map("{:g}%".format),
+        ours_best=per["ours_best"],
+        outcome=per["outcome"],
+    ).rename(columns={"budget_pct": "budget"})
+    lines += block("#### Per budget: Spearman and the best method", md_table(shown))
+    return lines + cells + _table6(published, data["similarity"], tables)
+
+
+# ---------------------------------------------------------------- paper 001
+def load_statements(root: Path) -> pd.DataFrame:
+    """Paper 001's rank statements (``studies/paper001/statements.csv``)."""
+    path = root / "studies" / "paper001" / "statements.csv"
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def _variant_means(means: pd.DataFrame, variant: str) -> pd.DataFrame:
+    """Means with paper 001's metric names, PMU/MDMR as ``variant`` computes them."""
+    names = VARIANTS[variant]
+    drop = [m for v in VARIANTS.values() for m in v.values() if m not in names.values()]
+    out = means[~means[METHOD].isin(drop)]
+    out = out.assign(**{METHOD: out[METHOD].replace({v: k for k, v in names.items()})})
+    inverse = {ours: paper for paper, ours in PAPER001_METRICS.items()}
+    out = out[out[METRIC].isin(inverse)]
+    return out.assign(**{METRIC: out[METRIC].map(inverse)})
+
+
+def statements_section(means: pd.DataFrame, root: Path) -> list[str]:
+    """Paper 001's rank statements scored against our means, the floor and kappa."""
+    statements = load_statements(root)
+    tables = root / "studies" / "paper001" / "tables"
+    hib = {p: METRICS[o].higher_is_better for p, o in PAPER001_METRICS.items()}
+    rows, by_relation = [], []
+    for variant in VARIANTS:
+        ours = _variant_means(means, variant)
+        scored = score_statements(statements, ours, hib)
+        floor = score_statements(statements, trivial_means(ours, hib), hib)
+        agree, agree_floor = statement_agreement(scored), statement_agreement(floor)
+        total, total_floor = agree.iloc[-1], agree_floor.iloc[-1]
+        kappa = reference_kappa(scored)
+        first = scored[
+            (scored["relation"] == "rank")
+            & (scored[METHOD] == "ATR")
+            & (scored["position"] == "1")
+        ]
+        n_first = int(first["ours"].isin(["agree", "tie", "disagree"]).sum())
+        n_agree = int((first["ours"] == "agree").sum())
+        rows.append(
+            {
+                "PMU/MDMR": variant,
+                "scored": int(total["n_scored"]),
+                "agree": int(total["agree"]),
+                "tie": int(total["tie"]),
+                "disagree": int(total["disagree"]),
+                "agree share": total["share_agree"],
+                "floor share": total_floor["share_agree"],
+                "kappa (ATR wins?)": kappa["kappa"],
+                "pairwise cells": kappa["n"],
+                "ATR first: agree": f"{n_agree} of {n_first}",
+            }
+        )
+        by_relation.append(
+            agree.assign(variant=variant, floor_share=agree_floor["share_agree"])
+        )
+    table = pd.DataFrame(rows)
+    pd.concat(by_relation).to_csv(tables / "statement_agreement.csv", index=False)
+    flagged = int((statements["contradicted"] == "True").sum())
+    relation = by_relation[0]
+    relation = relation[relation["n_scored"] > 0]
+    return block(
+        "### The paper's rank statements, scored",
+        md_table(table, "{:.2f}"),
+        "Every rank statement of the paper's results section is typed into "
+        "`studies/paper001/statements.csv` (see the README there): "
+        f"{len(statements)} rows, {flagged} of them contradicted by the paper itself "
+        "(kept and scored). Each is scored against our means over k = 1..50 (F1 read "
+        "as micro-F1, Jaccard as sample-wise, accuracy as subset accuracy; methods "
+        "the paper did not finish on a dataset left out of its ranking): agree, tie "
+        "(our values tie), disagree; statements on ng20 (no shared copy) and counts "
+        "over unnamed datasets we lack are unscored. The floor answers 'ATR is "
+        "best everywhere, the rest tie'. Kappa: Cohen's kappa between the paper and "
+        "us on the pairwise cells, read as 'does ATR beat this method here?' (0 for "
+        "the floor, which always says yes).",
+        "",
+    ) + block(
+        "#### By relation (PMU/MDMR as defined)",
+        md_table(
+            relation[["relation", "n_scored", "agree", "tie", "disagree"]].assign(
+                share=relation["share_agree"], floor=relation["floor_share"]
+            ),
+            "{:.2f}",
+        ),
+    )
