@@ -61,6 +61,55 @@ def check_XY(X, Y) -> tuple[sp.csr_matrix, np.ndarray]:
     return X, check_Y(Y, X.shape[0])
 
 
+def is_int(value: object) -> bool:
+    """Whether ``value`` is an integer (Python or numpy), and not a bool.
+
+    Examples
+    --------
+    >>> [is_int(v) for v in (3, np.int64(3), True, 3.0, "3")]
+    [True, True, False, False, False]
+    """
+    return isinstance(value, (int, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
+def check_int(
+    value: object, name: str, *, low: int | None = None, high: int | None = None
+) -> int:
+    """Return ``value`` as an ``int`` if it is one (not a bool) in ``[low, high]``.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``name``, the allowed range and the value given.
+
+    Examples
+    --------
+    >>> check_int(np.int32(4), "bins", low=2)
+    4
+    >>> check_int(True, "bins", low=2)
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.ConfigError: bins must be an int >= 2, got True
+    """
+    if low is not None and high is not None:
+        wanted = f"an int in [{low}, {high}]"
+    elif low is not None:
+        wanted = f"an int >= {low}"
+    elif high is not None:
+        wanted = f"an int <= {high}"
+    else:
+        wanted = "an int"
+    if (
+        not is_int(value)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
+        raise ConfigError(f"{name} must be {wanted}, got {value!r}")
+    return int(value)
+
+
 def check_k(k, n_features: int) -> int:
     """Resolve ``k`` (None = all) to an int in [1, n_features].
 
@@ -69,7 +118,7 @@ def check_k(k, n_features: int) -> int:
     """
     if k is None:
         return n_features
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+    if not is_int(k):
         raise ConfigError(f"k must be a positive int or None, got {k!r}")
     if k < 1:
         raise ConfigError(f"k must be at least 1, got {k}")

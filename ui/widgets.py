@@ -15,6 +15,7 @@ import mlfs_core
 from mlfs_core._constants import BUDGET, BUDGET_PCT, METHOD, METRIC
 from mlfs_core.evaluation.metrics import METRICS
 from mlfs_core.plots import png_export_available, to_png_bytes
+from mlfs_core.selectors import Option
 
 from . import cached, state
 from .datasets import DatasetKey, catalogue
@@ -123,36 +124,40 @@ def show_figure(fig: go.Figure, data: pd.DataFrame, *, key: str, filename: str) 
 
 
 def method_params(method: str, *, key: str) -> tuple[tuple[str, object], ...]:
-    """Widgets for a method's options (from its registry defaults) -> params tuple."""
+    """Widgets for a method's options (from its registry spec) -> params tuple.
+
+    Each :class:`~mlfs_core.selectors.Option` gives its widget: a selectbox
+    for a text option with choices, a checkbox for a flag, a number input
+    bounded by the option's range for a number.
+    """
     spec = mlfs_core.get_method(method)
-    params: list[tuple[str, object]] = []
-    for name, default in spec.defaults.items():
-        params.append((name, _param_widget(method, name, default, key=f"{key}_{name}")))
-    return tuple(params)
+    return tuple(
+        (o.name, _option_widget(method, o, key=f"{key}_{o.name}")) for o in spec.options
+    )
 
 
-_CHOICES = {
-    "weighting": ["inverse", "proportional", "uniform"],
-    "discretization": ["uniform", "quantile", "binary"],
-    "strategy": ["uniform", "quantile", "binary"],
-}
-
-
-def _param_widget(method: str, name: str, default: object, *, key: str) -> object:
-    label = f"{method}: {name}"
-    if isinstance(default, bool):
-        return st.checkbox(label, value=default, key=key)
-    if isinstance(default, int):
-        return int(st.number_input(label, value=default, min_value=0, step=1, key=key))
-    if isinstance(default, float):
-        return float(st.number_input(label, value=default, key=key, format="%g"))
-    if isinstance(default, str) and name in _CHOICES and default in _CHOICES[name]:
-        return st.selectbox(
-            label, _CHOICES[name], index=_CHOICES[name].index(default), key=key
+def _option_widget(method: str, option: Option, *, key: str) -> object:
+    label, help_ = f"{method}: {option.name}", option.help or None
+    if option.choices is not None:
+        choices = list(option.choices)
+        index = choices.index(option.default)
+        return st.selectbox(label, choices, index=index, key=key, help=help_)
+    if option.kind is bool:
+        return st.checkbox(label, value=option.default, key=key, help=help_)
+    if option.kind in (int, float):
+        cast = option.kind
+        value = st.number_input(
+            label,
+            value=option.default,
+            min_value=None if option.low is None else cast(option.low),
+            max_value=None if option.high is None else cast(option.high),
+            step=1 if cast is int else None,
+            format=None if cast is int else "%g",
+            key=key,
+            help=help_,
         )
-    if default is None or isinstance(default, str):
-        return st.text_input(label, value=default or "", key=key) or default
-    return default
+        return cast(value)
+    return st.text_input(label, value=str(option.default), key=key, help=help_)
 
 
 def metric_and_methods(

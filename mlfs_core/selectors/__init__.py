@@ -1,1 +1,28 @@
-"""mlfs_core.selectors"""
+"""Feature-ranking methods: the registry, the ranking functions, the selector.
+
+``from mlfs_core.selectors import MultiLabelSelector, rank_features`` works;
+names are imported on first use (scikit-learn only with the selector).
+"""
+
+from __future__ import annotations
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "METHODS": "._registry",
+    "MethodSpec": "._spec",
+    "Option": "._spec",
+    "Ranking": "._spec",
+    "get_method": "._registry",
+    "list_methods": "._registry",
+    "register": "._registry",
+    "unregister": "._registry",
+    "compute_ranking": ".api",
+    "rank_features": ".api",
+    "MultiLabelSelector": ".estimator",
+    "rank_filter_methods": ".filter",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
+
+__all__ = sorted(_EXPORTS)  # resolved lazily by __getattr__

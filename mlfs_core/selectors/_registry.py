@@ -1,91 +1,86 @@
 """Registry of feature-ranking methods: name -> implementation and metadata.
 
-Every method of the two papers (and the baselines) registers a
-:class:`MethodSpec` here; :func:`rank_features`, the scikit-learn selector,
-the CLI, the experiment runner and the app all look methods up by name, so a
-new method becomes available everywhere by registering it once.
+:data:`METHODS` is one read-only table, complete as soon as this module is
+imported, in a fixed order: the paper-000 methods (CS, then BNS, each with
+Max, Mean, RoR, RaR), the paper-001 methods, the baselines RFS and AF, then
+the extra measures (IG, OR, DF). The implementation modules only *describe*
+their methods (:func:`~.filter.filter_specs`, :func:`~.greedy.greedy_specs`);
+importing them changes nothing. :func:`rank_features`, the scikit-learn
+selector, the CLI, the experiment runner and the app all look methods up
+here by name.
 
-A spec's ``rank`` callable has the signature::
-
-    rank(X, Y, *, k, rng, **params) -> Ranking
-
-where ``X`` is a CSR matrix (n_samples, n_features) of floats, ``Y`` a dense
-0/1 ``int8`` array (n_samples, n_labels) (both already validated), ``k`` the
-number of features wanted (``None`` = all), ``rng`` a
-:class:`numpy.random.Generator` and ``params`` the method's keyword options.
+A method of your own is added with :func:`register`, which refuses a name
+already taken, and removed with :func:`unregister`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-import numpy as np
+from types import MappingProxyType
 
 from ..errors import ConfigError
+from ._spec import MethodSpec, Option, Ranking
+from .filter import filter_specs
+from .greedy import greedy_specs
+
+__all__ = [
+    "FAMILY_ORDER",
+    "METHODS",
+    "MethodSpec",
+    "Option",
+    "Ranking",
+    "get_method",
+    "list_methods",
+    "register",
+    "unregister",
+]
+
+FAMILY_ORDER = ("paper000", "paper001", "baseline", "extra")
 
 
-@dataclass(frozen=True)
-class Ranking:
-    """Result of one ranking.
-
-    Attributes
-    ----------
-    order : ndarray of shape (k,)
-        Feature indices, best first.
-    scores : ndarray of shape (n_features,)
-        One score per feature, higher is better. For score-based methods
-        (Max/Mean) the aggregated score; for order-only methods (RoR, RaR,
-        greedy filters, RFS) ``n_features - position`` for ranked features and
-        0 for unranked ones, so ``scores`` always sorts like ``order``.
-    label_scores : ndarray of shape (n_labels, n_features) or None
-        Per-label scores where the method has them (CS/BNS family).
-    criterion_path : ndarray of shape (k,) or None
-        Greedy methods: the criterion value of each feature when it was selected.
-    """
-
-    order: np.ndarray
-    scores: np.ndarray
-    label_scores: np.ndarray | None = None
-    criterion_path: np.ndarray | None = None
+def _built_in() -> dict[str, MethodSpec]:
+    specs = [*filter_specs(), *greedy_specs()]
+    rank = {family: i for i, family in enumerate(FAMILY_ORDER)}
+    ordered = sorted(specs, key=lambda s: rank[s.family])  # stable within a family
+    table: dict[str, MethodSpec] = {}
+    for spec in ordered:
+        if spec.name in table:
+            raise RuntimeError(f"two built-in methods are called {spec.name!r}")
+        table[spec.name] = spec
+    return table
 
 
-@dataclass(frozen=True)
-class MethodSpec:
-    """Metadata and implementation of one ranking method.
-
-    Attributes
-    ----------
-    name : str
-        Public name, e.g. ``"MaxCS"`` or ``"PMU"``.
-    family : str
-        ``"paper000"`` (CS/BNS + aggregation), ``"paper001"`` (information
-        theoretic) or ``"baseline"`` (RFS, AF).
-    rank : callable
-        ``rank(X, Y, *, k, rng, **params) -> Ranking``.
-    stochastic : bool
-        Whether the result depends on the random generator (RaR, RFS).
-    defaults : dict
-        Default keyword parameters, listed so the UI/CLI can show them.
-    description : str
-        One sentence for the UI's About page.
-    """
-
-    name: str
-    family: str
-    rank: Callable[..., Ranking]
-    stochastic: bool = False
-    defaults: dict = field(default_factory=dict)
-    description: str = ""
-
-
-METHODS: dict[str, MethodSpec] = {}
+_TABLE = _built_in()
+_BUILT_IN = frozenset(_TABLE)
+METHODS = MappingProxyType(_TABLE)
+"""Read-only view: method name -> :class:`MethodSpec`, in registry order."""
 
 
 def register(spec: MethodSpec) -> MethodSpec:
-    """Add ``spec`` to :data:`METHODS` (a re-registration replaces the old one)."""
-    METHODS[spec.name] = spec
+    """Add a method of your own after the built-in ones.
+
+    Raises
+    ------
+    ConfigError
+        If a method of that name already exists (nothing is overwritten).
+    """
+    if not isinstance(spec, MethodSpec):
+        raise ConfigError(f"register() takes a MethodSpec, got {type(spec).__name__}")
+    if spec.name in _TABLE:
+        raise ConfigError(
+            f"a method called {spec.name!r} is already registered; "
+            "choose another name (or unregister() yours first)"
+        )
+    _TABLE[spec.name] = spec
     return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a method added by :func:`register` (built-in methods stay)."""
+    if name in _BUILT_IN:
+        raise ConfigError(f"{name!r} is a built-in method and cannot be removed")
+    if name not in _TABLE:
+        raise ConfigError(f"no method called {name!r} is registered")
+    del _TABLE[name]
 
 
 def get_method(name: str) -> MethodSpec:
@@ -96,21 +91,24 @@ def get_method(name: str) -> MethodSpec:
     ConfigError
         If no method has that name; the message lists the known names.
     """
-    _ensure_loaded()
     try:
-        return METHODS[name]
+        return _TABLE[name]
     except KeyError:
-        known = ", ".join(METHODS)
+        known = ", ".join(_TABLE)
         raise ConfigError(f"unknown method {name!r}; known methods: {known}") from None
 
 
 def list_methods(family: str | None = None) -> list[str]:
-    """Names of the registered methods, optionally of one family, in registry order."""
-    _ensure_loaded()
-    return [n for n, s in METHODS.items() if family is None or s.family == family]
+    """Names of the registered methods, optionally of one family, in registry order.
 
+    Registry order: paper 000 (CS then BNS; Max, Mean, RoR, RaR), paper 001
+    (PPT-MI, IGMF, PMU, D2F, MDMR, LRFS, LSMFS, MLSMFS, SCLS, ATR), the
+    baselines (RFS, AF), the extra measures, then methods added by
+    :func:`register` in the order they were added.
 
-def _ensure_loaded() -> None:
-    # Importing the implementation modules registers their methods.
-    from . import filter as _filter  # noqa: F401
-    from . import greedy as _greedy  # noqa: F401
+    Examples
+    --------
+    >>> list_methods("baseline")
+    ['RFS', 'AF']
+    """
+    return [n for n, s in _TABLE.items() if family is None or s.family == family]

@@ -6,7 +6,6 @@ import numpy as np
 
 from .._random import check_rng
 from .._validation import check_k, check_XY
-from ..errors import ConfigError
 from ._registry import Ranking, get_method
 
 
@@ -21,14 +20,7 @@ def compute_ranking(
     spec = get_method(method)
     X, Y = check_XY(X, Y)
     k = check_k(k, X.shape[1])
-    unknown = set(params) - set(spec.defaults)
-    if unknown:
-        allowed = ", ".join(sorted(spec.defaults)) or "none"
-        raise ConfigError(
-            f"method {method!r} got unknown parameter(s) {sorted(unknown)}; "
-            f"allowed: {allowed}"
-        )
-    options = {**spec.defaults, **params}
+    options = spec.resolve(params)
     return spec.rank(X, Y, k=k, rng=check_rng(random_state), **options)
 
 
@@ -52,7 +44,9 @@ def rank_features(
         Seed for stochastic methods (RaR, RFS); ignored by deterministic ones.
     **params
         Method options (e.g. ``weighting="inverse"`` for RaR, ``bins=3`` for
-        the information-theoretic methods). Unknown names raise.
+        the information-theoretic methods; ``mlfs_core.get_method(method).options``
+        lists them with their allowed values). Unknown names and values outside
+        an option's choices or range raise :class:`~mlfs_core.ConfigError`.
 
     Returns
     -------

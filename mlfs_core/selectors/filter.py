@@ -1,8 +1,8 @@
 """Paper-000 methods (per-label measure + aggregation) and the baselines RFS and AF.
 
-Registers ``{Max,Mean,RoR,RaR}{CS,BNS}`` (plus the same aggregations of the
-extra measures IG, OR and DF under family ``"extra"``), ``RFS`` and ``AF`` in
-the method registry.
+:func:`filter_specs` describes ``{Max,Mean,RoR,RaR}{CS,BNS}`` (plus the same
+aggregations of the extra measures IG, OR and DF under family ``"extra"``),
+``RFS`` and ``AF`` for the method registry (:mod:`._registry`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import numpy as np
 
 from ..aggregation import (
     AGGREGATION_LABELS,
+    WEIGHTINGS,
     max_scores,
     mean_scores,
     order_by_score,
@@ -21,8 +22,8 @@ from ..aggregation import (
     round_robin,
 )
 from ..measures import MEASURE_LABELS, MEASURES
-from ..measures.counts import contingency_counts
-from ._registry import MethodSpec, Ranking, register
+from ..measures.counts import BINARIZE, contingency_counts
+from ._spec import MethodSpec, Option, Ranking
 from .naming import method_name, parse_method_name
 
 
@@ -161,12 +162,28 @@ _MEASURE_TEXT = {
 }
 
 
-def _register_filters() -> None:
+BINARIZE_OPTION = Option(
+    "binarize",
+    "presence",
+    choices=BINARIZE,
+    help="When a feature counts as present: non-zero (text) or above its median.",
+)
+WEIGHTING_OPTION = Option(
+    "weighting",
+    "inverse",
+    choices=WEIGHTINGS,
+    help="RaR: how likely each label is to be drawn, given its positives.",
+)
+
+
+def filter_specs() -> list[MethodSpec]:
+    """The specs of every measure + aggregation method and of RFS and AF."""
+    specs = []
     for measure in MEASURE_LABELS:
         family = "paper000" if measure in ("chi2", "bns") else "extra"
         for aggregation in AGGREGATION_LABELS:
             stochastic = aggregation == "rar"
-            register(
+            specs.append(
                 MethodSpec(
                     name=method_name(aggregation, measure),
                     family=family,
@@ -174,10 +191,10 @@ def _register_filters() -> None:
                         _rank_filter, measure=measure, aggregation=aggregation
                     ),
                     stochastic=stochastic,
-                    defaults=(
-                        {"weighting": "inverse", "binarize": "presence"}
+                    options=(
+                        (WEIGHTING_OPTION, BINARIZE_OPTION)
                         if stochastic
-                        else {"binarize": "presence"}
+                        else (BINARIZE_OPTION,)
                     ),
                     description=(
                         f"Ranks features by {_AGG_TEXT[aggregation]} "
@@ -185,23 +202,18 @@ def _register_filters() -> None:
                     ),
                 )
             )
-    register(
+    return specs + [
         MethodSpec(
             name="RFS",
             family="baseline",
             rank=_rank_random,
             stochastic=True,
             description="Random feature selection: a seeded random permutation.",
-        )
-    )
-    register(
+        ),
         MethodSpec(
             name="AF",
             family="baseline",
             rank=_rank_all,
             description="All features, in file order (the no-selection baseline).",
-        )
-    )
-
-
-_register_filters()
+        ),
+    ]

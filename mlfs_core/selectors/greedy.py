@@ -72,7 +72,7 @@ from ..errors import ConfigError
 from ..measures.discretize import STRATEGIES, Discretizer
 from ._it_criteria import CRITERIA, Context, Criterion, redundancy_of
 from ._it_data import prepare_codes
-from ._registry import MethodSpec, Ranking, register
+from ._spec import MethodSpec, Option, Ranking
 from .progress import report_progress
 
 __all__ = ["IT_METHODS", "TIE_TOLERANCE", "greedy_select", "rank_discrete"]
@@ -259,26 +259,47 @@ def _make_rank(method: str):
     return rank
 
 
-def _defaults(method: str) -> dict:
-    defaults = {"bins": 3, "discretize": "uniform", "legacy_binning": False}
+def _options(method: str) -> tuple[Option, ...]:
+    options = [
+        Option("bins", 3, low=2, help="Bins per feature when discretizing."),
+        Option(
+            "discretize",
+            "uniform",
+            choices=STRATEGIES,
+            help="Bin edges: equal width, equal frequency, or present/absent.",
+        ),
+        Option(
+            "legacy_binning",
+            False,
+            help="Bin edges as the ATR authors' code computes them.",
+        ),
+    ]
     if method in _WITH_TAU:
-        defaults["tau"] = 6
+        options.append(
+            Option("tau", 6, low=1, help="PPT: prune label sets seen fewer times.")
+        )
     if method in _WITH_VARIANT:
-        defaults["variant"] = "definition"
-    return defaults
+        options.append(
+            Option(
+                "variant",
+                "definition",
+                choices=VARIANTS,
+                help="As defined, or as the ATR authors' reference code computes it.",
+            )
+        )
+    return tuple(options)
 
 
-def _register_all() -> None:
-    for method in IT_METHODS:
-        spec = MethodSpec(
+def greedy_specs() -> list[MethodSpec]:
+    """The specs of the ten information-theoretic methods, in paper order."""
+    return [
+        MethodSpec(
             name=method,
             family="paper001",
             rank=_make_rank(method),
             stochastic=False,
-            defaults=_defaults(method),
+            options=_options(method),
             description=_DESCRIPTIONS[method],
         )
-        register(spec)
-
-
-_register_all()
+        for method in IT_METHODS
+    ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+import mlfs_core
+
 from .conftest import charts, new_app, open_page
 
 
@@ -131,3 +133,38 @@ def test_stop_abandons_a_full_ranking(data_dir, monkeypatch):
     assert "rank_full_request" not in at.session_state
     assert at.info[0].value == "Full ranking stopped."
     assert "rank_full_table" not in at.session_state
+
+
+def test_method_options_render_from_the_registry(data_dir):
+    """Check that text options are choice boxes and numbers keep their ranges.
+
+    ``discretize`` and ``variant`` used to render as free text, and ``bins`` /
+    ``tau`` accepted 0; now each widget follows the method's registry Option.
+    """
+    at = _rank_page(data_dir)
+    at.radio(key="rank_a_family").set_value("Information-theoretic (paper 001)").run()
+    at.selectbox(key="rank_a_method").select("PMU").run()
+    assert not at.exception
+    spec = mlfs_core.get_method("PMU")
+    discretize = at.selectbox(key="rank_a_discretize")
+    assert list(discretize.options) == list(spec.option("discretize").choices)
+    variant = at.selectbox(key="rank_a_variant")
+    assert list(variant.options) == ["definition", "reference-code"]
+    assert at.number_input(key="rank_a_bins").min == 2
+    assert at.checkbox(key="rank_a_legacy_binning").value is False
+    variant.select("reference-code").run()
+    assert not at.exception and not at.error
+    at.selectbox(key="rank_a_method").select("ATR").run()
+    assert at.number_input(key="rank_a_tau").min == 1
+    # every text option of every method is a choice box, never free text
+    assert not [t for t in at.text_input if t.key and t.key.startswith("rank_a_")]
+
+
+def test_rar_weighting_is_a_choice_box(data_dir):
+    """Check that RaR's weighting offers exactly the engine's weightings."""
+    at = _rank_page(data_dir)
+    at.selectbox(key="rank_a_aggregation").select("RaR").run()
+    weighting = at.selectbox(key="rank_a_weighting")
+    assert list(weighting.options) == ["inverse", "proportional", "uniform"]
+    weighting.select("uniform").run()
+    assert not at.exception and not at.error

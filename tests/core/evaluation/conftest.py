@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 
 from mlfs_core.data import Dataset
-from mlfs_core.selectors._registry import METHODS, MethodSpec, Ranking, get_method
+from mlfs_core.selectors._registry import (
+    METHODS,
+    MethodSpec,
+    Ranking,
+    register,
+    unregister,
+)
 
 
 def _make_dataset(rng, *, n=36, m=10, q=3, name="toy", split=None, row_ids=False):
@@ -44,7 +50,6 @@ def toy(rng):
 @pytest.fixture
 def spy():
     """Register a method "Spy" that ranks like MaxCS and records what it saw."""
-    get_method("MaxCS")  # load the registry first
     calls: list[dict] = []
     inner = METHODS["MaxCS"].rank
 
@@ -52,6 +57,6 @@ def spy():
         calls.append({"X": X.copy(), "n": X.shape[0], "k": k})
         return inner(X, Y, k=k, rng=rng)
 
-    METHODS["Spy"] = MethodSpec(name="Spy", family="baseline", rank=rank)
+    register(MethodSpec(name="Spy", family="baseline", rank=rank))
     yield calls
-    del METHODS["Spy"]
+    unregister("Spy")

@@ -1,0 +1,154 @@
+"""The method registry: one read-only table, complete at import, in a fixed order."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mlfs_core
+from mlfs_core.errors import ConfigError
+from mlfs_core.selectors import (
+    METHODS,
+    MethodSpec,
+    Option,
+    get_method,
+    list_methods,
+    register,
+    unregister,
+)
+
+ROOT = Path(__file__).resolve().parents[3]
+EXPECTED_ORDER = [
+    *("MaxCS", "MeanCS", "RoRCS", "RaRCS", "MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS"),
+    *("PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS"),
+    *("ATR", "RFS", "AF"),
+    *(a + m for m in ("IG", "OR", "DF") for a in ("Max", "Mean", "RoR", "RaR")),
+]
+
+
+def _fresh(code: str) -> str:
+    """Run ``code`` in a new interpreter on this checkout; return its stdout."""
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+def test_list_methods_has_the_documented_order():
+    assert list_methods() == EXPECTED_ORDER
+    assert list(METHODS) == EXPECTED_ORDER
+
+
+def test_table_is_complete_at_import_whatever_was_imported_first():
+    """``mlfs_core.METHODS`` is full before any lookup, importing greedy first."""
+    code = (
+        "import mlfs_core.selectors.greedy, mlfs_core.selectors.filter, mlfs_core;"
+        "print(','.join(mlfs_core.METHODS))"
+    )
+    assert _fresh(code).split(",") == EXPECTED_ORDER
+
+
+def test_importing_an_implementation_module_registers_nothing():
+    code = (
+        "import sys, mlfs_core.selectors.filter, mlfs_core.selectors.greedy;"
+        "print('mlfs_core.selectors._registry' in sys.modules)"
+    )
+    assert _fresh(code) == "False"
+
+
+def test_table_is_read_only():
+    with pytest.raises(TypeError):
+        METHODS["MaxCS"] = METHODS["AF"]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del METHODS["AF"]  # type: ignore[attr-defined]
+
+
+def test_register_refuses_to_overwrite_and_unregister_removes_own_methods():
+    spec = MethodSpec(name="Mine", family="baseline", rank=METHODS["AF"].rank)
+    with pytest.raises(ConfigError, match="already registered"):
+        register(MethodSpec(name="MaxCS", family="paper000", rank=spec.rank))
+    assert get_method("MaxCS").family == "paper000"
+    register(spec)
+    try:
+        assert list_methods()[-1] == "Mine" and METHODS["Mine"] is spec
+        with pytest.raises(ConfigError, match="already registered"):
+            register(spec)
+    finally:
+        unregister("Mine")
+    assert "Mine" not in METHODS
+    with pytest.raises(ConfigError, match="built-in"):
+        unregister("AF")
+
+
+def test_selector_importable_from_selectors():
+    from mlfs_core.selectors import MultiLabelSelector
+
+    assert MultiLabelSelector is mlfs_core.MultiLabelSelector
+
+
+@pytest.mark.parametrize("name", EXPECTED_ORDER)
+def test_option_defaults_match_the_rank_functions(name):
+    """Each Option's default is the keyword default of the method's rank()."""
+    spec = METHODS[name]
+    params = inspect.signature(spec.rank).parameters
+    for option in spec.options:
+        assert params[option.name].default == option.default, option.name
+
+
+def test_option_metadata_of_the_paper001_methods():
+    pmu, atr = METHODS["PMU"], METHODS["ATR"]
+    assert pmu.option("discretize").choices == ("uniform", "quantile", "binary")
+    assert pmu.option("variant").choices == ("definition", "reference-code")
+    assert pmu.option("bins").low == 2 and atr.option("tau").low == 1
+    assert METHODS["RaRCS"].option("weighting").choices == (
+        "inverse",
+        "proportional",
+        "uniform",
+    )
+    with pytest.raises(ConfigError, match="allowed: binarize"):
+        METHODS["MaxCS"].option("bins")
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "message"),
+    [
+        ("PMU", {"bins": 0}, "bins must be an int >= 2, got 0"),
+        ("PMU", {"bins": True}, "bins must be an int >= 2, got True"),
+        ("ATR", {"tau": 0}, "tau must be an int >= 1, got 0"),
+        ("PMU", {"variant": "ref"}, "variant must be one of definition"),
+        ("SCLS", {"discretize": "kmeans"}, "discretize must be one of uniform"),
+        ("SCLS", {"legacy_binning": "yes"}, "legacy_binning must be True or False"),
+        ("RaRBNS", {"weighting": "inv"}, "weighting must be one of inverse"),
+        ("MaxCS", {"binarize": "mean"}, "binarize must be one of presence"),
+        ("MaxCS", {"tau": 3}, "unknown parameter"),
+    ],
+)
+def test_bad_option_values_raise_naming_the_option(small_xy, method, params, message):
+    X, Y = small_xy
+    with pytest.raises(ConfigError, match=message):
+        mlfs_core.compute_ranking(X, Y, method, **params)
+
+
+def test_resolve_fills_defaults_and_casts_numpy_values():
+    resolved = METHODS["ATR"].resolve({"bins": np.int64(4)})
+    assert resolved == {
+        "bins": 4,
+        "discretize": "uniform",
+        "legacy_binning": False,
+        "tau": 6,
+    }
+    assert type(resolved["bins"]) is int
+
+
+def test_an_option_with_a_bad_default_is_refused():
+    with pytest.raises(ConfigError):
+        Option("bins", 1, low=2)
