@@ -18,6 +18,7 @@ from report_render import _block as block
 from report_render import md_table
 
 from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC
+from mlfs_core.analysis.paper000_claims import paper000_claims
 from mlfs_core.analysis.reproduction import (
     agreement_summary,
     dataset_statistics_side_by_side,
@@ -103,16 +104,9 @@ def _pair(published: float, ours: float) -> str:
 
 
 def _rank_comparison(
-    published: pd.DataFrame, res: pd.DataFrame, tables: Path
+    published: pd.DataFrame, ours4: pd.DataFrame, ours5: pd.DataFrame
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """Tables 4 and 5 (micro-F1): cells side by side, per-budget and summary rows."""
-    ours4 = pd.concat(
-        [
-            group_ranks(res, group, "micro_f1").assign(measure=name)
-            for group, name in ((CS, "CS"), (BNS, "BNS"))
-        ]
-    )
-    ours5 = group_ranks(res, TABLE5, "micro_f1").assign(measure="")
     pub4, pub5 = _published_means(published, 4), _published_means(published, 5)
     pub5 = pub5.assign(measure="")
     summary, per, lines = [], [], []
@@ -205,7 +199,14 @@ def published_section_000(data: dict, root: Path) -> list[str]:
         "",
     ]
     lines += _table3(published, data["meta"], tables)
-    summary, per, cells = _rank_comparison(published, res, tables)
+    ours4 = pd.concat(
+        [
+            group_ranks(res, group, "micro_f1").assign(measure=name)
+            for group, name in ((CS, "CS"), (BNS, "BNS"))
+        ]
+    )
+    ours5 = group_ranks(res, TABLE5, "micro_f1").assign(measure="")
+    summary, per, cells = _rank_comparison(published, ours4, ours5)
     summary.to_csv(tables / "published_summary.csv", index=False)
     per.to_csv(tables / "published_per_budget.csv", index=False)
     cols = ["table", "measure", "reproduction", "n_budgets", "mean_abs_diff"]
@@ -221,7 +222,50 @@ def published_section_000(data: dict, root: Path) -> list[str]:
         outcome=per["outcome"],
     ).rename(columns={"budget_pct": "budget"})
     lines += block("#### Per budget: Spearman and the best method", md_table(shown))
-    return lines + cells + _table6(published, data["similarity"], tables)
+    lines += cells + _table6(published, data["similarity"], tables)
+    ours6 = mean_similarity(data["similarity"])
+    return lines + _claims(published, (ours4, ours5, ours6), tables)
+
+
+def _verdict_cell(row) -> str:
+    ties = f", {row.ties} tied" if row.ties else ""
+    return f"{row.verdict} ({row.holds} of {row.holds + row.ties + row.fails}{ties})"
+
+
+def _claims(published: pd.DataFrame, ours: tuple, tables: Path) -> list[str]:
+    """Paper 000's claims over their stated ranges: the paper's tables and ours."""
+    t6 = published[published["table"] == "6"]
+    sim = t6.assign(value=t6["value"].astype(float)).pivot(
+        index=METHOD, columns="other_method", values="value"
+    )
+    pub4 = _published_means(published, 4)
+    pub5 = _published_means(published, 5)
+    theirs = paper000_claims(pub4, pub5, sim)
+    try:
+        mine = paper000_claims(*ours)
+    except KeyError:  # a method or budget missing from our tables
+        return []
+    both = theirs.merge(mine, on=["claim", "stated"], suffixes=("_paper", "_ours"))
+    both.to_csv(tables / "published_claims.csv", index=False)
+    rows = [
+        {
+            "claim": t.claim,
+            "stated for": t.stated,
+            "the paper's own tables": _verdict_cell(t),
+            "ours": _verdict_cell(o),
+            "our outcomes": o.outcomes,
+        }
+        for t, o in zip(theirs.itertuples(), mine.itertuples())
+    ]
+    return block(
+        "#### The paper's claims over the ranges it states them for (micro-F1)",
+        md_table(pd.DataFrame(rows)),
+        "Verdict rule: agree (holds at every stated budget or pair), partly (at "
+        "more than half), tie (never contradicted, but tied), disagree (otherwise); "
+        "a tie never counts as holding. The same rule on the paper's own published "
+        "tables is shown first.",
+        "",
+    )
 
 
 # ---------------------------------------------------------------- paper 001
