@@ -32,6 +32,7 @@ from mlfs_core.analysis.statements import (
     trivial_means,
 )
 from mlfs_core.evaluation import METRICS
+from mlfs_core.evaluation.reference_code import REFERENCE_METRICS
 
 # Paper 001's metric names (statements.csv) -> our protocol B's: the study config
 # reads F1 as micro-F1, Jaccard as sample-wise, accuracy as subset accuracy.
@@ -42,6 +43,12 @@ PAPER001_METRICS = {
     "f1": "micro_f1",
     "jaccard": "jaccard_samples",
     "accuracy": "subset_accuracy",
+}
+# The same under evaluation = "reference-code" (mlfs_core.evaluation.reference_code).
+REFERENCE_PAPER001_METRICS = {
+    **PAPER001_METRICS,
+    "f1": "weighted_f1",
+    "jaccard": "weighted_jaccard",
 }
 STATISTICS = ["N", "M", "q", "LC", "LD", "DC"]
 
@@ -275,25 +282,36 @@ def load_statements(root: Path) -> pd.DataFrame:
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
-def _variant_means(means: pd.DataFrame, variant: str) -> pd.DataFrame:
+def _variant_means(
+    means: pd.DataFrame, variant: str, metrics: dict[str, str]
+) -> pd.DataFrame:
     """Means with paper 001's metric names, PMU/MDMR as ``variant`` computes them."""
     names = VARIANTS[variant]
     drop = [m for v in VARIANTS.values() for m in v.values() if m not in names.values()]
     out = means[~means[METHOD].isin(drop)]
     out = out.assign(**{METHOD: out[METHOD].replace({v: k for k, v in names.items()})})
-    inverse = {ours: paper for paper, ours in PAPER001_METRICS.items()}
+    inverse = {ours: paper for paper, ours in metrics.items()}
     out = out[out[METRIC].isin(inverse)]
     return out.assign(**{METRIC: out[METRIC].map(inverse)})
 
 
-def statements_section(means: pd.DataFrame, root: Path) -> list[str]:
-    """Paper 001's rank statements scored against our means, the floor and kappa."""
+def statements_section(
+    means: pd.DataFrame, root: Path, metrics: dict[str, str] | None = None
+) -> list[str]:
+    """Paper 001's rank statements scored against our means, the floor and kappa.
+
+    ``metrics`` maps the paper's metric names to ours (default
+    :data:`PAPER001_METRICS`; :data:`REFERENCE_PAPER001_METRICS` for means of
+    the reference-code evaluation).
+    """
+    metrics = PAPER001_METRICS if metrics is None else metrics
     statements = load_statements(root)
     tables = root / "studies" / "paper001" / "tables"
-    hib = {p: METRICS[o].higher_is_better for p, o in PAPER001_METRICS.items()}
+    directions = {**METRICS, **REFERENCE_METRICS}
+    hib = {p: directions[o].higher_is_better for p, o in metrics.items()}
     rows, by_relation = [], []
     for variant in VARIANTS:
-        ours = _variant_means(means, variant)
+        ours = _variant_means(means, variant, metrics)
         scored = score_statements(statements, ours, hib)
         floor = score_statements(statements, trivial_means(ours, hib), hib)
         agree, agree_floor = statement_agreement(scored), statement_agreement(floor)
@@ -335,7 +353,8 @@ def statements_section(means: pd.DataFrame, root: Path) -> list[str]:
         "`studies/paper001/statements.csv` (see the README there): "
         f"{len(statements)} rows, {flagged} of them contradicted by the paper itself "
         "(kept and scored). Each is scored against our means over k = 1..50 (F1 read "
-        "as micro-F1, Jaccard as sample-wise, accuracy as subset accuracy; methods "
+        f"as {metrics['f1']}, Jaccard as {metrics['jaccard']}, accuracy as "
+        f"{metrics['accuracy']}; methods "
         "the paper did not finish on a dataset left out of its ranking): agree, tie "
         "(our values tie), disagree; statements on ng20 (no shared copy) and counts "
         "over unnamed datasets we lack are unscored. The floor answers 'ATR is "
