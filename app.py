@@ -14,9 +14,13 @@ up by that scan, so ``st.navigation`` below is always in charge.
 
 import streamlit as st
 
-from ui import state, widgets
+from ui import warmup
 
 st.set_page_config(page_title="MLFS Explorer", page_icon="📊", layout="wide")
+warm_up = warmup.start()  # before the heavy imports below
+
+from ui import state, widgets  # noqa: E402
+
 state.init_state()
 
 PAGES = {
@@ -84,3 +88,4 @@ with st.sidebar:
     st.caption("MLFS Explorer: multi-label feature selection, two papers live.")
 
 pg.run()
+warmup.end(warm_up)
