@@ -1,10 +1,13 @@
-"""Benchmark: the streaming ARFF reader against liac-arff on the shared sparse sets.
+"""Benchmark: the streaming ARFF and CSV readers against liac-arff and pandas.
 
 Not a test. Run ``python bench/bench_loading.py [DATASETS_DIR]``; it prints, per
 file, the median wall time of parsing into a sparse matrix (3 runs) and the peak
 traced memory (tracemalloc, one separate run), for ``mlfs_core.data.arff.read_arff``
 and for ``arff.load(..., return_type=arff.COO)`` followed by building a CSR matrix,
-plus the ratios liac-arff / ours.
+plus the ratios liac-arff / ours. A second table does the same for
+``mlfs_core.data.csvfile.read_csv`` against ``pandas.read_csv`` (plus the CSR
+conversion) on a generated word-count CSV of about 8 MB, with the peak as a
+multiple of the file size.
 """
 
 from __future__ import annotations
@@ -12,15 +15,19 @@ from __future__ import annotations
 import os
 import statistics
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
 import arff as liac
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
+from mlfs_core._random import check_rng
 from mlfs_core.data.arff import read_arff
+from mlfs_core.data.csvfile import read_csv
 
 FILES = [
     "medical/medical.arff",
@@ -87,6 +94,43 @@ def main(folder: Path) -> list[str]:
     return lines
 
 
+def _csv_file(folder: Path, n_samples: int = 8000, n_features: int = 500) -> Path:
+    """A word-count CSV (about 8 MB): Poisson counts, 5 label columns last."""
+    rng = check_rng(0)
+    X = rng.poisson(0.6, size=(n_samples, n_features))
+    Y = rng.integers(0, 2, size=(n_samples, 5))
+    header = [f"w{j}" for j in range(n_features)] + [f"l{i}" for i in range(5)]
+    path = folder / "words.csv"
+    table = np.hstack([X, Y])
+    with open(path, "w") as handle:
+        handle.write(",".join(header) + "\n")
+        np.savetxt(handle, table, fmt="%d", delimiter=",")
+    return path
+
+
+def _ours_csv(path: Path) -> sp.csr_matrix:
+    return read_csv(path, label_count=-5)[0]
+
+
+def _pandas_csv(path: Path) -> sp.csr_matrix:
+    frame = pd.read_csv(path)
+    return sp.csr_matrix(frame.to_numpy(dtype=np.float64)[:, :-5])
+
+
+def csv_table() -> list[str]:
+    """Our CSV reader against pandas.read_csv, measured in this run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _csv_file(Path(tmp))
+        size = path.stat().st_size / 2**20
+        (t1, m1), (t2, m2) = _measure(_ours_csv, path), _measure(_pandas_csv, path)
+    return [
+        f"CSV {size:.1f} MiB: {'ours s':>9}{'pandas s':>10}{'ours/pandas':>13}"
+        f"{'ours peak/size':>16}{'pandas peak/size':>18}",
+        f"{'':<14}{t1:>9.3f}{t2:>10.3f}{t1 / t2:>13.1f}"
+        f"{m1 / size:>16.1f}{m2 / size:>18.1f}",
+    ]
+
+
 if __name__ == "__main__":
     default = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
     root = (
@@ -94,4 +138,5 @@ if __name__ == "__main__":
         if len(sys.argv) > 1
         else Path(os.environ.get("MLFS_DATASETS", default))
     )
-    sys.stdout.write("\n".join(main(root)) + "\n")
+    sys.stdout.write("\n".join(main(root)) + "\n\n")
+    sys.stdout.write("\n".join(csv_table()) + "\n")

@@ -18,6 +18,9 @@ from ..errors import DatasetError
 from ._encode import choose_labels
 from ._text import Source, open_lines, source_name
 
+# Rows converted at once: bounds the Python strings alive to one chunk.
+_CHUNK_CELLS = 1 << 18
+
 
 def read_csv(
     source: Source,
@@ -28,6 +31,10 @@ def read_csv(
 ) -> tuple[sp.csr_matrix, np.ndarray, list[str], list[str]]:
     """Return ``(X, Y, feature_names, label_names)`` from a CSV file.
 
+    Rows are parsed by :mod:`csv` and converted to numbers in chunks of about
+    ``2**18`` cells, each chunk's features going straight into a sparse
+    block, so only one chunk of cell strings is ever alive.
+
     Examples
     --------
     >>> X, Y, f, l = read_csv(b"w1,w2,y\\n1,0,1\\n0,3,0\\n", label_count=-1)
@@ -35,58 +42,78 @@ def read_csv(
     ([[1.0, 0.0], [0.0, 3.0]], [1, 0], ['w1', 'w2'], ['y'])
     """
     where = source_name(source)
-    header, rows, lines = _read_rows(source, where)
-    values = _to_float(rows, lines, header, where)
-    label_idx = choose_labels(
-        header, where, labels=labels, label_count=label_count, label_prefix=label_prefix
-    )
-    if label_idx.size == len(header):
-        raise DatasetError(f"{where}: zero features: every column is a label")
-    Y = values[:, label_idx]
-    bad = np.argwhere(~np.isin(Y, (0, 1)))
-    if bad.size:
-        row, col = bad[0]
-        raise DatasetError(
-            f"{where}, line {lines[row]}: label column {header[label_idx[col]]!r} has "
-            f"value {Y[row, col]:g}, expected 0 or 1"
-        )
-    keep = np.setdiff1d(np.arange(len(header)), label_idx)
-    X = sp.csr_matrix(values[:, keep])
-    return (
-        X,
-        Y.astype(np.int8),
-        [header[i] for i in keep],
-        [header[i] for i in label_idx],
-    )
-
-
-def _read_rows(source: Source, where: str):
-    rows, lines, header = [], [], None
+    spec = {"labels": labels, "label_count": label_count, "label_prefix": label_prefix}
     with open_lines(source) as text:
         reader = csv.reader(text, strict=True)
         try:
-            for row in reader:
-                if not row or all(not cell.strip() for cell in row):
-                    continue
-                if header is None:
-                    header = [cell.strip() for cell in row]
-                    _check_header(header, where, reader.line_num)
-                    continue
-                if len(row) != len(header):
-                    what = "too many" if len(row) > len(header) else "too few"
-                    raise DatasetError(
-                        f"{where}, line {reader.line_num}: {what} values: {len(row)} "
-                        f"for {len(header)} columns"
-                    )
-                rows.append(row)
-                lines.append(reader.line_num)
+            header, blocks = _read_blocks(reader, where, spec)
         except csv.Error as exc:
             raise DatasetError(f"{where}, line {reader.line_num}: {exc}") from None
+    X = sp.vstack([b.X for b in blocks], format="csr")
+    Y = np.concatenate([b.Y for b in blocks])
+    return X, Y, header.feature_names, header.label_names
+
+
+class _Header:
+    """Column names and which columns are labels."""
+
+    def __init__(self, names: list[str], where: str, line: int, spec: dict) -> None:
+        _check_header(names, where, line)
+        self.names = names
+        self.label_idx = choose_labels(names, where, **spec)
+        if self.label_idx.size == len(names):
+            raise DatasetError(f"{where}: zero features: every column is a label")
+        self.keep = np.setdiff1d(np.arange(len(names)), self.label_idx)
+        self.feature_names = [names[i] for i in self.keep]
+        self.label_names = [names[i] for i in self.label_idx]
+
+
+class _Block:
+    """One chunk of rows as a sparse feature block and int8 labels."""
+
+    def __init__(self, rows, lines, header: _Header, where: str) -> None:
+        values = _to_float(rows, lines, header.names, where)
+        Y = values[:, header.label_idx]
+        bad = np.argwhere(~np.isin(Y, (0, 1)))
+        if bad.size:
+            row, col = bad[0]
+            raise DatasetError(
+                f"{where}, line {lines[row]}: label column "
+                f"{header.label_names[col]!r} has value {Y[row, col]:g}, "
+                "expected 0 or 1"
+            )
+        self.X = sp.csr_matrix(values[:, header.keep])
+        self.Y = Y.astype(np.int8)
+
+
+def _read_blocks(reader, where: str, spec: dict) -> tuple[_Header, list[_Block]]:
+    header, blocks, rows, lines = None, [], [], []
+    for row in reader:
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        if header is None:
+            names = [cell.strip() for cell in row]
+            header = _Header(names, where, reader.line_num, spec)
+            chunk_rows = max(1, _CHUNK_CELLS // len(names))
+            continue
+        if len(row) != len(header.names):
+            what = "too many" if len(row) > len(header.names) else "too few"
+            raise DatasetError(
+                f"{where}, line {reader.line_num}: {what} values: {len(row)} "
+                f"for {len(header.names)} columns"
+            )
+        rows.append(row)
+        lines.append(reader.line_num)
+        if len(rows) == chunk_rows:
+            blocks.append(_Block(rows, lines, header, where))
+            rows, lines = [], []
     if header is None:
         raise DatasetError(f"{where}: the file is empty")
-    if not rows:
+    if rows:
+        blocks.append(_Block(rows, lines, header, where))
+    if not blocks:
         raise DatasetError(f"{where}: no data rows after the header")
-    return header, rows, lines
+    return header, blocks
 
 
 def _check_header(header: list[str], where: str, line: int) -> None:
@@ -97,16 +124,15 @@ def _check_header(header: list[str], where: str, line: int) -> None:
 
 
 def _to_float(rows: list[list[str]], lines: list[int], header: list[str], where: str):
-    cells = np.char.strip(np.asarray(rows, dtype=str))
-    try:
-        values = cells.astype(np.float64)
+    try:  # float() per cell: it strips blanks, as the old np.char.strip did
+        values = np.array(rows, dtype=np.float64)
     except (ValueError, OverflowError):
         values = None
     bad = None
     if values is None:
         bad = next(
             (r, c)
-            for r, row in enumerate(cells)
+            for r, row in enumerate(rows)
             for c, cell in enumerate(row)
             if not _is_number(cell)
         )
@@ -115,7 +141,7 @@ def _to_float(rows: list[list[str]], lines: list[int], header: list[str], where:
     if bad is None:
         return values
     row, col = int(bad[0]), int(bad[1])
-    cell = str(cells[row, col])
+    cell = rows[row][col].strip()
     hint = (
         "; missing values are not supported, impute them before loading"
         if cell in ("", "?") or not np.isfinite(_as_float(cell))
