@@ -8,7 +8,10 @@ one fit on 90 % of the samples (a training fold) and 50 % of the features
 chosen by scikit-learn (``dual="auto"``, the study's setting), forced dual and
 forced primal. Ratios are against ``dual="auto"`` measured in the same run.
 The last column multiplies the auto time by protocol A's 1,360 fits
-(10 folds x (9 budgets x 15 runs + AF)).
+(10 folds x (9 budgets x 15 runs + AF)). The ``l2-rows`` columns repeat the
+auto fit on rows divided by their L2 norm (``protocol.scaling = "l2-rows"``,
+the study's sensitivity check), with how many per-label fits stopped at
+``max_iter`` in each setting.
 
 Usage (from the project root)::
 
@@ -28,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from mlfs_core import load_dataset
+from mlfs_core.evaluation._tasks import scale_pair
 from mlfs_core.evaluation.classifiers import make_classifier
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,13 +39,14 @@ DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datase
 FITS_PROTOCOL_A = 10 * (9 * 15 + 1)
 
 
-def one_fit_seconds(X, Y, dual) -> float:
+def one_fit(X, Y, dual) -> tuple[float, int]:
+    """Seconds of one BR fit and the number of labels that did not converge."""
     clf = make_classifier("linear_svc", {"C": 3.0, "tol": 1e-3, "dual": dual})
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ConvergenceWarning of the slow solver
         clf.fit(X, Y)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, clf.convergence()[1]
 
 
 def main(argv=None) -> int:
@@ -57,7 +62,9 @@ def main(argv=None) -> int:
         samples = rng.permutation(n)[: int(0.9 * n)]
         features = rng.permutation(m)[: m // 2]
         X, Y = ds.X.tocsr()[samples][:, features], ds.Y[samples]
-        times = {dual: one_fit_seconds(X, Y, dual) for dual in ("auto", True, False)}
+        fits = {dual: one_fit(X, Y, dual) for dual in ("auto", True, False)}
+        times = {dual: seconds for dual, (seconds, _) in fits.items()}
+        l2_seconds, l2_bad = one_fit(scale_pair(X, X, "l2-rows")[0], Y, "auto")
         rows.append(
             {
                 "dataset": name,
@@ -67,6 +74,10 @@ def main(argv=None) -> int:
                 "primal s": times[False],
                 "dual / auto": times[True] / times["auto"],
                 "primal / auto": times[False] / times["auto"],
+                "not conv.": fits["auto"][1],
+                "l2-rows s": l2_seconds,
+                "l2 / auto": l2_seconds / times["auto"],
+                "l2 not conv.": l2_bad,
                 "protocol A, 1 core h": times["auto"] * FITS_PROTOCOL_A / 3600,
             }
         )

@@ -79,3 +79,17 @@ def test_cli_verify_exit_status(tmp_path, shared_datasets, capsys):
     results.to_csv(out / "results.csv", index=False)
     assert main(["verify", str(out)]) == 1
     assert main(["verify", str(tmp_path / "nowhere")]) == 2
+
+
+@pytest.mark.parametrize("protocol", ["protocol_a", "protocol_b"])
+def test_shipped_sample_results_are_what_this_engine_computes(protocol):
+    """Check the app's precomputed sample results reproduce exactly (6 fits)."""
+    from pathlib import Path
+
+    from mlfs_core.evaluation import load_config
+
+    folder = Path(__file__).resolve().parents[3] / "sample_data" / "results"
+    config = load_config(folder / f"{protocol}.toml")
+    stored = pd.read_csv(folder / protocol / "results.csv")
+    check = verify_experiment(config, stored, sample=6, seed=0)
+    assert check.n_fits == 6 and check.identical, check.table
