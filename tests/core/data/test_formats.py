@@ -203,3 +203,20 @@ def test_discover_shared_datasets_all_load_names(shared_datasets):
     names = {line.split("\t")[0] for line in manifest if line.strip()}
     found = discover_datasets(shared_datasets)
     assert set(found) == names and "GnegativePseAAC" in found and "rcv1subset1" in found
+
+
+def test_csv_chunks_give_the_same_matrix_and_errors_name_later_lines(monkeypatch):
+    """Check that chunked CSV reading equals one chunk and keeps the line numbers."""
+    from mlfs_core.data import csvfile
+
+    rows = [f"{j % 3},{(j * 7) % 5},{j % 2}" for j in range(11)]
+    text = ("a,b,y\n" + "\n".join(rows) + "\n").encode()
+    whole = csvfile.read_csv(text, label_count=-1)
+    monkeypatch.setattr(csvfile, "_CHUNK_CELLS", 6)  # two rows per chunk
+    chunked = csvfile.read_csv(text, label_count=-1)
+    assert (chunked[0] != whole[0]).nnz == 0
+    assert chunked[1].tolist() == whole[1].tolist()
+    target = 8  # in the fifth chunk of two rows
+    bad = "\n".join(r if i != target else "2,?,0" for i, r in enumerate(rows))
+    with pytest.raises(DatasetError, match=rf"line {target + 2}, column 'b'"):
+        csvfile.read_csv(("a,b,y\n" + bad + "\n").encode(), label_count=-1)
