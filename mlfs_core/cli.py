@@ -1,8 +1,8 @@
 """Command-line interface: ``mlfs stats|rank|scores|methods|experiment|verify``.
 
-Every command prints a clear one-line message and exits with status 2 on bad
-input (a :class:`~mlfs_core.errors.MLFSError` or a missing file), never a
-traceback.
+Every error, a bad argument included, is one line on stderr
+(``mlfs COMMAND: error: ...``) and exit status 2, never a traceback or a
+usage block; ``--help`` prints the usage.
 """
 
 from __future__ import annotations
@@ -16,6 +16,39 @@ import pandas as pd
 
 from . import __version__
 from .errors import MLFSError
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        """Print ``<prog>: error: <message>`` on one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def one_line(text: object) -> str:
+    """``text`` with its line breaks and runs of spaces folded into single spaces.
+
+    Examples
+    --------
+    >>> one_line("bad value\n  see the docs")
+    'bad value see the docs'
+    """
+    return " ".join(str(text).split())
+
+
+def jobs(value: str) -> int:
+    """argparse type of ``--jobs``: a non-zero int (joblib's -1 = every core)."""
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n == 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a non-zero integer (1 = no parallelism, -1 = all cores), "
+            f"got {value!r}"
+        )
+    return n
 
 
 def _add_dataset_args(p: argparse.ArgumentParser) -> None:
@@ -134,7 +167,7 @@ def _cmd_methods(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mlfs`` command."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="mlfs", description="Multi-label feature selection explorer"
     )
     parser.add_argument("--version", action="version", version=f"mlfs {__version__}")
@@ -214,11 +247,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (MLFSError, OSError) as exc:
-        print(f"mlfs {args.command}: error: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # pragma: no cover - e.g. `mlfs rank ... | head`
         return 0
+    except (MLFSError, OSError, ValueError) as exc:
+        message = one_line(exc)
+    except Exception as exc:  # a bug must still not print a traceback
+        message = f"internal error ({type(exc).__name__}): {one_line(exc)}"
+    print(f"mlfs {args.command}: error: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,6 +33,7 @@ from .analysis import (
     recovery_table,
     similarity_matrix,
 )
+from .cli import jobs
 from .evaluation.metrics import METRICS
 from .evaluation.protocols import DatasetSpec, load_config, save_config
 from .evaluation.runner import ExperimentResult, run_experiment
@@ -46,7 +47,7 @@ def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("config", help="experiment config (TOML), see configs/")
     p.add_argument("--out", required=True, help="output folder (created if missing)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all)")
+    p.add_argument("--jobs", type=jobs, default=1, help="parallel workers (-1 = all)")
     p.add_argument("--cache", help="task cache folder (default OUT/cache)")
     p.add_argument("--no-cache", action="store_true", help="do not cache task results")
     p.set_defaults(func=run_experiment_command)
@@ -65,7 +66,7 @@ def add_verify_parser(subparsers) -> argparse.ArgumentParser:
         "--sample", type=int, help="number of fits to recompute (default all)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the sample")
-    p.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all)")
+    p.add_argument("--jobs", type=jobs, default=1, help="parallel workers (-1 = all)")
     p.add_argument("--out", help="write the comparison table (CSV) here")
     p.set_defaults(func=run_verify_command)
     return p

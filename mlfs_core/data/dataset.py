@@ -13,9 +13,15 @@ from numpy.typing import ArrayLike
 from ..errors import DatasetError
 
 
-@dataclass
+@dataclass(eq=False)
 class Dataset:
     """A multi-label dataset: sparse features, dense 0/1 labels, names and split.
+
+    The dataset owns its arrays: ``X`` and ``Y`` are copies of what was given
+    (the caller's matrices are never changed) and are read-only, so one
+    loaded dataset can be shared, e.g. by every session of the app. Two
+    datasets compare equal only when they are the same object; compare
+    :meth:`content_hash` for equal content.
 
     Parameters
     ----------
@@ -53,8 +59,9 @@ class Dataset:
     _hash: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.X = _canonical_csr(self.X)
+        self.X = _freeze_csr(_canonical_csr(self.X))
         self.Y = _binary_int8(self.Y)
+        self.Y.flags.writeable = False
         self.feature_names = [str(n) for n in self.feature_names]
         self.label_names = [str(n) for n in self.label_names]
         n_samples, n_features = self.X.shape
@@ -154,8 +161,9 @@ class Dataset:
 
 
 def _canonical_csr(X) -> sp.csr_matrix:
+    """A canonical CSR float64 copy of ``X`` (sorted indices, no explicit zeros)."""
     try:
-        X = sp.csr_matrix(X, dtype=np.float64)
+        X = sp.csr_matrix(X, dtype=np.float64, copy=True)
     except (TypeError, ValueError) as exc:
         raise DatasetError(f"X must be a numeric 2-D matrix: {exc}") from None
     X.sum_duplicates()
@@ -166,10 +174,16 @@ def _canonical_csr(X) -> sp.csr_matrix:
     return X
 
 
+def _freeze_csr(X: sp.csr_matrix) -> sp.csr_matrix:
+    for array in (X.data, X.indices, X.indptr):
+        array.flags.writeable = False
+    return X
+
+
 def _binary_int8(Y) -> np.ndarray:
     Y = Y.toarray() if sp.issparse(Y) else np.asarray(Y)
     if Y.ndim != 2:
         raise DatasetError(f"Y must be 2-D (n_samples, n_labels), got shape {Y.shape}")
     if not np.isin(Y, (0, 1)).all():
         raise DatasetError("Y must contain only 0 and 1")
-    return np.ascontiguousarray(Y, dtype=np.int8)
+    return np.array(Y, dtype=np.int8, order="C", copy=True)

@@ -3,12 +3,18 @@
 Labels may be nested (Mulan's hierarchical format); every ``label`` element at any
 depth names one label attribute, in document order. The XML order is *not* the
 label order of the dataset: the loader always uses the ARFF's attribute order.
+
+The XML may come from an upload, so it is parsed with ``defusedxml``: a
+document that declares entities (a "billion laughs" bomb, an external entity
+reading a server file) is refused before anything is expanded.
 """
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections import Counter
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
 
 from ..errors import DatasetError
 from ._text import Source, read_bytes, source_name
@@ -40,9 +46,14 @@ def read_label_names(source: Source) -> list[str]:
     """
     where = source_name(source)
     try:
-        root = ET.fromstring(read_bytes(source))
-    except ET.ParseError as exc:
+        root = SafeET.fromstring(read_bytes(source))
+    except SafeET.ParseError as exc:
         raise DatasetError(f"{where}: malformed XML: {exc}") from None
+    except DefusedXmlException:
+        raise DatasetError(
+            f"{where}: the XML declares entities or a DTD, which label files never "
+            "need; refused for safety"
+        ) from None
     names = []
     for element in root.iter():
         if element.tag.rsplit("}", 1)[-1] != "label":

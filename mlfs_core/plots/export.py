@@ -60,9 +60,12 @@ def to_png_bytes(
         raise RuntimeError("PNG export needs kaleido and a Chromium browser")
     import kaleido
 
-    browser = _find_browser()
-    if browser and not os.environ.get("BROWSER_PATH"):
-        os.environ["BROWSER_PATH"] = browser  # choreographer looks the browser up here
     height = height or fig.layout.height or 500
     opts = {"format": "png", "width": width, "height": height, "scale": scale}
-    return kaleido.calc_fig_sync(fig.to_dict(), opts=opts, kopts={"mathjax": False})
+    return kaleido.calc_fig_sync(fig.to_dict(), opts=opts, kopts=_kaleido_options())
+
+
+def _kaleido_options() -> dict:
+    """kaleido's options: no MathJax, and the browser found here passed as ``path``
+    (the process environment is left alone)."""
+    return {"mathjax": False, "path": _find_browser()}

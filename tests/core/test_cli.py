@@ -137,3 +137,41 @@ def test_rank_warns_about_dense_data_and_takes_binarize(shared_datasets, capsys)
     median = capsys.readouterr()
     assert "Dense data" not in median.err
     assert median.out.splitlines()[1:] != presence.out.splitlines()[1:]
+
+
+@pytest.mark.parametrize(
+    ("argv", "match"),
+    [
+        (["experiment", "cfg.toml", "--out", "o", "--jobs", "0"], "--jobs: must be a"),
+        (["experiment", "cfg.toml", "--out", "o", "--jobs", "two"], "--jobs: must be"),
+        (["verify", "d", "--jobs", "0"], "--jobs: must be a non-zero"),
+        (["rank", "x.arff"], "required: --method"),
+        (["nosuchcommand"], "invalid choice"),
+        (["rank", "x.arff", "--method", "MaxCS", "--k", "many"], "invalid int"),
+    ],
+)
+def test_argument_errors_are_one_line_with_status_2(argv, match):
+    """Check that argparse errors print one line (no usage block) and exit 2."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlfs_core", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and match in proc.stderr, proc.stderr
+    assert "usage" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_internal_error_is_one_line_with_status_2(tiny, capsys, monkeypatch):
+    """Check that even an unexpected exception prints one line, not a traceback."""
+    import mlfs_core.cli as cli
+
+    def broken(args):
+        raise TypeError("something\nunexpected")
+
+    monkeypatch.setattr(cli, "_cmd_stats", broken)
+    status, _, err = _run(capsys, "stats", str(tiny))
+    assert status == 2
+    expected = "mlfs stats: error: internal error (TypeError): something unexpected"
+    assert err == expected + "\n"

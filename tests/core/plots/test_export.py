@@ -8,7 +8,12 @@ import os
 import pandas as pd
 import pytest
 
-from mlfs_core.plots import label_frequency_bar, png_export_available, to_png_bytes
+from mlfs_core.plots import (
+    export,
+    label_frequency_bar,
+    png_export_available,
+    to_png_bytes,
+)
 
 HAS_KALEIDO = importlib.util.find_spec("kaleido") is not None
 
@@ -22,3 +27,23 @@ def test_to_png_bytes_renders_a_png_offline():
     fig = label_frequency_bar(pd.DataFrame({"label": ["a", "b"], "count": [2, 1]}))
     data = to_png_bytes(fig, width=400, height=300, scale=1)
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
+
+
+def test_export_passes_the_browser_and_leaves_the_environment_alone(monkeypatch):
+    """Check that the browser path reaches kaleido as an option, not via os.environ."""
+    monkeypatch.delenv("BROWSER_PATH", raising=False)
+    monkeypatch.setattr(export, "_find_browser", lambda: "/opt/some/chromium")
+    monkeypatch.setattr(export, "png_export_available", lambda: True)
+    seen = {}
+
+    def fake_calc(fig, *, opts, kopts):
+        seen.update(kopts)
+        return b"\x89PNG"
+
+    import kaleido
+
+    monkeypatch.setattr(kaleido, "calc_fig_sync", fake_calc)
+    fig = label_frequency_bar(pd.DataFrame({"label": ["a"], "count": [1]}))
+    assert export.to_png_bytes(fig) == b"\x89PNG"
+    assert seen == {"mathjax": False, "path": "/opt/some/chromium"}
+    assert "BROWSER_PATH" not in os.environ
