@@ -15,14 +15,17 @@ from pathlib import Path
 from mlfs_core._constants import FEATURES
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation.protocols import (
+    ClassifierConfig,
     DatasetSpec,
     ExperimentConfig,
+    MethodConfig,
     config_from_toml,
     config_to_toml,
     protocol_a,
     protocol_b,
 )
 from mlfs_core.evaluation.runner import ExperimentResult, run_experiment
+from mlfs_core.selectors import get_method
 
 from . import cached, state
 from .datasets import DatasetKey
@@ -83,24 +86,40 @@ def build_config(
     repeats: int,
     split: str,
     seed: int,
+    scaling: str = "none",
+    binarize: str = "presence",
 ) -> ExperimentConfig:
-    """An :class:`ExperimentConfig` from the page's widget values."""
+    """An :class:`ExperimentConfig` from the page's widget values.
+
+    ``scaling`` is protocol A's classifier-input scaling (``none``,
+    ``l2-rows``, ``maxabs``) or, for protocol B, ML-kNN's (``none``,
+    ``minmax``); ``binarize`` goes to every method that takes it (the CS/BNS
+    family: ``presence`` or ``median``).
+    """
     common = {
         "budgets": parse_budgets(budgets),
         "n_repeats": int(repeats),
         "on_sparse_label": "ignore",
     }
     if protocol == "A":
-        proto = protocol_a(n_folds=int(folds), **common)
+        proto = protocol_a(n_folds=int(folds), scaling=scaling, **common)
     else:
-        proto = protocol_b(split=split, n_folds=int(folds), **common)
+        knn = ClassifierConfig("mlknn", {"k": 10, "s": 1.0, "scaling": scaling})
+        proto = protocol_b(split=split, n_folds=int(folds), classifier=knn, **common)
     return ExperimentConfig(
         datasets=tuple(datasets),
-        methods=tuple(methods),
+        methods=tuple(_with_binarize(m, binarize) for m in methods),
         protocol=proto,
         seed=int(seed),
         name="app",
     )
+
+
+def _with_binarize(name: str, binarize: str):
+    """``name`` as a method config carrying ``binarize`` when the method takes it."""
+    if binarize == "presence" or "binarize" not in get_method(name).defaults:
+        return name
+    return MethodConfig(name, {"binarize": binarize})
 
 
 def config_toml(config: ExperimentConfig) -> str | None:
@@ -148,7 +167,23 @@ def save(result: ExperimentResult, folder: Path) -> Path:
     result.selections.assign(**{FEATURES: joined}).to_csv(
         folder / SELECTIONS_FILE, index=False
     )
+    result.timings.to_csv(folder / TIMINGS_FILE, index=False)
     text = config_toml(result.config)
     if text is not None:
         (folder / "config.toml").write_text(text, encoding="utf-8")
     return folder
+
+
+TIMINGS_FILE = "timings.csv"
+
+
+def solver_summary(folder: Path) -> str | None:
+    """The run's classifier-convergence sentence, or None without timings."""
+    import pandas as pd
+
+    from mlfs_core.cli_experiment import convergence_line
+
+    path = Path(folder) / TIMINGS_FILE
+    if not path.is_file():
+        return None
+    return convergence_line(pd.read_csv(path))

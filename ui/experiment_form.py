@@ -9,7 +9,7 @@ import streamlit as st
 import mlfs_core
 
 from . import cached, state
-from .experiment import TEACHING_DEFAULTS, read_config, run
+from .experiment import TEACHING_DEFAULTS, read_config, run, solver_summary
 from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef
 
 PROTOCOLS = {
@@ -72,6 +72,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
         key="exp_repeats",
         help="Paper 000 averages 3 runs.",
     )
+    scaling, binarize = _input_settings(protocol)
     return {
         "datasets": datasets,
         "methods": methods,
@@ -80,7 +81,50 @@ def settings(dataset_names: list[str], current: str) -> dict:
         "folds": folds,
         "repeats": repeats,
         "split": split,
+        "scaling": scaling,
+        "binarize": binarize,
     }
+
+
+SCALINGS = {
+    "A": {
+        "none": "none (the papers' setting)",
+        "l2-rows": "l2-rows (each row to unit length; liblinear converges)",
+        "maxabs": "maxabs (each column divided by its largest |value|)",
+    },
+    "B": {
+        "none": "none (distances on the discretized codes)",
+        "minmax": "minmax (each feature to [0, 1], as Mulan's ML-kNN)",
+    },
+}
+BINARIZE = {
+    "presence": "non-zero (presence, the papers' rule for text)",
+    "median": "above its median (for dense numeric data)",
+}
+
+
+def _input_settings(protocol: str) -> tuple[str, str]:
+    """Classifier-input scaling and the CS/BNS presence rule."""
+    cols = st.columns(2)
+    options = SCALINGS[protocol]
+    scaling = cols[0].selectbox(
+        "Classifier input scaling",
+        list(options),
+        format_func=options.get,
+        key=f"exp_scaling_{protocol}",
+        help="Protocol A: how the selected columns are scaled before LinearSVC "
+        "(part of the cache key; the run's summary says how many fits did not "
+        "converge). Protocol B: ML-kNN's feature scaling.",
+    )
+    binarize = cols[1].selectbox(
+        "CS/BNS: a feature is present when",
+        list(BINARIZE),
+        format_func=BINARIZE.get,
+        key="exp_binarize",
+        help="Applies to the CS/BNS methods; on dense data non-zero makes "
+        "nearly every score tie.",
+    )
+    return scaling, binarize
 
 
 def config_upload() -> None:
@@ -114,6 +158,13 @@ def _apply_config() -> None:
     st.session_state["exp_repeats"] = min(proto.n_repeats, 5)
     if name == "B":
         st.session_state["exp_split"] = proto.split
+        scaling = proto.classifier.params.get("scaling", "none")
+    else:
+        scaling = proto.scaling
+    if scaling in SCALINGS[name]:
+        st.session_state[f"exp_scaling_{name}"] = scaling
+    rules = {m.params.get("binarize", "presence") for m in config.methods}
+    st.session_state["exp_binarize"] = "median" if "median" in rules else "presence"
     st.session_state[state.SEED] = config.seed
     st.session_state["exp_datasets"] = [_dataset_name(d) for d in config.datasets]
     st.session_state[CONFIG_MESSAGE] = f"Loaded {upload.name}"
@@ -176,6 +227,9 @@ def show_session_results() -> None:
     st.caption(
         f'The analysis pages now show these results (source: "{state.SOURCE_SESSION}").'
     )
+    solver = solver_summary(Path(folder))
+    if solver:
+        st.caption(solver.capitalize() + ".")
     st.dataframe(
         cached.results(ResultsRef(folder, results.stat().st_mtime)),
         hide_index=True,

@@ -96,3 +96,26 @@ def test_a_run_on_two_datasets_shows_average_ranks(data_dir):
     (chart,) = charts(at)
     assert "This run: average rank by micro_f1" in chart.proto.spec
     assert '"MaxCS"' in chart.proto.spec and '"RFS"' in chart.proto.spec
+
+
+def test_scaling_and_binarize_reach_the_config_and_solver_state_is_shown():
+    """Check the scaling/binarize widgets change the saved config and the results."""
+    from pathlib import Path
+
+    import tomllib
+
+    from ui import state
+
+    at = _small_experiment()
+    at.button(key="exp_run").click().run()
+    plain = at.dataframe[0].value
+    assert any("stopped at max_iter" in c.value for c in at.caption)
+    at.selectbox(key="exp_scaling_A").set_value("l2-rows").run()
+    at.selectbox(key="exp_binarize").set_value("median").run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    folder = Path(at.session_state[state.EXPERIMENT_RESULTS])
+    config = tomllib.loads((folder / "config.toml").read_text())
+    assert config["protocol"]["scaling"] == "l2-rows"
+    assert {"name": "MaxCS", "params": {"binarize": "median"}} in config["methods"]
+    assert not at.dataframe[0].value["value"].equals(plain["value"])
