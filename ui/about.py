@@ -72,3 +72,41 @@ def method_table(family: str) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+RULES = """
+Every number the app shows is deterministic; these rules decide the close calls:
+
+- **Ties in rankings**: equal scores keep the lower feature index first, and
+  "equal" means equal in exact arithmetic (CS is computed from exact integer
+  counts; BNS and Mean are arranged so that mathematically equal values are
+  bit-equal).
+- **CS and BNS on dense data**: a feature is *present* when non-zero (the papers'
+  rule for text). On dense numeric data almost every feature is non-zero
+  everywhere and the scores tie; choose "above its median" (`binarize = median`).
+- **ML-kNN neighbours**: distance ascending, equal distances by the lower training
+  index, never itself; the same on every machine and thread count. Optional
+  `minmax` scaling as in Mulan.
+- **Protocol A fits**: the linear SVM always sees the same sparse representation;
+  the experiment's summary says how many per-label fits stopped at liblinear's
+  iteration limit, and `l2-rows` scaling makes them converge.
+- **Friedman test**: the chi-squared form and Iman-Davenport's F (recommended by
+  Demšar) are both shown.
+"""
+
+
+def metric_table() -> pd.DataFrame:
+    """Each metric of the registry: name, direction and what it measures."""
+    from mlfs_core.evaluation.metrics import METRICS
+
+    return pd.DataFrame(
+        [
+            {
+                "Metric": name,
+                "Better": "higher" if spec.higher_is_better else "lower",
+                "Uses": "label scores" if spec.needs_scores else "0/1 predictions",
+                "What it measures": spec.description,
+            }
+            for name, spec in METRICS.items()
+        ]
+    )

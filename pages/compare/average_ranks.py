@@ -63,10 +63,17 @@ result = widgets.call_or_error(
 )
 if result is not None:
     cols = st.columns(4)
-    cols[0].metric("Friedman statistic", f"{result.statistic:.2f}")
+    cols[0].metric("Friedman chi-squared", f"{result.statistic:.2f}")
     cols[1].metric("p-value", f"{result.pvalue:.3g}")
     cols[2].metric("Critical difference (alpha 0.05)", f"{result.cd:.2f}")
     cols[3].metric("Datasets x methods", f"{result.n_datasets} x {result.n_methods}")
+    cols = st.columns(4)
+    cols[0].metric("Iman-Davenport F", f"{result.iman_davenport:.2f}")
+    cols[1].metric("p-value (F)", f"{result.iman_davenport_pvalue:.3g}")
+    cols[2].caption(
+        "Demšar (2006) recommends Iman-Davenport's F over the chi-squared form, "
+        "which is too conservative."
+    )
     ranks = result.ranks["mean"]
     widgets.show_figure(
         cd_diagram(ranks, result.cd, title=f"{metric} at {budget}"),

@@ -10,5 +10,14 @@ for family, title in about.families().items():
     st.subheader(title)
     # st.table wraps long text; a data grid would cut the descriptions off
     st.table(about.method_table(family).set_index("Method"))
+st.subheader("Metrics")
+st.table(about.metric_table().set_index("Metric"))
+st.caption(
+    "Coverage error is scikit-learn's: Zhang & Zhou's (and Mulan's) coverage + 1. "
+    "A sample with no true label counts 0 for coverage and ranking loss, 1 for "
+    "average precision and 0 (correct) for one-error."
+)
+st.subheader("Rules that decide a number")
+st.markdown(about.RULES)
 st.subheader("Papers")
 st.markdown(about.REFERENCES)

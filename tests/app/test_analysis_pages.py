@@ -73,6 +73,9 @@ def test_average_ranks_friedman_and_cd_diagram_on_uploaded_results():
     labels = {m.label: m.value for m in at.metric}
     assert labels["Datasets x methods"] == "3 x 3"
     assert float(labels["p-value"]) < 0.1
+    # Iman-Davenport's F, shown beside the chi-squared form (issue 10)
+    assert float(labels["Iman-Davenport F"]) > float(labels["Friedman chi-squared"])
+    assert 0.0 <= float(labels["p-value (F)"]) <= float(labels["p-value"])
     cd = charts(at)[-1].proto.spec
     assert "rank 1 = best, on the left" in cd
     table = at.table[0].value
@@ -135,11 +138,19 @@ def test_about_page_lists_every_method():
     import mlfs_core
 
     at = open_page(new_app(), "about")
-    names = set()
+    from mlfs_core.evaluation.metrics import METRICS
+
+    names, metrics = set(), set()
     for frame in at.table:  # a table wraps long descriptions; a data grid cut them
+        if "What it measures" in frame.value.columns:
+            metrics |= set(frame.value.index)
+            coverage = frame.value.loc["coverage_error", "What it measures"]
+            assert "coverage + 1" in coverage
+            continue
         names |= set(frame.value.index)
         assert "What it does" in frame.value.columns
-    assert names == set(mlfs_core.list_methods())
+    assert names == set(mlfs_core.list_methods()) and metrics == set(METRICS)
+    assert any("Iman-Davenport" in m.value for m in at.markdown)
     assert not at.dataframe
     assert any("[001]" in m.value for m in at.markdown)
 
