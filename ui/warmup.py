@@ -6,7 +6,9 @@ script has imported pandas, plotly and the engine (about 0.7 s) and built
 the page, so the two downloads and the imports ran one after the other. A
 blank, 10-px plotly chart sent first makes the browser fetch and compile
 plotly.js while the script works; :func:`end` removes it when the page is
-built. Only the session's first run does this.
+built. Only the session's first run sends the chart, but every run keeps the
+empty slot: the page's elements then keep their positions from run to run,
+so Streamlit does not remount them (an open expander would close).
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ _DONE = "plotly_warm_up_done"
 
 
 def start():
-    """Send a blank plotly chart on the session's first run; return its slot or None."""
+    """An empty slot, holding a blank plotly chart on the session's first run."""
+    slot = st.empty()
     if st.session_state.get(_DONE):
-        return None
+        return slot
     st.session_state[_DONE] = True
     import plotly.graph_objects as go
 
-    slot = st.empty()
     blank = go.Figure(layout={"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}})
     blank.update_xaxes(visible=False)
     blank.update_yaxes(visible=False)
@@ -32,6 +34,5 @@ def start():
 
 
 def end(slot) -> None:
-    """Remove the blank chart of :func:`start` (no-op for None)."""
-    if slot is not None:
-        slot.empty()
+    """Remove the blank chart of :func:`start` (the slot stays, empty)."""
+    slot.empty()
