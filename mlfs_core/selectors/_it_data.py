@@ -20,6 +20,7 @@ T-sums
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -74,6 +75,11 @@ class DiscreteProblem:
     def n_labels(self) -> int:
         """Number of labels q."""
         return self.labels.shape[1]
+
+    @cached_property
+    def small_labels(self) -> sp.csr_matrix:
+        """``feature_label`` of the codes >= 1 as CSR, one row per (f, code)."""
+        return sp.csr_matrix(self.feature_label[:, 1:, :].reshape(-1, self.n_labels))
 
     @property
     def n_codes(self) -> int:

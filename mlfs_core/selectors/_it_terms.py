@@ -5,9 +5,10 @@ PMU, D2F and MDMR, sums over the labels of quantities of ``(f, s, l_i)``.
 Both come from counts of the joint codes for all ``f`` at once: for each code
 ``w >= 1`` of ``s`` the samples with ``s = w`` give one sparse product
 (feature codes x labels); the ``w = 0`` slices and the ``f``-code-0 cells
-follow by subtraction from totals. One selection step therefore costs
-``b_s - 1`` sparse products and one pass over an (n_features, codes, codes,
-n_labels) array, in feature blocks of bounded size.
+follow by subtraction from totals. The label sums come from sparse
+corrections (:mod:`._it_triples`), so one selection step costs ``b_s - 1``
+sparse products and passes over the feature-label co-occurrences, never an
+(n_features, codes, codes, n_labels) array.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._it_data import DiscreteProblem, fill_mode, small_counts
-
-# Elements per block of the (features, codes, codes, labels) count array.
-_BLOCK_ELEMENTS = 1 << 16
+from ._it_triples import triple_tsum
 
 
 @dataclass(frozen=True)
@@ -108,42 +107,6 @@ def _fill_s_mode(small_w: np.ndarray | None, totals: np.ndarray) -> np.ndarray:
     return np.concatenate([mode[:, :, None], small_w], axis=2)
 
 
-def _triple_tsum(
-    problem: DiscreteProblem, s: int, rows: list[np.ndarray], pair: np.ndarray
-) -> np.ndarray:
-    """sum_i of the T-sum of the (f, s, l_i) table, shape (n_features,)."""
-    labels = problem.labels
-    slices = [
-        fill_mode(small_counts(problem, r, labels), _label_totals(problem, r))
-        for r in rows
-    ]
-    m = problem.n_features
-    out = np.zeros(m)
-    step = max(1, _BLOCK_ELEMENTS // (problem.n_codes * problem.n_labels))
-    for start in range(0, m, step):
-        fs = slice(start, min(start + step, m))
-        # Cells with l_i = 1 for s = w >= 1 come from the products; s = 0 by
-        # subtraction from the (f, l_i) counts; cells with l_i = 0 from (f, s).
-        rest = problem.feature_label[fs].copy()
-        k = np.zeros(rest.shape[:2])
-        for w, ones in enumerate(slices, start=1):
-            block = ones[fs]
-            rest -= block
-            k += _tsum_pair(problem, block, pair[fs, :, w, None])
-        out[fs] = (k + _tsum_pair(problem, rest, pair[fs, :, 0, None])).sum(axis=1)
-    return out
-
-
-def _tsum_pair(problem: DiscreteProblem, ones: np.ndarray, total: np.ndarray):
-    """T-sums over labels of the cells ``ones`` and ``total - ones``."""
-    return (problem.tsum(ones) + problem.tsum(total - ones)).sum(axis=-1)
-
-
-def _label_totals(problem: DiscreteProblem, rows: np.ndarray) -> np.ndarray:
-    counts = np.asarray(problem.labels[rows].sum(axis=0)).ravel()
-    return np.rint(counts).astype(np.int64)
-
-
 def step_terms(problem: DiscreteProblem, s: int, *, with_labels: bool) -> StepTerms:
     """Entropies of (f, s) and optionally sum_i H(f, s, l_i) for every f.
 
@@ -169,7 +132,7 @@ def step_terms(problem: DiscreteProblem, s: int, *, with_labels: bool) -> StepTe
     h_fsl_sum = None
     if with_labels:
         q = problem.n_labels
-        k = _triple_tsum(problem, s, rows, pair)
+        k = triple_tsum(problem, rows, pair)
         h_fsl_sum = q * np.log2(problem.n_samples) - k / problem.n_samples
     return StepTerms(
         h_fs=h_fs, h_fsl_sum=h_fsl_sum, h_s=h_s, h_sl_sum=float(h_sl.sum())

@@ -206,10 +206,9 @@ def test_ppt_methods_match_naive_for_any_tau(method, tau):
 @pytest.mark.parametrize("method", ["PMU", "LRFS", "LSMFS", "MLSMFS", "MDMR"])
 def test_tiny_blocks_match_naive(monkeypatch, method):
     """Check that tiny evaluation blocks (many, some empty) change nothing."""
-    from mlfs_core.selectors import _it_pairs, _it_terms
+    from mlfs_core.selectors import _it_pairs
 
     monkeypatch.setattr(_it_pairs, "_BLOCK_ELEMENTS", 5)
-    monkeypatch.setattr(_it_terms, "_BLOCK_ELEMENTS", 5)
     codes, Y = _random_problem(12, 35, 9, 4, 4)
     fast = rank_discrete(codes, Y, method)
     order, path = naive_rank(codes, Y, method)
