@@ -2,36 +2,23 @@
 
 Part of ``studies/report.py`` (see there). The statistics themselves live in
 :mod:`mlfs_core.analysis`; here they are applied to the papers' method groups.
+Paper 000's claims have one verdict rule everywhere (issue 11 item 5,
+:func:`mlfs_core.analysis.reproduction.verdict`): agree = holds at every
+stated budget, partly = at more than half, tie = never contradicted but tied,
+disagree = otherwise.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
-from report_data import (
-    BNS,
-    CS,
-    IT_METHODS,
-    TABLE5,
-    TEXT_DATASETS,
-    VARIANTS,
-    mean_similarity,
-)
+from report_data import BNS, CS, IT_METHODS, TABLE5, VARIANTS, mean_similarity
 
 from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC
 from mlfs_core.analysis import dataset_means, method_wins, rank_table, variant_ranks
+from mlfs_core.analysis.paper000_claims import paper000_claims
+from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import METRICS
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One claim of a paper, our verdict and the numbers behind it."""
-
-    text: str
-    verdict: str  # "agrees", "partly", "disagrees"
-    evidence: str
 
 
 # ---------------------------------------------------------------- paper 000
@@ -43,106 +30,40 @@ def group_ranks(results: pd.DataFrame, methods: list[str], metric: str) -> pd.Da
     return rank_table(sub, metric=metric, higher_is_better=hib, reference_methods=refs)
 
 
-def _clearly_less(a: float, b: float) -> bool:
-    """``a < b`` beyond floating-point noise (equal means do not support a claim)."""
-    return bool(a < b and not np.isclose(a, b, rtol=1e-9, atol=1e-12))
-
-
-def _verdict(all_hold: bool, some_hold: bool) -> str:
-    return "agrees" if all_hold else ("partly" if some_hold else "disagrees")
-
-
-def _mean_is_best(results: pd.DataFrame, metric: str) -> list[Claim]:
-    """Claims 1-2: Mean is the best aggregation of each measure at 10 % and 20 %."""
-    out = []
-    low = [10.0, 20.0]
-    for group, name in ((CS, "CS"), (BNS, "BNS")):
-        r = group_ranks(results, group, metric)
-        r = r[r["budget_pct"].isin(low)]
-        best = r.loc[
-            r.groupby("budget_pct")[MEAN].idxmin(), [METHOD, "budget_pct", MEAN]
-        ]
-        wins = (best[METHOD] == f"Mean{name}").sum()
-        out.append(
-            Claim(
-                f"Mean is the best {name} aggregation at low percentages (10%, 20%)",
-                _verdict(wins == len(low), bool(wins)),
-                "best at "
-                + ", ".join(
-                    f"{b:.0f}%: {m} ({v:.2f})"
-                    for m, b, v in best.itertuples(index=False)
-                ),
-            )
-        )
-    return out
-
-
-def _table5_claims(results: pd.DataFrame, metric: str) -> list[Claim]:
-    """Claims 3-4: MaxCS and MeanCS are the best overall, and beat RFS and AF."""
-    r5 = group_ranks(results, TABLE5, metric)
-    overall = r5.groupby(METHOD)[MEAN].mean().sort_values()
-    top2 = set(overall.index[:2])
-    cs2 = {"MaxCS", "MeanCS"}
-    wide = r5.pivot(index="budget_pct", columns=METHOD, values=MEAN)
-    beats = {
-        (m, b): int((wide[m] < wide[b]).sum())
-        for m in ("MaxCS", "MeanCS")
-        for b in ("RFS", "AF")
-    }
-    n = len(wide)
-    return [
-        Claim(
-            "MaxCS and MeanCS are the best methods overall (Table 5)",
-            _verdict(top2 == cs2, bool(top2 & cs2)),
-            "mean rank over budgets: "
-            + ", ".join(f"{m} {v:.2f}" for m, v in overall.items()),
-        ),
-        Claim(
-            "MaxCS and MeanCS beat RFS and AF",
-            _verdict(all(v == n for v in beats.values()), any(beats.values())),
-            "; ".join(
-                f"{m} better-ranked than {b} at {v}/{n} budgets"
-                for (m, b), v in beats.items()
-            ),
-        ),
-    ]
-
-
-def _similarity_claims(similarity: pd.DataFrame) -> list[Claim]:
-    """Claims 5-6 (Table 6): CS unlike BNS; MeanBNS unlike the other BNS methods."""
-    sim = mean_similarity(similarity)
-    within = np.nanmean(
-        [sim.loc[a, b] for g in (CS, BNS) for a in g for b in g if a < b]
+def rank_tables(
+    results: pd.DataFrame, metric: str = "micro_f1"
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Our Table 4 (with a ``measure`` column, CS then BNS) and Table 5."""
+    table4 = pd.concat(
+        [
+            group_ranks(results, group, metric).assign(measure=name)
+            for group, name in ((CS, "CS"), (BNS, "BNS"))
+        ],
+        ignore_index=True,
     )
-    across = np.nanmean([sim.loc[a, b] for a in CS for b in BNS])
-    others = [m for m in BNS if m != "MeanBNS"]
-    mean_vs = np.nanmean([sim.loc["MeanBNS", m] for m in others])
-    among = np.nanmean([sim.loc[a, b] for a in others for b in others if a < b])
-    return [
-        Claim(
-            "CS methods select different features than BNS methods (Table 6)",
-            "agrees" if _clearly_less(across, within) else "disagrees",
-            f"mean Kuncheva within a measure {within:.2f}, "
-            f"across measures {across:.2f}",
-        ),
-        Claim(
-            "MeanBNS selects unlike the other BNS methods",
-            "agrees" if _clearly_less(mean_vs, among) else "disagrees",
-            f"Kuncheva MeanBNS vs other BNS {mean_vs:.2f}; "
-            f"among the other BNS {among:.2f}",
-        ),
-    ]
+    return table4, group_ranks(results, TABLE5, metric).assign(measure="")
 
 
 def claims_paper000(
     results: pd.DataFrame, similarity: pd.DataFrame, metric: str = "micro_f1"
-) -> list[Claim]:
-    """Check paper 000's claims against our results (six checks)."""
-    return [
-        *_mean_is_best(results, metric),
-        *_table5_claims(results, metric),
-        *_similarity_claims(similarity),
-    ]
+) -> pd.DataFrame | None:
+    """Paper 000's claims on our results by the written rule of issue 11 item 5.
+
+    :func:`mlfs_core.analysis.paper000_claims.paper000_claims` on our Tables
+    4-5 (``metric``) and our Table 6; None when a stated budget or method is
+    missing from our data (a claim is only checked over its whole stated range).
+    """
+    table4, table5 = rank_tables(results, metric)
+    try:
+        return paper000_claims(table4, table5, mean_similarity(similarity))
+    except (KeyError, ConfigError):
+        return None
+
+
+def verdict_cell(row) -> str:
+    """``"partly (3 of 5, 1 tied)"`` for one row of :func:`claims_paper000`."""
+    ties = f", {row.ties} tied" if row.ties else ""
+    return f"{row.verdict} ({row.holds} of {row.holds + row.ties + row.fails}{ties})"
 
 
 # ---------------------------------------------------------------- paper 001
@@ -190,27 +111,21 @@ def variant_notes(means: pd.DataFrame) -> list[str]:
 
 
 # ---------------------------------------------------------------- summary
-_SAYS = {"agrees": "agree", "partly": "partly agree", "disagrees": "disagree"}
-
-
 def _summary_paper000(data: dict) -> list[str]:
-    res, sim = data["results"], data["similarity"]
-    n = res[DATASET].nunique()
-    text = res[res[DATASET].isin(TEXT_DATASETS)]
+    res = data["results"]
     lines = [
-        f"Paper 000 ({n} datasets done, {text[DATASET].nunique()} of them text; "
-        "micro-F1):",
+        f"Paper 000 ({res[DATASET].nunique()} datasets done; micro-F1; agree = "
+        "holds at every stated budget, partly = at more than half, tie = never "
+        "contradicted but tied, disagree = otherwise):",
         "",
     ]
-    checks = claims_paper000(res, sim)
-    text_checks = (
-        claims_paper000(text, sim[sim[DATASET].isin(TEXT_DATASETS)])
-        if text[DATASET].nunique()
-        else [None] * len(checks)
-    )
-    for c, t in zip(checks, text_checks):
-        extra = f"; text datasets {_SAYS[t.verdict]}" if t is not None else ""
-        lines.append(f"- {c.text}: all datasets {_SAYS[c.verdict]}{extra}.")
+    claims = claims_paper000(res, data["similarity"])
+    if claims is None:
+        return lines + ["- not checked: a stated budget or method is missing.", ""]
+    lines += [
+        f"- {row.claim} ({row.stated}): {verdict_cell(row)}."
+        for row in claims.itertuples()
+    ]
     return lines + [""]
 
 

@@ -17,16 +17,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
 GZIP = {"method": "gzip", "mtime": 0}
 
-TEXT_DATASETS = {
-    "medical",
-    "enron",
-    "slashdot",
-    "bibtex",
-    "delicious",
-    "tmc2007-500",
-    "yahoo-arts",
-    "yahoo-education",
-}
 # Method groups from the registry (registry order); ATR, paper 001's own method, first.
 CS = [m for m in list_methods("paper000") if m.endswith("CS")]
 BNS = [m for m in list_methods("paper000") if m.endswith("BNS")]

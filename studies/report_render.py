@@ -11,9 +11,8 @@ from pathlib import Path
 import pandas as pd
 from report_claims import (
     atr_wins,
-    claims_paper000,
-    group_ranks,
     paper001_tables,
+    rank_tables,
     variant_effect,
     variant_notes,
 )
@@ -23,7 +22,6 @@ from report_data import (
     IT_METHODS,
     REFERENCE_LABELS,
     TABLE5,
-    TEXT_DATASETS,
     mean_similarity,
     selection_seconds,
 )
@@ -87,17 +85,15 @@ def _heading(title: str, meta: pd.DataFrame) -> list[str]:
 
 # ---------------------------------------------------------------- paper 000
 def _tables_4_5(res: pd.DataFrame, metric: str, tables: Path, png: bool, root: Path):
-    lines, parts = [], []
-    for group, name in ((CS, "CS"), (BNS, "BNS")):
-        r = group_ranks(res, group, metric).assign(measure=name)
-        parts.append(r)
+    lines = []
+    ranks4, r5 = rank_tables(res, metric)
+    for name in ("CS", "BNS"):
         lines += _block(
             f"### Table 4 ({metric}, {name} aggregations): average rank (std)",
-            md_table(pivot_ranks(r).reset_index()),
+            md_table(pivot_ranks(ranks4[ranks4["measure"] == name]).reset_index()),
         )
-    ranks4 = pd.concat(parts, ignore_index=True)
     ranks4.to_csv(tables / f"table4_{metric}.csv", index=False)
-    r5 = group_ranks(res, TABLE5, metric)
+    r5 = r5.drop(columns="measure")
     r5.to_csv(tables / f"table5_{metric}.csv", index=False)
     lines += _block(
         f"### Table 5 ({metric}): average rank (std)",
@@ -124,7 +120,7 @@ def _table6(similarity: pd.DataFrame, tables: Path, png: bool, root: Path):
 
 
 def report_paper000(data: dict, png: bool, root: Path) -> list[str]:
-    """Study 1's section: Tables 4-6, Figure 1, the Friedman tests, the claims."""
+    """Study 1's section: Tables 4-6, Figure 1, the Friedman tests, the paper."""
     res = data["results"]
     tables = root / "studies" / "paper000" / "tables"
     tables.mkdir(parents=True, exist_ok=True)
@@ -140,41 +136,9 @@ def report_paper000(data: dict, png: bool, root: Path) -> list[str]:
         md_table(fr),
     )
     lines += _table6(data["similarity"], tables, png, root)
-    lines += claims_section(res, data["similarity"]) + [""]
     from report_published import published_section_000  # imports this module
 
     return lines + published_section_000(data, root)
-
-
-def claims_section(res: pd.DataFrame, similarity: pd.DataFrame) -> list[str]:
-    """Claim checks on every dataset done, and on the text datasets among them."""
-    lines = [
-        "### The paper's claims, checked",
-        "",
-        "Paper 000 studied text collections, so each claim is checked on every "
-        "dataset done and, separately, on the text datasets among them ("
-        + ", ".join(sorted(TEXT_DATASETS))
-        + ").",
-        "",
-        "| claim | datasets | our data | evidence |",
-        "|---|---|---|---|",
-    ]
-    subsets = [("all done", res, similarity)]
-    n_text = res.loc[res[DATASET].isin(TEXT_DATASETS), DATASET].nunique()
-    if n_text:
-        subsets.append(
-            (
-                f"text only ({n_text})",
-                res[res[DATASET].isin(TEXT_DATASETS)],
-                similarity[similarity[DATASET].isin(TEXT_DATASETS)],
-            )
-        )
-    for label, table, sim in subsets:
-        lines += [
-            f"| {c.text} | {label} | {c.verdict} | {c.evidence} |"
-            for c in claims_paper000(table, sim)
-        ]
-    return lines
 
 
 # ---------------------------------------------------------------- paper 001

@@ -152,23 +152,37 @@ def test_report_reads_a_tiny_study(report_data, claims, tiny_study):
     data = report_data.load_study("paper000", base=tmp / "data")
     assert set(data) >= {"results", "similarity", "timings", "meta", "selections"}
     assert list(data["meta"]["dataset"]) == ["flags"]
-    checks = claims.claims_paper000(data["results"], data["similarity"])
-    assert len(checks) == 6
-    assert {c.verdict for c in checks} <= {"agrees", "partly", "disagrees"}
+    table4, table5 = claims.rank_tables(data["results"])
+    assert set(table4["budget_pct"]) == set(table5["budget_pct"]) == {10, 50, 90}
+    # the claims are stated for 10-40 %, ..., which 3 budgets do not cover
+    assert claims.claims_paper000(data["results"], data["similarity"]) is None
 
 
 # ---------------------------------------------------------------- claim logic
-def _planted_results(best: list[str], n_datasets: int = 4) -> pd.DataFrame:
-    """micro-F1 where ``best`` (first is the best) beat every other method."""
+PCTS = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
+
+
+def _paper_story(pct: float) -> list[str]:
+    """Paper 000's story: Mean best up to 40/50 %, then Max (CS) and RaR/RoR (BNS)."""
+    if pct <= 40:
+        return ["MeanCS", "MaxCS", "MeanBNS"]
+    if pct == 50:
+        return ["MaxCS", "MeanCS", "MeanBNS"]
+    return ["MaxCS", "MeanCS", "RoRBNS" if pct == 90 else "RaRBNS"]
+
+
+def _planted_results(best, n_datasets: int = 4) -> pd.DataFrame:
+    """micro-F1 where ``best(pct)`` (first is the best) beat every other method."""
     methods = report_methods()
     rows = []
     for d in range(n_datasets):
-        for pct in (10.0, 20.0, 50.0):
+        for pct in PCTS:
+            order = best(pct)
             for fold in range(2):
                 for i, m in enumerate(methods):
                     if m == "AF" and pct != 10.0:
                         continue  # AF is evaluated once, at all features
-                    score = 0.9 - 0.1 * best.index(m) if m in best else 0.3 - 0.01 * i
+                    score = 0.9 - 0.1 * order.index(m) if m in order else 0.3 - 0.01 * i
                     rows.append(
                         {
                             "dataset": f"d{d}",
@@ -206,31 +220,42 @@ def _planted_similarity(groups: list[list[str]], high=0.8, low=0.1) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
+_PAPER_GROUPS = [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaRBNS"]]
+
+
 def test_claims_agree_when_the_paper_story_is_planted(claims):
-    results = _planted_results(["MeanCS", "MeanBNS", "MaxCS"])
-    sim = _planted_similarity(
-        [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaRBNS"]]
-    )
-    verdicts = [c.verdict for c in claims.claims_paper000(results, sim)]
-    # Mean best (CS), Mean best (BNS), top two of Table 5 are MeanCS and MaxCS?
-    # Table 5 has MeanBNS too, planted second, so the top two are MeanCS, MeanBNS.
-    assert verdicts[0] == "agrees"
-    assert verdicts[1] == "agrees"
-    assert verdicts[2] == "partly"
-    assert verdicts[3] == "agrees"  # both CS methods beat RFS and AF everywhere
-    assert verdicts[4] == "agrees"  # within-measure similarity above across
-    assert verdicts[5] == "agrees"  # MeanBNS apart from the other BNS
+    results = _planted_results(_paper_story)
+    checks = claims.claims_paper000(results, _planted_similarity(_PAPER_GROUPS))
+    assert len(checks) == 8
+    assert list(checks["verdict"]) == ["agree"] * 8
+    assert list(checks["fails"]) == [0] * 8 and list(checks["ties"]) == [0] * 8
+    # each claim is checked over its stated range only
+    assert list(checks["holds"]) == [4, 5, 5, 4, 9, 9, 6, 3]
 
 
-def test_claims_disagree_when_the_opposite_is_planted(claims, report_data):
-    results = _planted_results(["AF", "RFS", "MaxBNS", "RaRCS", "RoRBNS"])
-    # CS and BNS methods all alike, MeanBNS among them
-    sim = _planted_similarity([report_data.CS + report_data.BNS])
-    checks = claims.claims_paper000(results, sim)
-    assert [c.verdict for c in checks] == ["disagrees"] * 6
-    # the evidence names the numbers the verdict rests on
-    assert "RaRCS" in checks[0].evidence and "10%" in checks[0].evidence
-    assert "0/3 budgets" in checks[3].evidence
+def test_claims_partly_and_the_summary_use_the_one_rule(claims):
+    def story(pct):  # Max beats Mean (CS) at 40 %: 3 of the 4 stated budgets
+        return ["MaxCS", "MeanCS", "MeanBNS"] if pct == 40 else _paper_story(pct)
+
+    data = {
+        "results": _planted_results(story),
+        "similarity": _planted_similarity(_PAPER_GROUPS),
+    }
+    checks = claims.claims_paper000(data["results"], data["similarity"])
+    assert checks.loc[0, "verdict"] == "partly" and checks.loc[0, "holds"] == 3
+    lines = claims.summary_lines("paper000", data)
+    assert "- Mean is the best CS aggregation (10-40%): partly (3 of 4)." in lines
+    assert "- Max is the best CS aggregation (50-90%): agree (5 of 5)." in lines
+    assert not any("text" in line for line in lines)
+
+
+def test_claims_disagree_when_the_opposite_is_planted(claims):
+    results = _planted_results(lambda pct: ["AF", "RFS", "MaxBNS", "RaRCS"])
+    # every pair at 0.1: no pair above 0.7, and MeanBNS ties the others
+    checks = claims.claims_paper000(results, _planted_similarity([]))
+    assert list(checks["verdict"]) == ["disagree"] * 7 + ["tie"]
+    assert "10%: fails" in checks.loc[0, "outcomes"]
+    assert checks.loc[7, "ties"] == 3 and checks.loc[7, "holds"] == 0
 
 
 def test_atr_wins_counts_datasets_and_ranks(claims, report_data):
@@ -351,6 +376,13 @@ def test_committed_report_matches_the_committed_data(regenerated):
     # every figure the report shows is committed
     for link in re.findall(r"\]\((figures/[^)]+\.png)\)", committed):
         assert (ROOT / "docs" / link).is_file(), link
+
+
+def test_report_checks_paper000_claims_by_one_rule(regenerated):
+    text = (regenerated / "docs" / "reproduction.md").read_text(encoding="utf-8")
+    assert text.count("The paper's claims over the ranges it states them for") == 1
+    assert "agree = holds at every stated budget" in text  # the summary's rule
+    assert "text only" not in text and "disagrees" not in text
 
 
 def test_status_section_names_done_left_out_and_pending(monkeypatch):
