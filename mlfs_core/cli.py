@@ -27,7 +27,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def one_line(text: object) -> str:
-    """``text`` with its line breaks and runs of spaces folded into single spaces.
+    r"""``text`` with its line breaks and runs of spaces folded into single spaces.
 
     Examples
     --------
