@@ -19,7 +19,10 @@ two papers live in the browser, on the bundled sample data or on your own datase
 - **Experiment**: protocol A (paper 000: k-fold CV, BR + linear SVM, budgets in %)
   or protocol B (paper 001: train/test, ML-kNN, top 1..50 features).
 - **Average ranks**, **Similarity**, **Metric vs budget**: the papers' analyses of
-  experiment results (precomputed for the sample, your session's, or a results CSV).
+  experiment results (the reproduction studies, the sample's, your session's, or a
+  results CSV).
+- **Learn**: a score, an aggregation and a greedy step, step by step, with every
+  number on the current dataset.
 """
 
 FAMILY_TITLES = {

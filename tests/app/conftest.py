@@ -11,6 +11,17 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from . import browser as _browser
+
+# The browser tests' fixtures, here so that all their modules share one server
+# and one Chromium per session (tests/app/browser.py).
+st_server, browser, page, shots = (
+    _browser.st_server,
+    _browser.browser,
+    _browser.page,
+    _browser.shots,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 TOY_NAME = "toy"

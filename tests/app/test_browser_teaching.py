@@ -15,9 +15,7 @@ import time
 
 import pytest
 
-from . import test_browser as tb
-from .conftest import ROOT
-from .test_browser import (
+from .browser import (
     _free_port,
     _wait_healthy,
     assert_clean,
@@ -27,9 +25,7 @@ from .test_browser import (
     screenshot,
     wait_idle,
 )
-
-# the fixtures of test_browser.py, shared (a server per module)
-st_server, browser, page, shots = tb.st_server, tb.browser, tb.page, tb.shots
+from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
 

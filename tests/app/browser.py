@@ -1,0 +1,219 @@
+"""Fixtures and helpers of the real-browser tests (imported by tests/app/conftest.py).
+
+One ``streamlit run`` server and one Chromium per test session, shared by every
+browser test module: a second ``sync_playwright`` in the same session fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .streamlit_server import streamlit_command
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = (
+    os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+NETGUARD = Path(__file__).resolve().parent / "netguard"
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
+PAGES = {
+    "Data": "Data",
+    "Rank features": "Rank features",
+    "Experiment": "Experiment",
+    "Average ranks": "Average ranks",
+    "Similarity": "Similarity of selected subsets",
+    "Metric vs budget": "Metric vs number of selected features",
+    "About": "About MLFS Explorer",
+}
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(proc: subprocess.Popen, url: str, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"streamlit exited:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"streamlit not healthy after 60 s:\n{log.read_text()}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def st_server(tmp_path_factory):
+    """``streamlit run app.py`` on a free loopback port; yields its URL."""
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("st")
+    log_path = folder / "streamlit.log"
+    env = dict(
+        guarded_env(folder / "net.log"),
+        STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+        STREAMLIT_SERVER_HEADLESS="true",
+        MLFS_WORK_DIR=str(folder / "work"),
+    )
+    env.pop("MLFS_DATA_DIR", None)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            streamlit_command(port),
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(proc, url, log_path)
+        yield url
+        assert outside_connections(folder / "net.log") == []
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Chromium driven by Playwright (skip/fail when missing)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        _missing(f"Chromium not found at {CHROMIUM}")
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=30_000)  # the first, cold script run imports the engine
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, st_server):
+    """A fresh page that records console errors and blocks non-loopback requests."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(60_000)
+    pg.console_errors, pg.external_requests = [], []
+    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
+    pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
+
+    def guard(route):
+        if route.request.url.startswith(LOCAL):
+            route.continue_()
+        else:
+            pg.external_requests.append(route.request.url)
+            route.abort()
+
+    pg.route("**/*", guard)
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory) -> list[Path]:
+    """Folders that screenshots are written to."""
+    folders = [tmp_path_factory.mktemp("screenshots")]
+    if os.environ.get("MLFS_SCREENSHOTS"):
+        target = Path(os.environ["MLFS_SCREENSHOTS"])
+        folders.append(target if target.is_absolute() else ROOT / target)
+    for f in folders:
+        f.mkdir(parents=True, exist_ok=True)
+    return folders
+
+
+def wait_idle(page, settle_ms: int = 200) -> None:
+    """Wait until the script run triggered by the last action has finished."""
+    page.wait_for_timeout(settle_ms)
+    page.wait_for_selector(
+        '[data-testid="stApp"][data-test-script-state="notRunning"]'
+        '[data-test-connection-state="CONNECTED"]'
+    )
+
+
+def go_to(page, nav: str) -> None:
+    """Click a page in the sidebar navigation and wait for its title."""
+    from playwright.sync_api import expect
+
+    page.get_by_test_id("stSidebarNav").get_by_text(nav, exact=True).click()
+    expect(page.get_by_role("heading", name=PAGES[nav], exact=True)).to_be_visible()
+    wait_idle(page)
+
+
+def screenshot(page, shots: list[Path], name: str, height: int = 1800) -> None:
+    """A tall screenshot of the current page into every screenshot folder."""
+    page.set_viewport_size({"width": 1280, "height": height})
+    wait_idle(page)
+    page.wait_for_timeout(700)  # plotly and the data grid redraw after a resize
+    for folder in shots:
+        page.screenshot(path=str(folder / f"{name}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def guarded_env(log: Path) -> dict[str, str]:
+    """The environment of a server whose outside connections are logged to ``log``.
+
+    ``tests/app/netguard/sitecustomize.py`` (first on PYTHONPATH) installs an
+    audit hook that writes each non-loopback name lookup or connection there.
+    """
+    log.touch()
+    path = os.pathsep.join(
+        p for p in (str(NETGUARD), os.environ.get("PYTHONPATH", "")) if p
+    )
+    return dict(os.environ, PYTHONPATH=path, MLFS_NET_LOG=str(log))
+
+
+def outside_connections(log: Path) -> list[str]:
+    """The lines of a ``guarded_env`` log: the server's outside connections."""
+    return log.read_text().splitlines()
+
+
+def assert_clean(page) -> None:
+    """No Python exception shown, no console error, no request off the machine."""
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.external_requests == [], page.external_requests
+    assert page.console_errors == [], page.console_errors
