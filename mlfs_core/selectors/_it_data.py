@@ -197,7 +197,7 @@ def fill_mode(small_counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
     -------
     ndarray of shape (n_features, n_codes, ...)
     """
-    mode = totals - small_counts.sum(axis=1)
+    mode = (totals - small_counts.sum(axis=1)).astype(small_counts.dtype, copy=False)
     # C order whatever the inputs': kernels read label rows and flat indices.
     return np.ascontiguousarray(np.concatenate([mode[:, None], small_counts], axis=1))
 
@@ -209,8 +209,8 @@ def small_counts(
 ) -> np.ndarray:
     """Counts of (feature code >= 1, column of ``right``) over ``rows``.
 
-    Returns an int64 array of shape (n_features, n_codes - 1, n_right); with
-    ``right=None`` the plain code counts of shape (n_features, n_codes - 1).
+    Returns an int32 array of shape (n_features, n_codes - 1, n_right); with
+    ``right=None`` the plain int64 code counts of shape (n_features, n_codes - 1).
     ``rows=None`` means every sample.
     """
     return _products(problem.small, problem.n_codes, rows, right)
@@ -229,9 +229,11 @@ def _products(
     if right is None:
         counts = np.asarray(small.sum(axis=0)).ravel()
         return np.rint(counts).astype(np.int64).reshape(n_features, n_codes - 1)
-    product = (small.T @ right).toarray()
+    product = sp.csr_matrix(small.T @ right)
+    # Round the stored counts only, then densify as int32: one dense copy.
+    product.data = np.rint(product.data)
     shape = (n_features, n_codes - 1, right.shape[1])
-    return np.rint(product).astype(np.int64).reshape(shape)
+    return product.astype(np.int32).toarray().reshape(shape)
 
 
 def prepare_codes(

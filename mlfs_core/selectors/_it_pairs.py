@@ -28,6 +28,20 @@ from ._it_terms import Statics
 _BLOCK_ELEMENTS = 1 << 15
 
 
+def _t_small_labels(problem: DiscreteProblem) -> np.ndarray:
+    """sum over codes v >= 1 of T[F[f, v, i]], shape (n_features, n_labels).
+
+    From the stored co-occurrences only (T[0] = 0), without a dense temporary
+    of all codes.
+    """
+    coo = problem.small_labels.tocoo()
+    f = coo.row // (problem.n_codes - 1)
+    keys = f.astype(np.intp) * problem.n_labels + coo.col
+    size = problem.n_features * problem.n_labels
+    sums = np.bincount(keys, weights=problem.tsum(coo.data), minlength=size)
+    return sums.reshape(problem.n_features, problem.n_labels)
+
+
 def _label_pair_counts(problem: DiscreteProblem) -> np.ndarray:
     """Samples with both labels positive, shape (n_labels, n_labels)."""
     both = (problem.labels.T @ problem.labels).toarray()
@@ -172,7 +186,7 @@ def triple_blocks(
     part from margins plus sparse corrections where a code >= 1 cell has
     samples with both labels (few, even on delicious).
     """
-    t_small_labels = problem.tsum(problem.feature_label[:, 1:, :]).sum(axis=1)
+    t_small_labels = _t_small_labels(problem)
     for fs, ls, k in _mixed_blocks(problem):
         k += _separable_cells(problem, fs, ls, t_small_labels)
         yield fs, ls.i, ls.js, problem.entropy(k)
@@ -189,7 +203,7 @@ def triple_entropy_sum(problem: DiscreteProblem) -> np.ndarray:
     for fs, _, block in _mixed_blocks(problem):
         k[fs] += block.sum(axis=1)
     # Each label is in q - 1 pairs: T of its code >= 1 cells counts q - 1 times.
-    t_small = (q - 1) * problem.tsum(problem.feature_label[:, 1:, :]).sum(axis=(1, 2))
+    t_small = (q - 1) * _t_small_labels(problem).sum(axis=1)
     t_both = np.triu(problem.tsum(_label_pair_counts(problem)), 1).sum()
     n_pairs = q * (q - 1) / 2
     return n_pairs * np.log2(n) - (k + t_small + t_both) / n

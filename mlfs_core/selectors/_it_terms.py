@@ -20,6 +20,9 @@ import numpy as np
 from ._it_data import DiscreteProblem, fill_mode, small_counts
 from ._it_triples import triple_tsum
 
+# Elements per block of the (features, codes, labels) temporaries of the statics.
+_BLOCK_ELEMENTS = 1 << 18
+
 
 @dataclass(frozen=True)
 class Statics:
@@ -53,9 +56,14 @@ def compute_statics(problem: DiscreteProblem) -> Statics:
         problem.tsum(problem.label_counts)
         + problem.tsum(problem.n_samples - problem.label_counts)
     )
-    ones = problem.feature_label
-    zeros = problem.bin_counts[:, :, None] - ones
-    h_fl = problem.entropy((problem.tsum(ones) + problem.tsum(zeros)).sum(axis=1))
+    h_fl = np.empty((problem.n_features, problem.n_labels))
+    step = max(1, _BLOCK_ELEMENTS // (problem.n_codes * problem.n_labels))
+    for start in range(0, problem.n_features, step):  # bounded temporaries
+        fs = slice(start, start + step)
+        ones = problem.feature_label[fs]
+        zeros = problem.bin_counts[fs, :, None] - ones
+        k = (problem.tsum(ones) + problem.tsum(zeros)).sum(axis=1)
+        h_fl[fs] = problem.entropy(k)
     h_fl_sum = h_fl.sum(axis=1)
     relevance = problem.n_labels * h_f + h_l.sum() - h_fl_sum
     return Statics(h_f=h_f, h_l=h_l, h_fl=h_fl, h_fl_sum=h_fl_sum, relevance=relevance)
