@@ -15,7 +15,9 @@ function whose verdict and evidence are printed into the report.
 The work is split over the modules next to this script: ``report_data``
 (inputs, method groups, app files), ``report_claims`` (claim checks and the
 summary), ``report_render`` (Markdown sections and tables), ``report_figures``
-(PNG figures) and ``report_status`` (which datasets are done). The statistics
+(PNG figures), ``report_status`` (which datasets are done), ``report_published``
+(the papers' published results beside ours) and ``report_variants`` (study 1's
+L2-rows sensitivity check and its secondary table). The statistics
 come from :mod:`mlfs_core.analysis`.
 """
 
@@ -29,6 +31,7 @@ from report_claims import summary_lines
 from report_data import ROOT, load_study, write_app_sources
 from report_render import report_paper000, report_paper001
 from report_status import status_section
+from report_variants import l2_section, secondary_section
 
 STUDIES = (("paper000", report_paper000), ("paper001", report_paper001))
 
@@ -46,6 +49,10 @@ def build_report(root: Path, png: bool) -> str:
             body = section(data, png, root)
             sections += [body[0], "", *status_section(study, data, root), *body[1:]]
             summary += summary_lines(study, data)
+        if study == "paper000":  # its variants, each its own section
+            l2, l2_summary = l2_section(data, root)
+            sections += [*l2, *secondary_section(png, root)]
+            summary += l2_summary
     sections[1:1] = [*summary, ""]
     return "\n".join(sections) + "\n"
 

@@ -84,39 +84,60 @@ def _heading(title: str, meta: pd.DataFrame) -> list[str]:
 
 
 # ---------------------------------------------------------------- paper 000
-def _tables_4_5(res: pd.DataFrame, metric: str, tables: Path, png: bool, root: Path):
+def tables_4_5(
+    res: pd.DataFrame,
+    metric: str,
+    tables: Path,
+    png: bool,
+    root: Path,
+    *,
+    prefix: str = "paper000",
+    note: str = "",
+) -> list[str]:
+    """Tables 4 and 5 and Figure 1 of ``metric``; ``note`` ends each heading and
+    ``prefix`` names the figure (``<prefix>_figure1_<metric>``).
+    """
     lines = []
     ranks4, r5 = rank_tables(res, metric)
     for name in ("CS", "BNS"):
         lines += _block(
-            f"### Table 4 ({metric}, {name} aggregations): average rank (std)",
+            f"### Table 4 ({metric}, {name} aggregations): average rank (std){note}",
             md_table(pivot_ranks(ranks4[ranks4["measure"] == name]).reset_index()),
         )
     ranks4.to_csv(tables / f"table4_{metric}.csv", index=False)
     r5 = r5.drop(columns="measure")
     r5.to_csv(tables / f"table5_{metric}.csv", index=False)
     lines += _block(
-        f"### Table 5 ({metric}): average rank (std)",
+        f"### Table 5 ({metric}): average rank (std){note}",
         md_table(pivot_ranks(r5).reset_index()),
     )
     alt = f"Figure 1, {metric}"
     return lines + _figure(
-        figure1(ranks4, metric), f"paper000_figure1_{metric}", alt, png, root
+        figure1(ranks4, metric), f"{prefix}_figure1_{metric}", alt, png, root
     )
 
 
-def _table6(similarity: pd.DataFrame, tables: Path, png: bool, root: Path):
+def table6(
+    similarity: pd.DataFrame,
+    tables: Path,
+    png: bool,
+    root: Path,
+    *,
+    prefix: str = "paper000",
+    note: str = "",
+) -> list[str]:
+    """Table 6 (Kuncheva at 50 %) and its heatmap ``<prefix>_table6_kuncheva``."""
     sim = mean_similarity(similarity)
     order = [m for m in CS + BNS + ["RFS"] if m in sim.index]
     sim = sim.loc[order, order]
     sim.to_csv(tables / "table6_kuncheva_50pct.csv")
     lines = _block(
         "### Table 6: Kuncheva index at 50 % of the features (mean over folds and "
-        "datasets)",
+        f"datasets){note}",
         md_table(sim.reset_index(), "{:.2f}"),
     )
     heat = kuncheva_heatmap(sim)
-    return lines + _figure(heat, "paper000_table6_kuncheva", "Table 6", png, root)
+    return lines + _figure(heat, f"{prefix}_table6_kuncheva", "Table 6", png, root)
 
 
 def report_paper000(data: dict, png: bool, root: Path) -> list[str]:
@@ -126,7 +147,7 @@ def report_paper000(data: dict, png: bool, root: Path) -> list[str]:
     tables.mkdir(parents=True, exist_ok=True)
     lines = _heading("## Study 1: paper 000 (protocol A)", data["meta"])
     for metric in ("micro_f1", "macro_f1"):
-        lines += _tables_4_5(res, metric, tables, png, root)
+        lines += tables_4_5(res, metric, tables, png, root)
     fr = friedman_by_budget(
         res[res[METHOD].isin(TABLE5)], metric="micro_f1", higher_is_better=True
     )
@@ -135,7 +156,7 @@ def report_paper000(data: dict, png: bool, root: Path) -> list[str]:
         "### Friedman test and Nemenyi CD per budget (Table 5 methods, micro-F1)",
         md_table(fr),
     )
-    lines += _table6(data["similarity"], tables, png, root)
+    lines += table6(data["similarity"], tables, png, root)
     from report_published import published_section_000  # imports this module
 
     return lines + published_section_000(data, root)

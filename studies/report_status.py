@@ -19,12 +19,16 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 # Datasets of a study config that are deliberately not run: (study, dataset) -> why.
-LEFT_OUT = {
-    ("paper000", "delicious"): "983 labels, so each BR + LinearSVC fit is 983 SVMs "
+_DELICIOUS = (
+    "983 labels, so each BR + LinearSVC fit is 983 SVMs "
     "on 14.5k samples; `bench/bench_br_fit.py` measures 31-33 s per fit at 50 % of "
     "the features, and protocol A needs 1,360 fits (10 folds x (9 budgets x 15 "
     "runs + AF)): about 12 h on one core, 6 h on both. Resumable: `python "
-    "studies/run_study.py paper000 --datasets delicious --jobs 2`",
+    "studies/run_study.py {study} --datasets delicious --jobs 2`"
+)
+LEFT_OUT = {
+    (study, "delicious"): _DELICIOUS.format(study=study)
+    for study in ("paper000", "paper000-l2")
 }
 # Datasets not done yet (still running or queued): (study, dataset) -> note.
 PENDING_NOTES: dict[tuple[str, str], str] = {}

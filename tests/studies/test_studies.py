@@ -279,10 +279,8 @@ def test_atr_wins_counts_datasets_and_ranks(claims, report_data):
 
 # ---------------------------------------------------------------- committed outputs
 def _copy_inputs(dst: Path) -> None:
-    for study in ("paper000", "paper001"):
-        shutil.copytree(
-            ROOT / "studies" / study / "data", dst / "studies" / study / "data"
-        )
+    for data in (ROOT / "studies").glob("*/data"):  # the variants' too
+        shutil.copytree(data, dst / "studies" / data.parent.name / "data")
     (dst / "configs").mkdir()
     for cfg in (ROOT / "configs").glob("study_*.toml"):
         shutil.copy(cfg, dst / "configs" / cfg.name)
@@ -303,7 +301,9 @@ def regenerated(report, tmp_path_factory):
 
 
 def test_committed_tables_match_the_committed_data(regenerated):
-    for study in ("paper000", "paper001"):
+    studies = {p.parent.name for p in (ROOT / "studies").glob("*/tables")}
+    assert {"paper000", "paper001"} <= studies
+    for study in sorted(studies):
         committed = sorted((ROOT / "studies" / study / "tables").glob("*.csv"))
         assert committed, study
         for path in committed:

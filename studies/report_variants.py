@@ -1,0 +1,186 @@
+"""Study 1's variants: the L2-rows sensitivity check and the secondary table.
+
+Part of ``studies/report.py`` (see there). Each variant is its own study
+config (``configs/study_paper000-l2.toml``, ``configs/study_paper000-
+secondary.toml``) with its own data folder, and its own section: a status
+table always, the analysis once current-engine data exist. Neither is ever
+mixed into the primary study's tables.
+
+- ``paper000-l2`` (issue 11 item 2): the primary with ``scaling = "l2-rows"``.
+  Paper 000's claims (one verdict rule, :func:`report_claims.claims_paper000`)
+  on the datasets both studies have, primary beside L2, and whether any
+  verdict changes; the non-converged share of each side.
+- ``paper000-secondary`` (issue 11 item 1): the protocol on the other shared
+  datasets with ``binarize = "median"``; Tables 4/5 and 6 as for the primary,
+  labelled as not the paper's datasets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from report_claims import claims_paper000, verdict_cell
+from report_data import load_study
+from report_render import _block as block
+from report_render import md_table, table6, tables_4_5
+from report_status import convergence_by_dataset, status_section
+
+from mlfs_core._constants import DATASET
+
+L2 = "paper000-l2"
+SECONDARY = "paper000-secondary"
+NOT_THE_PAPERS = ", not the paper's datasets"
+
+
+def _only(data: dict, datasets: list[str]) -> dict:
+    """``results``, ``similarity`` and ``timings`` of ``datasets`` only."""
+    return {
+        key: data[key][data[key][DATASET].isin(datasets)]
+        for key in ("results", "similarity", "timings")
+        if key in data
+    }
+
+
+def common_datasets(primary: dict, l2: dict) -> list[str]:
+    """Datasets done (current engine) in both studies, sorted."""
+    empty = pd.DataFrame(columns=[DATASET])
+    done = set(l2.get("meta", empty)[DATASET])
+    return sorted(done & set(primary.get("meta", empty)[DATASET]))
+
+
+def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
+    """Claim verdicts of the primary and the L2 study on the datasets both have.
+
+    Returns
+    -------
+    (DataFrame or None, str)
+        One row per claim (``claim, stated, primary, l2_rows, changed`` plus
+        the holds/ties/fails counts of each side), or None when there is
+        nothing to compare; and the sentence saying whether any conclusion
+        changes.
+    """
+    common = common_datasets(primary, l2)
+    if not common:
+        return None, "No dataset is done in both studies yet: nothing to compare."
+    a, b = _only(primary, common), _only(l2, common)
+    mine = claims_paper000(a["results"], a["similarity"])
+    theirs = claims_paper000(b["results"], b["similarity"])
+    names = ", ".join(common)
+    if mine is None or theirs is None:
+        return None, (
+            f"On {names}: not compared, a stated budget or method is missing."
+        )
+    both = mine.merge(theirs, on=["claim", "stated"], suffixes=("_primary", "_l2"))
+    both["primary"] = [verdict_cell(r) for r in mine.itertuples()]
+    both["l2_rows"] = [verdict_cell(r) for r in theirs.itertuples()]
+    both["changed"] = both["verdict_primary"] != both["verdict_l2"]
+    changed = both[both["changed"]]
+    if changed.empty:
+        sentence = (
+            f"On the {len(common)} datasets both studies have ({names}), no "
+            "conclusion changes: every claim gets the same verdict with and "
+            "without L2-normalised rows."
+        )
+    else:
+        moves = "; ".join(
+            f"{r.claim}: {r.verdict_primary} -> {r.verdict_l2}"
+            for r in changed.itertuples()
+        )
+        sentence = (
+            f"On the {len(common)} datasets both studies have ({names}), "
+            f"{len(changed)} of {len(both)} conclusions change with L2-normalised "
+            f"rows: {moves}."
+        )
+    return both, sentence
+
+
+def _convergence(primary: dict, l2: dict, common: list[str]) -> str:
+    raw = convergence_by_dataset(primary.get("timings", pd.DataFrame()))
+    norm = convergence_by_dataset(l2.get("timings", pd.DataFrame()))
+    cells = [
+        f"{d} {raw[d]:.0%} -> {norm[d]:.0%}"
+        for d in common
+        if d in raw.index and d in norm.index
+    ]
+    if not cells:
+        return ""
+    return "Not converged (raw counts -> L2 rows): " + ", ".join(cells) + "."
+
+
+def l2_section(primary: dict, root: Path) -> tuple[list[str], list[str]]:
+    """The sensitivity check's section and its summary line(s)."""
+    data = load_study(L2, root=root)
+    lines = [
+        "## Study 1, sensitivity check: L2-normalised rows",
+        "",
+        f"`configs/study_{L2}.toml` is the primary study with one change: every "
+        "row of the classifier's input is divided by its L2 norm over the "
+        'selected columns (`scaling = "l2-rows"`), under which liblinear '
+        "converges where raw word counts stop it at max_iter (issue 11 item 2). "
+        "The selections are the same; only the classifier's input differs. Its "
+        "results stay in this section and never enter Study 1's tables.",
+        "",
+        *status_section(L2, data, root),
+    ]
+    if "results" not in data:
+        text = "No dataset of the L2 study is done with this engine yet."
+        return lines + [text, ""], [f"Sensitivity check (L2 rows): {text}", ""]
+    both, sentence = l2_comparison(primary, data)
+    if both is None:
+        return lines + [sentence, ""], [f"Sensitivity check (L2 rows): {sentence}", ""]
+    tables = root / "studies" / L2 / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    both.to_csv(tables / "claims_vs_primary.csv", index=False)
+    common = common_datasets(primary, data)
+    shown = both[["claim", "stated", "primary", "l2_rows", "changed"]].rename(
+        columns={"stated": "stated for", "l2_rows": "L2 rows"}
+    )
+    shown["changed"] = shown["changed"].map({True: "**yes**", False: "no"})
+    lines += block(
+        "### Paper 000's claims (micro-F1): raw counts vs L2-normalised rows",
+        md_table(shown),
+        sentence,
+        "",
+        _convergence(primary, data, common),
+        "",
+    )
+    return lines, [f"Sensitivity check (L2 rows): {sentence}", ""]
+
+
+def secondary_section(png: bool, root: Path) -> list[str]:
+    """Tables 4/5 and 6 on the other shared datasets (not the paper's)."""
+    data = load_study(SECONDARY, root=root)
+    lines = [
+        "## Secondary table: paper 000's protocol on other datasets (not the "
+        "paper's datasets)",
+        "",
+        f"`configs/study_{SECONDARY}.toml`: the same protocol on the shared "
+        "datasets that are not among paper 000's, mostly dense numeric data, so "
+        "every CS/BNS method counts a feature as present when it is above its "
+        'median over the training fold (`binarize = "median"`). A separate '
+        "table: these datasets are never averaged with Study 1's, and the "
+        "paper's numbers are not set beside them.",
+        "",
+        *status_section(SECONDARY, data, root),
+    ]
+    if "results" not in data:
+        return lines + ["No dataset of this table is done with this engine yet.", ""]
+    tables = root / "studies" / SECONDARY / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    meta = data["meta"]
+    lines += [f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".", ""]
+    prefix = SECONDARY.replace("-", "_")
+    for metric in ("micro_f1", "macro_f1"):
+        lines += tables_4_5(
+            data["results"],
+            metric,
+            tables,
+            png,
+            root,
+            prefix=prefix,
+            note=NOT_THE_PAPERS,
+        )
+    return lines + table6(
+        data["similarity"], tables, png, root, prefix=prefix, note=NOT_THE_PAPERS
+    )

@@ -1,0 +1,257 @@
+"""Study 1's variant sections of the report (studies/report_variants.py) on planted
+data: the L2-rows sensitivity check beside the primary, and the secondary table.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PCTS = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
+
+
+def _load(name: str):
+    folder = str(ROOT / "studies")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, ROOT / "studies" / f"{name}.py"
+        )
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def variants():
+    return _load("report_variants")
+
+
+def _methods() -> list[str]:
+    data = _load("report_data")
+    return data.CS + data.BNS + ["RFS", "AF"]
+
+
+def paper_story(pct: float) -> list[str]:
+    """Paper 000's story: Mean best up to 40/50 %, then Max (CS) and RaR/RoR (BNS)."""
+    if pct <= 40:
+        return ["MeanCS", "MaxCS", "MeanBNS"]
+    if pct == 50:
+        return ["MaxCS", "MeanCS", "MeanBNS"]
+    return ["MaxCS", "MeanCS", "RoRBNS" if pct == 90 else "RaRBNS"]
+
+
+def max_at_40(pct: float) -> list[str]:
+    """The story, except that Max beats Mean (CS) at 40 %."""
+    return ["MaxCS", "MeanCS", "MeanBNS"] if pct == 40 else paper_story(pct)
+
+
+def _results(dataset: str, best) -> pd.DataFrame:
+    rows = []
+    for pct in PCTS:
+        order = best(pct)
+        for fold in range(2):
+            for i, m in enumerate(_methods()):
+                if m == "AF" and pct != 10.0:
+                    continue  # AF is evaluated once, at all features
+                score = 0.9 - 0.1 * order.index(m) if m in order else 0.3 - 0.01 * i
+                af = m == "AF"
+                rows += [
+                    {
+                        "dataset": dataset,
+                        "protocol": "A",
+                        "method": m,
+                        "budget": 100 if af else int(pct),
+                        "budget_pct": 100.0 if af else pct,
+                        "fold": fold,
+                        "metric": metric,
+                        "value": score,
+                    }
+                    for metric in ("micro_f1", "macro_f1")
+                ]
+    return pd.DataFrame(rows)
+
+
+def _similarity(dataset: str) -> pd.DataFrame:
+    groups = [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaRBNS"]]
+    methods = [m for m in _methods() if m != "AF"]
+    return pd.DataFrame(
+        {
+            "method_a": a,
+            "method_b": b,
+            "budget": 50,
+            "value": 1.0
+            if a == b
+            else (0.8 if any(a in g and b in g for g in groups) else 0.1),
+        }
+        for a in methods
+        for b in methods
+    )
+
+
+def plant(root: Path, study: str, dataset: str, best, not_converged=0) -> None:
+    """One dataset's study files, as run_study writes them, current engine."""
+    folder = root / "studies" / study / "data" / dataset
+    folder.mkdir(parents=True)
+    _results(dataset, best).to_csv(folder / "results.csv.gz", index=False)
+    _similarity(dataset).to_csv(folder / "similarity.csv", index=False)
+    timings = pd.DataFrame(
+        {
+            "dataset": [dataset],
+            "method": ["MaxCS"],
+            "stage": ["fit"],
+            "seconds": [1.0],
+            "n_fitted": [100.0],
+            "n_not_converged": [float(not_converged)],
+        }
+    )
+    timings.to_csv(folder / "timings.csv", index=False)
+    stats = {"N": 100, "M": 50, "q": 5, "LC": 1.5, "LD": 0.3, "DC": 20}
+    meta = {
+        "stats": stats,
+        "wall_seconds_this_run": 30.0,
+        "code_version": {
+            "engine": _load("report_data").current_engine(),
+            "commit": "abcdef0123",
+        },
+    }
+    (folder / "meta.json").write_text(json.dumps(meta))
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    (tmp_path / "configs").mkdir()
+    for cfg in (ROOT / "configs").glob("study_paper000*.toml"):
+        shutil.copy(cfg, tmp_path / "configs" / cfg.name)
+    return tmp_path
+
+
+def _primary(root: Path) -> dict:
+    for dataset in ("medical", "enron"):
+        plant(root, "paper000", dataset, paper_story, not_converged=80)
+    return _load("report_data").load_study("paper000", root=root)
+
+
+# ---------------------------------------------------------------- L2 rows
+def test_l2_section_same_verdicts_say_no_conclusion_changes(variants, root):
+    primary = _primary(root)
+    for dataset in ("medical", "enron", "arts"):  # arts: not in the primary
+        plant(root, "paper000-l2", dataset, paper_story)
+    lines, summary = variants.l2_section(primary, root)
+    text = "\n".join(lines)
+    lines = text.splitlines()
+    assert "| medical | done | 30 | 0% |" in text and "| arts | done |" in text
+    assert "| delicious | left out |" in text
+    sentence = "On the 2 datasets both studies have (enron, medical), no conclusion"
+    assert sentence in text and sentence in "\n".join(summary)
+    row = (
+        "| Mean is the best CS aggregation | 10-40% | agree (4 of 4) "
+        "| agree (4 of 4) | no |"
+    )
+    assert row in lines
+    assert sum(line.endswith("| no |") for line in lines) == 8
+    assert "enron 80% -> 0%, medical 80% -> 0%" in text
+    saved = pd.read_csv(
+        root / "studies" / "paper000-l2" / "tables" / "claims_vs_primary.csv"
+    )
+    assert not saved["changed"].any() and len(saved) == 8
+
+
+def test_l2_section_names_the_conclusion_that_changes(variants, root):
+    primary = _primary(root)
+    for dataset in ("medical", "enron"):
+        plant(root, "paper000-l2", dataset, max_at_40)
+    lines, _ = variants.l2_section(primary, root)
+    text = "\n".join(lines)
+    lines = text.splitlines()
+    assert (
+        "1 of 8 conclusions change with L2-normalised rows: Mean is the best CS "
+        "aggregation: agree -> partly." in text
+    )
+    row = (
+        "| Mean is the best CS aggregation | 10-40% | agree (4 of 4) "
+        "| partly (3 of 4) | **yes** |"
+    )
+    assert row in lines
+    # Max best for CS at 50-90 % is untouched by 40 %
+    assert any(
+        line.startswith("| Max is the best CS aggregation") and line.endswith("| no |")
+        for line in lines
+    )
+
+
+def test_l2_section_without_common_datasets_compares_nothing(variants, root):
+    primary = _primary(root)
+    plant(root, "paper000-l2", "arts", paper_story)
+    lines, _ = variants.l2_section(primary, root)
+    assert "No dataset is done in both studies yet: nothing to compare." in lines
+    assert not (root / "studies" / "paper000-l2" / "tables").exists()
+
+
+def test_l2_section_without_data_still_shows_the_status(variants, root):
+    lines, summary = variants.l2_section({}, root)
+    text = "\n".join(lines)
+    assert "0 of 14 datasets done" in text and "| arts | not run yet | queued |" in text
+    assert "No dataset of the L2 study is done with this engine yet." in text
+    assert "Sensitivity check (L2 rows)" in summary[0]
+
+
+# ---------------------------------------------------------------- secondary
+def test_secondary_section_has_its_own_labelled_tables(variants, root):
+    _primary(root)
+    plant(root, "paper000-secondary", "flags", paper_story)
+    plant(root, "paper000-secondary", "emotions", max_at_40)
+    text = "\n".join(variants.secondary_section(False, root))
+    lines = text.splitlines()
+    assert "(not the paper's datasets)" in lines[0]
+    assert "| flags | done | 30 |" in text and "| yeast | not run yet |" in text
+    assert "Datasets done (2): emotions, flags." in text
+    headings = [line for line in lines if line.startswith("### ")]
+    assert len(headings) == 7  # Tables 4 (CS, BNS) and 5 per metric, Table 6
+    assert all(h.endswith(", not the paper's datasets") for h in headings)
+    # MeanCS best at 40 % on flags only: ranks 1.5 each for MaxCS and MeanCS
+    cs = lines[lines.index(headings[0]) + 4 :][:9]
+    assert cs[3].startswith("| 40% | **1.50 (0.50)** | **1.50 (0.50)** |")
+    assert cs[0].startswith("| 10% | 2.00 (0.00) | **1.00 (0.00)** |")
+    tables = root / "studies" / "paper000-secondary" / "tables"
+    t6 = pd.read_csv(tables / "table6_kuncheva_50pct.csv", index_col=0)
+    assert t6.loc["MaxCS", "MeanCS"] == pytest.approx(0.8)
+    assert {p.name for p in tables.glob("*.csv")} == {
+        "table4_micro_f1.csv",
+        "table5_micro_f1.csv",
+        "table4_macro_f1.csv",
+        "table5_macro_f1.csv",
+        "table6_kuncheva_50pct.csv",
+    }
+    assert not (root / "studies" / "paper000" / "tables").exists()
+
+
+def test_secondary_section_without_data_still_shows_the_status(variants, root):
+    lines = variants.secondary_section(False, root)
+    assert "| flags | not run yet | queued | | |" in lines
+    assert "No dataset of this table is done with this engine yet." in lines
+
+
+def test_report_keeps_the_secondary_out_of_study_1(root):
+    _primary(root)
+    for name in ("reproduction_intro.md", "paper000/published.csv"):
+        shutil.copy(ROOT / "studies" / name, root / "studies" / name)
+    plant(root, "paper000-secondary", "flags", max_at_40)
+    text = _load("report").build_report(root, png=False)
+    study1 = text[text.index("## Study 1: paper 000") : text.index("## Study 1, sens")]
+    assert "Datasets done (2): enron, medical." in study1 and "flags" not in study1
+    # Study 1's Table 4 is the story alone: MeanCS best at 40 %
+    t4 = pd.read_csv(root / "studies" / "paper000" / "tables" / "table4_micro_f1.csv")
+    at40 = t4[(t4["budget_pct"] == 40) & (t4["measure"] == "CS")].set_index("method")
+    assert at40.loc["MeanCS", "mean"] == 1.0
+    assert text.index("## Study 1, sens") < text.index("## Secondary table")
+    assert "Datasets done (1): flags." in text[text.index("## Secondary table") :]
