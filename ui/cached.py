@@ -3,11 +3,14 @@
 Every function takes names, paths, ints and tuples (a :class:`DatasetKey`
 for the dataset), so Streamlit can hash them. Datasets are shared read-only
 objects (``st.cache_resource``); everything derived from them is
-``st.cache_data`` and returns a fresh copy.
+``st.cache_data`` and returns a fresh copy. Every cache is bounded
+(:data:`BOUNDS`: at most 64 entries each, none older than two hours), so a
+long-running server shared by a class keeps bounded memory.
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -29,16 +32,20 @@ from mlfs_core.analysis import (
     similarity_matrix,
 )
 from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
+from mlfs_core.errors import DatasetError
 from mlfs_core.evaluation.io import read_results, read_selections
 from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.selectors.naming import measure_panels
 from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
 
-from .datasets import DatasetKey, read_upload
+from .datasets import DatasetKey, touch_upload
 from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef, data_file
 
+BOUNDS = {"max_entries": 64, "ttl": 2 * 3600}
+"""Bounds of every ``st.cache_data`` function here (entries, seconds)."""
 
-@st.cache_data(show_spinner=False)
+
+@st.cache_data(show_spinner=False, **BOUNDS)
 def discover(folder: str) -> dict[str, str]:
     """Datasets found in ``folder``: name -> path (empty if the folder is missing)."""
     if not Path(folder).is_dir():
@@ -46,54 +53,74 @@ def discover(folder: str) -> dict[str, str]:
     return {name: str(path) for name, path in discover_datasets(folder).items()}
 
 
-@st.cache_resource(show_spinner="Loading dataset ...", max_entries=8)
 def load(key: DatasetKey):
     """Load the dataset named by ``key`` (raises ``DatasetError`` on bad input)."""
+    if key.kind == "upload":
+        touch_upload(key.path)  # recently used: the last to go when over quota
+    return _load(key)[0]
+
+
+def load_warnings(key: DatasetKey) -> tuple[str, ...]:
+    """The warnings the reader gave when loading ``key`` (e.g. ambiguous labels)."""
+    return _load(key)[1]
+
+
+@st.cache_resource(show_spinner="Loading dataset ...", max_entries=8)
+def _load(key: DatasetKey):
     options = {
         "labels": list(key.labels) if key.labels else None,
         "label_count": key.label_count,
         "label_prefix": key.label_prefix,
     }
-    if key.kind == "upload":
-        return load_uploaded(read_upload(key.path), **options)
-    return load_dataset(key.path, **options)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if key.kind != "upload":
+            dataset = load_dataset(key.path, **options)
+        elif not Path(key.path).is_dir():
+            raise DatasetError(
+                "this upload was removed to keep the uploads within their quota; "
+                "upload the files again"
+            )
+        else:  # read in place: no second copy of the upload
+            dataset = load_uploaded(key.path, **options)
+    found = tuple(dict.fromkeys(str(w.message) for w in caught))
+    return dataset, found
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def stats(key: DatasetKey) -> dict:
     """Paper 000 Table 3 statistics of the dataset: N, M, q, LC, LD, DC."""
     return load(key).stats()
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def names(key: DatasetKey) -> tuple[str, list[str], list[str]]:
     """(dataset name, feature names, label names)."""
     ds = load(key)
     return ds.name, list(ds.feature_names), list(ds.label_names)
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def label_frequency(key: DatasetKey) -> pd.DataFrame:
     """Positive samples per label (``label, count, fraction``)."""
     ds = load(key)
     return describe.label_frequency(ds.Y, ds.label_names)
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
     """Label x label co-occurrence counts."""
     ds = load(key)
     return describe.label_cooccurrence(ds.Y, ds.label_names)
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def data_warnings(key: DatasetKey) -> list[str]:
     """Plain-language warnings about the dataset's oddities (may be empty)."""
     ds = load(key)
     return describe.data_warnings(ds.X, ds.Y, ds.label_names)
 
 
-@st.cache_data(show_spinner="Ranking features ...")
 def ranking(
     key: DatasetKey,
     method: str,
@@ -104,7 +131,23 @@ def ranking(
     """The top ``k`` features by ``method``, best first (``None``: all of them).
 
     Greedy methods run only ``k`` steps, so the page asks for what it shows.
+    The cache key holds only what the method uses: the seed only for
+    stochastic methods (RaR, RFS), and the options with their defaults filled
+    in, so changing the seed never recomputes PMU.
     """
+    spec = mlfs_core.get_method(method)
+    options = tuple(sorted(spec.resolve(dict(params)).items()))
+    return _ranking(key, method, options, seed if spec.stochastic else None, k)
+
+
+@st.cache_data(show_spinner="Ranking features ...", **BOUNDS)
+def _ranking(
+    key: DatasetKey,
+    method: str,
+    params: tuple[tuple[str, object], ...],
+    seed: int | None,
+    k: int | None,
+) -> pd.DataFrame:
     ds = load(key)
     k = None if k is None else min(int(k), ds.X.shape[1])
     result = mlfs_core.compute_ranking(
@@ -113,7 +156,7 @@ def ranking(
     return ranking_frame(result, ds.feature_names)
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def planted_truth(key: DatasetKey) -> tuple[int, ...] | None:
     """Indices of the planted informative features.
 
@@ -137,7 +180,7 @@ def _truth_file(key: DatasetKey) -> Path | None:
     return found[0] if found else None
 
 
-@st.cache_data(show_spinner="Ranking features ...")
+@st.cache_data(show_spinner="Ranking features ...", **BOUNDS)
 def precision_curves(
     key: DatasetKey, methods: tuple[str, ...], seed: int, k_max: int
 ) -> pd.DataFrame:
@@ -161,13 +204,13 @@ def _direction(metric: str) -> bool:
         return True
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def results(ref: ResultsRef) -> pd.DataFrame:
     """The tidy results table of a results folder (raises ValueError if malformed)."""
     return read_results(data_file(ref.folder, RESULTS_FILE))
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def selections(ref: ResultsRef) -> pd.DataFrame | None:
     """The selections table (ranked feature indices), or None if the folder has none."""
     path = data_file(ref.folder, SELECTIONS_FILE)
@@ -179,7 +222,7 @@ def _subset(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFr
     return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
 
 
-@st.cache_data(show_spinner="Ranking methods ...")
+@st.cache_data(show_spinner="Ranking methods ...", **BOUNDS)
 def rank_curves(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], by_measure: bool
 ) -> pd.DataFrame:
@@ -196,7 +239,7 @@ def rank_curves(
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def friedman(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
 ) -> FriedmanResult:
@@ -211,7 +254,7 @@ def friedman(
     )
 
 
-@st.cache_data(show_spinner="Comparing subsets ...")
+@st.cache_data(show_spinner="Comparing subsets ...", **BOUNDS)
 def similarity(
     ref: ResultsRef, methods: tuple[str, ...], budget: float, percent: bool
 ) -> pd.DataFrame:
@@ -224,14 +267,14 @@ def similarity(
     return similarity_matrix(table, budget=int(budget), methods=list(methods))
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def curves(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
     """Mean and spread (mean +- std over folds and repeats) per budget."""
     table = metric_curves(_subset(ref, metric, methods), metric=metric)
     return table.assign(lower=table[MEAN] - table[STD], upper=table[MEAN] + table[STD])
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def means_by_dataset(
     ref: ResultsRef, metric: str, methods: tuple[str, ...]
 ) -> pd.DataFrame:
@@ -243,7 +286,7 @@ def means_by_dataset(
 # ---- Learn pages (mlfs_core.explain) ------------------------------------------
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def feature_choices(key: DatasetKey, measure: str, top: int) -> list[int]:
     """Indices of the ``top`` features by their best label score (Max)."""
     from mlfs_core.explain import top_feature_scores
@@ -252,7 +295,7 @@ def feature_choices(key: DatasetKey, measure: str, top: int) -> list[int]:
     return [int(j) for j in top_feature_scores(ds.X, ds.Y, measure, top=top).columns]
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def score_steps(key: DatasetKey, feature: int, label: int, binarize: str):
     """The 2x2 table, CS terms and BNS rates of one (feature, label) pair."""
     from mlfs_core.explain import score_steps as steps
@@ -261,7 +304,7 @@ def score_steps(key: DatasetKey, feature: int, label: int, binarize: str):
     return steps(ds.X, ds.Y, feature, label, binarize=binarize)
 
 
-@st.cache_data(show_spinner="Scoring ...")
+@st.cache_data(show_spinner="Scoring ...", **BOUNDS)
 def top_scores(key: DatasetKey, measure: str, top: int, binarize: str) -> pd.DataFrame:
     """Label x feature scores of the ``top`` features (by Max), names as labels."""
     from mlfs_core.explain import top_feature_scores
@@ -278,7 +321,7 @@ def top_scores(key: DatasetKey, measure: str, top: int, binarize: str) -> pd.Dat
     )
 
 
-@st.cache_data(show_spinner="Aggregating ...")
+@st.cache_data(show_spinner="Aggregating ...", **BOUNDS)
 def aggregation_view(
     key: DatasetKey, method: str, k: int, seed: int, weighting: str, binarize: str
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -299,7 +342,7 @@ def aggregation_view(
     )
 
 
-@st.cache_data(show_spinner="Comparing ...")
+@st.cache_data(show_spinner="Comparing ...", **BOUNDS)
 def coverage(
     key: DatasetKey, methods: tuple[str, str], k: int, top: int, seed: int
 ) -> pd.DataFrame:
@@ -312,7 +355,7 @@ def coverage(
     )
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def greedy_steps(
     key: DatasetKey, method: str, k: int, params: tuple[tuple[str, object], ...]
 ):

@@ -8,9 +8,9 @@ import streamlit as st
 
 import mlfs_core
 
-from . import cached, state
+from . import cached, state, widgets
 from .experiment import TEACHING_DEFAULTS, read_config, run, solver_summary
-from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef
+from .results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 
 PROTOCOLS = {
     "A": "A: paper 000 (k-fold CV, BR + linear SVM, budgets in % of M)",
@@ -136,8 +136,10 @@ def config_upload() -> None:
         on_change=_apply_config,
     )
     message = st.session_state.get(CONFIG_MESSAGE)
-    if message:
-        (st.error if message.startswith("Could not") else st.success)(message)
+    if message and message.startswith("Could not"):
+        st.error(message)
+    elif message:
+        (st.warning if "left out" in message else st.success)(message)
 
 
 def _apply_config() -> None:
@@ -166,17 +168,45 @@ def _apply_config() -> None:
     rules = {m.params.get("binarize", "presence") for m in config.methods}
     st.session_state["exp_binarize"] = "median" if "median" in rules else "presence"
     st.session_state[state.SEED] = config.seed
-    st.session_state["exp_datasets"] = [_dataset_name(d) for d in config.datasets]
-    st.session_state[CONFIG_MESSAGE] = f"Loaded {upload.name}"
+    names, left_out = _dataset_names(config.datasets)
+    st.session_state["exp_datasets"] = names
+    message = f"Loaded {upload.name}"
+    if left_out:
+        message += (
+            f"; left out {len(left_out)} dataset(s) not available on this server: "
+            + ", ".join(left_out)
+            + ". Choose datasets from the sidebar's list (the sample, the data "
+            "folder, your uploads)."
+        )
+    st.session_state[CONFIG_MESSAGE] = message
 
 
-def _dataset_name(spec) -> str:
-    if spec.path == "sample":
-        return state.SAMPLE_NAME
-    name = spec.name or Path(spec.path).name
-    extra = {**st.session_state[state.EXTRA_PATHS], name: spec.path}
-    st.session_state[state.EXTRA_PATHS] = extra
-    return name
+def _dataset_names(specs) -> tuple[list[str], list[str]]:
+    """Sidebar names of a config's datasets, and the names of those left out.
+
+    A config may name the sample, a dataset the sidebar lists (by name or by
+    path), or a path inside ``MLFS_DATA_DIR`` or the work dir; anything else
+    (e.g. a folder elsewhere on the server) is left out, and the message
+    never shows the path.
+    """
+    known = widgets.dataset_catalogue()
+    by_path = {str(Path(k.path).resolve()): n for n, k in known.items()}
+    names, left_out = [], []
+    for spec in specs:
+        name = spec.name or Path(spec.path).name
+        if spec.path == "sample":
+            names.append(state.SAMPLE_NAME)
+        elif str(Path(spec.path).expanduser().resolve()) in by_path:
+            names.append(by_path[str(Path(spec.path).expanduser().resolve())])
+        elif state.is_allowed_path(spec.path) and Path(spec.path).exists():
+            extra = {**st.session_state[state.EXTRA_PATHS], name: spec.path}
+            st.session_state[state.EXTRA_PATHS] = extra
+            names.append(name)
+        elif name in known:
+            names.append(name)
+        else:
+            left_out.append(name)
+    return names, left_out
 
 
 RUNNING = "exp_running"  # (done, total) while a run is in progress, else None
@@ -223,7 +253,6 @@ def show_session_results() -> None:
     if not folder or not (Path(folder) / RESULTS_FILE).is_file():
         return
     st.subheader("Results of this session's experiment")
-    results = Path(folder) / RESULTS_FILE
     st.caption(
         f'The analysis pages now show these results (source: "{state.SOURCE_SESSION}").'
     )
@@ -231,7 +260,7 @@ def show_session_results() -> None:
     if solver:
         st.caption(solver.capitalize() + ".")
     st.dataframe(
-        cached.results(ResultsRef(folder, results.stat().st_mtime)),
+        cached.results(results_ref(folder)),
         hide_index=True,
         height=300,
     )

@@ -7,6 +7,7 @@ session stores only the folder path; tables are read through :mod:`ui.cached`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 from typing import NamedTuple
@@ -33,10 +34,51 @@ SELECTIONS_UPLOAD = "selections_upload"
 
 
 class ResultsRef(NamedTuple):
-    """A results folder and the modification time of its results file (cache key)."""
+    """A results folder and a digest of its files' content (the cache key).
+
+    The digest covers ``results.csv`` and ``selections.csv`` (plain or
+    gzipped), so a changed selections file, or a file rewritten within the
+    same second, gives another key.
+    """
 
     folder: str
-    mtime: float
+    digest: str
+
+
+def results_ref(folder: Path | str) -> ResultsRef:
+    """The :class:`ResultsRef` of a results folder, from its files' content."""
+    parts = [
+        _file_digest(str(path), *_stamp(path))
+        for path in (
+            data_file(folder, RESULTS_FILE),
+            data_file(folder, SELECTIONS_FILE),
+        )
+    ]
+    return ResultsRef(str(folder), "-".join(parts))
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st_ = path.stat()
+    except FileNotFoundError:
+        return (-1, -1)
+    return (st_.st_size, st_.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    """SHA-256 (16 hex digits) of a file's bytes; "none" if it does not exist.
+
+    Memoized on (path, size, mtime_ns) so an unchanged file is read once, not
+    on every rerun; the content, not the time, is the key.
+    """
+    if size < 0:
+        return "none"
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]
 
 
 def sample_sources() -> dict[str, Path]:
@@ -110,7 +152,7 @@ def choose_source(*, prefer: tuple[str, ...] = ()) -> ResultsRef | None:
     if folder is None or not data_file(folder, RESULTS_FILE).is_file():
         st.info("No results here yet: run an experiment, or upload a results CSV.")
         return None
-    return ResultsRef(str(folder), data_file(folder, RESULTS_FILE).stat().st_mtime)
+    return results_ref(folder)
 
 
 def _upload_form() -> None:

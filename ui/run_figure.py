@@ -10,7 +10,7 @@ from mlfs_core._constants import METHOD, METRIC
 from mlfs_core.plots import average_rank_curves, metric_vs_budget
 
 from . import cached, widgets
-from .results import RESULTS_FILE, ResultsRef
+from .results import RESULTS_FILE, results_ref
 
 PRIMARY_METRICS = ("micro_f1", "f1", "hamming_loss")
 """The figure's metric: the first of these the results hold (paper 000's first)."""
@@ -21,7 +21,7 @@ def show_run_figure(folder: str) -> None:
     path = Path(folder) / RESULTS_FILE
     if not path.is_file():
         return
-    ref = ResultsRef(folder, path.stat().st_mtime)
+    ref = results_ref(folder)
     table = cached.results(ref)
     metrics = [str(m) for m in table[METRIC].unique()]
     metric = next((m for m in PRIMARY_METRICS if m in metrics), metrics[0])

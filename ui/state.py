@@ -60,3 +60,31 @@ def work_dir() -> Path:
     path = Path(os.environ.get("MLFS_WORK_DIR", default))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def allowed_roots() -> list[Path]:
+    """Folders whose datasets a loaded config may name: the data dir and work dir."""
+    roots = [work_dir()]
+    folder = data_dir()
+    if folder is not None:
+        roots.insert(0, folder)
+    return [r.resolve() for r in roots]
+
+
+def is_allowed_path(path: str | Path) -> bool:
+    """Whether ``path`` (relative to the working directory) resolves, symbolic
+    links followed, inside :func:`allowed_roots`."""
+    resolved = Path(path).expanduser().resolve()
+    return any(resolved.is_relative_to(root) for root in allowed_roots())
+
+
+def redact(text: str) -> str:
+    """``text`` with the server's folders cut out (data dir, work dir, project, home).
+
+    Messages shown in the app name files relative to those folders, never
+    where they are on the server.
+    """
+    roots = [*allowed_roots(), ROOT, Path.home()]
+    for root in sorted({str(r) for r in roots}, key=len, reverse=True):
+        text = text.replace(root + os.sep, "").replace(root, ".")
+    return text

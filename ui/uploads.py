@@ -7,21 +7,35 @@ message and shown with ``st.error``; the previous dataset stays selected.
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
 
 import pandas as pd
 import streamlit as st
 
+from mlfs_core.data._encode import LABEL_OPTIONS_HINT
+
 from . import cached, state
 from .datasets import DatasetKey, save_upload
 
-FILES = "upload_files"
+FILES = "upload_files"  # widget key: FILES_<round>, a new round after each load
+ROUND = "upload_round"
 LABELS = "upload_labels"
 LABEL_COUNT = "upload_label_count"
+LABEL_END = "upload_label_end"
 LABEL_PREFIX = "upload_label_prefix"
 ERROR = "upload_error"
 LOADED = "upload_loaded"
 TYPES = ["arff", "xml", "csv", "svm", "svmlight", "libsvm", "txt", "mat"]
+ENDS = {"first": "first attributes", "last": "last attributes"}
+WIDGETS_HINT = (
+    'fill in "Label names", "Label count" (with "Labels are the" first or last '
+    'attributes) or "Label name prefix" below'
+)
+
+
+def files_key() -> str:
+    """The uploader's current key; a new key empties the uploader."""
+    return f"{FILES}_{st.session_state.get(ROUND, 0)}"
 
 
 def upload_form() -> None:
@@ -33,61 +47,106 @@ def upload_form() -> None:
             "Dataset files: ARFF (+ Mulan XML), MEKA ARFF, CSV, svmlight or .mat",
             type=TYPES,
             accept_multiple_files=True,
-            key=FILES,
+            key=files_key(),
         )
-        cols = st.columns(3)
+        cols = st.columns(4)
         cols[0].text_input(
-            "Label names (comma-separated)",
+            "Label names",
             key=LABELS,
-            help="Only when the file does not say which columns are labels.",
+            help="Comma-separated; only when the file does not say which "
+            "columns are labels.",
         )
         cols[1].number_input(
             "Label count (0 = from the file)", min_value=0, step=1, key=LABEL_COUNT
         )
-        cols[2].text_input("Label name prefix", key=LABEL_PREFIX, help="e.g. Label")
+        cols[2].radio(
+            "Labels are the",
+            list(ENDS),
+            format_func=ENDS.get,
+            key=LABEL_END,
+            help="With a label count: MEKA puts the labels first, Mulan last.",
+        )
+        cols[3].text_input("Label name prefix", key=LABEL_PREFIX, help="e.g. Label")
         st.button("Load uploaded files", key="load_upload", on_click=_load_upload)
     if st.session_state.get(ERROR):
         st.error(st.session_state[ERROR])
     elif st.session_state.get(LOADED):
-        st.success(f"Loaded {st.session_state[LOADED]}")
+        st.success(st.session_state[LOADED])
 
 
 def _options() -> dict:
     labels = [
         s.strip() for s in st.session_state.get(LABELS, "").split(",") if s.strip()
     ]
+    count = int(st.session_state.get(LABEL_COUNT) or 0)
+    if st.session_state.get(LABEL_END) == "last":
+        count = -count
     return {
         "labels": tuple(labels) or None,
-        "label_count": int(st.session_state.get(LABEL_COUNT) or 0) or None,
+        "label_count": count or None,
         "label_prefix": (st.session_state.get(LABEL_PREFIX) or "").strip() or None,
     }
 
 
+def in_app_words(message: str) -> str:
+    """An engine message about labels, its API advice put in the form's words."""
+    message = message.replace(LABEL_OPTIONS_HINT, WIDGETS_HINT)
+    return re.sub(
+        r"pass label_count=(-?\d+) \(or the Mulan XML\)",
+        lambda m: (
+            f'set "Label count" to {abs(int(m.group(1)))} with "Labels are the" '
+            f"{'last' if int(m.group(1)) < 0 else 'first'} attributes (or upload "
+            "the Mulan XML too)"
+        ),
+        message,
+    )
+
+
+def label_summary(label_names: list[str], n_features: int, shown: int = 3) -> str:
+    """Which attributes became labels: the first and last few names, and q.
+
+    Examples
+    --------
+    >>> label_summary(["a", "b", "c", "d", "e", "f", "g"], 10)
+    'Labels (q = 7): a, b, c, ..., e, f, g; 10 features.'
+    """
+    names = list(label_names)
+    if len(names) > 2 * shown:
+        names = [*names[:shown], "...", *names[-shown:]]
+    return (
+        f"Labels (q = {len(label_names)}): {', '.join(names)}; {n_features} features."
+    )
+
+
 def _load_upload() -> None:
-    files = st.session_state.get(FILES) or []
+    files = st.session_state.get(files_key()) or []
     st.session_state[ERROR] = None
     st.session_state[LOADED] = None
     if not files:
         st.session_state[ERROR] = "Choose one or more files first."
         return
+    st.session_state[ROUND] = st.session_state.get(ROUND, 0) + 1  # empty the uploader
     pairs = [(f.name, f.getvalue()) for f in files]
     options = _options()
     key = DatasetKey("upload", save_upload(pairs), **options)
     try:
-        cached.load(key)
+        ds = cached.load(key)
     except ValueError as exc:
-        st.session_state[ERROR] = f"Could not read the upload: {exc}"
+        message = in_app_words(state.redact(str(exc)))
+        st.session_state[ERROR] = f"Could not read the upload: {message}"
         return
     except Exception as exc:  # a reader bug must not show a traceback to the user
+        message = state.redact(str(exc))
         st.session_state[ERROR] = (
-            f"Could not read the upload ({type(exc).__name__}): {exc}"
+            f"Could not read the upload ({type(exc).__name__}): {message}"
         )
         return
-    name = f"{Path(pairs[0][0]).stem} (upload)"
+    name = f"{ds.name} (upload)"
     spec = {"dir": key.path, **{k: v for k, v in options.items() if v is not None}}
     st.session_state[state.UPLOADS] = {**st.session_state[state.UPLOADS], name: spec}
     st.session_state[state.DATASET] = name
-    st.session_state[LOADED] = name
+    summary = label_summary(ds.label_names, ds.n_features)
+    st.session_state[LOADED] = f"Loaded {name}. {summary}"
 
 
 def stats_table(name: str, stats: dict) -> pd.DataFrame:

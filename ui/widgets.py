@@ -20,6 +20,7 @@ from mlfs_core.selectors import Option
 from . import cached, state
 from .datasets import DatasetKey, catalogue
 from .results import ResultsRef, choose_source
+from .uploads import in_app_words
 
 T = TypeVar("T")
 
@@ -54,6 +55,8 @@ def load_or_error(key: DatasetKey) -> bool:
     """
     if call_or_error("Could not load this dataset", cached.load, key) is None:
         return False
+    for message in cached.load_warnings(key):
+        st.warning(in_app_words(state.redact(message)), icon=":material/warning:")
     for message in cached.data_warnings(key):
         st.warning(message, icon=":material/warning:")
     return True
@@ -82,13 +85,15 @@ def call_or_error(
 
     Bad input (``ValueError``) shows its message; any other exception is an
     engine bug, shown as one line (type and message) rather than a traceback.
+    Server folders are cut from the message (:func:`ui.state.redact`).
     """
     try:
         return fn(*args, **kwargs)
     except ValueError as exc:
-        st.error(f"{what}: {exc}")
+        st.error(f"{what}: {state.redact(str(exc))}")
     except Exception as exc:  # an engine bug must not show a traceback to the user
-        st.error(f"{what} (internal error, {type(exc).__name__}): {exc}")
+        name = type(exc).__name__
+        st.error(f"{what} (internal error, {name}): {state.redact(str(exc))}")
     return None
 
 

@@ -43,10 +43,60 @@ from .arff import RawTable
 _TRUE = {"1", "yes", "true", "t", "y", "+1"}
 _FALSE = {"0", "no", "false", "f", "n", "-1"}
 MIN_ROWS_FOR_IDENTIFIER = 10
+LABEL_OPTIONS_HINT = "pass labels=, label_count= or label_prefix="
+"""The API's way out of :data:`NO_LABELS_MESSAGE` (the app names its widgets)."""
 NO_LABELS_MESSAGE = (
     "no way to tell which attributes are labels (no Mulan XML, no MEKA '-C n' in the "
-    "relation name); pass labels=, label_count= or label_prefix="
+    "relation name); " + LABEL_OPTIONS_HINT
 )
+
+
+class AmbiguousLabelsWarning(UserWarning):
+    """Labels taken as the first n by a count, while the last n are 0/1 too.
+
+    A count (``label_count=`` or MEKA's ``-C``) only says "the first n" or
+    "the last n"; a Mulan ARFF read without its XML often has ``-C n`` in its
+    relation name and its labels LAST, so "the first n" silently takes n
+    binary features instead. Attributes: ``where``, ``n``, ``chosen``
+    (``"first"`` or ``"last"``), ``source`` (what gave the count).
+    """
+
+    def __init__(self, where: str, n: int, chosen: str, source: str) -> None:
+        self.where, self.n, self.chosen, self.source = where, n, chosen, source
+        other = "last" if chosen == "first" else "first"
+        flip = -n if chosen == "first" else n
+        attrs, are = ("attribute", "is") if n == 1 else (f"{n} attributes", "are")
+        super().__init__(
+            f"{where}: the labels were taken as the {chosen} {attrs} "
+            f"({source}), but the {other} {attrs} {are} 0/1 as well: check the "
+            f"label names; if the labels are the {other} ones, pass label_count="
+            f"{flip} (or the Mulan XML)"
+        )
+
+
+def count_is_ambiguous(table: RawTable, label_idx: np.ndarray) -> bool:
+    """Whether the ``len(label_idx)`` attributes at the other end are all binary.
+
+    ``label_idx`` is a first-n or last-n block; the same number of attributes
+    at the other end, not overlapping it, are checked (0/1 numeric values or a
+    two-value nominal).
+    """
+    n_attrs, n = len(table.attributes), len(label_idx)
+    if 2 * n > n_attrs:
+        return False
+    first = label_idx[0] == 0
+    other = np.arange(n_attrs - n, n_attrs) if first else np.arange(n)
+    return all(_is_binary(table, int(i)) for i in other)
+
+
+def _is_binary(table: RawTable, i: int) -> bool:
+    attr = table.attributes[i]
+    if attr.kind == NOMINAL:
+        return len(attr.values) == 2
+    if attr.kind != NUMERIC:
+        return False
+    column = table.values[:, i]
+    return bool(np.isin(column.data, (0.0, 1.0)).all())
 
 
 def positive_index(values: tuple[str, ...]) -> int:

@@ -2,7 +2,10 @@
 
 A *path* is a file or a folder holding one dataset:
 
-* ``NAME.arff`` (Mulan or MEKA), with ``NAME.xml`` beside it when present;
+* ``NAME.arff`` (Mulan or MEKA), with ``NAME.xml`` beside it when present, or
+  else an XML whose name is the start of the ARFF's (``Corel5k.xml`` for
+  ``Corel5k-sparse.arff``), or, in a folder holding one ARFF, the folder's only
+  XML;
 * a ``NAME-train.arff`` / ``NAME-test.arff`` pair (plus ``NAME.xml``): the union is
   returned, train rows first, with :attr:`Dataset.split` set; a pair is preferred
   to a full ``NAME.arff`` in the same folder;
@@ -20,6 +23,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +34,13 @@ import scipy.sparse as sp
 
 from ..errors import DatasetError
 from ._arff_header import meka_label_count
-from ._encode import choose_labels, encode_features, encode_labels
+from ._encode import (
+    AmbiguousLabelsWarning,
+    choose_labels,
+    count_is_ambiguous,
+    encode_features,
+    encode_labels,
+)
 from ._text import Source, source_name
 from .arff import RawTable, read_arff
 from .csvfile import read_csv
@@ -170,14 +182,12 @@ def _load_arff(resolved: _Resolved, spec: dict):
             )
     names = [a.name for a in first.attributes]
     xml_labels = None if resolved.xml is None else read_label_names(resolved.xml)
+    meka = meka_label_count(first.relation)
     label_idx = choose_labels(
-        names,
-        first.where,
-        xml_labels=xml_labels,
-        meka_count=meka_label_count(first.relation),
-        **spec,
+        names, first.where, xml_labels=xml_labels, meka_count=meka, **spec
     )
     Y = np.vstack([encode_labels(table, label_idx)[0] for table in tables])
+    _warn_if_count_is_ambiguous(first, label_idx, _count_source(spec, xml_labels, meka))
     label_names = [names[i] for i in label_idx]
     union = first
     split = None
@@ -196,6 +206,29 @@ def _load_arff(resolved: _Resolved, spec: dict):
     return X, Y, feature_names, label_names, split
 
 
+def _count_source(spec: dict, xml_labels, meka: int | None) -> str | None:
+    """What chose the labels by a count ("label_count=3", "the relation's -C 3")."""
+    if spec["label_count"] is not None:
+        return f"label_count={spec['label_count']}"
+    if spec["labels"] is None and spec["label_prefix"] is None and xml_labels is None:
+        return None if meka is None else f"the relation's -C {meka}"
+    return None
+
+
+def _warn_if_count_is_ambiguous(table: RawTable, label_idx, source: str | None):
+    """Warn when a count took the FIRST n as labels and the last n are 0/1 too.
+
+    That is how a Mulan ARFF (labels last) read without its XML goes wrong
+    silently when its relation name carries MEKA's ``-C n``.
+    """
+    if source is None or label_idx[0] != 0 or not count_is_ambiguous(table, label_idx):
+        return
+    warnings.warn(
+        AmbiguousLabelsWarning(table.where, len(label_idx), "first", source),
+        stacklevel=4,
+    )
+
+
 def resolve(path: Path) -> _Resolved:
     """Find the dataset files of a file or folder path (see module doc)."""
     if path.is_dir():
@@ -212,15 +245,31 @@ def _strip_split(stem: str) -> str:
     return stem
 
 
-def _xml_beside(path: Path) -> Path | None:
+def _xml_beside(path: Path, *, only_xml: bool = False) -> Path | None:
+    """The label XML of an ARFF: same stem (with or without -train/-test), else
+    the longest XML stem that starts the ARFF's followed by ``-``, ``_`` or
+    ``.``, else (``only_xml``, a folder holding one dataset) the only XML.
+    """
     for stem in (path.stem, _strip_split(path.stem)):
         candidate = path.with_name(stem + ".xml")
         if candidate.is_file():
             return candidate
-    return None
+    xmls = sorted(
+        p for p in path.parent.iterdir() if p.suffix.lower() == ".xml" and p.is_file()
+    )
+    base = _strip_split(path.stem).lower()
+    prefixes = [
+        p
+        for p in xmls
+        if base.startswith(p.stem.lower())
+        and base[len(p.stem) : len(p.stem) + 1] in "-_."
+    ]
+    if prefixes:
+        return max(prefixes, key=lambda p: len(p.stem))
+    return xmls[0] if only_xml and len(xmls) == 1 else None
 
 
-def _resolve_file(path: Path) -> _Resolved:
+def _resolve_file(path: Path, *, only_xml: bool = False) -> _Resolved:
     suffix = path.suffix.lower()
     if suffix == ".xml":
         arff = path.with_suffix(".arff")
@@ -231,7 +280,7 @@ def _resolve_file(path: Path) -> _Resolved:
         raise DatasetError(
             f"{path}: unknown file type {suffix!r}; expected {sorted(FORMATS)}"
         )
-    xml = _xml_beside(path) if suffix == ".arff" else None
+    xml = _xml_beside(path, only_xml=only_xml) if suffix == ".arff" else None
     return _Resolved(FORMATS[suffix], [path], xml, _strip_split(path.stem))
 
 
@@ -249,10 +298,11 @@ def _resolve_folder(folder: Path) -> _Resolved:
     if len(pairs) == 1:
         train = pairs[0]
         test = train.with_name(_strip_split(train.stem) + "-test" + train.suffix)
-        return _Resolved("arff", [train, test], _xml_beside(train), folder.name)
+        xml = _xml_beside(train, only_xml=True)
+        return _Resolved("arff", [train, test], xml, folder.name)
     candidates = [p for p in files if p.suffix.lower() in FORMATS]
     if len(candidates) == 1:
-        resolved = _resolve_file(candidates[0])
+        resolved = _resolve_file(candidates[0], only_xml=True)
         resolved.name = folder.name
         return resolved
     if not candidates:
@@ -295,17 +345,20 @@ def discover_datasets(folder: str | os.PathLike) -> dict[str, Path]:
 
 
 def load_uploaded(
-    files: list[tuple[str, bytes]],
+    files: list[tuple[str, bytes]] | str | os.PathLike,
     *,
     labels: list[str] | None = None,
     label_count: int | None = None,
     label_prefix: str | None = None,
 ) -> Dataset:
-    """Load a dataset from uploaded ``(file name, content)`` pairs.
+    """Load an uploaded dataset: ``(file name, content)`` pairs or a saved folder.
 
     The files (e.g. ``[("x.arff", ...), ("x.xml", ...)]``, a -train/-test pair, or
-    one csv / svmlight / mat / MEKA ARFF) are written to a temporary folder that is
-    removed afterwards, then read as that folder. Only base names are used.
+    one csv / svmlight / mat / MEKA ARFF) are read as one folder: given as
+    pairs, they are written to a temporary folder removed afterwards (only base
+    names are used); given as a folder (where an app keeps its uploads), they
+    are read in place, with no copy. Error and warning messages name the
+    uploaded files, never the folder they were kept in.
 
     Examples
     --------
@@ -313,6 +366,11 @@ def load_uploaded(
     >>> ds.name, ds.stats()["N"]
     ('t', 2)
     """
+    spec = {"labels": labels, "label_count": label_count, "label_prefix": label_prefix}
+    if isinstance(files, (str, os.PathLike)):
+        folder = Path(files)
+        shown = sorted(p.name for p in folder.iterdir() if p.is_file())
+        return _load_upload_folder(folder, shown, spec)
     if not files:
         raise DatasetError("no files uploaded")
     with tempfile.TemporaryDirectory(prefix="mlfs-upload-") as tmp:
@@ -323,14 +381,37 @@ def load_uploaded(
             if base in ("", ".", "..") or base.startswith("."):
                 raise DatasetError(f"bad uploaded file name {file_name!r}")
             (folder / base).write_bytes(content)
+        return _load_upload_folder(folder, [name for name, _ in files], spec)
+
+
+def _load_upload_folder(folder: Path, shown: list[str], spec: dict) -> Dataset:
+    with _messages_without(folder):
+        if not any(folder.iterdir()):
+            raise DatasetError("no files uploaded")
         resolved = resolve(folder)
-        resolved.name = _strip_split(resolved.files[0].stem)
-        dataset = load_dataset(
-            folder,
-            labels=labels,
-            label_count=label_count,
-            label_prefix=label_prefix,
-            name=resolved.name,
-        )
-    dataset.source = "upload:" + ",".join(name for name, _ in files)
+        name = _strip_split(resolved.files[0].stem)
+        dataset = load_dataset(folder, name=name, **spec)
+    dataset.source = "upload:" + ",".join(shown)
     return dataset
+
+
+@contextmanager
+def _messages_without(folder: Path) -> Iterator[None]:
+    """Re-raise errors and re-emit warnings with ``folder`` cut from their text."""
+
+    def cut(text: str) -> str:
+        return text.replace(f"{folder}{os.sep}", "").replace(str(folder), "the upload")
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield
+        except DatasetError as exc:
+            raise DatasetError(cut(str(exc))) from None
+    for w in caught:
+        if isinstance(w.message, AmbiguousLabelsWarning):
+            m = w.message
+            message = AmbiguousLabelsWarning(cut(m.where), m.n, m.chosen, m.source)
+        else:
+            message = w.category(cut(str(w.message)))
+        warnings.warn(message, stacklevel=4)

@@ -14,6 +14,8 @@ uploads.upload_form()
 if widgets.load_or_error(key):
     st.subheader(f"Statistics of {name} (as in paper 000, Table 3)")
     st.dataframe(uploads.stats_table(name, cached.stats(key)), hide_index=True)
+    _, features, labels = cached.names(key)
+    st.caption(uploads.label_summary(labels, len(features)))
     freq = cached.label_frequency(key)
     widgets.show_figure(
         label_frequency_bar(freq), freq, key="labelfreq", filename="label_frequency"

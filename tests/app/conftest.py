@@ -87,6 +87,22 @@ def open_page(at: AppTest, page: str) -> AppTest:
     return at
 
 
+def upload(at: AppTest, files: list[tuple[str, bytes, str]], **labels) -> AppTest:
+    """Put ``files`` in the Data page's dataset uploader, set the label widgets
+    (``labels``: widget key -> value), and press Load."""
+    (uploader,) = [u for u in at.file_uploader if u.key.startswith("upload_files")]
+    uploader.set_value(files).run()
+    for key, value in labels.items():
+        widget = at.radio(key=key) if key == "upload_label_end" else None
+        if widget is None:
+            widget = (at.number_input if key.endswith("count") else at.text_input)(
+                key=key
+            )
+        widget.set_value(value).run()
+    at.button(key="load_upload").click().run()
+    return at
+
+
 def charts(at: AppTest) -> list:
     """The plotly charts on the page (AppTest has no typed accessor for them)."""
     return at.get("plotly_chart")

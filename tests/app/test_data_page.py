@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import TOY_XML, charts, new_app, open_page, toy_arff
+from .conftest import TOY_XML, charts, new_app, open_page, toy_arff, upload
 
 
 def test_default_page_shows_sample_statistics():
@@ -33,12 +33,13 @@ def test_upload_arff_and_xml_becomes_the_current_dataset():
         ("up.arff", toy_arff(seed=3).encode(), "text/plain"),
         ("up.xml", TOY_XML.encode(), "text/xml"),
     ]
-    at.file_uploader(key="upload_files").set_value(files).run()
-    at.button(key="load_upload").click().run()
+    upload(at, files)
     assert not at.exception and not at.error
     assert at.session_state["dataset"] == "up (upload)"
     assert at.dataframe[0].value["N"].iloc[0] == 60
-    assert at.success[0].value == "Loaded up (upload)"
+    assert at.success[0].value == (
+        "Loaded up (upload). Labels (q = 3): l0, l1, l2; 12 features."
+    )
     open_page(at, "rank")
     assert at.selectbox(key="dataset").value == "up (upload)"
 
@@ -46,10 +47,7 @@ def test_upload_arff_and_xml_becomes_the_current_dataset():
 def test_bad_upload_shows_an_error_and_keeps_the_dataset():
     """Check that a broken file gives st.error naming the problem, not an exception."""
     at = new_app()
-    at.file_uploader(key="upload_files").set_value(
-        [("bad.arff", b"@relation x\n@attribute a numeric\n", "text/plain")]
-    ).run()
-    at.button(key="load_upload").click().run()
+    upload(at, [("bad.arff", b"@relation x\n@attribute a numeric\n", "text/plain")])
     assert not at.exception
     assert at.error and at.error[0].value.startswith("Could not read the upload")
     assert at.session_state["dataset"] == "sample (planted)"

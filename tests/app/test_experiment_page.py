@@ -119,3 +119,50 @@ def test_scaling_and_binarize_reach_the_config_and_solver_state_is_shown():
     assert config["protocol"]["scaling"] == "l2-rows"
     assert {"name": "MaxCS", "params": {"binarize": "median"}} in config["methods"]
     assert not at.dataframe[0].value["value"].equals(plain["value"])
+
+
+def _config_with_datasets(*paths: str) -> bytes:
+    datasets = "".join(f'[[datasets]]\npath = "{p}"\n' for p in paths)
+    return (
+        'name = "t"\nseed = 1\nmethods = ["MaxCS"]\n[protocol]\nname = "A"\n'
+        "budgets = [10]\n" + datasets
+    ).encode()
+
+
+def test_a_config_cannot_point_the_server_at_any_folder(tmp_path, data_dir):
+    """Check: a path outside MLFS_DATA_DIR / the work dir is left out, unnamed.
+
+    The folder holds "secret" files; neither its path nor their names may
+    appear, and the sidebar must not gain it.
+    """
+    outside = tmp_path / "private"
+    outside.mkdir()
+    (outside / "creds.csv").write_text("user,password\n")
+    (outside / "keys.csv").write_text("k,v\n")
+    toml = _config_with_datasets("sample", str(outside), str(data_dir / "toy"))
+    at = open_page(new_app(), "experiment")
+    at.file_uploader(key="exp_config_upload").set_value(
+        ("c.toml", toml, "application/toml")
+    ).run()
+    assert not at.exception and not at.error
+    assert at.multiselect(key="exp_datasets").value == ["sample (planted)", "toy"]
+    message = at.warning[0].value
+    assert "left out 1 dataset(s) not available on this server: private" in message
+    assert str(tmp_path) not in message and "creds" not in message
+    assert "private" not in at.session_state["extra_paths"]
+    assert "private" not in at.selectbox(key="dataset").options
+
+
+def test_a_config_may_name_a_path_inside_the_data_folder(tmp_path, data_dir):
+    """Check that a sub-folder of MLFS_DATA_DIR named by path is accepted."""
+    inner = data_dir / "more" / "toy2"
+    inner.mkdir(parents=True)
+    (inner / "toy2.arff").write_text((data_dir / "toy" / "toy.arff").read_text())
+    (inner / "toy2.xml").write_text((data_dir / "toy" / "toy.xml").read_text())
+    at = open_page(new_app(), "experiment")
+    at.file_uploader(key="exp_config_upload").set_value(
+        ("c.toml", _config_with_datasets(str(inner)), "application/toml")
+    ).run()
+    assert not at.exception and not at.warning
+    assert at.multiselect(key="exp_datasets").value == ["toy2"]
+    assert at.session_state["extra_paths"] == {"toy2": str(inner)}
