@@ -187,7 +187,7 @@ def precision_curves(
     """Precision@k against the planted truth for each method, k = 1..k_max."""
     name, _, _ = names(key)
     rankings = selections_frame(
-        name, {m: ranking(key, m, (), seed)[FEATURE_INDEX] for m in methods}
+        name, {m: ranking(key, m, (), seed, k_max)[FEATURE_INDEX] for m in methods}
     )
     table = recovery_table(rankings, planted_truth(key) or (), ks=range(1, k_max + 1))
     return table[[METHOD, K, PRECISION]]

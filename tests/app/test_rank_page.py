@@ -168,3 +168,14 @@ def test_rar_weighting_is_a_choice_box(data_dir):
     assert list(weighting.options) == ["inverse", "proportional", "uniform"]
     weighting.select("uniform").run()
     assert not at.exception and not at.error
+
+
+def test_sample_page_never_ranks_every_feature(monkeypatch):
+    """Check that on the sample (M = 2000) no ranking asks for all features."""
+    calls = _spy_rankings(monkeypatch)
+    at = _rank_page()
+    at.radio(key="rank_a_family").set_value("Information-theoretic (paper 001)").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(m == "PPT-MI" for m, _ in calls)
+    assert all(k is not None and k <= 50 for m, k in calls if m != "MaxCS"), calls
+    assert at.button(key="rank_full").label == "Rank all 2000 features"
