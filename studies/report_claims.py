@@ -12,36 +12,21 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from report_data import BNS, CS, IT_METHODS, TABLE5, VARIANTS, mean_similarity
+from report_data import IT_METHODS, VARIANTS, mean_similarity
 
 from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC
-from mlfs_core.analysis import dataset_means, method_wins, rank_table, variant_ranks
+from mlfs_core.analysis import dataset_means, method_wins, variant_ranks
 from mlfs_core.analysis.paper000_claims import paper000_claims
+from mlfs_core.analysis.paper000_published import reproduction_ranks
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation import METRICS
 
 
 # ---------------------------------------------------------------- paper 000
-def group_ranks(results: pd.DataFrame, methods: list[str], metric: str) -> pd.DataFrame:
-    """Average rank per budget among ``methods`` only (Tables 4 and 5 of paper 000)."""
-    sub = results[results[METHOD].isin(methods)]
-    hib = METRICS[metric].higher_is_better
-    refs = tuple(m for m in ("AF",) if m in methods)
-    return rank_table(sub, metric=metric, higher_is_better=hib, reference_methods=refs)
-
-
 def rank_tables(
     results: pd.DataFrame, metric: str = "micro_f1"
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Our Table 4 (with a ``measure`` column, CS then BNS) and Table 5."""
-    table4 = pd.concat(
-        [
-            group_ranks(results, group, metric).assign(measure=name)
-            for group, name in ((CS, "CS"), (BNS, "BNS"))
-        ],
-        ignore_index=True,
-    )
-    return table4, group_ranks(results, TABLE5, metric).assign(measure="")
+    return reproduction_ranks(results, metric)
 
 
 def claims_paper000(

@@ -17,20 +17,22 @@ from report_data import BNS, CS, VARIANTS, mean_similarity
 from report_render import _block as block
 from report_render import md_table
 
-from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC
+from mlfs_core._constants import DATASET, METHOD, METRIC
 from mlfs_core.analysis.paper000_claims import paper000_claims
-from mlfs_core.analysis.reproduction import (
-    agreement_summary,
-    dataset_statistics_side_by_side,
-    per_budget_agreement,
-    side_by_side,
+from mlfs_core.analysis.paper000_published import (
+    kuncheva_comparison,
+    published_kuncheva,
+    published_ranks,
+    rank_comparison,
 )
+from mlfs_core.analysis.reproduction import dataset_statistics_side_by_side
 from mlfs_core.analysis.statements import (
     reference_kappa,
     score_statements,
     statement_agreement,
     trivial_means,
 )
+from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import METRICS
 from mlfs_core.evaluation.reference_code import REFERENCE_METRICS
 
@@ -57,16 +59,6 @@ def load_published(root: Path) -> pd.DataFrame:
     """Paper 000's published cells; ``value`` kept as printed (strings)."""
     path = root / "studies" / "paper000" / "published.csv"
     return pd.read_csv(path, dtype=str, keep_default_na=False)
-
-
-def _published_means(published: pd.DataFrame, table: int) -> pd.DataFrame:
-    cells = published[
-        (published["table"] == str(table)) & (published["statistic"] == "mean")
-    ]
-    return cells.assign(
-        budget_pct=cells["budget_pct"].astype(float),
-        mean=cells["value"].astype(float),
-    )[["measure", "budget_pct", METHOD, MEAN]]
 
 
 # ---------------------------------------------------------------- paper 000
@@ -114,17 +106,13 @@ def _rank_comparison(
     published: pd.DataFrame, ours4: pd.DataFrame, ours5: pd.DataFrame
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """Tables 4 and 5 (micro-F1): cells side by side, per-budget and summary rows."""
-    pub4, pub5 = _published_means(published, 4), _published_means(published, 5)
-    pub5 = pub5.assign(measure="")
-    summary, per, lines = [], [], []
-    for name, pub, ours in (("Table 4", pub4, ours4), ("Table 5", pub5, ours5)):
-        groups = ["measure"]
-        summary.append(agreement_summary(pub, ours, groups=groups).assign(table=name))
-        per.append(per_budget_agreement(pub, ours, groups=groups).assign(table=name))
-        cells = side_by_side(pub, ours, groups=groups)
-        for measure, block_cells in cells.groupby("measure", sort=False):
-            lines += _cells_block(name, measure, block_cells)
-    return pd.concat(summary), pd.concat(per), lines
+    comparison = rank_comparison(published, ours4, ours5)
+    lines = []
+    for (name, measure), cells in comparison.cells.groupby(
+        ["table", "measure"], sort=False
+    ):
+        lines += _cells_block(name, measure, cells)
+    return comparison.summary, comparison.per_budget, lines
 
 
 def _cells_block(name: str, measure: str, cells: pd.DataFrame) -> list[str]:
@@ -145,22 +133,13 @@ def _cells_block(name: str, measure: str, cells: pd.DataFrame) -> list[str]:
 
 
 def _table6(published: pd.DataFrame, similarity: pd.DataFrame, tables: Path):
-    t6 = published[published["table"] == "6"]
-    sim = mean_similarity(similarity)
-    rows = []
-    for a, b, value in t6[[METHOD, "other_method", "value"]].itertuples(index=False):
-        if a < b and a in sim.index and b in sim.columns:
-            rows.append(
-                {"pair": f"{a}/{b}", "published": float(value), "ours": sim.loc[a, b]}
-            )
-    pairs = pd.DataFrame(rows)
-    if pairs.empty:
+    try:
+        table6 = kuncheva_comparison(published, mean_similarity(similarity))
+    except ConfigError:  # no pair in common
         return []
-    pairs["diff"] = pairs["ours"] - pairs["published"]
+    pairs = table6.pairs
     pairs.to_csv(tables / "published_table6.csv", index=False)
-    from scipy.stats import spearmanr
-
-    rho = spearmanr(pairs["published"], pairs["ours"]).statistic
+    rho = table6.spearman
     high = {
         side: ", ".join(pairs.loc[pairs[side] > 0.7, "pair"]) or "none"
         for side in ("published", "ours")
@@ -172,7 +151,7 @@ def _table6(published: pd.DataFrame, similarity: pd.DataFrame, tables: Path):
                 [
                     {
                         "pairs": len(pairs),
-                        "mean |diff|": pairs["diff"].abs().mean(),
+                        "mean |diff|": table6.mean_abs_diff,
                         "Spearman": rho,
                         "pairs > 0.7 (paper)": high["published"],
                         "pairs > 0.7 (ours)": high["ours"],
@@ -229,13 +208,8 @@ def published_section_000(data: dict, root: Path) -> list[str]:
 
 def _claims(published: pd.DataFrame, data: dict, tables: Path) -> list[str]:
     """Paper 000's claims over their stated ranges: the paper's tables and ours."""
-    t6 = published[published["table"] == "6"]
-    sim = t6.assign(value=t6["value"].astype(float)).pivot(
-        index=METHOD, columns="other_method", values="value"
-    )
-    pub4 = _published_means(published, 4)
-    pub5 = _published_means(published, 5)
-    theirs = paper000_claims(pub4, pub5, sim)
+    pub4, pub5 = published_ranks(published, 4), published_ranks(published, 5)
+    theirs = paper000_claims(pub4, pub5, published_kuncheva(published))
     mine = claims_paper000(data["results"], data["similarity"])
     if mine is None:
         return block(

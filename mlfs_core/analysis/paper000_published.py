@@ -1,0 +1,230 @@
+"""Paper 000's published Tables 4-6 beside a reproduction (issue 11 item 4).
+
+The published cells are the tidy CSV ``studies/paper000/published.csv``
+(columns ``table, row, column, dataset, source, method, other_method, measure,
+budget_pct, statistic, value``, values as printed). These functions turn it and
+a protocol-A results table into the paper's tables and compare them with
+:mod:`mlfs_core.analysis.reproduction`:
+
+- :func:`published_ranks`, :func:`published_kuncheva`: Tables 4/5 (mean rank per
+  budget) and Table 6 (Kuncheva at 50 %) as printed.
+- :func:`reproduction_ranks`: our Tables 4 and 5 from results, ranked as the
+  paper ranks them (Table 4 within each measure's four aggregations, Table 5
+  among its six methods with AF, evaluated once, a reference at every budget).
+- :func:`rank_comparison`: cells side by side, per-budget Spearman and best
+  method, and the summary with the constant-rank floor, for both tables.
+- :func:`kuncheva_comparison`: Table 6 pair by pair, mean |diff|, Spearman
+  and the difference matrix.
+
+The paper's rank tables are micro-F1 (:data:`PUBLISHED_METRIC`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .._constants import BUDGET_PCT, MEAN, METHOD
+from ..errors import ConfigError
+from .ranks import rank_table
+from .reproduction import (
+    DIFF,
+    OURS,
+    PUBLISHED,
+    _spearman,
+    agreement_summary,
+    per_budget_agreement,
+    side_by_side,
+)
+
+CS_METHODS = ("MaxCS", "MeanCS", "RoRCS", "RaRCS")
+BNS_METHODS = ("MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS")
+TABLE5_METHODS = ("MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF")
+MEASURE = "measure"
+PUBLISHED_METRIC = "micro_f1"
+_COLUMNS = ("table", METHOD, MEASURE, BUDGET_PCT, "statistic", "value")
+
+
+def _cells(published: pd.DataFrame, table: int) -> pd.DataFrame:
+    missing = [c for c in _COLUMNS if c not in published.columns]
+    if missing:
+        raise ConfigError(f"the published table lacks the column(s) {missing}")
+    cells = published[published["table"].astype(str) == str(table)]
+    if cells.empty:
+        raise ConfigError(f"the published table has no Table {table} cells")
+    return cells
+
+
+def published_ranks(published: pd.DataFrame, table: int) -> pd.DataFrame:
+    """Table 4 or 5 as printed: ``measure, budget_pct, method, mean``.
+
+    Table 5's ``measure`` is empty. ``published`` is read with every column
+    as a string (``dtype=str, keep_default_na=False``) or as numbers.
+
+    Examples
+    --------
+    >>> p = pd.DataFrame({"table": ["5"], "method": ["AF"], "measure": [""],
+    ...                   "budget_pct": ["10"], "statistic": ["mean"],
+    ...                   "value": ["2.55"]})
+    >>> published_ranks(p, 5).values.tolist()
+    [['', 10.0, 'AF', 2.55]]
+    """
+    if table not in (4, 5):
+        raise ConfigError(f"paper 000's rank tables are 4 and 5, not {table}")
+    cells = _cells(published, table)
+    cells = cells[cells["statistic"] == "mean"]
+    return pd.DataFrame(
+        {
+            MEASURE: cells[MEASURE].astype(str).to_numpy() if table == 4 else "",
+            BUDGET_PCT: cells[BUDGET_PCT].astype(float).to_numpy(),
+            METHOD: cells[METHOD].to_numpy(),
+            MEAN: cells["value"].astype(float).to_numpy(),
+        }
+    )
+
+
+def published_kuncheva(published: pd.DataFrame) -> pd.DataFrame:
+    """Table 6 as printed: methods x methods (both orders), diagonal 1; NaN
+    across measures (the paper compares CS with CS and BNS with BNS only).
+    """
+    cells = _cells(published, 6)
+    if "other_method" not in cells.columns:
+        raise ConfigError("the published table lacks the column 'other_method'")
+    matrix = cells.assign(value=cells["value"].astype(float)).pivot(
+        index=METHOD, columns="other_method", values="value"
+    )
+    order = [m for m in CS_METHODS + BNS_METHODS if m in matrix.index]
+    matrix = matrix.loc[order, order].to_numpy(dtype=float, copy=True)
+    np.fill_diagonal(matrix, 1.0)
+    return pd.DataFrame(matrix, index=order, columns=order)
+
+
+def reproduction_ranks(
+    results: pd.DataFrame, metric: str = PUBLISHED_METRIC
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Our Tables 4 (with ``measure``, CS then BNS) and 5 (``measure`` empty).
+
+    Parameters
+    ----------
+    results : DataFrame
+        Protocol A results (``dataset, method, budget_pct, fold, metric,
+        value``; AF once at 100 %).
+    metric : str, default="micro_f1"
+        The metric ranked (the paper's tables are micro-F1).
+
+    Returns
+    -------
+    (DataFrame, DataFrame)
+        :func:`~mlfs_core.analysis.rank_table` output of each table
+        (``budget_pct, method, mean, std, n_datasets, best``) plus ``measure``.
+    """
+    from ..evaluation.metrics import higher_is_better
+
+    hib = higher_is_better(metric)
+
+    def ranks(methods: tuple[str, ...]) -> pd.DataFrame:
+        sub = results[results[METHOD].isin(methods)]
+        refs = ("AF",) if "AF" in methods else ()
+        return rank_table(
+            sub, metric=metric, higher_is_better=hib, reference_methods=refs
+        )
+
+    table4 = pd.concat(
+        [
+            ranks(group).assign(**{MEASURE: name})
+            for group, name in ((CS_METHODS, "CS"), (BNS_METHODS, "BNS"))
+        ],
+        ignore_index=True,
+    )
+    return table4, ranks(TABLE5_METHODS).assign(**{MEASURE: ""})
+
+
+class RankComparison(NamedTuple):
+    """Tables 4 and 5, published beside ours (one ``table`` column each)."""
+
+    cells: pd.DataFrame  # table, measure, budget_pct, method, published, ours, diff
+    per_budget: pd.DataFrame  # table, measure, budget_pct, spearman, best ..., outcome
+    summary: pd.DataFrame  # table, measure, reproduction (ours/constant), ...
+
+
+def rank_comparison(
+    published: pd.DataFrame, table4: pd.DataFrame, table5: pd.DataFrame
+) -> RankComparison:
+    """Tables 4 and 5 against the paper: cells, per budget, summary with the floor.
+
+    ``table4``/``table5`` are ours (:func:`reproduction_ranks`); the
+    comparison covers the cells both sides have.
+    """
+    cells, per, summary = [], [], []
+    for name, table, ours in (("Table 4", 4, table4), ("Table 5", 5, table5)):
+        pub = published_ranks(published, table)
+        groups = [MEASURE]
+        tag = {"table": name}
+        cells.append(side_by_side(pub, ours, groups=groups).assign(**tag))
+        per.append(per_budget_agreement(pub, ours, groups=groups).assign(**tag))
+        summary.append(agreement_summary(pub, ours, groups=groups).assign(**tag))
+
+    def first(frames: list[pd.DataFrame]) -> pd.DataFrame:
+        out = pd.concat(frames, ignore_index=True)
+        return out[["table", *[c for c in out.columns if c != "table"]]]
+
+    return RankComparison(first(cells), first(per), first(summary))
+
+
+class KunchevaComparison(NamedTuple):
+    """Table 6, published beside ours."""
+
+    pairs: pd.DataFrame  # pair, published, ours, diff (one row per unordered pair)
+    difference: pd.DataFrame  # ours - published, methods x methods
+    mean_abs_diff: float
+    spearman: float
+
+
+def kuncheva_comparison(
+    published: pd.DataFrame, ours: pd.DataFrame
+) -> KunchevaComparison:
+    """Table 6 pair by pair: published vs our Kuncheva matrix at 50 %.
+
+    Parameters
+    ----------
+    published : DataFrame
+        The published cells (Table 6 is taken from them).
+    ours : DataFrame
+        Our Kuncheva matrix (methods x methods, both orders).
+
+    Raises
+    ------
+    ConfigError
+        The two matrices share no pair of methods.
+
+    Examples
+    --------
+    >>> p = pd.DataFrame({"table": "6", "method": ["MaxCS", "MeanCS"],
+    ...     "other_method": ["MeanCS", "MaxCS"], "measure": "", "budget_pct": "50",
+    ...     "statistic": "kuncheva", "value": ["0.80", "0.80"]})
+    >>> o = pd.DataFrame([[1.0, 0.6], [0.6, 1.0]], index=["MaxCS", "MeanCS"],
+    ...                  columns=["MaxCS", "MeanCS"])
+    >>> round(kuncheva_comparison(p, o).mean_abs_diff, 2)
+    0.2
+    """
+    cells = _cells(published, 6)
+    rows = [
+        {"pair": f"{a}/{b}", PUBLISHED: float(v), OURS: float(ours.loc[a, b])}
+        for a, b, v in cells[[METHOD, "other_method", "value"]].itertuples(index=False)
+        if a < b and a in ours.index and b in ours.columns
+    ]
+    if not rows:
+        raise ConfigError("the published and our Table 6 share no pair of methods")
+    pairs = pd.DataFrame(rows)
+    pairs[DIFF] = pairs[OURS] - pairs[PUBLISHED]
+    theirs = published_kuncheva(published)
+    shared = [m for m in theirs.index if m in ours.index]
+    difference = ours.loc[shared, shared].astype(float) - theirs.loc[shared, shared]
+    return KunchevaComparison(
+        pairs,
+        difference,
+        float(pairs[DIFF].abs().mean()),
+        _spearman(pairs[PUBLISHED].to_numpy(), pairs[OURS].to_numpy()),
+    )
