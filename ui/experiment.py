@@ -41,9 +41,14 @@ TEACHING_DEFAULTS = {
 }
 
 
-def parse_budgets(text: str) -> tuple[int, ...]:
-    """``"10, 30, 50"`` or ``"1-20"`` (or a mix) -> a sorted tuple of ints."""
-    values: set[int] = set()
+def parse_budgets(text: str) -> tuple[float, ...]:
+    """``"10, 30, 50"`` or ``"1-20"`` (or a mix) -> a sorted tuple of numbers.
+
+    Whole numbers become ints; others stay as read (``"10.5"`` -> 10.5), so
+    the engine, not this parser, decides: a percentage may be 10.5, a count
+    may not (an error there, rather than a silent 10).
+    """
+    values: set[float] = set()
     for part in text.replace(";", ",").split(","):
         part = part.strip()
         if not part:
@@ -53,7 +58,8 @@ def parse_budgets(text: str) -> tuple[int, ...]:
                 lo, hi = (int(p) for p in part.split("-", 1))
                 values.update(range(lo, hi + 1))
             else:
-                values.add(int(float(part)))
+                value = float(part)
+                values.add(int(value) if value.is_integer() else value)
         except ValueError:
             raise ConfigError(f"budgets: cannot read {part!r}") from None
     if not values:

@@ -308,17 +308,18 @@ def compare_coverage(
     Both methods must use the same measure: "each label's own top features"
     are those of that measure's per-label scores.
     """
-    measures = {parse_method_name(m)[1] for m in methods}
+    parsed = {m: parse_method_name(m) for m in methods}
+    measures = {measure for _, measure in parsed.values()}
     if len(measures) != 1:
         raise ConfigError(f"compare methods of one measure, got {', '.join(methods)}")
     X, Y = check_XY(X, Y)
     counts = contingency_counts(X, Y, rule=binarize)
-    S = MEASURES[measures.pop()](counts)
+    S, positives = MEASURES[measures.pop()](counts), counts.positives.ravel()
     orders = {
-        m: method_steps(X, Y, m, k=k, random_state=random_state, binarize=binarize)[
+        m: aggregation_steps(S, positives, aggregation, k=k, random_state=random_state)[
             "feature"
         ].to_numpy()
-        for m in methods
+        for m, (aggregation, _) in parsed.items()
     }
     return label_coverage(S, orders, k, top=top, label_names=label_names)
 

@@ -166,3 +166,13 @@ def test_a_config_may_name_a_path_inside_the_data_folder(tmp_path, data_dir):
     assert not at.exception and not at.warning
     assert at.multiselect(key="exp_datasets").value == ["toy2"]
     assert at.session_state["extra_paths"] == {"toy2": str(inner)}
+
+
+def test_fractional_count_budget_is_an_error_not_a_silent_10():
+    """Check that protocol B's budget 10.5 shows the engine's error (was read as 10)."""
+    at = open_page(new_app(), "experiment")
+    at.radio(key="exp_protocol").set_value("B").run()
+    at.text_input(key="exp_budgets_B").set_value("5, 10.5").run()
+    assert not at.exception
+    assert "counts must be integers, got 10.5" in at.error[0].value
+    assert at.button(key="exp_run").disabled

@@ -187,3 +187,21 @@ def test_greedy_steps_reports_progress_and_rejects_filters(text_xy):
     assert seen == [1, 2, 3, 4]
     with pytest.raises(ValueError, match="unknown method 'MaxCS'"):
         greedy_steps(X, Y, "MaxCS")
+
+
+def test_compare_coverage_uses_each_methods_own_selection(text_xy):
+    """Check that the coverage of MaxCS and MeanCS counts their rank_features picks."""
+    from mlfs_core.aggregation import per_label_orders
+    from mlfs_core.explain import compare_coverage
+
+    X, Y = text_xy
+    table = compare_coverage(X, Y, ("MaxCS", "RaRCS"), k=4, top=3, random_state=5)
+    S = label_scores(X, Y, "chi2")
+    best = per_label_orders(S)[:, :3]
+    for method in ("MaxCS", "RaRCS"):
+        picks = set(rank_features(X, Y, method, k=4, random_state=5).tolist())
+        expected = [len(picks & set(row)) for row in best.tolist()]
+        got = table[table["method"] == method]["covered"].tolist()
+        assert got == expected
+    with pytest.raises(ValueError, match="one measure"):
+        compare_coverage(X, Y, ("MaxCS", "MaxBNS"), k=4)
