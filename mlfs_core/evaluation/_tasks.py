@@ -96,7 +96,7 @@ def scale_pair(X_train, X_test, scaling: str):
     Examples
     --------
     >>> a, b = scale_pair(np.array([[3.0, 4.0]]), np.array([[6.0, 8.0]]), "l2-rows")
-    >>> a.toarray().tolist(), b.toarray().tolist()
+    >>> a.toarray().round(12).tolist(), b.toarray().round(12).tolist()
     ([[0.6, 0.8]], [[0.6, 0.8]])
     """
     X_train, X_test = as_classifier_input(X_train), as_classifier_input(X_test)
