@@ -143,4 +143,12 @@ if cover is not None:
         "Labels with none of their 10 best features: "
         + ", ".join(f"{m} {n} of {len(labels)}" for m, n in totals.items())
     )
+    truth = set(cached.planted_truth(key) or ())
+    for column, other in zip(st.columns(2), pair, strict=True):
+        picks, _, _ = cached.aggregation_view(
+            key, other, budget, seed, "inverse", "presence"
+        )
+        found = [learn.feature_label(features, int(j), truth) for j in picks["feature"]]
+        column.markdown(f"**{other}: its top {budget}**")
+        column.dataframe({"feature": found}, hide_index=True)
 st.page_link("pages/learn/greedy.py", label="Next: a greedy information-theoretic step")

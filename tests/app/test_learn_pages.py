@@ -62,6 +62,10 @@ def test_aggregation_page_steps_follow_the_ranking(data_dir):
     ]
     assert table["label"].tolist() == ["l0", "l1", "l2"] * 2
     assert "It takes its best feature not yet taken" in at.info[0].value
+    maxcs, meancs = (d.value["feature"] for d in at.dataframe[1:3])
+    top5 = mlfs_core.rank_features(ds.X, ds.Y, "MeanCS", k=5)
+    assert [f.split(" (#")[0] for f in meancs] == [ds.feature_names[j] for j in top5]
+    assert len(maxcs) == 5
     specs = [c.proto.spec for c in charts(at)]
     assert "RoR: labels take turns" in specs[0]
     assert "this turn" in specs[1]
