@@ -47,18 +47,28 @@ def seed() -> int:
     return int(st.session_state.get(state.SEED, 0))
 
 
-def load_or_error(key: DatasetKey) -> bool:
+def load_or_error(key: DatasetKey, *, notes_expanded: bool = False) -> bool:
     """Load ``key`` through the cache; on failure show ``st.error`` and return False.
 
     After a load, each of the dataset's oddities (a label never positive,
-    dense data under presence-based scores ...) is shown as ``st.warning``.
+    dense data under presence-based scores ...) is shown as ``st.warning``:
+    in the open with ``notes_expanded`` (the Data page), else inside a closed
+    expander that says how many there are, so they do not crowd every page.
     """
     if call_or_error("Could not load this dataset", cached.load, key) is None:
         return False
     for message in cached.load_warnings(key):
         st.warning(in_app_words(state.redact(message)), icon=":material/warning:")
-    for message in cached.data_warnings(key):
-        st.warning(message, icon=":material/warning:")
+    notes = cached.data_warnings(key)
+    if notes and not notes_expanded:
+        word = "note" if len(notes) == 1 else "notes"
+        box = st.expander(
+            f"{len(notes)} {word} on this dataset", icon=":material/warning:"
+        )
+    else:
+        box = st.container()
+    for message in notes:
+        box.warning(message, icon=":material/warning:")
     return True
 
 

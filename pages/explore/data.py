@@ -11,7 +11,7 @@ st.caption("Choose a dataset in the sidebar, or load your own below.")
 
 uploads.upload_form()
 
-if widgets.load_or_error(key):
+if widgets.load_or_error(key, notes_expanded=True):
     st.subheader(f"Statistics of {name} (as in paper 000, Table 3)")
     st.dataframe(uploads.stats_table(name, cached.stats(key)), hide_index=True)
     _, features, labels = cached.names(key)
