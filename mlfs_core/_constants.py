@@ -21,5 +21,6 @@ STAGE = "stage"  # timing stage: "selection", "fit", "predict"
 N_FITTED = "n_fitted"  # per-label classifiers fitted in one fit task
 N_NOT_CONVERGED = "n_not_converged"  # of those, stopped at max_iter
 MAX_N_ITER = "max_n_iter"  # largest solver iteration count of a fit task
+REUSED = "reused"  # 1 if a fit took the values of an identical earlier fit
 K = "k"  # top-k size in planted-truth recovery
 PRECISION = "precision"

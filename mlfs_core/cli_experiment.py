@@ -1,5 +1,8 @@
 """The ``mlfs experiment CONFIG.toml --out DIR [--jobs N] [--cache DIR]`` command.
 
+``--scheduler ADDRESS`` runs the tasks on a Dask cluster
+(:mod:`mlfs_core.evaluation.cluster`); this process still writes the cache.
+
 Writes to ``DIR``: ``results.csv`` (and ``results.parquet`` when pyarrow is
 installed), ``selections.csv``, ``timings.csv``, the analysis tables
 ``ranks.csv``, ``friedman.csv``, ``curves.csv``, ``dataset_means.csv``,
@@ -23,6 +26,7 @@ from ._constants import (
     METRIC,
     N_FITTED,
     N_NOT_CONVERGED,
+    REUSED,
 )
 from .analysis import (
     dataset_means,
@@ -50,6 +54,11 @@ def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=jobs, default=1, help="parallel workers (-1 = all)")
     p.add_argument("--cache", help="task cache folder (default OUT/cache)")
     p.add_argument("--no-cache", action="store_true", help="do not cache task results")
+    p.add_argument(
+        "--scheduler",
+        help="run the tasks on the Dask scheduler at this address "
+        "(tcp://host:8786); this process still writes the cache",
+    )
     p.set_defaults(func=run_experiment_command)
     return p
 
@@ -110,9 +119,18 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     cache = None if args.no_cache else (args.cache or out / "cache")
-    result = run_experiment(
-        config, cache_dir=cache, n_jobs=args.jobs, progress=_progress
-    )
+    if getattr(args, "scheduler", None):
+        from .evaluation.cluster import dask_backend
+
+        with dask_backend(args.scheduler):
+            jobs = -1 if args.jobs == 1 else args.jobs
+            result = run_experiment(
+                config, cache_dir=cache, n_jobs=jobs, progress=_progress
+            )
+    else:
+        result = run_experiment(
+            config, cache_dir=cache, n_jobs=args.jobs, progress=_progress
+        )
     print(file=sys.stderr)
     written = write_outputs(result, out)
     print(f"wrote {len(written)} files to {out}")
@@ -239,6 +257,16 @@ def convergence_line(timings: pd.DataFrame) -> str:
     )
 
 
+def reuse_line(timings: pd.DataFrame) -> str:
+    """One sentence: how many fits took the values of a fit on the same columns."""
+    fits = timings[timings["stage"] == "fit"]
+    reused = int(fits[REUSED].fillna(0).sum()) if REUSED in fits else 0
+    return (
+        f"{reused} of {len(fits)} fits reused an identical fit "
+        "(same columns, same fold: values copied, not refitted)"
+    )
+
+
 def summary_markdown(result: ExperimentResult, tables: dict[str, pd.DataFrame]) -> str:
     """A short Markdown report: grid size, primary-metric ranks, Friedman tests."""
     res, cfg = result.results, result.config
@@ -254,6 +282,7 @@ def summary_markdown(result: ExperimentResult, tables: dict[str, pd.DataFrame]) 
         f"{_seconds(result, 'selection'):.1f} s, classifier time "
         f"{_seconds(result, 'fit') + _seconds(result, 'predict'):.1f} s",
         f"- {convergence_line(result.timings)}",
+        f"- {reuse_line(result.timings)}",
         "",
         f"## Average rank by {metric} (1 = best; * = best per budget)",
         "",

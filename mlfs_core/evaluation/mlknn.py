@@ -87,10 +87,9 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         self.k_ = int(max(0, min(self.k, n - 1)))
         self.Y_ = Y.astype(np.int64)
         self.n_labels_ = Y.shape[1]
-        self.prior_ = (self.s + self.Y_.sum(axis=0)) / (2 * self.s + n)
-        counts = self._training_counts()
-        self.cond_pos_ = self._likelihoods(counts, self.Y_ == 1)
-        self.cond_neg_ = self._likelihoods(counts, self.Y_ == 0)
+        self.prior_, self.cond_pos_, self.cond_neg_ = mlknn_tables(
+            self._training_counts(), self.Y_, self.k_, self.s
+        )
         return self
 
     def _fit_scaling(self, X) -> None:
@@ -115,14 +114,6 @@ class MLkNN(ClassifierMixin, BaseEstimator):
             self.X_, self.X_, self.Y_, self.k_, exclude_self=True
         )
 
-    def _likelihoods(self, counts: np.ndarray, member: np.ndarray) -> np.ndarray:
-        """P(E_j | H) per label: smoothed histogram of ``counts`` over ``member``."""
-        k1 = self.k_ + 1
-        q = self.n_labels_
-        flat = (np.arange(q)[None, :] * k1 + counts)[member]
-        hist = np.bincount(flat, minlength=q * k1).reshape(q, k1).astype(float)
-        return (self.s + hist) / (self.s * k1 + hist.sum(axis=1, keepdims=True))
-
     def _test_counts(self, X) -> np.ndarray:
         if self.k_ == 0:
             return np.zeros((X.shape[0], self.n_labels_), dtype=np.int64)
@@ -133,11 +124,9 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         """Posterior P(label relevant), shape (n_samples, n_labels)."""
         X, _ = check_XY(X, np.zeros((_n_rows(X), 1)))
         X = _dense_if_narrow(X)
-        counts = self._test_counts(X)
-        labels = np.arange(self.n_labels_)[None, :]
-        pos = self.prior_ * self.cond_pos_[labels, counts]
-        neg = (1.0 - self.prior_) * self.cond_neg_[labels, counts]
-        return pos / (pos + neg)
+        return mlknn_posteriors(
+            self.prior_, self.cond_pos_, self.cond_neg_, self._test_counts(X)
+        )
 
     def decision_function(self, X) -> np.ndarray:
         """Label scores used by the ranking metrics (the posteriors)."""
@@ -146,6 +135,51 @@ class MLkNN(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         """0/1 predictions: posterior above 1/2."""
         return (self.predict_proba(X) > 0.5).astype(np.int8)
+
+
+def mlknn_tables(
+    counts: np.ndarray, Y: np.ndarray, k: int, s: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ML-kNN's prior and likelihood tables from leave-one-out neighbour counts.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (n_train, n_labels), int
+        Per training sample and label, the positives among its ``k`` nearest
+        other training samples.
+    Y : ndarray of shape (n_train, n_labels), int64 0/1
+    k : int
+        Number of neighbours the counts were taken over.
+    s : float
+        Laplace smoothing.
+
+    Returns
+    -------
+    prior, cond_pos, cond_neg
+        P(H1) per label, and P(E_j | H1), P(E_j | H0) of shape (n_labels, k + 1).
+    """
+    n = Y.shape[0]
+    prior = (s + Y.sum(axis=0)) / (2 * s + n)
+    return prior, _likelihoods(counts, Y == 1, k, s), _likelihoods(counts, Y == 0, k, s)
+
+
+def _likelihoods(counts: np.ndarray, member: np.ndarray, k: int, s: float):
+    """P(E_j | H) per label: smoothed histogram of ``counts`` over ``member``."""
+    k1 = k + 1
+    q = member.shape[1]
+    flat = (np.arange(q)[None, :] * k1 + counts)[member]
+    hist = np.bincount(flat, minlength=q * k1).reshape(q, k1).astype(float)
+    return (s + hist) / (s * k1 + hist.sum(axis=1, keepdims=True))
+
+
+def mlknn_posteriors(
+    prior: np.ndarray, cond_pos: np.ndarray, cond_neg: np.ndarray, counts: np.ndarray
+) -> np.ndarray:
+    """Posterior P(label relevant) of query samples with neighbour ``counts``."""
+    labels = np.arange(counts.shape[1])[None, :]
+    pos = prior * cond_pos[labels, counts]
+    neg = (1.0 - prior) * cond_neg[labels, counts]
+    return pos / (pos + neg)
 
 
 def _n_rows(X) -> int:

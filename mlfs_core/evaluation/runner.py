@@ -19,25 +19,20 @@ finishes, so a rerun or an interrupted run (exception, KeyboardInterrupt)
 resumes without recomputing.
 
 Parallelism: tasks go through :class:`joblib.Parallel` with ``n_jobs``;
-results do not depend on ``n_jobs``. To run on a Dask cluster, use joblib's
-Dask backend (needs ``dask.distributed``)::
-
-    from dask.distributed import Client
-    import joblib
-    client = Client("scheduler-address:8786")
-    with joblib.parallel_config(backend="dask"):
-        result = run_experiment(config, n_jobs=-1, cache_dir="cache")
+results do not depend on ``n_jobs``. To run on a Dask cluster use
+:func:`mlfs_core.evaluation.cluster.dask_backend` (or ``mlfs experiment
+--scheduler ADDRESS``); this process still writes the cache. Fits on a column
+set already fitted for the same fold are reused, and protocol B runs all
+budgets of a ranking in one task (:mod:`mlfs_core.evaluation._fits`).
 """
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
 from .._constants import (
     BUDGET,
@@ -53,13 +48,15 @@ from .._constants import (
     N_NOT_CONVERGED,
     PROTOCOL,
     REPEAT,
+    REUSED,
     SECONDS,
     STAGE,
     VALUE,
 )
 from ..cache import DiskCache, hash_key
+from ._fits import execute, run_fits, task_seed
 from ._prepare import PreparedDataset, PreparedMethod, prepare
-from ._tasks import run_fit, run_selection
+from ._tasks import run_selection
 from .protocols import ExperimentConfig
 
 Progress = Callable[[int, int, str], None]
@@ -86,6 +83,7 @@ TIMING_COLUMNS = [
     N_FITTED,
     N_NOT_CONVERGED,
     MAX_N_ITER,
+    REUSED,
 ]
 
 
@@ -196,11 +194,6 @@ class _Tracker:
             self.progress(self.done, self.total, message)
 
 
-def task_seed(*parts) -> int:
-    """A 32-bit seed derived deterministically from ``parts`` (stable across runs)."""
-    return zlib.crc32(repr(parts).encode("utf-8"))
-
-
 def _selection_grid(d: PreparedDataset, methods, config: ExperimentConfig):
     k_max = max(b.k for b in d.budgets)
     for m in methods:
@@ -228,33 +221,6 @@ def _budgets_of(s: _Selection):
     return [(b.k, b.pct) for b in s.dataset.budgets]
 
 
-def _execute(keys, make_call, cache: DiskCache, n_jobs: int, tracker, label) -> list:
-    """Results for ``keys``: from the cache, else by running ``make_call(i)`` tasks.
-
-    Calls are built lazily, only for cache misses, so joblib holds only a few
-    tasks' data at a time; each result is cached as soon as it arrives.
-    """
-    out: list = [cache.get(k) for k in keys]
-    todo = [i for i, v in enumerate(out) if v is None]
-    for i, v in enumerate(out):
-        if v is not None:
-            tracker.step(f"{label(i)} (cached)")
-    if not todo:
-        return out
-
-    def jobs():
-        for i in todo:
-            fn, args, kwargs = make_call(i)
-            yield delayed(fn)(*args, **kwargs)
-
-    results: Iterator = Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
-    for i, value in zip(todo, results):
-        cache.set(keys[i], value)
-        out[i] = value
-        tracker.step(label(i))
-    return out
-
-
 def _run_selections(selections, cache, n_jobs, tracker) -> list[dict]:
     def label(i):
         s = selections[i]
@@ -264,7 +230,7 @@ def _run_selections(selections, cache, n_jobs, tracker) -> list[dict]:
         return _selection_call(selections[i])
 
     keys = [s.key for s in selections]
-    return _execute(keys, make_call, cache, n_jobs, tracker, label)
+    return execute(keys, make_call, cache, n_jobs, tracker, label)
 
 
 def _selection_call(s: _Selection):
@@ -284,81 +250,12 @@ def _all_features(n_features: int) -> dict:
     return {"order": list(range(n_features)), "seconds": 0.0}
 
 
-def _fit_key(s: _Selection, k: int, config: ExperimentConfig) -> str:
-    p = config.protocol
-    desc = {
-        "kind": "fit",
-        "selection": s.key,
-        "budget": k,
-        "classifier": [p.classifier.name, p.classifier.params],
-        "seed": config.seed,
-        "discretize": [p.discretize, p.bins],
-        "scaling": p.scaling,
-        "labels": p.label_handling,
-        "metrics": list(p.metrics),
-    }
-    return hash_key(desc)
-
-
-def _run_fits(selections, fits, orders, config, cache, n_jobs, tracker) -> list[dict]:
-    """Run (or fetch) every fit; ``fits`` holds (selection index, k, pct) triples."""
-    fold_data = _FoldData(config)
-
-    def label(i):
-        s, k = selections[fits[i][0]], fits[i][1]
-        return f"fit {s.dataset.name} {s.method.label} k={k} fold {s.fold}"
-
-    def make_call(i):
-        j, k, _ = fits[i]
-        s = selections[j]
-        X_train, Y_train, X_test, Y_test = fold_data.get(s.dataset, s.fold)
-        cols = np.asarray(orders[j]["order"][:k], dtype=np.int64)
-        kwargs = {
-            "classifier": (
-                config.protocol.classifier.name,
-                config.protocol.classifier.params,
-            ),
-            "seed": task_seed(config.seed),
-            "metrics": tuple(config.protocol.metrics),
-            "drop_constant": config.protocol.label_handling == "drop_constant",
-            "scaling": config.protocol.scaling,
-        }
-        return run_fit, (X_train[:, cols], Y_train, X_test[:, cols], Y_test), kwargs
-
-    keys = [_fit_key(selections[j], k, config) for j, k, _ in fits]
-    return _execute(keys, make_call, cache, n_jobs, tracker, label)
-
-
-class _FoldData:
-    """Train/test matrices of the current (dataset, fold), discretized if asked.
-
-    Fits are ordered by dataset and fold, so one entry is enough; the
-    discretizer is fitted on the training part only.
-    """
-
-    def __init__(self, config: ExperimentConfig):
-        self.protocol = config.protocol
-        self.key = None
-        self.value = None
-
-    def get(self, d: PreparedDataset, fold: int):
-        if self.key != (d.name, fold):
-            self.key, self.value = (d.name, fold), self._build(d, fold)
-        return self.value
-
-    def _build(self, d: PreparedDataset, fold: int):
-        train, test = d.splits[fold]
-        X, Y = d.dataset.X, np.asarray(d.dataset.Y)
-        X_train, X_test = X[train], X[test]
-        if self.protocol.discretize != "none":
-            from ..measures.discretize import Discretizer
-
-            disc = Discretizer(
-                bins=self.protocol.bins, strategy=self.protocol.discretize
-            )
-            X_train = disc.fit(X_train).transform(X_train).astype(np.float64)
-            X_test = disc.transform(X_test).astype(np.float64)
-        return X_train, Y[train], X_test, Y[test]
+def _run_fits(
+    selections, fits, orders, config, cache, n_jobs, tracker, *, reuse: bool = True
+) -> list[dict]:
+    return run_fits(
+        selections, fits, orders, config, cache, n_jobs, tracker, reuse=reuse
+    )
 
 
 def _results_table(selections, fits, fit_out, protocol: str) -> pd.DataFrame:
@@ -401,7 +298,7 @@ def _selections_table(selections, orders) -> pd.DataFrame:
 
 
 def _timings_table(selections, orders, fits, fit_out) -> pd.DataFrame:
-    none = (np.nan, np.nan, np.nan)
+    none = (np.nan, np.nan, np.nan, np.nan)
     rows = [
         (
             s.dataset.name,
@@ -422,11 +319,12 @@ def _timings_table(selections, orders, fits, fit_out) -> pd.DataFrame:
             out.get("n_fitted", np.nan),
             out.get("n_not_converged", np.nan),
             np.nan if out.get("max_n_iter") is None else out["max_n_iter"],
+            float(bool(out.get(REUSED, False))),
         )
         rows.append((*base, "fit", out["fit_seconds"], *solver))
         rows.append((*base, "predict", out["predict_seconds"], *none))
         rows.append((*base, "metrics", out.get("metric_seconds", np.nan), *none))
     table = pd.DataFrame(rows, columns=TIMING_COLUMNS)
-    for column in (N_FITTED, N_NOT_CONVERGED, MAX_N_ITER):
+    for column in (N_FITTED, N_NOT_CONVERGED, MAX_N_ITER, REUSED):
         table[column] = table[column].astype(float)
     return table

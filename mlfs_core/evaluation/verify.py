@@ -2,8 +2,9 @@
 
 ``mlfs verify DIR`` (:func:`verify_experiment`) reruns a seeded sample of the
 classifier fits of an experiment written by ``mlfs experiment --out DIR``
-(or all of them), from its saved ``config.toml``, without any cache, and
-reports the largest absolute difference from ``results.csv``. Every rule that
+(or all of them), from its saved ``config.toml``, without any cache and
+without reusing identical fits (each sampled fit really runs), and reports
+the largest absolute difference from ``results.csv``. Every rule that
 decides a value (exact ties, deterministic neighbours, one classifier
 representation, seeded folds and methods) is meant to make that difference 0.
 """
@@ -105,7 +106,9 @@ def verify_experiment(
     orders: list = [None] * len(selections)
     for j, order in zip(needed, done):
         orders[j] = order
-    fit_out = _run_fits(selections, subset, orders, config, cache, n_jobs, tracker)
+    fit_out = _run_fits(
+        selections, subset, orders, config, cache, n_jobs, tracker, reuse=False
+    )
     fresh = _results_table(selections, subset, fit_out, config.protocol.name)
     return VerifyResult(_compare(results, fresh), len(subset), len(fits))
 

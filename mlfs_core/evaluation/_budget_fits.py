@@ -1,0 +1,158 @@
+"""Protocol B's fits of one ranking at every budget, in one task.
+
+Protocol B trains ML-kNN on the top 1, 2, ..., 50 columns of each ranking.
+Fitting each budget separately (:func:`~._tasks.run_fit`) repeats most of the
+work, so :func:`run_mlknn_budgets` does it once per ranking:
+
+- only the ranking's top columns are discretized, fitted on the training
+  part (per-column edges, so the codes equal those of the whole matrix), in
+  ``uint8`` when they fit;
+- neighbour counts for every budget come from one pass over the columns
+  (:func:`~._prefix_knn.prefix_neighbour_counts`: exact integer distances,
+  the determinism rule's neighbours, a sparse kNN-graph product for the
+  counts);
+- ML-kNN's tables and posteriors reuse :mod:`.mlknn`'s functions, and the
+  metrics :func:`~._lean_metrics.lean_metrics`.
+
+Every value equals what :func:`~._tasks.run_fit` gives for the same budget
+(tested exactly); only the timings differ. Budgets wider than
+:data:`PREFIX_MAX_WIDTH` columns (AF on a wide dataset) go through
+``run_fit`` on the discretized columns, where the matrix product is cheaper
+than one pass per column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from time import perf_counter
+
+import numpy as np
+
+from .._validation import check_Y
+from ..measures.discretize import Discretizer
+from ._lean_metrics import lean_metrics
+from ._prefix_knn import prefix_neighbour_counts
+from ._tasks import run_fit
+from .classifiers import make_classifier
+from .mlknn import mlknn_posteriors, mlknn_tables
+
+PREFIX_MAX_WIDTH = 256
+
+
+def batchable(classifier: tuple[str, dict], discretize: str, scaling: str) -> bool:
+    """Whether :func:`run_mlknn_budgets` reproduces ``run_fit`` for this protocol.
+
+    True for ML-kNN without feature scaling on discretized input (protocol
+    B): integer codes make every distance exact, whatever the column order.
+    """
+    name, params = classifier
+    if name != "mlknn" or discretize == "none" or scaling != "none":
+        return False
+    return make_classifier(name, params).scaling == "none"
+
+
+def run_mlknn_budgets(
+    X_train,
+    Y_train,
+    X_test,
+    Y_test,
+    budgets: Sequence[int],
+    *,
+    classifier: tuple[str, dict],
+    seed: int,
+    metrics: tuple[str, ...],
+    drop_constant: bool,
+    discretize: str,
+    bins: int,
+) -> list[dict]:
+    """ML-kNN fits on the first ``b`` columns for every ``b`` in ``budgets``.
+
+    Parameters
+    ----------
+    X_train, X_test : array or sparse matrix
+        The raw values of the ranking's top ``max(budgets)`` columns, in
+        ranking order.
+    Y_train, Y_test : ndarray of 0/1
+    budgets : sequence of int
+    classifier : (name, params)
+        An ``"mlknn"`` classifier (see :func:`batchable`).
+    seed, metrics, drop_constant
+        As for :func:`~._tasks.run_fit`.
+    discretize, bins
+        The protocol's discretization (fitted on the training part).
+
+    Returns
+    -------
+    list of dict
+        One :func:`~._tasks.run_fit` result per budget, in the given order.
+    """
+    start = perf_counter()
+    codes_train, codes_test = _codes(X_train, X_test, discretize, bins)
+    model = make_classifier(*classifier)
+    Y = check_Y(Y_train, codes_train.shape[0]).astype(np.int64)
+    k = int(max(0, min(model.k, Y.shape[0] - 1)))
+    narrow = [b for b in budgets if b <= PREFIX_MAX_WIDTH]
+    train_counts, train_s = _counts(codes_train, codes_train, Y, k, narrow, True)
+    test_counts, test_s = _counts(codes_test, codes_train, Y, k, narrow, False)
+    mask = None
+    if drop_constant:
+        positives = np.asarray(Y_train).sum(axis=0)
+        mask = (positives > 0) & (positives < Y_train.shape[0])
+    out = {}
+    for b in narrow:
+        tic = perf_counter()
+        prior, pos, neg = mlknn_tables(train_counts[b], Y, k, model.s)
+        fit_s = train_s[b] + perf_counter() - tic
+        tic = perf_counter()
+        scores = mlknn_posteriors(prior, pos, neg, test_counts[b])
+        Y_pred = (scores > 0.5).astype(np.int8)
+        predict_s = test_s[b] + perf_counter() - tic
+        tic = perf_counter()
+        values = lean_metrics(Y_test, Y_pred, scores, metrics=metrics, label_mask=mask)
+        out[b] = {
+            "metrics": values,
+            "fit_seconds": fit_s,
+            "predict_seconds": predict_s,
+            "metric_seconds": perf_counter() - tic,
+            "n_fitted": int(Y.shape[1]),
+            "n_not_converged": 0,
+            "max_n_iter": None,
+        }
+    for b in budgets:
+        if b not in out:
+            out[b] = run_fit(
+                codes_train[:, :b].astype(np.float64),
+                Y_train,
+                codes_test[:, :b].astype(np.float64),
+                Y_test,
+                classifier=classifier,
+                seed=seed,
+                metrics=metrics,
+                drop_constant=drop_constant,
+            )
+    first = out[budgets[0]]
+    shared = perf_counter() - start - sum(_busy(v) for v in out.values())
+    first["fit_seconds"] += max(shared, 0.0)  # discretization and bookkeeping
+    return [out[b] for b in budgets]
+
+
+def _busy(result: dict) -> float:
+    return sum(result[s] for s in ("fit_seconds", "predict_seconds", "metric_seconds"))
+
+
+def _codes(X_train, X_test, discretize: str, bins: int):
+    disc = Discretizer(bins=bins, strategy=discretize).fit(X_train)
+    train, test = disc.transform(X_train), disc.transform(X_test)
+    small = np.uint8 if max(train.max(initial=0), test.max(initial=0)) < 256 else None
+    if small is not None and min(train.min(initial=0), test.min(initial=0)) >= 0:
+        return train.astype(small), test.astype(small)
+    return train, test
+
+
+def _counts(Xq, Xt, Y, k: int, budgets, exclude_self: bool):
+    if not budgets:
+        return {}, {}
+    if k == 0:
+        zeros = np.zeros((Xq.shape[0], Y.shape[1]), dtype=np.int64)
+        return dict.fromkeys(budgets, zeros), dict.fromkeys(budgets, 0.0)
+    return prefix_neighbour_counts(Xq, Xt, Y, k, budgets, exclude_self=exclude_self)
