@@ -166,6 +166,16 @@ def _reused(value: dict) -> dict:
     return copy
 
 
+def _fit_kwargs(p, seed: int) -> dict:
+    """Keyword arguments every fit task gets from the protocol."""
+    return {
+        "classifier": (p.classifier.name, p.classifier.params),
+        "seed": task_seed(seed),
+        "metrics": tuple(p.metrics),
+        "drop_constant": p.label_handling == "drop_constant",
+    }
+
+
 class _FoldRows:
     """Train/test rows of the current (dataset, fold); fits come ordered by both."""
 
@@ -198,14 +208,8 @@ class _SingleFits:
         s = self.selections[j]
         X_train, Y_train, X_test, Y_test = self._fold(s)
         cols = np.asarray(self.orders[j]["order"][:k], dtype=np.int64)
-        p = self.protocol
-        kwargs = {
-            "classifier": (p.classifier.name, p.classifier.params),
-            "seed": task_seed(self.seed),
-            "metrics": tuple(p.metrics),
-            "drop_constant": p.label_handling == "drop_constant",
-            "scaling": p.scaling,
-        }
+        kwargs = _fit_kwargs(self.protocol, self.seed)
+        kwargs["scaling"] = self.protocol.scaling
         return run_fit, (X_train[:, cols], Y_train, X_test[:, cols], Y_test), kwargs
 
     def _fold(self, s):
@@ -249,14 +253,7 @@ class _GroupedFits:
         budgets = [self.fits[i][1] for i in group]
         X_train, Y_train, X_test, Y_test = self.rows.get(s.dataset, s.fold)
         cols = np.asarray(self.orders[j]["order"][: max(budgets)], dtype=np.int64)
-        p = self.protocol
-        kwargs = {
-            "classifier": (p.classifier.name, p.classifier.params),
-            "seed": task_seed(self.seed),
-            "metrics": tuple(p.metrics),
-            "drop_constant": p.label_handling == "drop_constant",
-            "discretize": p.discretize,
-            "bins": p.bins,
-        }
+        kwargs = _fit_kwargs(self.protocol, self.seed)
+        kwargs.update(discretize=self.protocol.discretize, bins=self.protocol.bins)
         args = (X_train[:, cols], Y_train, X_test[:, cols], Y_test, budgets)
         return run_mlknn_budgets, args, kwargs
