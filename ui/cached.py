@@ -31,6 +31,16 @@ from mlfs_core.analysis import (
     recovery_table,
     similarity_matrix,
 )
+from mlfs_core.analysis.paper000_published import (
+    BNS_METHODS,
+    CS_METHODS,
+    PUBLISHED_METRIC,
+    KunchevaComparison,
+    RankComparison,
+    kuncheva_comparison,
+    rank_comparison,
+    reproduction_ranks,
+)
 from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
 from mlfs_core.errors import DatasetError
 from mlfs_core.evaluation.io import read_results, read_selections
@@ -39,7 +49,7 @@ from mlfs_core.selectors.naming import measure_panels
 from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
 
 from .datasets import DatasetKey, touch_upload
-from .results import RESULTS_FILE, SELECTIONS_FILE, ResultsRef, data_file
+from .results import RESULTS_FILE, SELECTIONS_FILE, STUDIES_DIR, ResultsRef, data_file
 
 BOUNDS = {"max_entries": 64, "ttl": 2 * 3600}
 """Bounds of every ``st.cache_data`` function here (entries, seconds)."""
@@ -281,6 +291,30 @@ def means_by_dataset(
     """Per-dataset mean over budgets (ATR paper Tables 3-8): datasets x methods."""
     means = dataset_means(_subset(ref, metric, methods), metric=metric)
     return display_table(means, index=DATASET, columns=METHOD)
+
+
+# ---- paper 000 as published beside the study (issue 11 item 4) ----------------
+
+
+@st.cache_data(show_spinner=False)
+def published_paper000() -> pd.DataFrame:
+    """Paper 000's published cells (``studies/paper000/published.csv``, as printed)."""
+    path = STUDIES_DIR / "paper000" / "published.csv"
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+@st.cache_data(show_spinner="Comparing with the paper ...")
+def paper000_rank_comparison(ref: ResultsRef) -> RankComparison:
+    """Tables 4 and 5 (micro-F1): the paper's beside ours, with the constant floor."""
+    table4, table5 = reproduction_ranks(results(ref), PUBLISHED_METRIC)
+    return rank_comparison(published_paper000(), table4, table5)
+
+
+@st.cache_data(show_spinner="Comparing with the paper ...")
+def paper000_kuncheva_comparison(ref: ResultsRef) -> KunchevaComparison:
+    """Table 6 (Kuncheva at 50 %): the paper's beside ours."""
+    ours = similarity(ref, CS_METHODS + BNS_METHODS, 50.0, True)
+    return kuncheva_comparison(published_paper000(), ours)
 
 
 # ---- Learn pages (mlfs_core.explain) ------------------------------------------

@@ -177,7 +177,9 @@ class KunchevaComparison(NamedTuple):
     """Table 6, published beside ours."""
 
     pairs: pd.DataFrame  # pair, published, ours, diff (one row per unordered pair)
-    difference: pd.DataFrame  # ours - published, methods x methods
+    published: pd.DataFrame  # the paper's matrix, on the methods both sides have
+    ours: pd.DataFrame  # our matrix, the same methods
+    difference: pd.DataFrame  # ours - published
     mean_abs_diff: float
     spearman: float
 
@@ -221,10 +223,13 @@ def kuncheva_comparison(
     pairs[DIFF] = pairs[OURS] - pairs[PUBLISHED]
     theirs = published_kuncheva(published)
     shared = [m for m in theirs.index if m in ours.index]
-    difference = ours.loc[shared, shared].astype(float) - theirs.loc[shared, shared]
+    theirs = theirs.loc[shared, shared]
+    mine = ours.loc[shared, shared].astype(float)
     return KunchevaComparison(
         pairs,
-        difference,
+        theirs,
+        mine,
+        mine - theirs,
         float(pairs[DIFF].abs().mean()),
         _spearman(pairs[PUBLISHED].to_numpy(), pairs[OURS].to_numpy()),
     )

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mlfs_core.plots import average_rank_curves, cd_diagram
-from ui import cached, tables, widgets
+from ui import cached, published, tables, widgets
 
 st.title("Average ranks")
 st.caption(
@@ -49,6 +49,8 @@ for panel, part in curves.groupby("panel", sort=False):
     if panel:
         st.markdown(f"**{panel}**")
     st.table(tables.mean_std_styler(part, by=by))
+
+published.ranks_beside_published(ref, n_datasets)
 
 st.subheader("Friedman test and critical difference at one budget")
 budget = st.select_slider("Budget", widgets.budgets_of(curves, by), key="ranks_budget")

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mlfs_core.plots import similarity_heatmap
-from ui import cached, widgets
+from ui import cached, published, widgets
 
 st.title("Similarity of selected subsets")
 st.caption(
@@ -27,3 +27,5 @@ if matrix is not None and not matrix.empty:
     widgets.show_figure(fig, matrix.reset_index(), key="sim_fig", filename="similarity")
 elif matrix is not None:
     st.info("Fewer than two methods have subsets of this size.")
+
+published.kuncheva_beside_published(ref)

@@ -1,0 +1,105 @@
+"""AppTests: paper 000 as published beside the Paper 000 study (issue 11 item 4) on
+the Average ranks (Tables 4 and 5) and Similarity (Table 6) pages.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from mlfs_core.analysis.paper000_published import (
+    BNS_METHODS,
+    CS_METHODS,
+    kuncheva_comparison,
+    rank_comparison,
+    reproduction_ranks,
+)
+from mlfs_core.analysis.similarity import similarity_matrix
+from mlfs_core.evaluation.io import read_selections
+
+from .conftest import charts, new_app, open_page
+
+STUDY = Path(__file__).resolve().parents[2] / "studies" / "paper000"
+
+
+@pytest.fixture(scope="module")
+def published() -> pd.DataFrame:
+    return pd.read_csv(STUDY / "published.csv", dtype=str, keep_default_na=False)
+
+
+@pytest.fixture(scope="module")
+def expected_ranks(published):
+    results = pd.read_csv(STUDY / "app" / "results.csv.gz")
+    return rank_comparison(published, *reproduction_ranks(results))
+
+
+def _ranks_page(choice: str):
+    at = open_page(new_app(), "average_ranks")
+    assert at.radio(key="results_source_widget").value == "Paper 000 study"
+    at.radio(key="ranks_published").set_value(choice).run()
+    assert not at.exception and not at.error
+    return at
+
+
+def test_average_ranks_shows_the_published_tables_beside_ours(expected_ranks):
+    at = _ranks_page("published beside ours")
+    assert [t.label for t in at.tabs] == ["Table 4 BNS", "Table 4 CS", "Table 5"]
+    tables = [t.value for t in at.table]
+    (summary,) = [t for t in tables if "ranks" in t.columns]
+    want = expected_ranks.summary
+    assert list(summary["ranks"]) == list(want["reproduction"])
+    assert summary["mean |diff|"].tolist() == pytest.approx(want["mean_abs_diff"])
+    # the constant-rank floor is there, for every table
+    assert (summary["ranks"] == "constant").sum() == 3
+    cells = expected_ranks.cells.query("table == 'Table 5' and budget_pct == 10")
+    af = cells.set_index("method").loc["AF"]
+    (table5,) = [t for t in tables if "AF" in t.columns and t.index.name == "budget"]
+    assert list(table5.columns) == ["MaxCS", "MeanCS", "MeanBNS", "RaRBNS", "RFS", "AF"]
+    assert table5.loc["10%", "AF"] == f"{af['published']:.2f} / {af['ours']:.2f}"
+    per = expected_ranks.per_budget.query("table == 'Table 5'")
+    (spearman5,) = [t for t in tables if "Spearman" in t.columns and len(t) == 9][-1:]
+    assert spearman5["Spearman"].tolist() == pytest.approx(
+        per["spearman"].round(2).tolist(), nan_ok=True
+    )
+    assert spearman5["best (paper)"].tolist() == per["published_best"].tolist()
+
+
+def test_average_ranks_published_is_off_by_default_and_only_for_paper000():
+    at = open_page(new_app(), "average_ranks")
+    assert at.radio(key="ranks_published").value == "ours"
+    assert not at.tabs
+    at.radio(key="results_source_widget").set_value("Paper 001 study").run()
+    assert not at.exception
+    assert "ranks_published" not in [r.key for r in at.radio]
+
+
+def test_similarity_shows_the_published_table6_beside_ours(published):
+    at = open_page(new_app(), "similarity")
+    at.radio(key="results_source_widget").set_value("Paper 000 study").run()
+    assert at.radio(key="sim_published").value == "ours"
+    before = len(charts(at))
+    at.radio(key="sim_published").set_value("published beside ours").run()
+    assert not at.exception and not at.error
+    figures = [json.loads(c.proto.spec) for c in charts(at)]
+    assert len(figures) == before + 3
+    titles = [f["layout"]["title"]["text"] for f in figures[before:]]
+    assert titles[0].startswith("Published") and titles[1].startswith("Ours")
+    assert "Ours - published" in titles[2]
+    selections = read_selections(STUDY / "app" / "selections.csv.gz")
+    ours = similarity_matrix(
+        selections, budget_pct=50.0, methods=list(CS_METHODS + BNS_METHODS)
+    )
+    want = kuncheva_comparison(published, ours)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Mean |ours - published|"] == f"{want.mean_abs_diff:.2f}"
+    assert metrics["Spearman (pairs)"] == f"{want.spearman:.2f}"
+    assert metrics["Method pairs"] == "28"
+    # the difference heatmap holds ours - published
+    heat = figures[-1]["data"][0]
+    diff = want.difference
+    i, j = list(diff.index).index("MaxCS"), list(diff.columns).index("MeanCS")
+    assert heat["y"][i] == "MaxCS" and heat["x"][j] == "MeanCS"
+    assert heat["text"][i][j] == f"{diff.loc['MaxCS', 'MeanCS'] + 0.0:.2f}"
