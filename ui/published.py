@@ -8,7 +8,9 @@ itself is :mod:`mlfs_core.analysis.paper000_published` (through
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -21,6 +23,8 @@ from . import cached, widgets
 from .results import STUDIES_DIR, STUDY_SOURCES, ResultsRef
 
 PAPER000 = STUDY_SOURCES["Paper 000 study"]
+CHOICES = ("ours", "published beside ours")
+T = TypeVar("T")
 FLOOR_NOTE = (
     "The floor is a reproduction that gives every method the same rank "
     "(m + 1) / 2 at every budget: a table no closer to the paper's than that "
@@ -83,23 +87,35 @@ def _per_budget(per: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _comparison(
+    ref: ResultsRef,
+    tables: str,
+    widget: tuple[str, str],
+    help_text: str,
+    compare: Callable[[ResultsRef], T],
+) -> T | None:
+    """Heading and "ours / published beside ours" choice; the comparison when
+    chosen (None if not, if ``ref`` is not the Paper 000 study, or on error).
+    """
+    if not is_paper000_study(ref):
+        return None
+    st.subheader(f"Published vs ours: paper 000's {tables}")
+    label, key = widget
+    shown = st.radio(label, CHOICES, horizontal=True, key=key, help=help_text)
+    if shown == CHOICES[0]:
+        return None
+    return widgets.call_or_error("Could not compare with the paper", compare, ref)
+
+
 def ranks_beside_published(ref: ResultsRef, n_datasets: int) -> None:
     """Tables 4 and 5 as published beside ours, when ``ref`` is the Paper 000 study."""
-    if not is_paper000_study(ref):
-        return
-    st.subheader("Published vs ours: paper 000's Tables 4 and 5")
-    shown = st.radio(
-        "Ranks shown",
-        ["ours", "published beside ours"],
-        horizontal=True,
-        key="ranks_published",
-        help="The paper's own mean ranks (micro-F1, its 20 datasets) cell by cell "
+    comparison = _comparison(
+        ref,
+        "Tables 4 and 5",
+        ("Ranks shown", "ranks_published"),
+        "The paper's own mean ranks (micro-F1, its 20 datasets) cell by cell "
         "beside the study's.",
-    )
-    if shown == "ours":
-        return
-    comparison = widgets.call_or_error(
-        "Could not compare with the paper", cached.paper000_rank_comparison, ref
+        cached.paper000_rank_comparison,
     )
     if comparison is None:
         return
@@ -121,21 +137,13 @@ def ranks_beside_published(ref: ResultsRef, n_datasets: int) -> None:
 
 def kuncheva_beside_published(ref: ResultsRef) -> None:
     """Table 6 as published beside ours (50 %), when ``ref`` is the Paper 000 study."""
-    if not is_paper000_study(ref):
-        return
-    st.subheader("Published vs ours: paper 000's Table 6 at 50 %")
-    shown = st.radio(
-        "Matrices shown",
-        ["ours", "published beside ours"],
-        horizontal=True,
-        key="sim_published",
-        help="The paper's Kuncheva index at 50 % of the features (its 20 "
-        "datasets) beside the study's, and their difference.",
-    )
-    if shown == "ours":
-        return
-    comparison = widgets.call_or_error(
-        "Could not compare with the paper", cached.paper000_kuncheva_comparison, ref
+    comparison = _comparison(
+        ref,
+        "Table 6 at 50 %",
+        ("Matrices shown", "sim_published"),
+        "The paper's Kuncheva index at 50 % of the features (its 20 datasets) "
+        "beside the study's, and their difference.",
+        cached.paper000_kuncheva_comparison,
     )
     if comparison is None:
         return
