@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._it_data import DiscreteProblem
+from ._it_pairs_sparse import triple_tsum_sum
 from ._it_terms import Statics
 
 # Elements per evaluation block: small enough to stay in cache.
@@ -195,18 +196,12 @@ def triple_blocks(
 def triple_entropy_sum(problem: DiscreteProblem) -> np.ndarray:
     """sum_{i<j} H(f, l_i, l_j) for every feature, shape (n_features,).
 
-    The separable cells are summed over all pairs in closed form, so the
-    dense work per pair is only that of :func:`_mixed_cells`.
+    A baseline plus sparse corrections (:mod:`._it_pairs_sparse`): the work
+    grows with the feature-label co-occurrences, not with n_features x pairs.
     """
     q, n = problem.n_labels, problem.n_samples
-    k = np.zeros(problem.n_features)
-    for fs, _, block in _mixed_blocks(problem):
-        k[fs] += block.sum(axis=1)
-    # Each label is in q - 1 pairs: T of its code >= 1 cells counts q - 1 times.
-    t_small = (q - 1) * _t_small_labels(problem).sum(axis=1)
-    t_both = np.triu(problem.tsum(_label_pair_counts(problem)), 1).sum()
-    n_pairs = q * (q - 1) / 2
-    return n_pairs * np.log2(n) - (k + t_small + t_both) / n
+    k = triple_tsum_sum(problem, _label_pair_counts(problem))
+    return q * (q - 1) / 2 * np.log2(n) - k / n
 
 
 def _pair_sums(problem: DiscreteProblem, statics: Statics) -> dict[str, np.ndarray]:

@@ -82,3 +82,25 @@ def test_transform_stored_equals_transform():
     coo = codes.tocoo()
     rebuilt[coo.row, coo.col] = coo.data
     np.testing.assert_array_equal(rebuilt, disc.transform(X))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sparse_pair_sum_equals_the_dense_pair_blocks(seed, monkeypatch):
+    """Check sum_{i<j} H(f, l_i, l_j) (sparse corrections) against the dense blocks."""
+    from mlfs_core.selectors import _it_pairs, _it_pairs_sparse
+
+    rng = check_rng(seed)
+    n, m, q, bins = 40 + seed, 7, 2 + seed % 4, 2 + seed % 3
+    codes = rng.integers(0, bins, size=(n, m))
+    codes[rng.random((n, m)) < 0.6] = 0  # sparse, with several codes >= 1
+    Y = (rng.random((n, q)) < 0.4).astype(np.int8)
+    problem = prepare_codes(codes, Y)
+    dense = np.zeros(m)
+    for fs, _, _, h3 in _it_pairs.triple_blocks(problem):
+        dense[fs] += h3.sum(axis=1)
+    if seed % 2:  # tiny chunks: many chunks, features split nowhere
+        monkeypatch.setattr(_it_pairs_sparse, "_CHUNK", 2)
+        monkeypatch.setattr(_it_pairs_sparse, "_PAIR_CHUNK", 3)
+    np.testing.assert_allclose(
+        _it_pairs.triple_entropy_sum(problem), dense, rtol=0, atol=1e-9
+    )
