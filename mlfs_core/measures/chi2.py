@@ -68,14 +68,42 @@ def _chi2_common_n(tp, present, positives, n: float) -> np.ndarray:
         return _chi2_float(tp, present, positives, float(n))
     p = np.rint(present).astype(np.int64)
     c = np.rint(positives).astype(np.int64)
-    d = np.rint(tp).astype(np.int64)
-    d *= n_int
-    d -= c * p
-    num = np.square(d, out=d)
-    den_p = p * (n_int - p)
-    den_c = c * (n_int - c)
-    den = den_c * den_p  # broadcasts (q, 1) x (1, M) -> (q, M)
-    return _exact_ratio(num, den) * float(n_int)
+    if p.shape[0] == 1 and c.shape[1] == 1:
+        return _chi2_by_margins(tp, p[0], c[:, 0], n_int)
+    return _exact_cells(np.rint(tp).astype(np.int64), p, c, n_int)
+
+
+def _exact_cells(tp, p, c, n: int) -> np.ndarray:
+    """Exact-rounded CS of tables given by broadcastable integer ``tp, p, c``."""
+    d = tp * n - c * p
+    num = np.square(d, out=d if d.flags.writeable and d.ndim else None)
+    den = (c * (n - c)) * (p * (n - p))
+    return _exact_ratio(num, den) * float(n)
+
+
+def _chi2_by_margins(tp: np.ndarray, p: np.ndarray, c: np.ndarray, n: int):
+    """CS for per-feature ``p`` and per-label ``c``: the same values as
+    :func:`_exact_cells`, computed once per distinct (label, presence count)
+    for the cells with tp = 0 (most cells of sparse text data) and per cell
+    only where tp > 0.
+    """
+    present_values, column_of = np.unique(p, return_inverse=True)
+    zero_table = _exact_cells(
+        np.zeros((present_values.size, c.size), dtype=np.int64),
+        present_values[:, None],
+        c[None, :],
+        n,
+    )
+    # Work on the (n_features, n_labels) layout, which is how the counts come
+    # out of B^T Y: flat, contiguous, so finding and filling the tp > 0 cells
+    # is 1-D indexing.
+    flat_tp = np.ascontiguousarray(tp.T).ravel()
+    out = np.take(zero_table, column_of, axis=0)  # (n_features, n_labels)
+    cells = np.flatnonzero(flat_tp)
+    feature, label = np.divmod(cells, c.size)
+    hits = np.rint(flat_tp[cells]).astype(np.int64)
+    out.ravel()[cells] = _exact_cells(hits, p[feature], c[label], n)
+    return out.T
 
 
 def _exact_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
