@@ -39,6 +39,8 @@ IDLE = (
     '[data-test-connection-state="CONNECTED"]'
 )
 METHODS = ("MaxCS", "RaRBNS", "PPT-MI", "ATR")
+FIRST_PAGE_TITLES = ("Label frequency", "Label co-occurrence")
+"""The Data page's two charts (a blank warm-up chart may precede them)."""
 
 
 def _free_port() -> int:
@@ -94,7 +96,10 @@ def first_page_and_cached(browser) -> tuple[float, float, float]:
             page.get_by_role("heading", name="Data", exact=True).wait_for(
                 timeout=60_000
             )
-            page.locator(".js-plotly-plot").nth(1).wait_for(timeout=60_000)
+            for title in FIRST_PAGE_TITLES:  # drawn by plotly.js, not just placed
+                page.locator(".js-plotly-plot .gtitle", has_text=title).wait_for(
+                    timeout=60_000
+                )
             first = time.monotonic() - t0
             return health, first, _cached_interaction(page)
         finally:
