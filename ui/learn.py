@@ -91,3 +91,12 @@ def feature_label(
     """``name (#index)`` with a check mark for a planted feature."""
     mark = " ✓" if index in planted else ""
     return f"{names[index]} (#{index}){mark}"
+
+
+def draw_seed(methods, seed: int) -> int:
+    """``seed`` if one of ``methods`` draws at random (RaR), else 0.
+
+    Only RaR uses the seed here, so the other aggregations keep one cache
+    entry whatever the sidebar seed.
+    """
+    return seed if any(str(m).startswith("RaR") for m in methods) else 0

@@ -44,7 +44,7 @@ view = widgets.call_or_error(
     key,
     method,
     k,
-    seed,
+    learn.draw_seed([method], seed),
     "inverse",
     "presence",
 )
@@ -132,7 +132,13 @@ budget = cols[2].slider(
     key="learn_cmp_k",
 )
 cover = widgets.call_or_error(
-    "Could not compare", cached.coverage, key, pair, budget, 10, seed
+    "Could not compare",
+    cached.coverage,
+    key,
+    pair,
+    budget,
+    10,
+    learn.draw_seed(pair, seed),
 )
 if cover is not None:
     widgets.show_figure(
@@ -146,7 +152,12 @@ if cover is not None:
     truth = set(cached.planted_truth(key) or ())
     for column, other in zip(st.columns(2), pair, strict=True):
         picks, _, _ = cached.aggregation_view(
-            key, other, budget, seed, "inverse", "presence"
+            key,
+            other,
+            budget,
+            learn.draw_seed([other], seed),
+            "inverse",
+            "presence",
         )
         found = [learn.feature_label(features, int(j), truth) for j in picks["feature"]]
         column.markdown(f"**{other}: its top {budget}**")
