@@ -16,9 +16,10 @@ The work is split over the modules next to this script: ``report_data``
 (inputs, method groups, app files), ``report_claims`` (claim checks and the
 summary), ``report_render`` (Markdown sections and tables), ``report_figures``
 (PNG figures), ``report_status`` (which datasets are done), ``report_published``
-(the papers' published results beside ours) and ``report_variants`` (study 1's
-L2-rows sensitivity check and its secondary table). The statistics
-come from :mod:`mlfs_core.analysis`.
+(the papers' published results beside ours), ``report_variants`` (study 1's
+L2-rows sensitivity check and its secondary table) and ``report_evaluations``
+(paper 001 under both evaluations and each reference-code convention alone).
+The statistics come from :mod:`mlfs_core.analysis`.
 """
 
 from __future__ import annotations

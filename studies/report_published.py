@@ -25,13 +25,8 @@ from mlfs_core.analysis.paper000_published import (
     published_ranks,
     rank_comparison,
 )
+from mlfs_core.analysis.paper001_evaluations import evaluation_agreement
 from mlfs_core.analysis.reproduction import dataset_statistics_side_by_side
-from mlfs_core.analysis.statements import (
-    reference_kappa,
-    score_statements,
-    statement_agreement,
-    trivial_means,
-)
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import METRICS
 from mlfs_core.evaluation.reference_code import REFERENCE_METRICS
@@ -276,34 +271,28 @@ def statements_section(
     rows, by_relation = [], []
     for variant in VARIANTS:
         ours = _variant_means(means, variant, metrics)
-        scored = score_statements(statements, ours, hib)
-        floor = score_statements(statements, trivial_means(ours, hib), hib)
-        agree, agree_floor = statement_agreement(scored), statement_agreement(floor)
-        total, total_floor = agree.iloc[-1], agree_floor.iloc[-1]
-        kappa = reference_kappa(scored)
-        first = scored[
-            (scored["relation"] == "rank")
-            & (scored[METHOD] == "ATR")
-            & (scored["position"] == "1")
-        ]
-        n_first = int(first["ours"].isin(["agree", "tie", "disagree"]).sum())
-        n_agree = int((first["ours"] == "agree").sum())
+        agreement = evaluation_agreement(statements, ours, hib)
+        total = agreement.summary()
         rows.append(
             {
                 "PMU/MDMR": variant,
-                "scored": int(total["n_scored"]),
-                "agree": int(total["agree"]),
-                "tie": int(total["tie"]),
-                "disagree": int(total["disagree"]),
+                "scored": total["n_scored"],
+                "agree": total["agree"],
+                "tie": total["tie"],
+                "disagree": total["disagree"],
                 "agree share": total["share_agree"],
-                "floor share": total_floor["share_agree"],
-                "kappa (ATR wins?)": kappa["kappa"],
-                "pairwise cells": kappa["n"],
-                "ATR first: agree": f"{n_agree} of {n_first}",
+                "floor share": total["floor_share"],
+                "kappa (ATR wins?)": total["kappa"],
+                "pairwise cells": total["n_pairs"],
+                "ATR first: agree": f"{total['first_agree']} of "
+                f"{total['first_scored']}",
             }
         )
         by_relation.append(
-            agree.assign(variant=variant, floor_share=agree_floor["share_agree"])
+            agreement.by_relation.assign(
+                variant=variant,
+                floor_share=agreement.floor_by_relation["share_agree"],
+            )
         )
     table = pd.DataFrame(rows)
     pd.concat(by_relation).to_csv(tables / "statement_agreement.csv", index=False)

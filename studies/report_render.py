@@ -257,6 +257,7 @@ def report_paper001(data: dict, png: bool, root: Path) -> list[str]:
     tables.mkdir(parents=True, exist_ok=True)
     means = paper001_tables(res)
     means.to_csv(tables / "dataset_means.csv", index=False)
+    from report_evaluations import evaluations_section  # imports this module
     from report_published import statements_section  # imports this module
 
     return [
@@ -264,6 +265,7 @@ def report_paper001(data: dict, png: bool, root: Path) -> list[str]:
         *_means_tables(means),
         *_atr_claim(means, tables),
         *statements_section(means, root),
+        *evaluations_section(means, root),
         *_friedman(means, tables, png, root),
         *_variants(means, tables),
         *_selection_time(data["timings"], tables),

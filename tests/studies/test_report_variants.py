@@ -4,31 +4,20 @@ data: the L2-rows sensitivity check beside the primary, and the secondary table.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from .conftest import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 PCTS = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
 
 
-def _load(name: str):
-    folder = str(ROOT / "studies")
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, ROOT / "studies" / f"{name}.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+_load = load_script
 
 
 @pytest.fixture(scope="module")

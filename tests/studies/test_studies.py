@@ -5,11 +5,9 @@ the committed report and app files against the committed study data.
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import re
 import shutil
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,25 +17,12 @@ import pytest
 
 from mlfs_core._validation import budget_from_percent
 
+from .conftest import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load(name: str):
-    """Import ``studies/<name>.py`` (the studies folder is scripts, not a package;
-    the report's modules import each other by name, as when run as a script).
-    """
-    folder = str(ROOT / "studies")
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    key = f"_mlfs_studies_{name}" if name == "run_study" else name
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            key, ROOT / "studies" / f"{name}.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
+_load = load_script
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,139 @@
+"""Paper 001 under both evaluations and each convention alone
+(studies/report_evaluations.py), on planted study data.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from .conftest import load_script
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASETS = ("emotions", "birds")
+HIGHER = {"micro_f1", "jaccard_samples", "subset_accuracy"}
+HIGHER |= {"weighted_f1", "weighted_jaccard"}
+
+
+_load = load_script
+
+
+@pytest.fixture(scope="module")
+def evaluations():
+    return _load("report_evaluations")
+
+
+def _methods() -> list[str]:
+    return [*_load("report_data").IT_METHODS, "PMU-ref", "MDMR-ref"]
+
+
+def _results(dataset: str, atr_place: int, weighted: bool = False) -> pd.DataFrame:
+    """Every metric: methods in registry order, ATR at ``atr_place`` (0 = best)."""
+    methods = [m for m in _methods() if m != "ATR"]
+    methods.insert(atr_place, "ATR")
+    f1, jac = ("weighted_f1", "weighted_jaccard") if weighted else (
+        "micro_f1", "jaccard_samples")  # fmt: skip
+    metrics = ["hamming_loss", "ranking_loss", "coverage_error", f1, jac]
+    rows = []
+    for metric in [*metrics, "subset_accuracy"]:
+        for i, m in enumerate(methods):
+            quality = 0.9 - 0.05 * i
+            for k in (1, 2):
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "protocol": "B",
+                        "method": m,
+                        "budget": k,
+                        "budget_pct": None,
+                        "fold": 0,
+                        "metric": metric,
+                        "value": quality if metric in HIGHER else 1 - quality,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def plant(root: Path, study: str, atr_place: int, weighted: bool = False) -> None:
+    """A study config and its current-engine data on both datasets."""
+    config = root / "configs" / f"study_{study}.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(
+        "".join(f'[[datasets]]\npath = "../shared/datasets/{d}"\n' for d in DATASETS)
+    )
+    engine = _load("report_data").current_engine()
+    for dataset in DATASETS:
+        folder = root / "studies" / study / "data" / dataset
+        folder.mkdir(parents=True)
+        _results(dataset, atr_place, weighted).to_csv(
+            folder / "results.csv.gz", index=False
+        )
+        pd.DataFrame({"method_a": [], "method_b": [], "value": []}).to_csv(
+            folder / "similarity.csv", index=False
+        )
+        pd.DataFrame(
+            {"dataset": [dataset], "method": ["ATR"], "stage": ["selection"],
+             "seconds": [0.1]}
+        ).to_csv(folder / "timings.csv", index=False)  # fmt: skip
+        meta = {
+            "stats": {},
+            "wall_seconds_this_run": 12.0,
+            "code_version": {"engine": engine, "commit": "abcdef0"},
+        }
+        (folder / "meta.json").write_text(json.dumps(meta))
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    (tmp_path / "studies" / "paper001").mkdir(parents=True)
+    shutil.copy(
+        ROOT / "studies" / "paper001" / "statements.csv",
+        tmp_path / "studies" / "paper001" / "statements.csv",
+    )
+    return tmp_path
+
+
+def _definition_means(root: Path) -> pd.DataFrame:
+    plant(root, "paper001", atr_place=0)  # ATR best everywhere
+    data = _load("report_data").load_study("paper001", root=root)
+    return _load("report_claims").paper001_tables(data["results"])
+
+
+def test_without_reference_data_the_section_says_pending(evaluations, root):
+    means = _definition_means(root)
+    text = "\n".join(evaluations.evaluations_section(means, root))
+    assert "**Pending:** `configs/study_paper001-ref.toml`" in text
+    assert "| definition | definition | 2 |" in text
+    assert not any(r.startswith("| reference-code |") for r in text.splitlines())
+    # ATR first on every (dataset, metric) cell: 2 datasets x 6 metrics
+    assert "| 12 of 12 | 1.00 | ATR (1.00) |" in text
+    conventions = text.split("#### Which convention moves ATR most")[1]
+    assert "**Pending:** needs protocol B run with each of the four" in conventions
+    assert "`paper001-ref-mlknn`" in conventions
+
+
+def test_reference_and_convention_studies_are_rendered(evaluations, root):
+    means = _definition_means(root)
+    plant(root, "paper001-ref", atr_place=11, weighted=True)  # ATR last
+    plant(root, "paper001-ref-mlknn", atr_place=5)
+    plant(root, "paper001-ref-split", atr_place=1)
+    lines = evaluations.evaluations_section(means, root)
+    text = "\n".join(lines)
+    assert "| emotions | done | 12 |" in text  # the reference study's status
+    assert "**Pending:** `configs" not in text
+    row = [
+        r for r in text.splitlines() if r.startswith("| reference-code | definition")
+    ]
+    # ATR last of the ten on every cell (PMU-ref/MDMR-ref are not among the ten)
+    assert len(row) == 1 and "| 0 of 12 | 10.00 |" in row[0]
+    conventions = text.split("#### Which convention moves ATR most")[1]
+    assert "Alone, **mlknn** moves ATR most: average rank 6.00 against 1.00" in (
+        conventions
+    )
+    assert "Pending: ranking_on_predictions, weighted_and_drop." in conventions
+    table = [r for r in conventions.splitlines() if r.startswith("| split |")]
+    assert table and "| 2 | 2.00 | 1.00 |" in table[0]
