@@ -378,14 +378,26 @@ def aggregation_view(
 
 @st.cache_data(show_spinner="Comparing ...", **BOUNDS)
 def coverage(
-    key: DatasetKey, methods: tuple[str, str], k: int, top: int, seed: int
+    key: DatasetKey,
+    methods: tuple[str, str],
+    k: int,
+    top: int,
+    seed: int,
+    binarize: str = "presence",
 ) -> pd.DataFrame:
     """Per label, how many of its own best ``top`` features each method's top k hold."""
     from mlfs_core.explain import compare_coverage
 
     ds = load(key)
     return compare_coverage(
-        ds.X, ds.Y, methods, k=k, top=top, random_state=seed, label_names=ds.label_names
+        ds.X,
+        ds.Y,
+        methods,
+        k=k,
+        top=top,
+        random_state=seed,
+        binarize=binarize,
+        label_names=ds.label_names,
     )
 
 

@@ -8,6 +8,8 @@ from . import cached
 from .datasets import DatasetKey
 
 RANK_PAGE = "pages/explore/rank.py"
+PRESENT_WHEN = {"presence": "non-zero", "median": "above its median"}
+"""The CS/BNS ``binarize`` rules and how the Learn pages name them."""
 
 CS_FORMULA = """\
 Ppos = (tp + fn) / n,   Pneg = (fp + tn) / n,   t(c, e) = (c - e)^2 / e

@@ -21,8 +21,15 @@ if not widgets.load_or_error(key):
 _, features, labels = cached.names(key)
 seed = widgets.seed()
 
-cols = st.columns(3)
+cols = st.columns(4)
 measure = cols[0].selectbox("Measure", ["CS", "BNS"], key="learn_agg_measure")
+binarize = cols[3].radio(
+    "Feature present when",
+    list(learn.PRESENT_WHEN),
+    format_func=learn.PRESENT_WHEN.get,
+    key="learn_agg_binarize",
+    help='binarize = "median" suits dense numeric data.',
+)
 aggregation = cols[1].selectbox(
     "Aggregation", list(learn.AGGREGATION_TEXT), key="learn_agg_aggregation"
 )
@@ -46,7 +53,7 @@ view = widgets.call_or_error(
     k,
     learn.draw_seed([method], seed),
     "inverse",
-    "presence",
+    binarize,
 )
 if view is None:
     st.stop()
@@ -139,6 +146,7 @@ cover = widgets.call_or_error(
     budget,
     10,
     learn.draw_seed(pair, seed),
+    binarize,
 )
 if cover is not None:
     widgets.show_figure(
@@ -157,7 +165,7 @@ if cover is not None:
             budget,
             learn.draw_seed([other], seed),
             "inverse",
-            "presence",
+            binarize,
         )
         found = [learn.feature_label(features, int(j), truth) for j in picks["feature"]]
         column.markdown(f"**{other}: its top {budget}**")

@@ -19,8 +19,8 @@ _, features, labels = cached.names(key)
 cols = st.columns([3, 2, 2])
 binarize = cols[2].radio(
     "Feature present when",
-    ["presence", "median"],
-    format_func={"presence": "non-zero", "median": "above its median"}.get,
+    list(learn.PRESENT_WHEN),
+    format_func=learn.PRESENT_WHEN.get,
     key="learn_score_binarize",
     help='binarize = "median" suits dense numeric data.',
 )

@@ -102,3 +102,19 @@ def test_every_learn_page_opens_on_the_sample():
     for page in ("learn_score", "learn_aggregation", "learn_greedy"):
         open_page(at, page)
         assert not at.error and charts(at)
+
+
+def test_aggregation_page_median_rule_reaches_the_engine(data_dir):
+    """Check that "above its median" ranks with binarize = "median" (MaxCS order)."""
+    at = _on_toy("learn_aggregation")
+    at.radio(key="learn_agg_binarize").set_value("median").run()
+    at.slider(key="learn_agg_step").set_value(5).run()
+    assert not at.exception and not at.error
+    from mlfs_core.data import load_dataset
+
+    ds = load_dataset(data_dir / "toy")
+    order = mlfs_core.rank_features(ds.X, ds.Y, "MaxCS", k=5, binarize="median")
+    shown = [f.split(" (#")[0] for f in at.dataframe[0].value["feature"]]
+    assert shown == [ds.feature_names[j] for j in order]
+    presence = mlfs_core.rank_features(ds.X, ds.Y, "MaxCS", k=5)
+    assert order.tolist() != presence.tolist()  # the rule changes the ranking here
