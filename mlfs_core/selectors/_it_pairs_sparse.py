@@ -26,7 +26,7 @@ from ._it_data import DiscreteProblem
 
 # Entries (or pairs) per chunk: bounds the (chunk, n_labels) temporaries.
 _CHUNK = 1 << 14
-_PAIR_CHUNK = 1 << 19
+_PAIR_CHUNK = 1 << 17
 
 
 def _t(problem: DiscreteProblem, counts) -> np.ndarray:
