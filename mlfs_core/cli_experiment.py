@@ -38,7 +38,7 @@ from .analysis import (
     similarity_matrix,
 )
 from .cli import jobs
-from .evaluation.metrics import METRICS
+from .evaluation._reference import higher_is_better
 from .evaluation.protocols import DatasetSpec, load_config, save_config
 from .evaluation.runner import ExperimentResult, run_experiment
 
@@ -192,7 +192,7 @@ def analysis_tables(result: ExperimentResult) -> dict[str, pd.DataFrame]:
     res = result.results
     ranks, tests = [], []
     for metric in pd.unique(res[METRIC]):
-        hib = METRICS[metric].higher_is_better
+        hib = higher_is_better(metric)
         ranks.append(
             rank_table(res, metric=metric, higher_is_better=hib).assign(metric=metric)
         )

@@ -16,9 +16,10 @@ work, so :func:`run_mlknn_budgets` does it once per ranking:
 
 Every value equals what :func:`~._tasks.run_fit` gives for the same budget
 (tested exactly); only the timings differ. Budgets wider than
-:data:`PREFIX_MAX_WIDTH` columns (AF on a wide dataset) go through
-``run_fit`` on the discretized columns, where the matrix product is cheaper
-than one pass per column.
+:data:`PREFIX_MAX_WIDTH` columns (AF on a wide dataset) get their neighbours
+from one exact search on their columns, where the matrix product is cheaper
+than one pass per column. Under ``evaluation = "reference-code"`` the same
+path applies the conventions of :mod:`.reference_code` (via :mod:`._reference`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ import numpy as np
 from .._validation import check_Y
 from ..measures.discretize import Discretizer
 from ._lean_metrics import lean_metrics
+from ._neighbors import neighbour_label_counts
 from ._prefix_knn import prefix_neighbour_counts
-from ._tasks import run_fit
+from ._reference import reference_predictions, reference_scores
 from .classifiers import make_classifier
 from .mlknn import mlknn_posteriors, mlknn_tables
 
@@ -64,6 +66,7 @@ def run_mlknn_budgets(
     drop_constant: bool,
     discretize: str,
     bins: int,
+    evaluation: str = "definition",
 ) -> list[dict]:
     """ML-kNN fits on the first ``b`` columns for every ``b`` in ``budgets``.
 
@@ -77,40 +80,46 @@ def run_mlknn_budgets(
     classifier : (name, params)
         An ``"mlknn"`` classifier (see :func:`batchable`).
     seed, metrics, drop_constant
-        As for :func:`~._tasks.run_fit`.
+        As for :func:`~._tasks.run_fit` (ML-kNN does not use the seed).
     discretize, bins
         The protocol's discretization (fitted on the training part).
+    evaluation : {"definition", "reference-code"}
+        ``"reference-code"``: each training sample is its own neighbour,
+        ``>=`` on the posterior, and the metrics of
+        :mod:`.reference_code` (``drop_constant`` is replaced by its rule).
 
     Returns
     -------
     list of dict
         One :func:`~._tasks.run_fit` result per budget, in the given order.
     """
+    del seed
     start = perf_counter()
     codes_train, codes_test = _codes(X_train, X_test, discretize, bins)
     model = make_classifier(*classifier)
     Y = check_Y(Y_train, codes_train.shape[0]).astype(np.int64)
     k = int(max(0, min(model.k, Y.shape[0] - 1)))
-    narrow = [b for b in budgets if b <= PREFIX_MAX_WIDTH]
-    train_counts, train_s = _counts(codes_train, codes_train, Y, k, narrow, True)
-    test_counts, test_s = _counts(codes_test, codes_train, Y, k, narrow, False)
-    mask = None
-    if drop_constant:
-        positives = np.asarray(Y_train).sum(axis=0)
-        mask = (positives > 0) & (positives < Y_train.shape[0])
+    reference = evaluation == "reference-code"
+    # reference-code: each training sample is one of its own neighbours
+    loo = not reference
+    train_counts, train_s = _counts(codes_train, codes_train, Y, k, budgets, loo)
+    test_counts, test_s = _counts(codes_test, codes_train, Y, k, budgets, False)
+    score = _Scorer(Y_train, Y_test, metrics, drop_constant, reference)
     out = {}
-    for b in narrow:
+    for b in budgets:
         tic = perf_counter()
         prior, pos, neg = mlknn_tables(train_counts[b], Y, k, model.s)
         fit_s = train_s[b] + perf_counter() - tic
         tic = perf_counter()
-        scores = mlknn_posteriors(prior, pos, neg, test_counts[b])
-        Y_pred = (scores > 0.5).astype(np.int8)
+        posterior = mlknn_posteriors(prior, pos, neg, test_counts[b])
+        if reference:
+            Y_pred = reference_predictions(prior, pos, neg, test_counts[b])
+        else:
+            Y_pred = (posterior > 0.5).astype(np.int8)
         predict_s = test_s[b] + perf_counter() - tic
         tic = perf_counter()
-        values = lean_metrics(Y_test, Y_pred, scores, metrics=metrics, label_mask=mask)
         out[b] = {
-            "metrics": values,
+            "metrics": score(Y_pred, posterior),
             "fit_seconds": fit_s,
             "predict_seconds": predict_s,
             "metric_seconds": perf_counter() - tic,
@@ -118,22 +127,28 @@ def run_mlknn_budgets(
             "n_not_converged": 0,
             "max_n_iter": None,
         }
-    for b in budgets:
-        if b not in out:
-            out[b] = run_fit(
-                codes_train[:, :b].astype(np.float64),
-                Y_train,
-                codes_test[:, :b].astype(np.float64),
-                Y_test,
-                classifier=classifier,
-                seed=seed,
-                metrics=metrics,
-                drop_constant=drop_constant,
-            )
     first = out[budgets[0]]
     shared = perf_counter() - start - sum(_busy(v) for v in out.values())
     first["fit_seconds"] += max(shared, 0.0)  # discretization and bookkeeping
     return [out[b] for b in budgets]
+
+
+class _Scorer:
+    """The metrics of one prediction under either evaluation."""
+
+    def __init__(self, Y_train, Y_test, metrics, drop_constant, reference):
+        self.Y_train, self.Y_test, self.metrics = Y_train, Y_test, metrics
+        self.reference, self.mask = reference, None
+        if drop_constant and not reference:
+            positives = np.asarray(Y_train).sum(axis=0)
+            self.mask = (positives > 0) & (positives < Y_train.shape[0])
+
+    def __call__(self, Y_pred, posterior) -> dict[str, float]:
+        if self.reference:
+            return reference_scores(self.Y_train, self.Y_test, Y_pred, self.metrics)
+        return lean_metrics(
+            self.Y_test, Y_pred, posterior, metrics=self.metrics, label_mask=self.mask
+        )
 
 
 def _busy(result: dict) -> float:
@@ -150,9 +165,20 @@ def _codes(X_train, X_test, discretize: str, bins: int):
 
 
 def _counts(Xq, Xt, Y, k: int, budgets, exclude_self: bool):
-    if not budgets:
-        return {}, {}
+    """Neighbour counts per budget: nested prefixes, or one search when wide."""
     if k == 0:
         zeros = np.zeros((Xq.shape[0], Y.shape[1]), dtype=np.int64)
         return dict.fromkeys(budgets, zeros), dict.fromkeys(budgets, 0.0)
-    return prefix_neighbour_counts(Xq, Xt, Y, k, budgets, exclude_self=exclude_self)
+    narrow = [b for b in budgets if b <= PREFIX_MAX_WIDTH]
+    counts, seconds = {}, {}
+    if narrow:
+        counts, seconds = prefix_neighbour_counts(
+            Xq, Xt, Y, k, narrow, exclude_self=exclude_self
+        )
+    for b in budgets:
+        if b not in counts:  # the matrix product beats one pass per column
+            tic = perf_counter()
+            A, B = Xq[:, :b].astype(np.float64), Xt[:, :b].astype(np.float64)
+            counts[b] = neighbour_label_counts(A, B, Y, k, exclude_self=exclude_self)
+            seconds[b] = perf_counter() - tic
+    return counts, seconds

@@ -89,6 +89,8 @@ def fit_key(s, k: int, config) -> str:
         "labels": p.label_handling,
         "metrics": list(p.metrics),
     }
+    if p.evaluation != "definition":  # definition keys stay as they were
+        desc["evaluation"] = p.evaluation
     return hash_key(desc)
 
 
@@ -103,7 +105,9 @@ def run_fits(
     p = config.protocol
     classifier = (p.classifier.name, p.classifier.params)
     order_free = batchable(classifier, p.discretize, p.scaling)
-    grouped = GROUP_BUDGETS and order_free
+    # reference-code fits exist only on the batched path (one budget per task
+    # when GROUP_BUDGETS is off)
+    grouped = order_free and (GROUP_BUDGETS or p.evaluation != "definition")
     keys = [fit_key(selections[j], k, config) for j, k, _ in fits]
     out: list = [cache.get(key) for key in keys]
     for i, v in enumerate(out):
@@ -254,6 +258,7 @@ class _GroupedFits:
         X_train, Y_train, X_test, Y_test = self.rows.get(s.dataset, s.fold)
         cols = np.asarray(self.orders[j]["order"][: max(budgets)], dtype=np.int64)
         kwargs = _fit_kwargs(self.protocol, self.seed)
-        kwargs.update(discretize=self.protocol.discretize, bins=self.protocol.bins)
+        p = self.protocol
+        kwargs.update(discretize=p.discretize, bins=p.bins, evaluation=p.evaluation)
         args = (X_train[:, cols], Y_train, X_test[:, cols], Y_test, budgets)
         return run_mlknn_budgets, args, kwargs

@@ -81,13 +81,18 @@ def prepare(config: ExperimentConfig):
         On the first problem found; the message names the parameter.
     """
     protocol = config.protocol
-    for name in protocol.metrics:
-        get_metric(name)
+    if protocol.evaluation == "definition":  # else checked by ProtocolConfig
+        for name in protocol.metrics:
+            get_metric(name)
     make_classifier(protocol.classifier.name, protocol.classifier.params)
     methods = [_prepare_method(m) for m in config.methods]
     datasets = []
     for i, item in enumerate(config.datasets):
         ds, source = _load(item, i, config.base_dir)
+        if protocol.evaluation != "definition" and protocol.split == "own" and source:
+            from ._reference import reference_dataset  # Mulan's predefined split
+
+            ds = reference_dataset(ds, Path(source))
         datasets.append(_prepare_dataset(ds, source, protocol, config.seed, i))
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):

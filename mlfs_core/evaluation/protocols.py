@@ -45,6 +45,16 @@ LABEL_HANDLING = ("keep", "drop_constant")
 ON_SPARSE_LABEL = ("warn", "error", "ignore")
 DISCRETIZE = ("none", "uniform", "quantile", "binary")
 SCALING = ("none", "l2-rows", "maxabs")
+EVALUATIONS = ("definition", "reference-code")
+REFERENCE_CODE_METRICS = (
+    "hamming_loss",
+    "ranking_loss",
+    "coverage_error",
+    "weighted_f1",
+    "weighted_jaccard",
+    "subset_accuracy",
+)
+"""Names of ``reference_code.REFERENCE_METRICS`` (kept here: no sklearn import)."""
 ALL_METRICS = (
     "micro_f1",
     "macro_f1",
@@ -110,7 +120,22 @@ class ProtocolConfig:
     on_sparse_label : {"warn", "error", "ignore"}
         What a label with fewer positives than folds triggers (CV only).
     metrics : tuple of str
-        Names from ``evaluation.METRICS``.
+        Names from ``evaluation.METRICS`` (``"definition"``), or from
+        :data:`REFERENCE_CODE_METRICS` (``"reference-code"``; the default
+        list becomes that one).
+    evaluation : {"definition", "reference-code"}
+        ``"definition"`` (default): METHODS.md section 5 as written.
+        ``"reference-code"`` (protocol B only: ML-kNN on discretized codes):
+        the conventions of paper 001's published code, documented one by
+        one in :mod:`mlfs_core.evaluation.reference_code`: Mulan's predefined
+        split where one exists (with ``split = "own"``; the splits folder is
+        ``$MLFS_SPLITS`` or ``datasets-splits`` beside the datasets folder),
+        scikit-multilearn's ML-kNN (each training sample its own neighbour,
+        ``>=`` on the posterior), ranking loss and coverage on the 0/1
+        predictions, support-weighted F1 and Jaccard, and labels constant
+        in the training OR the test part dropped. Part of every fit's cache
+        key when not ``"definition"`` (the keys of definition fits are
+        unchanged).
     """
 
     name: str = "A"
@@ -128,10 +153,13 @@ class ProtocolConfig:
     label_handling: str = "keep"
     on_sparse_label: str = "warn"
     metrics: tuple = ALL_METRICS
+    evaluation: str = "definition"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "budgets", tuple(self.budgets))
         object.__setattr__(self, "metrics", tuple(self.metrics))
+        if self.evaluation == "reference-code" and self.metrics == ALL_METRICS:
+            object.__setattr__(self, "metrics", REFERENCE_CODE_METRICS)
         if isinstance(self.classifier, Mapping):
             object.__setattr__(
                 self,
@@ -145,6 +173,9 @@ class ProtocolConfig:
         _check_choice("on_sparse_label", self.on_sparse_label, ON_SPARSE_LABEL)
         _check_choice("discretize", self.discretize, DISCRETIZE)
         _check_choice("scaling", self.scaling, SCALING)
+        _check_choice("evaluation", self.evaluation, EVALUATIONS)
+        if self.evaluation == "reference-code":
+            self._check_reference_code()
         _check_int("n_repeats", self.n_repeats, 1)
         _check_int("n_folds", self.n_folds, 2)
         _check_int("bins", self.bins, 2)
@@ -152,6 +183,21 @@ class ProtocolConfig:
         if not 0.0 < float(self.test_size) < 1.0:
             raise ConfigError(
                 f"protocol.test_size must lie in (0, 1), got {self.test_size}"
+            )
+
+    def _check_reference_code(self) -> None:
+        name = self.classifier.name
+        if name != "mlknn" or self.discretize == "none" or self.scaling != "none":
+            raise ConfigError(
+                'protocol.evaluation = "reference-code" is protocol B\'s: it needs '
+                'classifier "mlknn", a discretize rule and scaling "none" (got '
+                f"{name!r}, {self.discretize!r}, {self.scaling!r})"
+            )
+        unknown = [m for m in self.metrics if m not in REFERENCE_CODE_METRICS]
+        if unknown:
+            raise ConfigError(
+                f'protocol.metrics under evaluation = "reference-code": {unknown} '
+                f"not among {list(REFERENCE_CODE_METRICS)}"
             )
 
 

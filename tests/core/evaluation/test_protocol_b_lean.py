@@ -28,14 +28,20 @@ MLKNN = ("mlknn", {"k": 10, "s": 1.0})
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("block_cells", [7, 4_000_000])
-def test_prefix_counts_equal_the_per_budget_neighbours(seed, block_cells, monkeypatch):
-    """Check every budget's counts equal a fresh exact search on its columns."""
+@pytest.mark.parametrize("budgets", [[1, 2, 5, 9], [4, 9], [2, 3, 4, 5, 6, 7, 8, 9]])
+def test_prefix_counts_equal_the_per_budget_neighbours(
+    seed, block_cells, budgets, monkeypatch
+):
+    """Check every budget's counts equal a fresh exact search on its columns.
+
+    Consecutive budgets add one column at a time, budgets 4+ apart one matrix
+    product; both must give the exact neighbours.
+    """
     monkeypatch.setattr(_prefix_knn, "_BLOCK_CELLS", block_cells)
     rng = np.random.default_rng(seed)
     Xt = rng.integers(0, 3, size=(70, 9))
     Xq = rng.integers(0, 3, size=(23, 9))
     Y = (rng.random((70, 4)) < 0.4).astype(np.int64)
-    budgets = [1, 2, 5, 9]
     loo, _ = _prefix_knn.prefix_neighbour_counts(
         Xt, Xt, Y, 10, budgets, exclude_self=True
     )

@@ -1,0 +1,112 @@
+"""Protocol B under evaluation = "reference-code": config, split, fits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mlfs_core import load_dataset
+from mlfs_core.errors import ConfigError
+from mlfs_core.evaluation._prepare import prepare
+from mlfs_core.evaluation.protocols import (
+    REFERENCE_CODE_METRICS,
+    ClassifierConfig,
+    ExperimentConfig,
+    config_from_toml,
+    config_to_toml,
+    protocol_b,
+)
+from mlfs_core.evaluation.reference_code import (
+    REFERENCE_METRICS,
+    ReferenceMLkNN,
+    reference_evaluate,
+)
+from mlfs_core.evaluation.runner import run_experiment
+from mlfs_core.measures.discretize import Discretizer
+
+BUDGETS = (1, 2, 4, 8)
+
+
+def test_reference_metric_names_match_the_module():
+    """Check the config's list of reference metrics is the module's."""
+    assert REFERENCE_CODE_METRICS == tuple(REFERENCE_METRICS)
+
+
+def test_config_round_trips_and_rejects_what_the_variant_cannot_do(tmp_path):
+    """Check TOML round trip, default metrics, and clear errors for bad combos."""
+    protocol = protocol_b(evaluation="reference-code")
+    assert protocol.metrics == REFERENCE_CODE_METRICS
+    config = ExperimentConfig(datasets=["sample"], methods=["PMU"], protocol=protocol)
+    text = config_to_toml(config)
+    assert 'evaluation = "reference-code"' in text
+    assert config_from_toml(text) == config
+    assert config_from_toml(config_to_toml(config)).protocol.evaluation == (
+        "reference-code"
+    )
+    with pytest.raises(ConfigError, match="evaluation"):
+        protocol_b(evaluation="authors")
+    with pytest.raises(ConfigError, match="mlknn"):
+        protocol_b(evaluation="reference-code", classifier=ClassifierConfig())
+    with pytest.raises(ConfigError, match="micro_f1"):
+        protocol_b(evaluation="reference-code", metrics=("micro_f1",))
+
+
+def _config(data, evaluation: str):
+    return ExperimentConfig(
+        datasets=[data],
+        methods=["PPT-MI"],
+        protocol=protocol_b(budgets=BUDGETS, evaluation=evaluation),
+    )
+
+
+def test_reference_code_uses_mulans_predefined_split(shared_datasets):
+    """Check emotions is split as Mulan publishes it (391 / 202), not 60/40."""
+    path = str(shared_datasets / "emotions")
+    (ours,), _ = prepare(_config(path, "definition"))
+    (theirs,), _ = prepare(_config(path, "reference-code"))
+    train, test = theirs.splits[0]
+    assert (len(train), len(test)) == (391, 202)
+    assert len(ours.splits[0][0]) != 391
+    assert theirs.n_features == ours.n_features == 72
+
+
+def test_reference_fits_equal_the_reference_module(shared_datasets):
+    """Check the runner's reference-code values equal ReferenceMLkNN + its metrics.
+
+    And that the two evaluations differ where the conventions say they must:
+    ranking loss and coverage on 0/1 predictions vs on scores.
+    """
+    path = str(shared_datasets / "emotions")
+    config = _config(path, "reference-code")
+    result = run_experiment(config)
+    (d,), _ = prepare(config)
+    train, test = d.splits[0]
+    X, Y = d.dataset.X, np.asarray(d.dataset.Y)
+    order = np.asarray(result.selections["features"].iloc[0])
+    cols = order[: max(BUDGETS)]
+    disc = Discretizer(bins=3).fit(X[train][:, cols])
+    A = disc.transform(X[train][:, cols]).astype(float)
+    B = disc.transform(X[test][:, cols]).astype(float)
+    got = result.results.set_index(["budget", "metric"])["value"]
+    for b in BUDGETS:
+        P = ReferenceMLkNN(k=10).fit(A[:, :b], Y[train]).predict(B[:, :b])
+        want = reference_evaluate(Y[train], Y[test], P)
+        for metric, value in want.items():
+            assert got[b, metric] == value, (b, metric)
+    ours = run_experiment(_config(path, "definition")).results
+    assert not set(ours["metric"]) >= {"weighted_f1", "weighted_jaccard"}
+    ours_loss = ours[ours["metric"] == "ranking_loss"]["value"].to_numpy()
+    theirs_loss = got.xs("ranking_loss", level="metric").to_numpy()
+    assert not np.array_equal(ours_loss, theirs_loss)
+
+
+def test_dataset_without_a_predefined_split_keeps_the_holdout(shared_datasets):
+    """Check flags (no Mulan pair) keeps the seeded hold-out split."""
+    path = str(shared_datasets / "flags")
+    (ours,), _ = prepare(_config(path, "definition"))
+    (theirs,), _ = prepare(_config(path, "reference-code"))
+    assert np.array_equal(ours.splits[0][0], theirs.splits[0][0])
+    assert ours.content_hash == theirs.content_hash
+    assert load_dataset(path).X.shape[0] == len(ours.splits[0][0]) + len(
+        ours.splits[0][1]
+    )
