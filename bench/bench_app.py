@@ -7,7 +7,9 @@ Run from the project root::
 Prints (medians of ``--repeats`` runs where it says so):
 
 1. server start -> first page rendered (the Data page's heading and both
-   charts visible in Chromium), from ``Popen`` of ``streamlit run``;
+   charts drawn in Chromium), from ``Popen`` of ``streamlit run``; and the same
+   with ``MLFS_PLOTLY_WARMUP=0`` (no blank chart first, see ``ui/warmup.py``),
+   alternating with it, as the reference;
 2. a cached interaction: on Rank features, switching the measure back to one
    already computed (click -> script run finished);
 3. an uncached ranking (engine call, no Streamlit cache) on the sample and on
@@ -49,9 +51,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_server(port: int, work: str) -> subprocess.Popen:
+def _start_server(port: int, work: str, warm_up: bool = True) -> subprocess.Popen:
     env = dict(
-        os.environ, MLFS_WORK_DIR=work, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"
+        os.environ,
+        MLFS_WORK_DIR=work,
+        STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+        MLFS_PLOTLY_WARMUP="1" if warm_up else "0",
     )
     return subprocess.Popen(
         streamlit_command(port),
@@ -81,12 +86,12 @@ def _idle(page) -> None:
     page.wait_for_selector(IDLE)
 
 
-def first_page_and_cached(browser) -> tuple[float, float, float]:
+def first_page_and_cached(browser, warm_up: bool = True) -> tuple[float, float, float]:
     """(health s, first page s, cached interaction median s) on a fresh server."""
     port = _free_port()
     with tempfile.TemporaryDirectory() as work:
         t0 = time.monotonic()
-        proc = _start_server(port, work)
+        proc = _start_server(port, work, warm_up)
         try:
             url = f"http://127.0.0.1:{port}"
             _wait_health(url)
@@ -155,13 +160,21 @@ def main() -> None:
             executable_path="/usr/bin/chromium",
             args=["--no-sandbox", "--disable-dev-shm-usage"],
         )
-        runs = [first_page_and_cached(browser) for _ in range(args.repeats)]
+        runs, cold = [], []
+        for _ in range(args.repeats):  # alternate, so both see the same load
+            runs.append(first_page_and_cached(browser))
+            cold.append(first_page_and_cached(browser, warm_up=False)[1])
         browser.close()
     health, first, cached = (statistics.median(r[i] for r in runs) for i in range(3))
+    without = statistics.median(cold)
     print(
         f"server start -> /_stcore/health ok   {health:6.2f} s (median of {len(runs)})"
     )
     print(f"server start -> first page rendered  {first:6.2f} s (target < 3 s)")
+    print(
+        f"  same without the plotly warm-up    {without:6.2f} s "
+        f"(warm-up saves {without - first:.2f} s, ratio {first / without:.2f})"
+    )
     print(f"cached interaction (Rank features)   {cached:6.3f} s (target < 0.5 s)")
     for name, path in [("sample", str(ROOT / "sample_data")), ("bibtex", args.bibtex)]:
         if not Path(path).exists():

@@ -6,12 +6,15 @@ script has imported pandas, plotly and the engine (about 0.7 s) and built
 the page, so the two downloads and the imports ran one after the other. A
 blank, 10-px plotly chart sent first makes the browser fetch and compile
 plotly.js while the script works; :func:`end` removes it when the page is
-built. Only the session's first run sends the chart, but every run keeps the
+built (``MLFS_PLOTLY_WARMUP=0`` turns this off, for ``bench/bench_app.py``'s
+reference). Only the session's first run sends the chart, but every run keeps the
 empty slot: the page's elements then keep their positions from run to run,
 so Streamlit does not remount them (an open expander would close).
 """
 
 from __future__ import annotations
+
+import os
 
 import streamlit as st
 
@@ -21,7 +24,7 @@ _DONE = "plotly_warm_up_done"
 def start():
     """An empty slot, holding a blank plotly chart on the session's first run."""
     slot = st.empty()
-    if st.session_state.get(_DONE):
+    if st.session_state.get(_DONE) or os.environ.get("MLFS_PLOTLY_WARMUP") == "0":
         return slot
     st.session_state[_DONE] = True
     import plotly.graph_objects as go
