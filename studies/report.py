@@ -28,8 +28,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from report_claims import summary_lines
+from report_claims import paper001_tables, summary_lines
 from report_data import ROOT, load_study, write_app_sources
+from report_evaluations import evaluation_summary
 from report_render import report_paper000, report_paper001
 from report_status import status_section
 from report_variants import l2_section, secondary_section
@@ -50,6 +51,8 @@ def build_report(root: Path, png: bool) -> str:
             body = section(data, png, root)
             sections += [body[0], "", *status_section(study, data, root), *body[1:]]
             summary += summary_lines(study, data)
+            if study == "paper001":
+                summary += evaluation_summary(paper001_tables(data["results"]), root)
         if study == "paper000":  # its variants, each its own section
             l2, l2_summary = l2_section(data, root)
             sections += [*l2, *secondary_section(png, root)]

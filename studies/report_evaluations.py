@@ -203,3 +203,31 @@ def conventions_section(
     if missing:
         sentence += " Pending: " + ", ".join(missing) + "."
     return block(title, md_table(shown, "{:.2f}"), sentence, "")
+
+
+def evaluation_summary(means: pd.DataFrame, root: Path) -> list[str]:
+    """The summary's line: statements and 'ATR best' under each evaluation."""
+    statements = load_statements(root)
+    _, reference = _reference_status(root)
+    tables = {"definition": means}
+    if reference is not None:
+        common = set(means[DATASET]) & set(reference[DATASET])
+        tables = {
+            "definition": means[means[DATASET].isin(common)],
+            "reference-code": reference[reference[DATASET].isin(common)],
+        }
+    parts = []
+    for name, table in tables.items():
+        row = _row(name, "definition", table, statements)
+        parts.append(
+            f"{name} evaluation ({row['datasets']} datasets): agree share "
+            f"{row['agree share']:.2f} of {row['scored']} statements (trivial floor "
+            f"{row['floor share']:.2f}), kappa {row['kappa']:.2f}, ATR first in "
+            f"{row['ATR best (cells)']} (dataset, metric) cells"
+        )
+    if reference is None:
+        parts.append("reference-code evaluation: pending")
+    return [
+        "Paper 001's statements (PMU/MDMR as defined): " + "; ".join(parts) + ".",
+        "",
+    ]

@@ -113,6 +113,9 @@ def test_without_reference_data_the_section_says_pending(evaluations, root):
     assert "| 12 of 12 | 1.00 | ATR (1.00) |" in text
     conventions = text.split("#### Which convention moves ATR most")[1]
     assert "**Pending:** needs protocol B run with each of the four" in conventions
+    (summary, _) = evaluations.evaluation_summary(means, root)
+    assert "ATR first in 12 of 12 (dataset, metric) cells" in summary
+    assert summary.endswith("; reference-code evaluation: pending.")
     assert "`paper001-ref-mlknn`" in conventions
 
 
@@ -135,5 +138,8 @@ def test_reference_and_convention_studies_are_rendered(evaluations, root):
         conventions
     )
     assert "Pending: ranking_on_predictions, weighted_and_drop." in conventions
+    (summary, _) = evaluations.evaluation_summary(means, root)
+    assert "reference-code evaluation (2 datasets)" in summary
+    assert "ATR first in 0 of 12" in summary and "pending" not in summary
     table = [r for r in conventions.splitlines() if r.startswith("| split |")]
     assert table and "| 2 | 2.00 | 1.00 |" in table[0]
