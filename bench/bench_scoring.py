@@ -12,6 +12,12 @@ subset (6000 x 47236, q = 101, about 0.2% density), the median wall time of:
 with ratios against the floor and the speed-up of MaxCS over the loop, plus
 the peak traced memory (tracemalloc) of each.
 
+A second table (issue 15 part 5) compares, in the same run, each lean path
+with the previous one it replaced: RoR/RaR top 50 on each label's top 50
+(partition) vs a full q x M argsort; IG/OR/DF on label blocks vs all labels
+at once (peak relative to MaxCS's); ``presence()`` with one copy of X's
+structure vs copy-then-binarize. Rankings / values are checked identical.
+
 Run: ``python bench/bench_scoring.py [--repeats 5]
 [--datasets bibtex,rcv1v2-synthetic]``
 """
@@ -32,8 +38,10 @@ import scipy.sparse as sp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mlfs_core import list_methods, rank_features  # noqa: E402
-from mlfs_core.measures.counts import presence  # noqa: E402
+from mlfs_core import aggregation, list_methods, rank_features  # noqa: E402
+from mlfs_core.measures import table2x2  # noqa: E402
+from mlfs_core.measures.chi2 import chi2_from_counts  # noqa: E402
+from mlfs_core.measures.counts import contingency_counts, presence  # noqa: E402
 from mlfs_core.selectors.filter import rank_filter_methods  # noqa: E402
 
 PAPER000 = list_methods("paper000")  # the eight CS/BNS methods
@@ -122,10 +130,66 @@ def bench_dataset(name, X, Y, repeats):
     )
 
 
+def _old_presence(X):
+    """presence() before issue 15: copy X, binarize its data, drop zeros."""
+    B = sp.csr_matrix(X, copy=True)
+    B.data = (B.data != 0).astype(np.float64)
+    B.eliminate_zeros()
+    return B
+
+
+def _lean_cases(X, Y, k: int = 50):
+    """(label, new, old, same) with the lean path and the one it replaced."""
+    counts = contingency_counts(X, Y)
+    S = chi2_from_counts(counts)
+    positives = counts.positives.ravel()
+
+    def full_orders():
+        return np.argsort(-S, axis=1, kind="stable")
+
+    def rar(orders=None):
+        rng = np.random.default_rng(0)
+        return aggregation.rand_robin(S, positives, k, rng=rng, orders=orders)
+
+    yield (
+        f"RoR top {k}",
+        lambda: aggregation.round_robin(S, k),
+        lambda: aggregation.round_robin(S, k, orders=full_orders()),
+    )
+    yield f"RaR top {k}", rar, lambda: rar(full_orders())
+    for name in ("information_gain", "odds_ratio", "document_frequency"):
+        measure = getattr(table2x2, f"{name}_from_counts")
+        yield (
+            name,
+            lambda m=measure: m(counts),
+            lambda m=measure: m.__wrapped__(counts),
+        )
+    yield "presence()", lambda: presence(X), lambda: _old_presence(X)
+
+
+def bench_lean(name, X, Y, repeats):
+    counts = contingency_counts(X, Y)
+    _, maxcs_peak = measure(lambda: chi2_from_counts(counts).max(axis=0), repeats)
+    print(f"\n### {name}: lean paths vs the ones they replaced (same run)\n")
+    print("| case | new s | old s | old/new time | new MiB | old MiB | new/MaxCS mem |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, new, old in _lean_cases(X, Y):
+        a, b = new(), old()
+        same = (a != b).nnz == 0 if sp.issparse(a) else np.array_equal(a, b)
+        assert same, f"{label}: new and old results differ"
+        (t_new, m_new), (t_old, m_old) = measure(new, repeats), measure(old, repeats)
+        print(
+            f"| {label} | {t_new:.4f} | {t_old:.4f} | {t_old / t_new:.1f} | "
+            f"{m_new:.1f} | {m_old:.1f} | {m_new / maxcs_peak:.1f} |"
+        )
+    print(f"\n(MaxCS scores + max: {maxcs_peak:.1f} MiB traced peak)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--datasets", default="bibtex,rcv1v2-synthetic")
+    parser.add_argument("--lean-only", action="store_true", help="only table 2")
     parser.add_argument(
         "--data-dir",
         default=os.environ.get(
@@ -135,7 +199,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for name in args.datasets.split(","):
         X, Y = load(name, Path(args.data_dir))
-        bench_dataset(name, X, Y, args.repeats)
+        if not args.lean_only:
+            bench_dataset(name, X, Y, args.repeats)
+        bench_lean(name, X, Y, args.repeats)
     return 0
 
 

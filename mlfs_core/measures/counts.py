@@ -62,12 +62,20 @@ class Counts:
 def presence(X: sp.csr_matrix) -> sp.csr_matrix:
     """0/1 presence matrix ``B`` of ``X`` (a feature is present when non-zero).
 
-    Explicit zeros stored in a sparse matrix are not presences.
+    Explicit zeros stored in a sparse matrix are not presences. The result
+    gets its own index arrays and new 0/1 data: one copy of ``X``'s
+    structure, not two (the old version copied ``X`` and then its data).
     """
-    B = sp.csr_matrix(X, copy=True)
-    B.data = (B.data != 0).astype(np.float64)
-    B.eliminate_zeros()
-    return B
+    X = sp.csr_matrix(X)  # no copy when X is already CSR
+    stored = X.data != 0
+    if stored.all():
+        indices, indptr = X.indices.copy(), X.indptr.copy()
+    else:  # explicit zeros: keep only the non-zeros' positions
+        indices = X.indices[stored]
+        kept_before = np.concatenate([[0], np.cumsum(stored)])
+        indptr = kept_before[X.indptr].astype(X.indptr.dtype)
+    ones = np.ones(indices.size, dtype=np.float64)
+    return sp.csr_matrix((ones, indices, indptr), shape=X.shape)
 
 
 BINARIZE = ("presence", "median")

@@ -122,7 +122,7 @@ def rank_filter_methods(
             matrices[measure] = MEASURES[measure](counts)
         S = matrices[measure]
         if aggregation in ("ror", "rar") and measure not in orders:
-            orders[measure] = per_label_orders(S)
+            orders[measure] = per_label_orders(S, k)
         out[name] = _aggregate(
             S,
             positives,
