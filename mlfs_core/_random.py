@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validation import is_int
+
 RandomState = "int | np.random.Generator | np.random.RandomState | None"
 
 
@@ -38,7 +40,7 @@ def check_rng(
         return np.random.default_rng(int(seed.randint(0, 2**63 - 1, dtype=np.int64)))
     if seed is None:
         return np.random.default_rng()
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+    if is_int(seed):
         if seed < 0:
             raise ValueError(f"random_state must be a non-negative int, got {seed}")
         return np.random.default_rng(int(seed))

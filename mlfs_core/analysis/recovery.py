@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._constants import DATASET, FEATURES, FOLD, METHOD, PRECISION, REPEAT, K
+from .._validation import is_int
 from ..errors import MLFSError
 
 
@@ -145,9 +146,7 @@ def _truth_entry(data: dict, name: str):
 
 def _indices(values, name: str) -> list[int]:
     """``values`` as a list of non-negative ints; MLFSError naming ``name`` else."""
-    if not isinstance(values, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values
-    ):
+    if not isinstance(values, list) or not all(is_int(v) and v >= 0 for v in values):
         raise MLFSError(
             f"{name}: informative features must be lists of non-negative "
             f"integer indices, got {str(values)[:60]}"

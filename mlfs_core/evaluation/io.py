@@ -112,7 +112,9 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
 
 def _read_csv(path, name: str, *, dtype: dict | None = None) -> pd.DataFrame:
     try:
-        return pd.read_csv(path, dtype=dtype)
+        # round_trip: exact floats (the C parser's default may be 1 ulp off
+        # before pandas 3, and verify compares values exactly)
+        return pd.read_csv(path, dtype=dtype, float_precision="round_trip")
     except (OSError, ValueError, UnicodeDecodeError) as exc:
         raise MLFSError(f"{name} is not a readable CSV file: {exc}") from None
 

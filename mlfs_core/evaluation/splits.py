@@ -26,6 +26,7 @@ from iterstrat.ml_stratifiers import (
 )
 
 from .._random import check_rng, derive_seed
+from .._validation import check_int
 from ..errors import ConfigError
 
 Split = tuple[np.ndarray, np.ndarray]
@@ -171,8 +172,7 @@ def fold_ids(splits: Sequence[Split], n_samples: int) -> np.ndarray:
 
 
 def _check_fold_bounds(n_folds: int, n_samples: int, *, dataset: str = "Y") -> None:
-    if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)):
-        raise ConfigError(f"n_folds must be an int, got {n_folds!r}")
+    check_int(n_folds, "n_folds")
     if n_folds < 2:
         raise ConfigError(f"n_folds must be at least 2, got {n_folds}")
     if n_folds > n_samples:

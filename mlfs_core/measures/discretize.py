@@ -30,6 +30,8 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
+from .._validation import check_int
+
 __all__ = ["STRATEGIES", "Discretizer", "discretize"]
 
 STRATEGIES = ("uniform", "quantile", "binary")
@@ -207,13 +209,7 @@ class Discretizer:
                 f"discretize must be one of {', '.join(STRATEGIES)}; "
                 f"got {self.strategy!r}"
             )
-        bins = self.bins
-        if (
-            isinstance(bins, bool)
-            or not isinstance(bins, (int, np.integer))
-            or bins < 2
-        ):
-            raise ValueError(f"bins must be an int >= 2, got {bins!r}")
+        check_int(self.bins, "bins", low=2)
 
 
 def discretize(

@@ -41,13 +41,30 @@ def test_running_an_experiment_shows_results_and_feeds_analysis_pages():
     assert at.radio(key="results_source_widget").value == "This session's experiment"
 
 
-def test_rerun_with_same_settings_reuses_the_cache():
-    """Check that a second identical run returns the same results from the cache."""
+def test_rerun_with_same_settings_reuses_the_cache(monkeypatch):
+    """Check that a second identical run ranks and fits nothing: all from the cache."""
+    from mlfs_core.evaluation import _tasks
+
+    calls = {"rank": 0, "fit": 0}
+    rank, make = _tasks.compute_ranking, _tasks.make_classifier
+
+    def counted(name, fn):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return fn(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(_tasks, "compute_ranking", counted("rank", rank))
+    monkeypatch.setattr(_tasks, "make_classifier", counted("fit", make))
     at = _small_experiment()
     at.button(key="exp_run").click().run()
-    first = at.dataframe[0].value
+    first = dict(calls)
+    assert first["rank"] > 0 and first["fit"] > 0  # the spies see the work
+    table = at.dataframe[0].value
     at.button(key="exp_run").click().run()
-    assert at.dataframe[0].value.equals(first)
+    assert calls == first, "the second run recomputed tasks"
+    assert at.dataframe[0].value.equals(table)
 
 
 def test_invalid_budgets_show_an_error_and_disable_run():

@@ -1,6 +1,7 @@
 """Tests of the package's public surface."""
 
 import inspect
+from pathlib import Path
 
 import mlfs_core
 
@@ -60,15 +61,31 @@ def test_registry_has_every_paper_method():
 
 
 def test_engine_never_imports_streamlit():
-    """Check that importing the engine does not import streamlit."""
+    """Check that importing every submodule of mlfs_core does not import streamlit.
+
+    The walk is done in a fresh interpreter (``__main__``, which runs the CLI,
+    aside); the number of modules it imported is checked too, so a walk that
+    silently found nothing would fail.
+    """
     import subprocess
     import sys
 
-    code = "import sys, mlfs_core, mlfs_core.plots; print('streamlit' in sys.modules)"
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    code = (
+        "import importlib, pkgutil, sys, mlfs_core\n"
+        "names = [m.name for m in pkgutil.walk_packages(mlfs_core.__path__, "
+        "'mlfs_core.') if m.name != 'mlfs_core.__main__']\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "print(len(names), 'streamlit' in sys.modules)"
     )
-    assert out.stdout.strip() == "False", out.stderr
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    count, imported = out.stdout.split()
+    n_files = sum(1 for _ in Path(mlfs_core.__file__).parent.rglob("*.py"))
+    assert int(count) == n_files - 2  # all but mlfs_core/__init__.py, __main__.py
+    assert imported == "False"
 
 
 def test_lazy_exports_match_all():

@@ -108,13 +108,26 @@ def test_run_one_similarity_is_a_symmetric_kuncheva_matrix(tiny_study):
     assert set(sim["budget"]) == {50}
 
 
-def test_run_one_rerun_is_served_from_cache_and_identical(run_study, tiny_study):
+def test_run_one_rerun_is_served_from_cache_and_identical(
+    run_study, tiny_study, monkeypatch
+):
+    from mlfs_core.evaluation import _tasks
+
+    calls = []
+    rank, make = _tasks.compute_ranking, _tasks.make_classifier
+    monkeypatch.setattr(
+        _tasks, "compute_ranking", lambda *a, **k: calls.append("rank") or rank(*a, **k)
+    )
+    monkeypatch.setattr(
+        _tasks, "make_classifier", lambda *a, **k: calls.append("fit") or make(*a, **k)
+    )
     config, spec, tmp, out = tiny_study
     before = {p.name: p.read_bytes() for p in out.glob("*.csv*")}
     wall = json.loads((out / "meta.json").read_text())["wall_seconds_this_run"]
     run_study.run_one(
         "paper000", config, spec, jobs=1, out_root=tmp / "data", cache_dir=tmp / "cache"
     )
+    assert calls == [], f"the rerun recomputed {len(calls)} tasks"
     after = {p.name: p.read_bytes() for p in out.glob("*.csv*") if p.name in before}
     for name in ("results.csv.gz", "selections.csv.gz", "similarity.csv"):
         assert after[name] == before[name], name

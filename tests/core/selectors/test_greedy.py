@@ -211,15 +211,37 @@ def test_single_label_pair_terms_vanish():
         np.testing.assert_allclose(path, d2f, atol=1e-12)
 
 
-@pytest.mark.parametrize("discretize", ["uniform", "quantile", "binary"])
-def test_discretization_options_reach_the_engine(small_xy, discretize):
-    """Check that bins/discretize/legacy_binning are accepted and change the input."""
+@pytest.mark.parametrize(
+    "option",
+    [{"bins": 2}, {"bins": 5}, {"discretize": "quantile"}, {"discretize": "binary"}],
+)
+def test_discretization_options_reach_the_engine(small_xy, option):
+    """Check that each discretization option changes what the engine ranks.
+
+    Ignoring an option would give the default's criterion values back.
+    """
     X, Y = small_xy
-    ranking = mlfs_core.compute_ranking(
-        X, Y, "SCLS", discretize=discretize, bins=4, legacy_binning=True
-    )
-    assert sorted(ranking.order.tolist()) == list(range(X.shape[1]))
-    assert np.all(np.isfinite(ranking.criterion_path))
+    default = mlfs_core.compute_ranking(X, Y, "SCLS")
+    changed = mlfs_core.compute_ranking(X, Y, "SCLS", **option)
+    assert sorted(changed.order.tolist()) == list(range(X.shape[1]))
+    assert np.all(np.isfinite(changed.criterion_path))
+    assert not np.allclose(changed.criterion_path, default.criterion_path)
+
+
+def test_legacy_binning_reaches_the_engine():
+    """Check legacy_binning: a value 1e-7 below the edge 1 goes to the upper bin.
+
+    Then feature 0 separates the label perfectly (I(f; y) = H(y)); without
+    legacy binning that value joins the zeros and I(f; y) < 1.
+    """
+    x = np.array([0.0, 0.0, 1 - 1e-7, 1 - 1e-7, 3.0, 3.0])
+    X = np.column_stack([x, [0, 1, 0, 1, 0, 1]])
+    Y = np.array([[0], [0], [1], [1], [1], [1]])
+    legacy = mlfs_core.compute_ranking(X, Y, "SCLS", legacy_binning=True, k=1)
+    plain = mlfs_core.compute_ranking(X, Y, "SCLS", k=1)
+    entropy_y = -(1 / 3) * np.log2(1 / 3) - (2 / 3) * np.log2(2 / 3)
+    assert legacy.criterion_path[0] == pytest.approx(entropy_y)
+    assert plain.criterion_path[0] < entropy_y - 0.1
 
 
 def test_binary_discretization_equals_presence_codes(small_xy):
