@@ -29,6 +29,8 @@ def test_floors_cover_what_the_code_needs():
     assert _version(floors["scikit-learn"]) >= (1, 6)
     # kaleido 1.x renders only with plotly >= 6.1.1
     assert _version(floors["plotly"]) >= (6, 1, 1)
+    # the dask backend supports return_as="generator" (the runner) from 1.4 on
+    assert _version(floors["joblib"]) >= (1, 4)
     assert "defusedxml" in floors  # uploaded XML is parsed with it
     assert "streamlit" not in floors  # the engine tests never import it
 
