@@ -44,7 +44,7 @@ def _pct(values: pd.Series) -> pd.Series:
 def _summary(summary: pd.DataFrame) -> pd.DataFrame:
     shown = summary.assign(
         table=(summary["table"] + " " + summary["measure"]).str.strip()
-    )
+    ).sort_values(["table", "reproduction"], ascending=[True, False], kind="stable")
     return shown[
         ["table", "reproduction", "mean_abs_diff", "spearman_mean"]
         + ["best_agree", "best_tie", "best_disagree"]
@@ -78,8 +78,8 @@ def _per_budget(per: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "budget": _pct(per[BUDGET_PCT]).to_numpy(),
-            "Spearman": per["spearman"].round(2).to_numpy(),
-            "mean |diff|": per["mean_abs_diff"].round(2).to_numpy(),
+            "Spearman": per["spearman"].to_numpy(),
+            "mean |diff|": per["mean_abs_diff"].to_numpy(),
             "best (paper)": per["published_best"].to_numpy(),
             "best (ours)": per["ours_best"].to_numpy(),
             "best method": per["outcome"].to_numpy(),
@@ -132,7 +132,7 @@ def ranks_beside_published(ref: ResultsRef, n_datasets: int) -> None:
         tab.markdown("Mean rank, paper / ours")
         tab.table(_cells(cells))
         tab.markdown("Per budget: Spearman's correlation and the best method")
-        tab.table(_per_budget(per.reset_index()))
+        tab.table(_per_budget(per.reset_index()).style.format(precision=2))
 
 
 def kuncheva_beside_published(ref: ResultsRef) -> None:
@@ -162,7 +162,9 @@ def kuncheva_beside_published(ref: ResultsRef) -> None:
             config={"displaylogo": False},
         )
     fig = similarity_heatmap(
-        comparison.difference, title="Ours - published (Kuncheva at 50 %)"
+        comparison.difference,
+        title="Ours - published (Kuncheva at 50 %)",
+        scale_title="difference",
     )
     widgets.show_figure(
         fig,

@@ -211,6 +211,7 @@ def similarity_heatmap(
     *,
     title: str = "Kuncheva similarity of selected subsets",
     decimals: int = 2,
+    scale_title: str = "KI",
 ) -> go.Figure:
     """Annotated heatmap of a square method x method similarity matrix (Table 6).
 
@@ -223,6 +224,9 @@ def similarity_heatmap(
         Figure title.
     decimals : int
         Digits shown in each cell.
+    scale_title : str, default="KI"
+        Title of the colour bar (e.g. "ours - published" for a difference of
+        two such matrices, which the same [-1, 1] scale shows).
 
     Returns
     -------
@@ -252,7 +256,7 @@ def similarity_heatmap(
             zmax=1,
             colorscale="RdBu",
             reversescale=True,
-            colorbar={"title": {"text": "KI"}},
+            colorbar={"title": {"text": scale_title}},
             hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>",
         )
     )
