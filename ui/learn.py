@@ -102,3 +102,34 @@ def draw_seed(methods, seed: int) -> int:
     entry whatever the sidebar seed.
     """
     return seed if any(str(m).startswith("RaR") for m in methods) else 0
+
+
+def step_text(aggregation: str, step: int, row, features: list, labels: list) -> str:
+    """One aggregation step in words (a row of ``aggregation_steps``)."""
+    feature = features[int(row["feature"])]
+    if aggregation in ("RoR", "RaR"):
+        chance = (
+            f" (drawn with probability {row['probability']:.3f})"
+            if aggregation == "RaR"
+            else ""
+        )
+        skipped = int(row["skipped"])
+        extra = (
+            f"; its {skipped} better feature(s) were already taken by other labels"
+            if skipped
+            else ""
+        )
+        return (
+            f"Step {step}: it is **{labels[int(row['label'])]}**'s turn{chance}. It "
+            f"takes its best feature not yet taken, **{feature}** (number "
+            f"{int(row['position'])} in its own ranking{extra})."
+        )
+    best = (
+        f", the maximum coming from label **{labels[int(row['label'])]}**"
+        if aggregation == "Max"
+        else ""
+    )
+    return (
+        f"Step {step}: **{feature}** has the {step}. highest "
+        f"{aggregation.lower()} score, {row['score']:.4g}{best}."
+    )

@@ -60,25 +60,8 @@ if view is None:
 steps, matrix, turns = view
 step = st.slider("Step", 1, len(steps), 1, key="learn_agg_step")
 row = steps.iloc[step - 1]
-feature = int(row["feature"])
+st.info(learn.step_text(aggregation, step, row, features, labels))
 if aggregation in ("RoR", "RaR"):
-    who = labels[int(row["label"])]
-    chance = (
-        f" (drawn with probability {row['probability']:.3f})"
-        if aggregation == "RaR"
-        else ""
-    )
-    skipped = int(row["skipped"])
-    extra = (
-        f"; its {skipped} better feature(s) were already taken by other labels"
-        if skipped
-        else ""
-    )
-    st.info(
-        f"Step {step}: it is **{who}**'s turn{chance}. It takes its best feature not "
-        f"yet taken, **{features[feature]}** (number {int(row['position'])} in its "
-        f"own ranking{extra})."
-    )
     turn_fig = draw_probability_bar(
         turns,
         current=int(row["label"]),
@@ -87,16 +70,6 @@ if aggregation in ("RoR", "RaR"):
         else "RoR: labels take turns in label order",
     )
     widgets.show_figure(turn_fig, turns, key="learn_turns", filename=f"turns_{method}")
-else:
-    best = (
-        f", the maximum coming from label **{labels[int(row['label'])]}**"
-        if aggregation == "Max"
-        else ""
-    )
-    st.info(
-        f"Step {step}: **{features[feature]}** has the {step}. highest "
-        f"{aggregation.lower()} score, {row['score']:.4g}{best}."
-    )
 widgets.show_figure(
     aggregation_turns_figure(matrix, steps, upto=step),
     matrix.reset_index(names="label"),
