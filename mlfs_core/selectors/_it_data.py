@@ -81,6 +81,13 @@ class DiscreteProblem:
         """``feature_label`` of the codes >= 1 as CSR, one row per (f, code)."""
         return sp.csr_matrix(self.feature_label[:, 1:, :].reshape(-1, self.n_labels))
 
+    @cached_property
+    def entries(self):
+        """The stored co-occurrences grouped by (feature, label), for the steps."""
+        from ._it_triples import _Entries
+
+        return _Entries(self)
+
     @property
     def n_codes(self) -> int:
         """Largest number of codes of any feature (at least 2, for array shapes)."""

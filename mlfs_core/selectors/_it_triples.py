@@ -17,7 +17,6 @@ Notation (one step): ``pair[f, v, w]`` counts (f = v, s = w); ``P_w[f, v, i]``
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._it_data import DiscreteProblem
 
@@ -35,27 +34,16 @@ def _by_feature(problem: DiscreteProblem, f: np.ndarray, values: np.ndarray):
     return np.bincount(f, weights=values, minlength=problem.n_features)
 
 
-def _label_block(problem: DiscreteProblem, rows: np.ndarray) -> sp.csr_matrix:
-    """P_w as a CSR matrix (rows f * (b - 1) + v - 1, columns labels)."""
-    product = problem.small[rows].T @ problem.labels[rows]
-    product = sp.csr_matrix(product)
-    product.data = np.rint(product.data)
-    return product
+def _label_block(problem: DiscreteProblem, rows: np.ndarray):
+    """Entries (r, i, count) of P_w: rows r = f * (b - 1) + v - 1, labels i."""
+    product = (problem.small[rows].T @ problem.labels[rows]).tocsr()
+    product.sort_indices()  # sorted queries: a faster searchsorted
+    product = product.tocoo()
+    counts = np.rint(product.data).astype(np.intp)
+    return product.row.astype(np.intp), product.col.astype(np.intp), counts
 
 
-def _entries(matrix: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    coo = matrix.tocoo()
-    return coo.row.astype(np.intp), coo.col.astype(np.intp), coo.data.astype(np.intp)
-
-
-def _per_feature_label(problem, r, i, values) -> sp.csr_matrix:
-    """Sum ``values`` of (f, v, i) entries over v: an (n_features, n_labels) CSR."""
-    f = r // (problem.n_codes - 1)
-    shape = (problem.n_features, problem.n_labels)
-    return sp.csr_matrix((values, (f, i)), shape=shape)
-
-
-def _small_codes_part(problem, pair_w, r, i, p) -> np.ndarray:
+def _small_codes_part(problem, pair_w, r, p) -> np.ndarray:
     """Cells (v >= 1, w, l_i) with counts p = count(l_i = 1): T(p) + T(pair - p)."""
     b1, q = problem.n_codes - 1, problem.n_labels
     out = q * problem.tsum(pair_w[:, 1:]).sum(axis=1)
@@ -65,19 +53,41 @@ def _small_codes_part(problem, pair_w, r, i, p) -> np.ndarray:
     return out + _by_feature(problem, f, change)
 
 
-def _mode_code_part(problem, x, ones, minus) -> np.ndarray:
+def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
     """Cells (v = 0, w, l_i): counts ``ones_i - m`` (l_i = 1) and ``x - ones_i + m``.
 
-    ``ones`` holds the label-1 count if f had no co-occurrence, ``minus`` the
-    (n_features, n_labels) sparse amounts m to take from it.
+    ``ones`` holds the label-1 count if f had no co-occurrence; ``m`` the
+    amounts to take from it at the (feature, label) entries ``(f, i)``.
     """
     out = problem.tsum(ones).sum() + _sum_over_labels(problem, x, ones)
-    coo = minus.tocoo()
-    f, i, m = coo.row, coo.col, coo.data.astype(np.intp)
     a, rest = ones[i], x[f] - ones[i]
     change = problem.tsum(a - m) - problem.tsum(a) + problem.tsum(rest + m)
     change -= problem.tsum(rest)
     return out + _by_feature(problem, f, change)
+
+
+class _Entries:
+    """The stored (f, v, i) co-occurrence counts and their (f, i) groups."""
+
+    def __init__(self, problem: DiscreteProblem) -> None:
+        coo = problem.small_labels.tocoo()
+        q, b1 = problem.n_labels, problem.n_codes - 1
+        self.r = coo.row.astype(np.intp)
+        self.i = coo.col.astype(np.intp)
+        self.counts = coo.data.astype(np.intp)
+        self.keys = self.r * q + self.i  # sorted: CSR order
+        groups, self.group = np.unique((self.r // b1) * q + self.i, return_inverse=True)
+        self.group_f, self.group_i = groups // q, groups % q
+
+    def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:
+        """Index of the entries (r, i) (each must be stored)."""
+        return np.searchsorted(self.keys, r * q + i)
+
+    def grouped(self, positions: np.ndarray, values: np.ndarray):
+        """(f, i, sum of values) over the (f, i) groups of ``positions``."""
+        groups, inverse = np.unique(self.group[positions], return_inverse=True)
+        sums = np.bincount(inverse.ravel(), weights=values, minlength=groups.size)
+        return self.group_f[groups], self.group_i[groups], sums
 
 
 def triple_tsum(
@@ -93,22 +103,24 @@ def triple_tsum(
     pair : ndarray of shape (n_features, n_codes, b_s)
         Counts of (f = v, s = w).
     """
-    remainder = problem.small_labels  # F minus the P_w: the w = 0 slice
+    entries, q = problem.entries, problem.n_labels
+    remainder = entries.counts.copy()  # F minus the P_w: the w = 0 slice
     label_rest = problem.label_counts.astype(np.intp)
     k = np.zeros(problem.n_features)
     for w, r_w in enumerate(rows, start=1):
-        block = _label_block(problem, r_w)
-        r, i, p = _entries(block)
-        k += _small_codes_part(problem, pair[:, :, w], r, i, p)
+        r, i, p = _label_block(problem, r_w)
+        k += _small_codes_part(problem, pair[:, :, w], r, p)
         l_w = np.rint(np.asarray(problem.labels[r_w].sum(axis=0))).astype(np.intp)
+        l_w = l_w.ravel()
+        positions = entries.position(r, i, q)
         k += _mode_code_part(
-            problem, pair[:, 0, w], l_w.ravel(), _per_feature_label(problem, r, i, p)
+            problem, pair[:, 0, w], l_w, *entries.grouped(positions, p)
         )
-        remainder = remainder - block
-        label_rest = label_rest - l_w.ravel()
-    r, i, d = _entries(remainder)
-    k += _small_codes_part(problem, pair[:, :, 0], r, i, d)
+        remainder[positions] -= p
+        label_rest = label_rest - l_w
+    k += _small_codes_part(problem, pair[:, :, 0], entries.r, remainder)
+    c = np.bincount(entries.group, weights=remainder, minlength=entries.group_f.size)
     k += _mode_code_part(
-        problem, pair[:, 0, 0], label_rest, _per_feature_label(problem, r, i, d)
+        problem, pair[:, 0, 0], label_rest, entries.group_f, entries.group_i, c
     )
     return k
