@@ -51,6 +51,13 @@ def jobs(value: str) -> int:
     return n
 
 
+def _choices(method: str, option: str) -> list[str]:
+    """The allowed values of a method's option, from the method registry."""
+    from .selectors._registry import get_method
+
+    return list(get_method(method).option(option).choices)
+
+
 def _add_dataset_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "path", help="dataset file or folder (ARFF+XML, MEKA ARFF, svmlight, CSV, .mat)"
@@ -156,7 +163,7 @@ def _cmd_methods(args) -> int:
             "method": n,
             "family": get_method(n).family,
             "stochastic": get_method(n).stochastic,
-            "options": " ".join(f"{k}={v}" for k, v in get_method(n).defaults.items()),
+            "options": "; ".join(o.describe() for o in get_method(n).options),
             "description": get_method(n).description,
         }
         for n in list_methods()
@@ -192,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bins", type=int, help="IT methods: number of bins (default 3)")
     p.add_argument(
         "--discretize",
-        choices=["uniform", "quantile", "binary"],
+        choices=_choices("PMU", "discretize"),
         help="IT methods: discretization (default uniform)",
     )
     p.add_argument(
@@ -200,17 +207,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--weighting",
-        choices=["inverse", "proportional", "uniform"],
+        choices=_choices("RaRCS", "weighting"),
         help="RaR methods: label draw weighting (default inverse)",
     )
     p.add_argument(
         "--variant",
-        choices=["definition", "reference-code"],
+        choices=_choices("PMU", "variant"),
         help="PMU/MDMR: reproduce the reference code's deviations",
     )
     p.add_argument(
         "--binarize",
-        choices=["presence", "median"],
+        choices=_choices("MaxCS", "binarize"),
         help="CS/BNS-family methods: present = non-zero (default, text) or above "
         "the feature's median (dense numeric data)",
     )

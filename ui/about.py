@@ -65,7 +65,7 @@ def method_table(family: str) -> pd.DataFrame:
     rows = []
     for name in mlfs_core.list_methods(family):
         spec = mlfs_core.get_method(name)
-        options = ", ".join(f"{k}={v!r}" for k, v in spec.defaults.items()) or "-"
+        options = "; ".join(o.describe() for o in spec.options) or "-"
         rows.append(
             {
                 "Method": name,

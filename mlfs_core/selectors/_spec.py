@@ -86,6 +86,26 @@ class Option:
     def __post_init__(self) -> None:
         self.check(self.default)  # a spec with an invalid default is a bug
 
+    def describe(self) -> str:
+        """``name=default`` and what is allowed, for ``mlfs methods`` and the app.
+
+        Examples
+        --------
+        >>> Option("bins", 3, low=2).describe()
+        'bins=3 (int >= 2)'
+        >>> Option("weighting", "inverse", choices=("inverse", "uniform")).describe()
+        'weighting=inverse (inverse|uniform)'
+        """
+        if self.choices is not None:
+            allowed = "|".join(self.choices)
+        elif self.kind is bool:
+            allowed = "True|False"
+        else:
+            bounds = [f">= {self.low:g}"] if self.low is not None else []
+            bounds += [f"<= {self.high:g}"] if self.high is not None else []
+            allowed = " ".join([self.kind.__name__, *bounds])
+        return f"{self.name}={self.default} ({allowed})"
+
     @property
     def kind(self) -> type:
         """``bool``, ``int``, ``float`` or ``str``: the type of the default."""

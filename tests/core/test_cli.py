@@ -175,3 +175,35 @@ def test_an_internal_error_is_one_line_with_status_2(tiny, capsys, monkeypatch):
     assert status == 2
     expected = "mlfs stats: error: internal error (TypeError): something unexpected"
     assert err == expected + "\n"
+
+
+def test_methods_lists_each_options_allowed_values(capsys):
+    """Check that `mlfs methods` shows defaults with choices and ranges."""
+    status, out, _ = _run(capsys, "methods")
+    table = pd.read_csv(io.StringIO(out)).set_index("method")
+    assert status == 0
+    assert table.loc["PMU", "options"] == (
+        "bins=3 (int >= 2); discretize=uniform (uniform|quantile|binary); "
+        "legacy_binning=False (True|False); variant=definition "
+        "(definition|reference-code)"
+    )
+    assert (
+        "weighting=inverse (inverse|proportional|uniform)"
+        in table.loc["RaRBNS", "options"]
+    )
+
+
+def test_rank_option_choices_come_from_the_registry(tiny, capsys):
+    """Check that a value the registry does not allow is refused by the parser."""
+    from mlfs_core.cli import build_parser
+
+    rank = build_parser()._subparsers._group_actions[0].choices["rank"]
+    choices = {a.dest: a.choices for a in rank._actions if a.choices}
+    assert choices["variant"] == ["definition", "reference-code"]
+    assert choices["binarize"] == ["presence", "median"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlfs_core", "rank", str(tiny), "--method", "PMU",
+         "--variant", "reference"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "invalid choice: 'reference'" in proc.stderr
