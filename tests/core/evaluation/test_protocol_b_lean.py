@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mlfs_core import load_dataset
+from mlfs_core.cli_experiment import reuse_line
 from mlfs_core.evaluation import _budget_fits, _fits, _prefix_knn
 from mlfs_core.evaluation._budget_fits import run_mlknn_budgets
 from mlfs_core.evaluation._lean_metrics import lean_metrics
@@ -157,6 +158,8 @@ def test_identical_column_sets_are_fitted_once(shared_datasets, tmp_path):
     assert cached.timings["reused"].equals(result.timings["reused"])
     check = verify_experiment(config, result.results)
     assert check.n_fits == len(fits) and check.identical
+    line = reuse_line(result.timings)
+    assert line.startswith(f"{len(reused)} of {len(fits)} fits reused")
 
 
 def test_one_method_under_two_labels_is_one_task(shared_datasets, tmp_path):
