@@ -165,8 +165,12 @@ def rank_table(
 
 
 def budget_column(results: pd.DataFrame) -> str:
-    """``budget_pct`` if the results carry budget percentages, else ``budget``."""
-    if BUDGET_PCT in results and results[BUDGET_PCT].notna().any():
+    """``budget_pct`` if every result carries a budget percentage, else ``budget``.
+
+    Count budgets (protocol B) leave ``budget_pct`` empty except on AF's rows
+    (100 %), so they are compared by ``budget``.
+    """
+    if BUDGET_PCT in results and len(results) and results[BUDGET_PCT].notna().all():
         return BUDGET_PCT
     return BUDGET
 
