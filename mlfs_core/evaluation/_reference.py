@@ -22,6 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ._lean_metrics import (
+    _Counts,
+    _coverage,
+    _f_score,
+    _hamming,
+    _subset_accuracy,
+)
 from .reference_code import (
     REFERENCE_METRICS,
     load_predefined_split,
@@ -74,7 +81,64 @@ def reference_scores(Y_train, Y_test, Y_pred, metrics) -> dict[str, float]:
             m: float("nan") if m in single else REFERENCE_METRICS[m].function(Y, P, P)
             for m in metrics
         }
-    return {m: REFERENCE_METRICS[m].function(Y, P, P) for m in metrics}
+    return lean_reference_metrics(Y, P, metrics)
+
+
+def lean_reference_metrics(Y, P, metrics) -> dict[str, float]:
+    """:data:`REFERENCE_METRICS` of 0/1 predictions without scikit-learn's checks.
+
+    The same formulas and floating-point steps as scikit-learn's functions
+    (bit-identical, tested); the counts are shared. Ranking loss on 0/1
+    scores has a closed form: a relevant label predicted 1 is mis-ordered
+    against every irrelevant label predicted 1 (ties count), one predicted 0
+    against every irrelevant label. Needs at least two labels.
+    """
+    c = _Counts(np.asarray(Y) != 0, np.asarray(P) != 0)
+    out = {}
+    for m in metrics:
+        if m == "ranking_loss":
+            out[m] = _ranking_loss_01(c)
+        elif m == "weighted_f1":
+            f = _f_score(c.tp_label, c.true_label, c.pred_label)
+            out[m] = float(_weighted(f, c.true_label))
+        elif m == "weighted_jaccard":
+            out[m] = float(_weighted(_label_jaccard(c), c.true_label))
+        elif m == "coverage_error":
+            out[m] = _coverage(c, Y, np.asarray(P, dtype=np.float64))
+        elif m == "hamming_loss":
+            out[m] = _hamming(c, Y, P)
+        elif m == "subset_accuracy":
+            out[m] = _subset_accuracy(c, Y, P)
+        else:
+            out[m] = REFERENCE_METRICS[m].function(Y, P, P)
+    return out
+
+
+def _ranking_loss_01(c) -> float:
+    n, q = c.shape
+    t1 = c.tp_sample.astype(np.int64)  # relevant, predicted
+    t0 = c.true_sample - t1  # relevant, not predicted
+    f1 = c.pred_sample - t1  # irrelevant, predicted
+    n_pos = c.true_sample
+    loss = (t0 * (q - n_pos) + t1 * f1).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss /= (q - n_pos) * n_pos
+    loss[np.logical_or(n_pos == 0, n_pos == q)] = 0.0
+    return float(np.average(loss))
+
+
+def _label_jaccard(c) -> np.ndarray:
+    denom = c.true_label + c.pred_label - c.tp_label
+    zero = denom == 0
+    out = c.tp_label.astype(np.float64) / np.where(zero, 1, denom).astype(np.float64)
+    out[zero] = 0.0
+    return out
+
+
+def _weighted(values: np.ndarray, weights: np.ndarray) -> float:
+    if not np.any(weights):
+        return np.average(values)
+    return np.average(values, weights=weights)
 
 
 def higher_is_better(metric: str) -> bool:

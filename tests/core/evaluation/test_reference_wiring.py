@@ -8,6 +8,7 @@ import pytest
 from mlfs_core import load_dataset
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation._prepare import prepare
+from mlfs_core.evaluation._reference import lean_reference_metrics
 from mlfs_core.evaluation.protocols import (
     REFERENCE_CODE_METRICS,
     ClassifierConfig,
@@ -110,3 +111,17 @@ def test_dataset_without_a_predefined_split_keeps_the_holdout(shared_datasets):
     assert load_dataset(path).X.shape[0] == len(ours.splits[0][0]) + len(
         ours.splits[0][1]
     )
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_lean_reference_metrics_equal_the_modules_bit_for_bit(seed):
+    """Check the runner's reference metrics equal REFERENCE_METRICS exactly
+    (ties everywhere: the scores are the 0/1 predictions).
+    """
+    rng = np.random.default_rng(seed)
+    n, q = int(rng.integers(1, 40)), int(rng.integers(2, 8))
+    Y = (rng.random((n, q)) < rng.random()).astype(np.int8)
+    P = (rng.random((n, q)) < rng.random()).astype(np.int8)
+    got = lean_reference_metrics(Y, P, REFERENCE_CODE_METRICS)
+    for name, spec in REFERENCE_METRICS.items():
+        assert got[name] == spec.function(Y, P, P), name
