@@ -39,6 +39,7 @@ from .analysis import (
 )
 from .cli import jobs
 from .evaluation._reference import higher_is_better
+from .evaluation.io import EXACT_FLOATS
 from .evaluation.protocols import DatasetSpec, load_config, save_config
 from .evaluation.runner import ExperimentResult, run_experiment
 
@@ -95,8 +96,7 @@ def run_verify_command(args: argparse.Namespace) -> int:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
     result = verify_experiment(
         load_config(config_path),
-        # round_trip: the C parser's default may be 1 ulp off before pandas 3
-        pd.read_csv(results_path, float_precision="round_trip"),
+        pd.read_csv(results_path, **EXACT_FLOATS),
         sample=args.sample,
         seed=args.seed,
         n_jobs=args.jobs,

@@ -296,21 +296,21 @@ def means_by_dataset(
 # ---- paper 000 as published beside the study (issue 11 item 4) ----------------
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **BOUNDS)
 def published_paper000() -> pd.DataFrame:
     """Paper 000's published cells (``studies/paper000/published.csv``, as printed)."""
     path = STUDIES_DIR / "paper000" / "published.csv"
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
-@st.cache_data(show_spinner="Comparing with the paper ...")
+@st.cache_data(show_spinner="Comparing with the paper ...", **BOUNDS)
 def paper000_rank_comparison(ref: ResultsRef) -> RankComparison:
     """Tables 4 and 5 (micro-F1): the paper's beside ours, with the constant floor."""
     table4, table5 = reproduction_ranks(results(ref), PUBLISHED_METRIC)
     return rank_comparison(published_paper000(), table4, table5)
 
 
-@st.cache_data(show_spinner="Comparing with the paper ...")
+@st.cache_data(show_spinner="Comparing with the paper ...", **BOUNDS)
 def paper000_kuncheva_comparison(ref: ResultsRef) -> KunchevaComparison:
     """Table 6 (Kuncheva at 50 %): the paper's beside ours."""
     ours = similarity(ref, CS_METHODS + BNS_METHODS, 50.0, True)

@@ -110,11 +110,17 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     return table
 
 
+EXACT_FLOATS: dict[str, str] = (
+    {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
+)
+"""``pd.read_csv`` keywords that read floats exactly as written: before pandas 3
+the C parser's default may be 1 ulp off (and ``mlfs verify`` compares values
+exactly); pandas 3 reads them exactly by default and deprecates the option."""
+
+
 def _read_csv(path, name: str, *, dtype: dict | None = None) -> pd.DataFrame:
     try:
-        # round_trip: exact floats (the C parser's default may be 1 ulp off
-        # before pandas 3, and verify compares values exactly)
-        return pd.read_csv(path, dtype=dtype, float_precision="round_trip")
+        return pd.read_csv(path, dtype=dtype, **EXACT_FLOATS)
     except (OSError, ValueError, UnicodeDecodeError) as exc:
         raise MLFSError(f"{name} is not a readable CSV file: {exc}") from None
 

@@ -87,11 +87,10 @@ def test_shipped_sample_results_are_what_this_engine_computes(protocol):
     from pathlib import Path
 
     from mlfs_core.evaluation import load_config
+    from mlfs_core.evaluation.io import EXACT_FLOATS
 
     folder = Path(__file__).resolve().parents[3] / "sample_data" / "results"
     config = load_config(folder / f"{protocol}.toml")
-    stored = pd.read_csv(
-        folder / protocol / "results.csv", float_precision="round_trip"
-    )
+    stored = pd.read_csv(folder / protocol / "results.csv", **EXACT_FLOATS)
     check = verify_experiment(config, stored, sample=6, seed=0)
     assert check.n_fits == 6 and check.identical, check.table
