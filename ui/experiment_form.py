@@ -149,7 +149,9 @@ def _apply_config() -> None:
     try:
         config = read_config(upload.getvalue().decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
-        st.session_state[CONFIG_MESSAGE] = f"Could not load {upload.name}: {exc}"
+        st.session_state[CONFIG_MESSAGE] = (
+            f"Could not load {upload.name}: {state.redact(str(exc))}"
+        )
         return
     proto = config.protocol
     name = proto.name if proto.name in PROTOCOLS else "A"
@@ -227,7 +229,7 @@ def run_with_progress(config) -> Path | None:
     try:
         folder = run(config, report)
     except ValueError as exc:
-        st.error(f"The experiment could not run: {exc}")
+        st.error(f"The experiment could not run: {state.redact(str(exc))}")
         folder = None
     st.session_state[RUNNING] = None
     if folder is not None:

@@ -83,3 +83,23 @@ def test_every_cache_is_bounded():
         assert info.max_entries is not None, fn.__name__
         if type(info).__name__ == "CachedDataFuncInfo":
             assert info.ttl is not None, fn.__name__
+
+
+def test_messages_lose_the_servers_folders(tmp_path, monkeypatch):
+    """Check ui.state.redact: data dir, work dir, project and home are cut."""
+    from ui import state
+
+    data = tmp_path / "srv" / "data"
+    data.mkdir(parents=True)
+    monkeypatch.setenv("MLFS_DATA_DIR", str(data))
+    work = state.work_dir()
+    text = (
+        f"{data}/flags/flags.arff, line 3: bad; {work}/uploads/ab/x.csv: bad; "
+        f"{state.ROOT}/sample_data/s.arff: bad"
+    )
+    assert state.redact(text) == (
+        "flags/flags.arff, line 3: bad; uploads/ab/x.csv: bad; sample_data/s.arff: bad"
+    )
+    assert state.is_allowed_path(data / "flags") and state.is_allowed_path(work / "x")
+    assert not state.is_allowed_path(tmp_path / "srv")
+    assert not state.is_allowed_path(data / ".." / "other")
