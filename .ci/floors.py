@@ -1,10 +1,9 @@
 """Print the declared minimum version of each dependency as ``name==version``.
 
 Used by ``.ci/run``'s minimum-versions job: every ``>=`` floor of
-``[project].dependencies`` and of the ``test`` extra (playwright, pyarrow and
-ruff aside: the engine tests need none of them), so the engine tests run
-against exactly the versions pyproject.toml promises to support. Streamlit is
-left out too: ``tests/core`` checks that the engine never imports it.
+``[project].dependencies`` and of the ``test`` extra (playwright aside: the
+job runs no browser test; ruff is pinned exactly), so the engine and app
+tests run against exactly the versions pyproject.toml promises to support.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import tomllib
 
-SKIP = {"streamlit", "playwright", "pyarrow", "ruff"}
+SKIP = {"playwright", "ruff"}
 FLOOR = r"\s*([A-Za-z0-9_.-]+)\s*>=\s*([0-9][^,\s]*)\s*"
 
 
