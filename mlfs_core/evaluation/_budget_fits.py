@@ -34,9 +34,15 @@ from ..measures.discretize import Discretizer
 from ._lean_metrics import lean_metrics
 from ._neighbors import neighbour_label_counts
 from ._prefix_knn import prefix_neighbour_counts
-from ._reference import reference_predictions, reference_scores
+from ._reference import (
+    lean_reference_metrics,
+    reference_predictions,
+    reference_scores,
+)
 from .classifiers import make_classifier
 from .mlknn import mlknn_posteriors, mlknn_tables
+from .protocols import evaluation_conventions
+from .reference_code import REFERENCE_METRICS, reference_label_mask
 
 PREFIX_MAX_WIDTH = 256
 
@@ -83,10 +89,12 @@ def run_mlknn_budgets(
         As for :func:`~._tasks.run_fit` (ML-kNN does not use the seed).
     discretize, bins
         The protocol's discretization (fitted on the training part).
-    evaluation : {"definition", "reference-code"}
+    evaluation : str
         ``"reference-code"``: each training sample is its own neighbour,
         ``>=`` on the posterior, and the metrics of
         :mod:`.reference_code` (``drop_constant`` is replaced by its rule).
+        A ``+``-joined convention set applies only those conventions
+        (``mlknn`` the neighbours and ``>=``; the others via :class:`_Scorer`).
 
     Returns
     -------
@@ -99,12 +107,12 @@ def run_mlknn_budgets(
     model = make_classifier(*classifier)
     Y = check_Y(Y_train, codes_train.shape[0]).astype(np.int64)
     k = int(max(0, min(model.k, Y.shape[0] - 1)))
-    reference = evaluation == "reference-code"
-    # reference-code: each training sample is one of its own neighbours
-    loo = not reference
+    on = set(evaluation_conventions(evaluation))
+    # convention (b): each training sample is one of its own neighbours
+    loo = "mlknn" not in on
     train_counts, train_s = _counts(codes_train, codes_train, Y, k, budgets, loo)
     test_counts, test_s = _counts(codes_test, codes_train, Y, k, budgets, False)
-    score = _Scorer(Y_train, Y_test, metrics, drop_constant, reference)
+    score = _Scorer(Y_train, Y_test, metrics, drop_constant, evaluation)
     out = {}
     for b in budgets:
         tic = perf_counter()
@@ -112,7 +120,7 @@ def run_mlknn_budgets(
         fit_s = train_s[b] + perf_counter() - tic
         tic = perf_counter()
         posterior = mlknn_posteriors(prior, pos, neg, test_counts[b])
-        if reference:
+        if "mlknn" in on:
             Y_pred = reference_predictions(prior, pos, neg, test_counts[b])
         else:
             Y_pred = (posterior > 0.5).astype(np.int8)
@@ -134,21 +142,68 @@ def run_mlknn_budgets(
 
 
 class _Scorer:
-    """The metrics of one prediction under either evaluation."""
+    """The metrics of one prediction under an evaluation (see ``protocols``).
 
-    def __init__(self, Y_train, Y_test, metrics, drop_constant, reference):
+    ``"definition"``: ours. ``"reference-code"``: :func:`reference_scores`.
+    A convention set: conventions (c) and (d) as
+    :func:`~.reference_conventions.paper001_metrics` applies them (labels
+    constant in the training OR test part dropped under (d), else those
+    constant in the training part when ``drop_constant``; ranking loss and
+    coverage on the 0/1 predictions under (c), needing two labels, else NaN;
+    ``weighted_*`` metrics from the reference code, the others ours).
+    """
+
+    def __init__(self, Y_train, Y_test, metrics, drop_constant, evaluation):
         self.Y_train, self.Y_test, self.metrics = Y_train, Y_test, metrics
-        self.reference, self.mask = reference, None
-        if drop_constant and not reference:
+        self.evaluation, self.mask = evaluation, None
+        on = set(evaluation_conventions(evaluation))
+        self.on_predictions = "ranking_on_predictions" in on
+        if "weighted_and_drop" in on:
+            self.mask = reference_label_mask(Y_train, Y_test)
+        elif drop_constant:
             positives = np.asarray(Y_train).sum(axis=0)
             self.mask = (positives > 0) & (positives < Y_train.shape[0])
 
     def __call__(self, Y_pred, posterior) -> dict[str, float]:
-        if self.reference:
+        if self.evaluation == "reference-code":
             return reference_scores(self.Y_train, self.Y_test, Y_pred, self.metrics)
-        return lean_metrics(
-            self.Y_test, Y_pred, posterior, metrics=self.metrics, label_mask=self.mask
-        )
+        if self.evaluation == "definition":
+            return lean_metrics(
+                self.Y_test,
+                Y_pred,
+                posterior,
+                metrics=self.metrics,
+                label_mask=self.mask,
+            )
+        return self._mixed(Y_pred, posterior)
+
+    def _mixed(self, Y_pred, posterior) -> dict[str, float]:
+        Y, P = np.asarray(self.Y_test), np.asarray(Y_pred)
+        S = np.asarray(posterior, dtype=float)
+        if self.mask is not None:
+            Y, P, S = Y[:, self.mask], P[:, self.mask], S[:, self.mask]
+        if Y.shape[1] == 0:
+            return dict.fromkeys(self.metrics, float("nan"))
+        theirs = {"weighted_f1", "weighted_jaccard"}
+        if self.on_predictions:
+            theirs |= {"ranking_loss", "coverage_error"}
+        theirs &= set(self.metrics)
+        ours = [m for m in self.metrics if m not in theirs]
+        out = lean_metrics(Y, P, S, metrics=ours) if ours else {}
+        if theirs and Y.shape[1] < 2:
+            # the reference metrics on 0/1 predictions need two labels
+            single = {"ranking_loss", "coverage_error"}
+            out.update(
+                {
+                    m: float("nan")
+                    if m in single
+                    else REFERENCE_METRICS[m].function(Y, P, P)
+                    for m in theirs
+                }
+            )
+        elif theirs:
+            out.update(lean_reference_metrics(Y, P, sorted(theirs)))
+        return {m: out[m] for m in self.metrics}
 
 
 def _busy(result: dict) -> float:

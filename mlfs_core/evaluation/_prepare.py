@@ -21,7 +21,13 @@ from ..errors import ConfigError, MLFSError
 from ..selectors._registry import get_method
 from .classifiers import make_classifier
 from .metrics import get_metric
-from .protocols import DatasetSpec, ExperimentConfig, MethodConfig, ProtocolConfig
+from .protocols import (
+    DatasetSpec,
+    ExperimentConfig,
+    MethodConfig,
+    ProtocolConfig,
+    evaluation_conventions,
+)
 from .splits import Split, check_n_folds, holdout_split, own_split, stratified_kfold
 
 SAMPLE_NAME = "sample"
@@ -89,7 +95,8 @@ def prepare(config: ExperimentConfig):
     datasets = []
     for i, item in enumerate(config.datasets):
         ds, source = _load(item, i, config.base_dir)
-        if protocol.evaluation != "definition" and protocol.split == "own" and source:
+        split = "split" in evaluation_conventions(protocol.evaluation)
+        if split and protocol.split == "own" and source:
             from ._reference import reference_dataset  # Mulan's predefined split
 
             ds = reference_dataset(ds, Path(source))
@@ -175,18 +182,29 @@ def resolve_budgets(
     above M raises, or is dropped when ``on_large_budget = "clip"``.
     """
     out: list[Budget] = []
+    clipped: list[int] = []
     for b in protocol.budgets:
         if protocol.budget_unit == "percent":
             out.append(Budget(budget_from_percent(b, n_features), float(b)))
             continue
         if int(b) > n_features:
             if protocol.on_large_budget == "clip":
+                clipped.append(int(b))
                 continue
             raise ConfigError(
                 f"protocol.budgets: {int(b)} is larger than the number of features "
                 f'of {dataset} ({n_features}); use on_large_budget = "clip" to drop it'
             )
         out.append(Budget(int(b), None))
+    if clipped and out:
+        shown = ", ".join(map(str, clipped[:5])) + (", ..." if len(clipped) > 5 else "")
+        warnings.warn(
+            f"protocol.budgets: {len(clipped)} budget(s) larger than the "
+            f"{n_features} features of {dataset} dropped (on_large_budget = "
+            f'"clip"): {shown}',
+            UserWarning,
+            stacklevel=3,
+        )
     if not out:
         raise ConfigError(
             f"protocol.budgets: no budget fits {dataset} ({n_features} features)"

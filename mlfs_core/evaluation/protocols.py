@@ -46,6 +46,10 @@ ON_SPARSE_LABEL = ("warn", "error", "ignore")
 DISCRETIZE = ("none", "uniform", "quantile", "binary")
 SCALING = ("none", "l2-rows", "maxabs")
 EVALUATIONS = ("definition", "reference-code")
+CONVENTIONS = ("split", "mlknn", "ranking_on_predictions", "weighted_and_drop")
+"""The reference code's four conventions, in canonical order (issue 12): an
+evaluation may also be any of them ``+``-joined in this order (``"mlknn"``,
+``"split+weighted_and_drop"``): that convention set alone, on top of ours."""
 REFERENCE_CODE_METRICS = (
     "hamming_loss",
     "ranking_loss",
@@ -123,7 +127,7 @@ class ProtocolConfig:
         Names from ``evaluation.METRICS`` (``"definition"``), or from
         :data:`REFERENCE_CODE_METRICS` (``"reference-code"``; the default
         list becomes that one).
-    evaluation : {"definition", "reference-code"}
+    evaluation : str
         ``"definition"`` (default): METHODS.md section 5 as written.
         ``"reference-code"`` (protocol B only: ML-kNN on discretized codes):
         the conventions of paper 001's published code, documented one by
@@ -133,9 +137,14 @@ class ProtocolConfig:
         scikit-multilearn's ML-kNN (each training sample its own neighbour,
         ``>=`` on the posterior), ranking loss and coverage on the 0/1
         predictions, support-weighted F1 and Jaccard, and labels constant
-        in the training OR the test part dropped. Part of every fit's cache
-        key when not ``"definition"`` (the keys of definition fits are
-        unchanged).
+        in the training OR the test part dropped. Or a ``+``-joined subset
+        of :data:`CONVENTIONS` (``"split"``, ``"mlknn"``,
+        ``"ranking_on_predictions"``, ``"weighted_and_drop"``, in that
+        order): those conventions alone on top of ours (issue 12, one
+        convention at a time); the metrics may then be ours or the reference
+        code's, and default to the reference code's list when
+        ``weighted_and_drop`` is on. Part of every fit's cache key when not
+        ``"definition"`` (the keys of definition fits are unchanged).
     """
 
     name: str = "A"
@@ -158,7 +167,8 @@ class ProtocolConfig:
     def __post_init__(self) -> None:
         object.__setattr__(self, "budgets", tuple(self.budgets))
         object.__setattr__(self, "metrics", tuple(self.metrics))
-        if self.evaluation == "reference-code" and self.metrics == ALL_METRICS:
+        weighted = "weighted_and_drop" in evaluation_conventions(self.evaluation)
+        if weighted and self.metrics == ALL_METRICS:
             object.__setattr__(self, "metrics", REFERENCE_CODE_METRICS)
         if isinstance(self.classifier, Mapping):
             object.__setattr__(
@@ -173,8 +183,8 @@ class ProtocolConfig:
         _check_choice("on_sparse_label", self.on_sparse_label, ON_SPARSE_LABEL)
         _check_choice("discretize", self.discretize, DISCRETIZE)
         _check_choice("scaling", self.scaling, SCALING)
-        _check_choice("evaluation", self.evaluation, EVALUATIONS)
-        if self.evaluation == "reference-code":
+        _check_evaluation(self.evaluation)
+        if self.evaluation != "definition":
             self._check_reference_code()
         _check_int("n_repeats", self.n_repeats, 1)
         _check_int("n_folds", self.n_folds, 2)
@@ -187,18 +197,69 @@ class ProtocolConfig:
 
     def _check_reference_code(self) -> None:
         name = self.classifier.name
+        scaling = self.classifier.params.get("scaling", "none")
         if name != "mlknn" or self.discretize == "none" or self.scaling != "none":
             raise ConfigError(
-                'protocol.evaluation = "reference-code" is protocol B\'s: it needs '
+                f"protocol.evaluation = {self.evaluation!r} is protocol B's: it needs "
                 'classifier "mlknn", a discretize rule and scaling "none" (got '
                 f"{name!r}, {self.discretize!r}, {self.scaling!r})"
             )
-        unknown = [m for m in self.metrics if m not in REFERENCE_CODE_METRICS]
+        if scaling != "none":
+            raise ConfigError(
+                f"protocol.evaluation = {self.evaluation!r} compares distances of "
+                "discretized codes: protocol.classifier.params.scaling must be "
+                f'"none", got {scaling!r}'
+            )
+        if self.evaluation == "reference-code":
+            allowed = REFERENCE_CODE_METRICS
+        else:  # one convention set: ours plus the reference code's metrics
+            allowed = tuple(dict.fromkeys(ALL_METRICS + REFERENCE_CODE_METRICS))
+        unknown = [m for m in self.metrics if m not in allowed]
         if unknown:
             raise ConfigError(
-                f'protocol.metrics under evaluation = "reference-code": {unknown} '
-                f"not among {list(REFERENCE_CODE_METRICS)}"
+                f"protocol.metrics under evaluation = {self.evaluation!r}: "
+                f"{unknown} not among {list(allowed)}"
             )
+
+
+def evaluation_conventions(evaluation: str) -> tuple[str, ...]:
+    """The conventions an ``evaluation`` value switches on (see :data:`CONVENTIONS`).
+
+    ``"definition"`` switches none, ``"reference-code"`` all four, a
+    ``+``-joined list the ones it names.
+
+    Raises
+    ------
+    ConfigError
+        An unknown value (the message lists the accepted forms).
+
+    Examples
+    --------
+    >>> evaluation_conventions("mlknn+weighted_and_drop")
+    ('mlknn', 'weighted_and_drop')
+    """
+    if evaluation == "definition":
+        return ()
+    if evaluation == "reference-code":
+        return CONVENTIONS
+    names = str(evaluation).split("+")
+    if (
+        not names
+        or any(n not in CONVENTIONS for n in names)
+        or list(names) != sorted(set(names), key=CONVENTIONS.index)
+    ):
+        raise ConfigError(
+            f"protocol.evaluation must be one of {list(EVALUATIONS)} or "
+            f"'+'-joined conventions from {list(CONVENTIONS)} in that order "
+            f"(e.g. 'mlknn', 'split+weighted_and_drop'), got {evaluation!r}"
+        )
+    return tuple(names)
+
+
+def _check_evaluation(evaluation: str) -> None:
+    if not isinstance(evaluation, str):
+        raise ConfigError(f"protocol.evaluation must be a string, got {evaluation!r}")
+    evaluation_conventions(evaluation)
 
 
 def protocol_a(**overrides: Any) -> ProtocolConfig:

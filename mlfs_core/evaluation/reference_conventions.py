@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import ConfigError
 from .metrics import METRICS
 from .mlknn import MLkNN
+from .protocols import evaluation_conventions
 from .reference_code import REFERENCE_METRICS, ReferenceMLkNN, reference_label_mask
 
 PAPER001_METRIC_NAMES = (
@@ -63,6 +64,17 @@ class Conventions:
     def none(cls) -> Conventions:
         """Our definition-faithful evaluation: every convention off."""
         return cls(False, False, False, False)
+
+    @classmethod
+    def from_evaluation(cls, evaluation: str) -> Conventions:
+        """The conventions a protocol's ``evaluation`` value switches on.
+
+        ``"definition"``, ``"reference-code"`` or a ``+``-joined list (see
+        :func:`~mlfs_core.evaluation.protocols.evaluation_conventions`); the
+        inverse of :meth:`label`.
+        """
+        on = set(evaluation_conventions(evaluation))
+        return cls(**{f.name: f.name in on for f in fields(cls)})
 
     @classmethod
     def only(cls, name: str) -> Conventions:

@@ -125,3 +125,125 @@ def test_lean_reference_metrics_equal_the_modules_bit_for_bit(seed):
     got = lean_reference_metrics(Y, P, REFERENCE_CODE_METRICS)
     for name, spec in REFERENCE_METRICS.items():
         assert got[name] == spec.function(Y, P, P), name
+
+
+# ------------------------------------------------- one convention at a time
+from mlfs_core.evaluation.mlknn import MLkNN  # noqa: E402
+from mlfs_core.evaluation.protocols import CONVENTIONS, evaluation_conventions  # noqa: E402
+from mlfs_core.evaluation.reference_conventions import (  # noqa: E402
+    Conventions,
+    paper001_metrics,
+)
+
+BOTH_METRICS = (
+    "hamming_loss",
+    "ranking_loss",
+    "coverage_error",
+    "micro_f1",
+    "jaccard_samples",
+    "subset_accuracy",
+    "weighted_f1",
+    "weighted_jaccard",
+)
+
+
+def test_convention_sets_parse_validate_and_round_trip():
+    """Check every convention set parses, keeps its order, and bad ones fail."""
+    assert evaluation_conventions("definition") == ()
+    assert evaluation_conventions("reference-code") == CONVENTIONS
+    assert evaluation_conventions("split+ranking_on_predictions") == (
+        "split",
+        "ranking_on_predictions",
+    )
+    for name in CONVENTIONS:
+        protocol = protocol_b(evaluation=name)
+        assert Conventions.from_evaluation(name) == Conventions.only(name)
+        assert Conventions.only(name).label() == name
+        want = REFERENCE_CODE_METRICS if name == "weighted_and_drop" else None
+        if want is not None:
+            assert protocol.metrics == want
+        else:
+            assert "micro_f1" in protocol.metrics
+        config = ExperimentConfig(
+            datasets=["sample"], methods=["PMU"], protocol=protocol
+        )
+        assert config_from_toml(config_to_toml(config)).protocol.evaluation == name
+    assert Conventions.from_evaluation("reference-code") == Conventions()
+    assert Conventions.from_evaluation("definition") == Conventions.none()
+    for bad in ("mlknn+split", "mlknn+mlknn", "split+", "weights"):
+        with pytest.raises(ConfigError, match="in that order"):
+            protocol_b(evaluation=bad)
+    with pytest.raises(ConfigError, match="scaling"):
+        protocol_b(
+            evaluation="mlknn",
+            classifier=ClassifierConfig("mlknn", {"k": 10, "scaling": "minmax"}),
+        )
+    with pytest.raises(ConfigError, match="macro_auc|not among"):
+        protocol_b(evaluation="mlknn", metrics=("no_such_metric",))
+
+
+def _convention_config(path: str, evaluation: str, metrics=BOTH_METRICS):
+    return ExperimentConfig(
+        datasets=[path],
+        methods=["PPT-MI"],
+        protocol=protocol_b(budgets=BUDGETS, evaluation=evaluation, metrics=metrics),
+    )
+
+
+def test_all_four_conventions_joined_equal_reference_code(shared_datasets):
+    """Check the '+'-joined set of all four gives reference-code's values exactly."""
+    path = str(shared_datasets / "emotions")
+    joined = "+".join(CONVENTIONS)
+    a = run_experiment(_convention_config(path, joined, REFERENCE_CODE_METRICS))
+    b = run_experiment(
+        _convention_config(path, "reference-code", REFERENCE_CODE_METRICS)
+    )
+    key = ["budget", "metric"]
+    got = a.results.set_index(key)["value"].sort_index()
+    want = b.results.set_index(key)["value"].sort_index()
+    assert got.index.equals(want.index)
+    np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+
+
+@pytest.mark.parametrize("name", CONVENTIONS)
+def test_one_convention_alone_equals_paper001_metrics(shared_datasets, name):
+    """Check the runner under one convention equals a direct fit scored by
+    ``paper001_metrics(conventions=Conventions.only(name))``, and that the
+    split convention alone changes the split while the others keep ours.
+    """
+    path = str(shared_datasets / "emotions")
+    config = _convention_config(path, name)
+    result = run_experiment(config)
+    (d,), _ = prepare(config)
+    (ours,), _ = prepare(_convention_config(path, "definition", ("micro_f1",)))
+    train, test = d.splits[0]
+    assert (len(train) == 391) == (name == "split")
+    if name != "split":
+        assert np.array_equal(train, ours.splits[0][0])
+    conventions = Conventions.only(name)
+    X, Y = d.dataset.X, np.asarray(d.dataset.Y)
+    cols = np.asarray(result.selections["features"].iloc[0])[: max(BUDGETS)]
+    disc = Discretizer(bins=3).fit(X[train][:, cols])
+    A = disc.transform(X[train][:, cols]).astype(float)
+    B = disc.transform(X[test][:, cols]).astype(float)
+    got = result.results.set_index(["budget", "metric"])["value"]
+    weighted = conventions.weighted_and_drop
+    names = {
+        "hamming_loss": "hamming_loss",
+        "ranking_loss": "ranking_loss",
+        "coverage_error": "coverage_error",
+        "f1": "weighted_f1" if weighted else "micro_f1",
+        "jaccard": "weighted_jaccard" if weighted else "jaccard_samples",
+        "accuracy": "subset_accuracy",
+    }
+    for b in BUDGETS:
+        kind = ReferenceMLkNN if conventions.mlknn else MLkNN
+        model = kind(k=10).fit(A[:, :b], Y[train])
+        P, S = model.predict(B[:, :b]), model.predict_proba(B[:, :b])
+        want = paper001_metrics(Y[train], Y[test], P, S, conventions=conventions)
+        for paper, ours_name in names.items():
+            assert got[b, ours_name] == pytest.approx(want[paper], abs=1e-12), (
+                name,
+                b,
+                paper,
+            )
