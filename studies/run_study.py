@@ -22,8 +22,10 @@ where it stopped. The compact per-dataset outputs go to
 - ``timings.csv``: seconds spent in selection and in classifier fits per method;
 - ``meta.json``: dataset statistics, wall time, library versions.
 
-``python studies/report.py <study>`` then builds the tables, figures and
-``docs/reproduction.md`` from whatever datasets are done.
+``python studies/report.py`` then builds the tables, figures and
+``docs/reproduction.md`` of every study from whatever datasets are done.
+The project must be installed (``pip install -e .``); the studies are
+``configs/study_*.toml``.
 """
 
 from __future__ import annotations
@@ -40,24 +42,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
-# Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
-GZIP = {"method": "gzip", "mtime": 0}
-sys.path.insert(0, str(ROOT))
-
-import mlfs_core  # noqa: E402
-from mlfs_core._constants import (  # noqa: E402
+import mlfs_core
+from mlfs_core._constants import (
     DATASET,
     FEATURES,
     MAX_N_ITER,
     METHOD,
     N_FITTED,
     N_NOT_CONVERGED,
+    REUSED,
     VALUE,
 )
-from mlfs_core._validation import budget_from_percent  # noqa: E402
-from mlfs_core.analysis import similarity_matrix  # noqa: E402
-from mlfs_core.evaluation import load_config, run_experiment  # noqa: E402
+from mlfs_core._validation import budget_from_percent
+from mlfs_core.analysis import similarity_matrix
+from mlfs_core.evaluation import load_config, run_experiment
+
+ROOT = Path(__file__).resolve().parents[1]
+# Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
+GZIP = {"method": "gzip", "mtime": 0}
 
 
 def study_config(study: str):
@@ -118,7 +120,8 @@ def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
 
     ``n_fitted`` and ``n_not_converged`` count per-label classifier fits (and
     those that stopped at ``max_iter``); ``max_n_iter`` is the largest
-    iteration count.
+    iteration count; ``reused`` counts the fits that took the values of an
+    identical earlier fit (no time spent).
     """
     if "stage" not in timings.columns:
         return timings
@@ -127,11 +130,13 @@ def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
         (N_FITTED, "sum"),
         (N_NOT_CONVERGED, "sum"),
         (MAX_N_ITER, "max"),
+        (REUSED, "sum"),
     ):
         if name in timings.columns:
             columns[name] = how
     out = timings.groupby([DATASET, METHOD, "stage"], as_index=False).agg(columns)
-    solver = [c for c in (N_FITTED, N_NOT_CONVERGED, MAX_N_ITER) if c in out.columns]
+    fit_only = (N_FITTED, N_NOT_CONVERGED, MAX_N_ITER, REUSED)
+    solver = [c for c in fit_only if c in out.columns]
     out.loc[out["stage"] != "fit", solver] = np.nan  # solver state is a fit's only
     return out
 

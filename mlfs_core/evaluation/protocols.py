@@ -29,8 +29,10 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import tomli_w
 
+from .._validation import is_int
 from ..errors import ConfigError
 
 if sys.version_info >= (3, 11):
@@ -166,6 +168,9 @@ class ProtocolConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "budgets", tuple(self.budgets))
+        _check_budgets(self.budgets, self.budget_unit)
+        plain = tuple(int(b) if is_int(b) else float(b) for b in self.budgets)
+        object.__setattr__(self, "budgets", plain)  # TOML-writable numbers
         object.__setattr__(self, "metrics", tuple(self.metrics))
         weighted = "weighted_and_drop" in evaluation_conventions(self.evaluation)
         if weighted and self.metrics == ALL_METRICS:
@@ -186,10 +191,11 @@ class ProtocolConfig:
         _check_evaluation(self.evaluation)
         if self.evaluation != "definition":
             self._check_reference_code()
-        _check_int("n_repeats", self.n_repeats, 1)
-        _check_int("n_folds", self.n_folds, 2)
-        _check_int("bins", self.bins, 2)
-        _check_budgets(self.budgets, self.budget_unit)
+        object.__setattr__(
+            self, "n_repeats", _check_int("n_repeats", self.n_repeats, 1)
+        )
+        object.__setattr__(self, "n_folds", _check_int("n_folds", self.n_folds, 2))
+        object.__setattr__(self, "bins", _check_int("bins", self.bins, 2))
         if not 0.0 < float(self.test_size) < 1.0:
             raise ConfigError(
                 f"protocol.test_size must lie in (0, 1), got {self.test_size}"
@@ -369,7 +375,7 @@ class ExperimentConfig:
         labels = [m.display for m in methods]
         if len(set(labels)) != len(labels):
             raise ConfigError(f"methods: names/labels must be unique, got {labels}")
-        _check_int("seed", self.seed, 0)
+        object.__setattr__(self, "seed", _check_int("seed", self.seed, 0))
 
 
 def config_to_dict(config: ExperimentConfig) -> dict:
@@ -480,16 +486,21 @@ def _check_choice(name: str, value, choices) -> None:
         )
 
 
-def _check_int(name: str, value, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+def _check_int(name: str, value, minimum: int) -> int:
+    """``value`` as a Python int (numpy integers accepted, bools refused)."""
+    if not is_int(value) or value < minimum:
         raise ConfigError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
 
 
 def _check_budgets(budgets: tuple, unit: str) -> None:
     if not budgets:
         raise ConfigError("protocol.budgets must not be empty")
     for b in budgets:
-        if isinstance(b, bool) or not isinstance(b, (int, float)) or b <= 0:
+        number = is_int(b) or (
+            isinstance(b, (float, np.floating)) and not isinstance(b, bool)
+        )
+        if not number or b <= 0:
             raise ConfigError(f"protocol.budgets must be positive numbers, got {b!r}")
         if unit == "percent" and b > 100:
             raise ConfigError(f"protocol.budgets: a percentage above 100 ({b})")

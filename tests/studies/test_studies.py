@@ -80,6 +80,29 @@ def test_run_one_writes_compact_files(tiny_study):
     assert results.loc[results["method"] == "AF", "budget"].nunique() == 1
 
 
+def test_timings_count_reused_fits_and_keep_solver_state_on_fits(run_study):
+    """Check timing_summary sums seconds, fits and reused fits per stage."""
+    timings = pd.DataFrame(
+        {
+            "dataset": ["d"] * 4,
+            "method": ["M"] * 4,
+            "stage": ["fit", "fit", "fit", "selection"],
+            "seconds": [1.0, 2.0, 0.0, 5.0],
+            "n_fitted": [3.0, 3.0, 3.0, np.nan],
+            "n_not_converged": [1.0, 0.0, 1.0, np.nan],
+            "max_n_iter": [1000.0, 20.0, 1000.0, np.nan],
+            "reused": [0.0, 0.0, 1.0, np.nan],
+        }
+    )
+    out = run_study.timing_summary(timings).set_index("stage")
+    assert out.loc["fit", "seconds"] == 3.0
+    assert out.loc["fit", "reused"] == 1.0
+    assert out.loc["fit", "n_fitted"] == 9.0
+    assert out.loc["fit", "max_n_iter"] == 1000.0
+    assert np.isnan(out.loc["selection", "reused"])
+    assert out.loc["selection", "seconds"] == 5.0
+
+
 def test_run_one_selections_cut_at_the_middle_budget(tiny_study):
     _, _, _, out = tiny_study
     selections = pd.read_csv(out / "selections.csv.gz")

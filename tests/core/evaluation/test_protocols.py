@@ -93,3 +93,19 @@ def test_example_configs_load(name):
     config = load_config(CONFIGS / f"{name}.toml")
     assert config_from_toml(config_to_toml(config)) == config
     assert config.protocol.name == ("A" if name.endswith("a") else "B")
+
+
+def test_clipped_budgets_warn_and_error_mode_names_the_budget():
+    """Check on_large_budget = "clip" drops budgets above M with a warning
+    naming them, and "error" raises naming the budget and the dataset.
+    """
+    from mlfs_core.evaluation._prepare import resolve_budgets
+    from mlfs_core.evaluation.protocols import protocol_b
+
+    protocol = protocol_b(budgets=(1, 5, 12, 40))
+    with pytest.warns(UserWarning, match=r"2 budget\(s\) larger than the 10 .*12, 40"):
+        kept = resolve_budgets(protocol, 10, "toy")
+    assert [b.k for b in kept] == [1, 5]
+    strict = protocol_b(budgets=(1, 12), on_large_budget="error")
+    with pytest.raises(ConfigError, match="12 is larger .* toy"):
+        resolve_budgets(strict, 10, "toy")

@@ -247,3 +247,22 @@ def test_one_convention_alone_equals_paper001_metrics(shared_datasets, name):
                 b,
                 paper,
             )
+
+
+def test_protocol_numbers_accept_numpy_integers_and_refuse_bools():
+    """Check numpy ints pass as ints (stored as Python ints, TOML-writable)
+    and bools are refused, for counts, seeds and budgets.
+    """
+    protocol = protocol_b(
+        bins=np.int64(4), n_repeats=np.int32(2), budgets=(np.int64(1), np.int16(3))
+    )
+    assert (protocol.bins, protocol.n_repeats, protocol.budgets) == (4, 2, (1, 3))
+    assert all(type(v) is int for v in (protocol.bins, *protocol.budgets))
+    config = ExperimentConfig(
+        datasets=["sample"], methods=["PMU"], protocol=protocol, seed=np.int64(7)
+    )
+    assert config.seed == 7 and type(config.seed) is int
+    assert config_from_toml(config_to_toml(config)) == config
+    for bad in ({"bins": True}, {"n_folds": np.bool_(True)}, {"budgets": (True,)}):
+        with pytest.raises(ConfigError):
+            protocol_b(**bad)
