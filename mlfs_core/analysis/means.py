@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._constants import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
-from .stats import friedman_nemenyi
+from .stats import SUMMARY_COLUMNS, friedman_nemenyi
 
 __all__ = ["friedman_on_means", "method_wins", "variant_ranks", "within_dataset_ranks"]
 
@@ -209,28 +209,17 @@ def friedman_on_means(
             continue
         res = friedman_nemenyi(table, alpha=alpha, higher_is_better=hib[metric])
         ranks = res.ranks[MEAN]
+        summary = res.summary()
+        del summary["n_methods"]  # the same for every metric: not a column here
         rows.append(
             {
                 METRIC: metric,
-                "statistic": res.statistic,
-                "pvalue": res.pvalue,
-                "iman_davenport": res.iman_davenport,
-                "iman_davenport_pvalue": res.iman_davenport_pvalue,
-                "cd": res.cd,
-                "n_datasets": res.n_datasets,
+                **summary,
                 "best": ranks.idxmin(),
                 **{f"rank_{m}": ranks[m] for m in ranks.index},
             }
         )
-    columns = [
-        METRIC,
-        "statistic",
-        "pvalue",
-        "iman_davenport",
-        "iman_davenport_pvalue",
-        "cd",
-        "n_datasets",
-        "best",
-    ]
+    shared = [c for c in SUMMARY_COLUMNS if c != "n_methods"]
+    columns = [METRIC, *shared, "best"]
     ranks_columns = [c for c in (rows[0] if rows else {}) if c not in columns]
     return pd.DataFrame(rows, columns=[*columns, *ranks_columns])

@@ -53,6 +53,22 @@ class FriedmanResult:
     iman_davenport: float = float("nan")
     iman_davenport_pvalue: float = float("nan")
 
+    def summary(self) -> dict:
+        """The test's numbers as one table row (no ranks, no alpha)."""
+        return {name: getattr(self, name) for name in SUMMARY_COLUMNS}
+
+
+SUMMARY_COLUMNS = (
+    "statistic",
+    "pvalue",
+    "iman_davenport",
+    "iman_davenport_pvalue",
+    "cd",
+    "n_datasets",
+    "n_methods",
+)
+"""The columns of :meth:`FriedmanResult.summary`, in order."""
+
 
 def nemenyi_q(n_methods: int, alpha: float = 0.05) -> float:
     """Critical value q_alpha of the Nemenyi test for ``n_methods`` methods.
@@ -215,26 +231,5 @@ def friedman_by_budget(
             )
         except ValueError:
             continue
-        rows.append(
-            {
-                by: budget,
-                "statistic": res.statistic,
-                "pvalue": res.pvalue,
-                "iman_davenport": res.iman_davenport,
-                "iman_davenport_pvalue": res.iman_davenport_pvalue,
-                "cd": res.cd,
-                "n_datasets": res.n_datasets,
-                "n_methods": res.n_methods,
-            }
-        )
-    columns = [
-        by,
-        "statistic",
-        "pvalue",
-        "iman_davenport",
-        "iman_davenport_pvalue",
-        "cd",
-        "n_datasets",
-        "n_methods",
-    ]
-    return pd.DataFrame(rows, columns=columns)
+        rows.append({by: budget, **res.summary()})
+    return pd.DataFrame(rows, columns=[by, *SUMMARY_COLUMNS])
