@@ -107,6 +107,36 @@ class DiscreteProblem:
         return np.take(self.table, np.asarray(counts, dtype=np.intp), mode="clip")
 
 
+DENSE_KEY_RANGE = 1 << 25
+"""Key ranges up to this size are grouped with a mask (32 MiB of bools)."""
+
+
+def unique_keys(keys: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` for integer keys in ``[0, n_keys)``.
+
+    Where the key range is small (:data:`DENSE_KEY_RANGE`, or at most 8 keys
+    per possible value) the keys are marked in a boolean mask and numbered in
+    order, which is linear instead of a sort; elsewhere ``np.unique``. Both
+    give the same arrays (sorted unique keys, the index of each key's value).
+
+    Examples
+    --------
+    >>> u, inv = unique_keys(np.array([5, 1, 5, 3]), 8)
+    >>> u.tolist(), inv.tolist()
+    ([1, 3, 5], [2, 0, 2, 1])
+    """
+    keys = np.asarray(keys, dtype=np.intp).ravel()
+    if n_keys > max(DENSE_KEY_RANGE, 8 * keys.size):
+        unique, inverse = np.unique(keys, return_inverse=True)
+        return unique, inverse.ravel()
+    mark = np.zeros(int(n_keys), dtype=bool)
+    mark[keys] = True
+    unique = np.flatnonzero(mark)
+    rank = np.empty(int(n_keys), dtype=np.intp)
+    rank[unique] = np.arange(unique.size)
+    return unique, rank[keys]
+
+
 def _as_stored(
     codes: np.ndarray | sp.spmatrix, zero_codes: np.ndarray | None
 ) -> tuple[sp.csc_matrix, np.ndarray]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._it_data import DiscreteProblem
+from ._it_data import DiscreteProblem, unique_keys
 
 # Entries (or pairs) per chunk: bounds the (chunk, n_labels) temporaries.
 _CHUNK = 1 << 14
@@ -57,7 +57,7 @@ def _touched(problem: DiscreteProblem):
     coo = problem.small_labels.tocoo()
     b1, q = problem.n_codes - 1, problem.n_labels
     f = coo.row.astype(np.intp) // b1
-    keys = np.unique(f * q + coo.col)
+    keys, _ = unique_keys(f * q + coo.col, problem.n_features * q)
     f, t = keys // q, keys % q
     small = problem.feature_label[f, 1:, t]  # (E, b1)
     return f, t, small.sum(axis=1), small

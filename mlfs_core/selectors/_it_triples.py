@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._it_data import DiscreteProblem
+from ._it_data import DiscreteProblem, unique_keys
 
 
 def _sum_over_labels(problem: DiscreteProblem, x: np.ndarray, c: np.ndarray):
@@ -76,7 +76,8 @@ class _Entries:
         self.i = coo.col.astype(np.intp)
         self.counts = coo.data.astype(np.intp)
         self.keys = self.r * q + self.i  # sorted: CSR order
-        groups, self.group = np.unique((self.r // b1) * q + self.i, return_inverse=True)
+        n_features = problem.n_features
+        groups, self.group = unique_keys((self.r // b1) * q + self.i, n_features * q)
         self.group_f, self.group_i = groups // q, groups % q
 
     def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:
@@ -85,8 +86,8 @@ class _Entries:
 
     def grouped(self, positions: np.ndarray, values: np.ndarray):
         """(f, i, sum of values) over the (f, i) groups of ``positions``."""
-        groups, inverse = np.unique(self.group[positions], return_inverse=True)
-        sums = np.bincount(inverse.ravel(), weights=values, minlength=groups.size)
+        groups, inverse = unique_keys(self.group[positions], self.group_f.size)
+        sums = np.bincount(inverse, weights=values, minlength=groups.size)
         return self.group_f[groups], self.group_i[groups], sums
 
 

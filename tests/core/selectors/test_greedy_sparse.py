@@ -104,3 +104,19 @@ def test_sparse_pair_sum_equals_the_dense_pair_blocks(seed, monkeypatch):
     np.testing.assert_allclose(
         _it_pairs.triple_entropy_sum(problem), dense, rtol=0, atol=1e-9
     )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_unique_keys_equals_numpy_unique_on_both_paths(seed, monkeypatch):
+    """Check the mask path and the np.unique path give np.unique's arrays."""
+    from mlfs_core.selectors import _it_data
+
+    rng = np.random.default_rng(seed)
+    n_keys = int(rng.integers(1, 5000))
+    keys = rng.integers(0, n_keys, size=int(rng.integers(0, 3000)))
+    want_u, want_inv = np.unique(keys, return_inverse=True)
+    for limit in (1 << 25, 0):  # mask path, then (range > 8 x keys) np.unique
+        monkeypatch.setattr(_it_data, "DENSE_KEY_RANGE", limit)
+        u, inv = _it_data.unique_keys(keys, max(n_keys, 1 if limit else 10**7))
+        np.testing.assert_array_equal(u, want_u)
+        np.testing.assert_array_equal(inv, want_inv.ravel())
