@@ -4,7 +4,8 @@ item 4).
 Part of ``studies/report.py`` (see there). The definition-faithful evaluation is
 ``configs/study_paper001.toml``; the ATR authors' evaluation (``evaluation =
 "reference-code"``) is ``configs/study_paper001-ref.toml``; one convention alone
-(:meth:`mlfs_core.evaluation.reference_conventions.Conventions.only`) is
+(``evaluation = "mlknn"`` etc., see
+:class:`~mlfs_core.evaluation.reference_conventions.Conventions`) is
 ``configs/study_<CONVENTION_STUDIES[name]>.toml``. A study without a config or
 without current-engine data shows as pending. The analysis is
 :mod:`mlfs_core.analysis.paper001_evaluations`.
@@ -172,7 +173,8 @@ def conventions_section(
         return block(
             title,
             "**Pending:** needs protocol B run with each of the four conventions "
-            "alone (`Conventions.only(name)` of "
+            'alone (`evaluation = "split"`, `"mlknn"`, `"ranking_on_predictions"`, '
+            '`"weighted_and_drop"`; see '
             "`mlfs_core/evaluation/reference_conventions.py`), as the studies "
             f"{studies}; none has current-engine data yet. Each will give ATR's "
             "average rank under that convention against the definition's, and the "

@@ -497,9 +497,7 @@ def _check_budgets(budgets: tuple, unit: str) -> None:
     if not budgets:
         raise ConfigError("protocol.budgets must not be empty")
     for b in budgets:
-        number = is_int(b) or (
-            isinstance(b, (float, np.floating)) and not isinstance(b, bool)
-        )
+        number = is_int(b) or isinstance(b, (float, np.floating))
         if not number or b <= 0:
             raise ConfigError(f"protocol.budgets must be positive numbers, got {b!r}")
         if unit == "percent" and b > 100:

@@ -68,6 +68,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import check_int, is_int
 from ..errors import ConfigError
 from ..measures.discretize import STRATEGIES, Discretizer
 from ._it_criteria import CRITERIA, Context, Criterion, redundancy_of
@@ -152,9 +153,7 @@ def _criterion_key(method: str, variant: str) -> str:
 
 
 def _check_tau(tau: object) -> int:
-    if isinstance(tau, bool) or not isinstance(tau, (int, np.integer)) or tau < 1:
-        raise ConfigError(f"tau must be an int >= 1, got {tau!r}")
-    return int(tau)
+    return check_int(tau, "tau", low=1)
 
 
 def rank_discrete(
@@ -211,7 +210,7 @@ def rank_discrete(
     Y = np.asarray(Y, dtype=np.int8)
     m = codes.shape[1] if sp.issparse(codes) else np.asarray(codes).shape[1]
     k = m if k is None else k
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= m:
+    if not is_int(k) or not 1 <= k <= m:
         raise ConfigError(
             f"k must be an int in [1, {m}] (the number of features), got {k!r}"
         )
@@ -228,8 +227,7 @@ def _discretizer(bins: int, discretize: str, legacy_binning: bool) -> Discretize
         raise ConfigError(
             f"discretize must be one of {', '.join(STRATEGIES)}; got {discretize!r}"
         )
-    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 2:
-        raise ConfigError(f"bins must be an int >= 2, got {bins!r}")
+    bins = check_int(bins, "bins", low=2)
     return Discretizer(
         int(bins), strategy=discretize, legacy_binning=bool(legacy_binning)
     )
