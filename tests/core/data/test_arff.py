@@ -10,6 +10,9 @@ import pytest
 from mlfs_core.data import load_dataset
 from mlfs_core.errors import DatasetError
 
+# These files are ambiguous on purpose; the warning is tested in test_label_choice.
+AMBIGUOUS = "ignore:.*0/1 as well:UserWarning"
+
 HEADER = """% a comment
 @relation 'toy: -C 2' %trailing comment
 @attribute y1 {0,1}
@@ -28,6 +31,7 @@ def _load(text: str, **kwargs):
     return load_dataset(io.StringIO(text), **kwargs)
 
 
+@pytest.mark.filterwarnings(AMBIGUOUS)
 def test_meka_c_dense_and_sparse_rows():
     """Check that -C 2 selects the first two attributes and sparse rows fill zeros."""
     ds = _load(HEADER + ROWS)
@@ -45,6 +49,7 @@ def test_meka_c_dense_and_sparse_rows():
     assert ds.X.toarray().tolist() == expected
 
 
+@pytest.mark.filterwarnings(AMBIGUOUS)
 def test_binary_nominal_rule():
     """Check that {YES,NO} maps YES to 1 and {a,b} maps the last value b to 1."""
     ds = _load(HEADER + ROWS)
@@ -70,6 +75,7 @@ def test_explicit_labels_override_meka_c():
     assert "y 2" in ds.feature_names
 
 
+@pytest.mark.filterwarnings(AMBIGUOUS)
 def test_label_count_and_prefix():
     """Check that label_count= and label_prefix= select the expected labels."""
     assert _load(HEADER + ROWS, label_count=1).label_names == ["y1"]

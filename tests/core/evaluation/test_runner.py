@@ -142,7 +142,8 @@ def test_protocol_b_own_split_clipped_budgets_and_mlknn(rng, make_dataset):
         methods=["MaxCS"],
         protocol=protocol_b(budgets=(1, 2, 50), metrics=("hamming_loss",)),
     )
-    result = run_experiment(config)
+    with pytest.warns(UserWarning, match=r"larger than the 10 features .*: 50"):
+        result = run_experiment(config)
     assert sorted(result.results["budget"]) == [1, 2]
     assert set(result.results["fold"]) == {0}
     assert result.results["budget_pct"].isna().all()
