@@ -38,8 +38,8 @@ from .analysis import (
     similarity_matrix,
 )
 from .cli import jobs
-from .evaluation._reference import higher_is_better
 from .evaluation.io import EXACT_FLOATS
+from .evaluation.metrics import higher_is_better
 from .evaluation.protocols import DatasetSpec, load_config, save_config
 from .evaluation.runner import ExperimentResult, run_experiment
 

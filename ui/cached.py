@@ -207,7 +207,10 @@ def precision_curves(
 
 
 def _direction(metric: str) -> bool:
-    """Higher-is-better flag of a metric; unknown names (uploaded CSV) count as True."""
+    """Higher-is-better flag of a metric; unknown names (uploaded CSV) count as True.
+
+    The metric selector says so next to such a metric (``widgets._metric_label``).
+    """
     try:
         return higher_is_better(metric)
     except ValueError:
@@ -260,7 +263,7 @@ def friedman(
     return friedman_nemenyi(
         table[table[by] == budget],
         alpha=0.05,
-        higher_is_better=higher_is_better(metric),
+        higher_is_better=_direction(metric),
     )
 
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 import mlfs_core
 from mlfs_core._constants import BUDGET, BUDGET_PCT, METHOD, METRIC
-from mlfs_core.evaluation.metrics import METRICS
+from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.plots import png_export_available, to_png_bytes
 from mlfs_core.selectors import Option
 
@@ -222,10 +222,10 @@ def options_key(base: str, options: list) -> str:
 
 
 def _metric_label(metric: str) -> str:
-    spec = METRICS.get(metric)
-    if spec is None:
-        return metric
-    return f"{metric} ({'higher' if spec.higher_is_better else 'lower'} is better)"
+    better = is_higher_better(metric)
+    if better is None:  # ranked as higher-is-better (ui.cached._direction)
+        return f"{metric} (unknown metric: ranked as higher is better)"
+    return f"{metric} ({'higher' if better else 'lower'} is better)"
 
 
 def budget_axis(table: pd.DataFrame) -> str:
@@ -245,9 +245,11 @@ def budgets_of(table: pd.DataFrame, by: str) -> list[float]:
 
 
 def is_higher_better(metric: str) -> bool | None:
-    """Direction of a registered metric (None if the name is unknown)."""
-    spec = METRICS.get(metric)
-    return None if spec is None else spec.higher_is_better
+    """Direction of a known metric, ours or the reference code's (None if unknown)."""
+    try:
+        return higher_is_better(metric)
+    except ValueError:
+        return None
 
 
 def datasets_in(table: pd.DataFrame) -> list[str]:

@@ -139,15 +139,3 @@ def _weighted(values: np.ndarray, weights: np.ndarray) -> float:
     if not np.any(weights):
         return np.average(values)
     return np.average(values, weights=weights)
-
-
-def higher_is_better(metric: str) -> bool:
-    """Direction of a metric of either evaluation."""
-    from .metrics import METRICS
-
-    spec = METRICS.get(metric) or REFERENCE_METRICS.get(metric)
-    if spec is None:
-        from .metrics import get_metric
-
-        get_metric(metric)  # raises ConfigError naming the known metrics
-    return spec.higher_is_better

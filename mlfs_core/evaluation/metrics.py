@@ -197,7 +197,26 @@ METRICS: dict[str, MetricSpec] = {
 
 
 def higher_is_better(metric: str) -> bool:
-    """Return the direction of ``metric`` (raises ``ConfigError`` if unknown)."""
+    """Return the direction of ``metric``: ours, or the reference code's.
+
+    Knows :data:`METRICS` and the reference-code evaluation's metrics
+    (``weighted_f1``, ``weighted_jaccard``; see :mod:`.reference_code`).
+
+    Raises
+    ------
+    ConfigError
+        If ``metric`` is in neither registry (the message lists ours).
+
+    Examples
+    --------
+    >>> higher_is_better("hamming_loss"), higher_is_better("weighted_f1")
+    (False, True)
+    """
+    if metric not in METRICS:
+        from .reference_code import REFERENCE_METRICS  # imports this module
+
+        if metric in REFERENCE_METRICS:
+            return REFERENCE_METRICS[metric].higher_is_better
     return get_metric(metric).higher_is_better
 
 

@@ -108,7 +108,7 @@ def charts(at: AppTest) -> list:
     return at.get("plotly_chart")
 
 
-def results_csv(n_datasets: int = 3) -> bytes:
+def results_csv(n_datasets: int = 3, metric: str = "micro_f1") -> bytes:
     """A tidy results CSV: A > B > C on every dataset, two budgets, two folds."""
     rows = ["dataset,protocol,method,budget,budget_pct,fold,repeat,metric,value"]
     quality = {"A": 0.8, "B": 0.6, "C": 0.4}
@@ -118,7 +118,7 @@ def results_csv(n_datasets: int = 3) -> bytes:
                 for fold in (0, 1):
                     value = q + 0.01 * d + 0.001 * fold
                     rows.append(
-                        f"d{d},A,{method},{pct},{pct}.0,{fold},0,micro_f1,{value}"
+                        f"d{d},A,{method},{pct},{pct}.0,{fold},0,{metric},{value}"
                     )
     return ("\n".join(rows) + "\n").encode()
 
@@ -135,11 +135,13 @@ def selections_csv(n_datasets: int = 3) -> bytes:
     return ("\n".join(rows) + "\n").encode()
 
 
-def upload_results(at: AppTest, *, with_selections: bool = True) -> AppTest:
+def upload_results(
+    at: AppTest, *, with_selections: bool = True, metric: str = "micro_f1"
+) -> AppTest:
     """Choose the "Uploaded results CSV" source and upload the synthetic tables."""
     at.radio(key="results_source_widget").set_value("Uploaded results CSV").run()
     at.file_uploader(key="results_upload").set_value(
-        ("results.csv", results_csv(), "text/csv")
+        ("results.csv", results_csv(metric=metric), "text/csv")
     ).run()
     if with_selections:
         at.file_uploader(key="selections_upload").set_value(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import (
     charts,
     figure_data,
@@ -81,6 +83,27 @@ def test_average_ranks_friedman_and_cd_diagram_on_uploaded_results():
     table = at.table[0].value
     assert list(table.columns) == ["A", "B", "C"]
     assert table.iloc[0]["A"].startswith("1.00")
+
+
+@pytest.mark.parametrize(
+    ("metric", "label"),
+    [
+        ("weighted_f1", "weighted_f1 (higher is better)"),
+        ("my_score", "my_score (unknown metric: ranked as higher is better)"),
+    ],
+)
+def test_reference_code_and_unknown_metrics_rank_and_test_alike(metric, label):
+    """Check a reference-code metric (weighted_f1) and an unknown one get the
+    same direction in the rank curves and the Friedman test (A, the best
+    method, ranks first in both), and the selector says which direction.
+    """
+    at = upload_results(open_page(new_app(), "average_ranks"), metric=metric)
+    assert not at.exception and not at.error
+    selector = widget(at, "selectbox", "ranks_metric")
+    assert label in selector.options
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["Datasets x methods"] == "3 x 3"
+    assert at.table[0].value.iloc[0]["A"].startswith("1.00")
 
 
 def test_bad_results_upload_shows_an_error():
