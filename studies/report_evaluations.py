@@ -227,9 +227,22 @@ def evaluation_summary(means: pd.DataFrame, root: Path) -> list[str]:
             f"{row['floor share']:.2f}), kappa {row['kappa']:.2f}, ATR first in "
             f"{row['ATR best (cells)']} (dataset, metric) cells"
         )
+    lines = []
     if reference is None:
         parts.append("reference-code evaluation: pending")
+    else:  # the authors' whole setting: their evaluation and their baselines
+        row = _row(
+            "reference-code", "reference-code", tables["reference-code"], statements
+        )
+        lines = [
+            "The authors' whole setting (their evaluation and their PMU/MDMR code): "
+            f"agree share {row['agree share']:.2f} of {row['scored']} (floor "
+            f"{row['floor share']:.2f}), kappa {row['kappa']:.2f}, ATR average rank "
+            f"{row['ATR avg rank']:.2f}, best average rank {row['best avg rank']}.",
+            "",
+        ]
     return [
         "Paper 001's statements (PMU/MDMR as defined): " + "; ".join(parts) + ".",
         "",
+        *lines,
     ]
