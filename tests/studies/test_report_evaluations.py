@@ -138,8 +138,11 @@ def test_reference_and_convention_studies_are_rendered(evaluations, root):
         conventions
     )
     assert "Pending: ranking_on_predictions, weighted_and_drop." in conventions
-    (summary, _) = evaluations.evaluation_summary(means, root)
+    summary, _, whole, _ = evaluations.evaluation_summary(means, root)
     assert "reference-code evaluation (2 datasets)" in summary
     assert "ATR first in 0 of 12" in summary and "pending" not in summary
+    # their evaluation and their PMU/MDMR: ATR last of the ten
+    assert whole.startswith("The authors' whole setting")
+    assert "ATR average rank 10.00" in whole
     table = [r for r in conventions.splitlines() if r.startswith("| split |")]
     assert table and "| 2 | 2.00 | 1.00 |" in table[0]
