@@ -194,6 +194,12 @@ def conventions_section(
         + ["share_agree", "floor_share", "kappa"]
     ]
     missing = [n for n in CONVENTION_STUDIES if n not in found]
+    every = set.union(*(set(t[DATASET]) for t in tables.values()))
+    common = set.intersection(*(set(t[DATASET]) for t in tables.values()))
+    lacking = {
+        d: [name for name, t in tables.items() if d not in set(t[DATASET])]
+        for d in sorted(every - common)
+    }
     sentence = (
         f"Alone, **{most}** moves ATR most: average rank "
         f"{effects.set_index(EVALUATION).loc[most, 'avg_rank']:.2f} against "
@@ -204,6 +210,16 @@ def conventions_section(
     )
     if missing:
         sentence += " Pending: " + ", ".join(missing) + "."
+    if lacking:
+        sentence += (
+            " Only the datasets every evaluation has are compared; not yet "
+            + (
+                "; ".join(
+                    f"{d} under {', '.join(names)}" for d, names in lacking.items()
+                )
+            )
+            + "."
+        )
     return block(title, md_table(shown, "{:.2f}"), sentence, "")
 
 

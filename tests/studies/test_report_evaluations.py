@@ -58,15 +58,17 @@ def _results(dataset: str, atr_place: int, weighted: bool = False) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-def plant(root: Path, study: str, atr_place: int, weighted: bool = False) -> None:
-    """A study config and its current-engine data on both datasets."""
+def plant(
+    root: Path, study: str, atr_place: int, weighted: bool = False, datasets=None
+) -> None:
+    """A study config and its current-engine data on both datasets (or ``datasets``)."""
     config = root / "configs" / f"study_{study}.toml"
     config.parent.mkdir(exist_ok=True)
     config.write_text(
         "".join(f'[[datasets]]\npath = "../shared/datasets/{d}"\n' for d in DATASETS)
     )
     engine = _load("report_data").current_engine()
-    for dataset in DATASETS:
+    for dataset in DATASETS if datasets is None else datasets:
         folder = root / "studies" / study / "data" / dataset
         folder.mkdir(parents=True)
         _results(dataset, atr_place, weighted).to_csv(
@@ -146,3 +148,17 @@ def test_reference_and_convention_studies_are_rendered(evaluations, root):
     assert "ATR average rank 10.00" in whole
     table = [r for r in conventions.splitlines() if r.startswith("| split |")]
     assert table and "| 2 | 2.00 | 1.00 |" in table[0]
+
+
+def test_conventions_compare_common_datasets_and_name_the_missing(evaluations, root):
+    """Check a convention study lacking a dataset restricts the comparison to the
+    common datasets and the text names the dataset and the evaluation.
+    """
+    means = _definition_means(root)
+    plant(root, "paper001-ref", atr_place=11, weighted=True)
+    plant(root, "paper001-ref-mlknn", atr_place=5, datasets=DATASETS[:1])
+    text = "\n".join(evaluations.evaluations_section(means, root))
+    conventions = text.split("#### Which convention moves ATR most")[1]
+    assert f"not yet {DATASETS[1]} under mlknn." in conventions
+    row = [r for r in conventions.splitlines() if r.startswith("| mlknn |")]
+    assert row and row[0].startswith("| mlknn | 1 |")
