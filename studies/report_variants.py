@@ -76,11 +76,15 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
     both["l2_rows"] = [verdict_cell(r) for r in theirs.itertuples()]
     both["changed"] = both["verdict_primary"] != both["verdict_l2"]
     changed = both[both["changed"]]
+    where = (
+        f"On the {len(common)} datasets both studies have ({names})"
+        if len(common) != 1
+        else f"On the one dataset both studies have ({names})"
+    )
     if changed.empty:
         sentence = (
-            f"On the {len(common)} datasets both studies have ({names}), no "
-            "conclusion changes: every claim gets the same verdict with and "
-            "without L2-normalised rows."
+            f"{where}, no conclusion changes: every claim gets the same "
+            "verdict with and without L2-normalised rows."
         )
     else:
         moves = "; ".join(
@@ -88,9 +92,8 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
             for r in changed.itertuples()
         )
         sentence = (
-            f"On the {len(common)} datasets both studies have ({names}), "
-            f"{len(changed)} of {len(both)} conclusions change with L2-normalised "
-            f"rows: {moves}."
+            f"{where}, {len(changed)} of {len(both)} conclusions change with "
+            f"L2-normalised rows: {moves}."
         )
     return both, sentence
 
