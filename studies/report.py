@@ -30,7 +30,7 @@ from pathlib import Path
 
 from report_claims import paper001_tables, summary_lines
 from report_data import ROOT, load_study, write_app_sources
-from report_evaluations import evaluation_summary
+from report_evaluations import REFERENCE_STUDY, evaluation_summary
 from report_render import report_paper000, report_paper001
 from report_status import status_section
 from report_variants import l2_section, secondary_section
@@ -53,6 +53,9 @@ def build_report(root: Path, png: bool) -> str:
             summary += summary_lines(study, data)
             if study == "paper001":
                 summary += evaluation_summary(paper001_tables(data["results"]), root)
+                reference = load_study(REFERENCE_STUDY, root=root)
+                if "results" in reference:  # the app's "authors' evaluation" source
+                    write_app_sources(REFERENCE_STUDY, reference, root)
         if study == "paper000":  # its variants, each its own section
             l2, l2_summary = l2_section(data, root)
             sections += [*l2, *secondary_section(png, root)]

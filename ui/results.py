@@ -19,7 +19,13 @@ from . import state
 RESULTS_FILE = "results.csv"
 SELECTIONS_FILE = "selections.csv"
 STUDIES_DIR = Path(__file__).resolve().parents[1] / "studies"
-STUDY_SOURCES = {"Paper 000 study": "paper000", "Paper 001 study": "paper001"}
+STUDY_SOURCES = {
+    "Paper 000 study": "paper000",
+    "Paper 001 study": "paper001",
+    # the ATR authors' evaluation conventions (issue 12): weighted F1/Jaccard,
+    # ranking metrics on 0/1 predictions, Mulan's splits, their ML-kNN
+    "Paper 001 study, authors' evaluation": "paper001-ref",
+}
 
 
 def data_file(folder: Path | str, name: str) -> Path:

@@ -205,3 +205,27 @@ def test_study_similarity_at_its_stored_budget():
     assert not at.exception
     spec = charts(at)[0].proto.spec
     assert '"heatmap"' in spec and "MeanBNS" in spec
+
+
+def test_authors_evaluation_source_ranks_its_own_metrics():
+    """Check the paper-001 study under the ATR authors' evaluation is a source of
+    its own: weighted F1 is offered (higher is better) and ranks all twelve
+    methods over the eleven datasets, with a Friedman test.
+    """
+    at = open_page(new_app(), "average_ranks")
+    at.radio(key="results_source_widget").set_value(
+        "Paper 001 study, authors' evaluation"
+    ).run()
+    assert not at.exception and not at.error
+    selector = widget(at, "selectbox", "ranks_metric")
+    assert "weighted_f1 (higher is better)" in selector.options
+    assert "micro_f1 (higher is better)" not in selector.options
+    selector.select("weighted_f1").run()
+    assert not at.exception and not at.error
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["Datasets x methods"].startswith("11 x ")
+    for page in ("similarity", "budget"):
+        at = open_page(at, page)
+        source = at.radio(key="results_source_widget").value
+        assert source == "Paper 001 study, authors' evaluation"
+        assert charts(at) and not at.exception and not at.error
