@@ -77,7 +77,7 @@ def test_methods_chips_follow_the_results_source(page, st_server):
     tags = page.get_by_test_id("stMultiSelect").locator("[data-tag]")
     expect(tags).to_have_count(10)
     assert any("MaxCS" in t for t in tags.all_inner_texts())
-    page.get_by_role("radiogroup").get_by_text("Paper 001 study").click()
+    page.get_by_role("radiogroup").get_by_text("Paper 001 study", exact=True).click()
     wait_idle(page)
     expect(tags).to_have_count(12)
     texts = " ".join(tags.all_inner_texts())
@@ -100,7 +100,7 @@ def test_metric_label_and_legend_fit(page, st_server):
     expect(metric).to_have_value("micro_f1 (higher is better)")
     overflow = metric.evaluate("e => e.scrollWidth - e.clientWidth")
     assert overflow <= 1, overflow
-    page.get_by_role("radiogroup").get_by_text("Paper 001 study").click()
+    page.get_by_role("radiogroup").get_by_text("Paper 001 study", exact=True).click()
     wait_idle(page)
     legend = page.locator(".js-plotly-plot .legend").first
     expect(legend.locator(".traces")).to_have_count(12)
