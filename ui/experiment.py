@@ -94,13 +94,16 @@ def build_config(
     seed: int,
     scaling: str = "none",
     binarize: str = "presence",
+    evaluation: str = "definition",
 ) -> ExperimentConfig:
     """An :class:`ExperimentConfig` from the page's widget values.
 
     ``scaling`` is protocol A's classifier-input scaling (``none``,
     ``l2-rows``, ``maxabs``) or, for protocol B, ML-kNN's (``none``,
     ``minmax``); ``binarize`` goes to every method that takes it (the CS/BNS
-    family: ``presence`` or ``median``).
+    family: ``presence`` or ``median``); ``evaluation`` is protocol B's
+    (``ProtocolConfig.evaluation``: ``definition``, ``reference-code`` or a
+    convention of the reference code alone).
     """
     common = {
         "budgets": parse_budgets(budgets),
@@ -111,7 +114,13 @@ def build_config(
         proto = protocol_a(n_folds=int(folds), scaling=scaling, **common)
     else:
         knn = ClassifierConfig("mlknn", {"k": 10, "s": 1.0, "scaling": scaling})
-        proto = protocol_b(split=split, n_folds=int(folds), classifier=knn, **common)
+        proto = protocol_b(
+            split=split,
+            n_folds=int(folds),
+            classifier=knn,
+            evaluation=evaluation,
+            **common,
+        )
     return ExperimentConfig(
         datasets=tuple(datasets),
         methods=tuple(_with_binarize(m, binarize) for m in methods),

@@ -73,7 +73,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
         help="Paper 000 averages 3 runs.",
     )
     scaling, binarize = _input_settings(protocol)
-    return {
+    values = {
         "datasets": datasets,
         "methods": methods,
         "protocol": protocol,
@@ -84,6 +84,30 @@ def settings(dataset_names: list[str], current: str) -> dict:
         "scaling": scaling,
         "binarize": binarize,
     }
+    if protocol == "B":
+        values["evaluation"] = st.selectbox(
+            "Evaluation",
+            list(EVALUATIONS),
+            format_func=EVALUATIONS.get,
+            key="exp_evaluation",
+            help="How the selected features are evaluated: METHODS.md's protocol "
+            "B, the ATR authors' published code (paper 001's own numbers), or one "
+            "of that code's four conventions alone, to see which one moves a "
+            "method. The authors' conventions compare distances of the "
+            "discretized codes, so they need the scaling 'none'.",
+        )
+    return values
+
+
+EVALUATIONS = {
+    "definition": "as METHODS.md defines it",
+    "reference-code": "as the ATR authors' code does (all four conventions)",
+    "split": "their convention alone: Mulan's predefined split",
+    "mlknn": "their convention alone: each training sample its own neighbour",
+    "ranking_on_predictions": "their convention alone: ranking metrics on 0/1",
+    "weighted_and_drop": "their convention alone: weighted F1/Jaccard",
+}
+"""Protocol B's evaluations offered on the page (``ProtocolConfig.evaluation``)."""
 
 
 SCALINGS = {
@@ -163,6 +187,8 @@ def _apply_config() -> None:
     if name == "B":
         st.session_state["exp_split"] = proto.split
         scaling = proto.classifier.params.get("scaling", "none")
+        if proto.evaluation in EVALUATIONS:
+            st.session_state["exp_evaluation"] = proto.evaluation
     else:
         scaling = proto.scaling
     if scaling in SCALINGS[name]:

@@ -193,3 +193,49 @@ def test_fractional_count_budget_is_an_error_not_a_silent_10():
     assert not at.exception
     assert "counts must be integers, got 10.5" in at.error[0].value
     assert at.button(key="exp_run").disabled
+
+
+def test_protocol_b_evaluation_choice_reaches_the_config_and_the_results():
+    """Check the Evaluation box: the authors' evaluation runs with its own metrics
+    (weighted F1 drawn after the run), a convention alone is saved in the config,
+    an uploaded config sets the box, and minmax scaling with the authors'
+    evaluation is an st.error naming the scaling, not a traceback.
+    """
+    from pathlib import Path
+
+    import tomllib
+
+    from ui import state
+
+    at = open_page(new_app(), "experiment")
+    at.radio(key="exp_protocol").set_value("B").run()
+    assert at.selectbox(key="exp_evaluation").value == "definition"
+    at.multiselect(key="exp_methods_B").set_value(["PPT-MI", "ATR"]).run()
+    at.text_input(key="exp_budgets_B").set_value("1-5").run()
+    at.selectbox(key="exp_evaluation").set_value("reference-code").run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    folder = Path(at.session_state[state.EXPERIMENT_RESULTS])
+    config = tomllib.loads((folder / "config.toml").read_text())
+    assert config["protocol"]["evaluation"] == "reference-code"
+    assert "weighted_f1" in set(at.dataframe[0].value["metric"])
+    assert "weighted_f1" in charts(at)[-1].proto.spec
+    at.selectbox(key="exp_evaluation").set_value("mlknn").run()
+    saved = [b for b in at.get("download_button") if b.label.startswith("Save")]
+    assert saved and not at.error
+    at.selectbox(key="exp_evaluation").set_value("reference-code").run()
+    at.selectbox(key="exp_scaling_B").set_value("minmax").run()
+    assert not at.exception
+    assert any("scaling" in e.value for e in at.error)
+    assert at.button(key="exp_run").disabled
+    toml = (
+        'name = "t"\nseed = 3\nmethods = ["ATR"]\n[protocol]\nname = "B"\n'
+        'budgets = [1, 2]\nbudget_unit = "count"\nevaluation = "split"\n'
+        'discretize = "uniform"\n'
+        '[protocol.classifier]\nname = "mlknn"\n[[datasets]]\npath = "sample"\n'
+    )
+    at.file_uploader(key="exp_config_upload").set_value(
+        ("c.toml", toml.encode(), "application/toml")
+    ).run()
+    assert not at.exception
+    assert at.selectbox(key="exp_evaluation").value == "split"
