@@ -77,10 +77,25 @@ ALL_METRICS = (
 
 @dataclass(frozen=True)
 class ClassifierConfig:
-    """A classifier by registry name (see ``evaluation.CLASSIFIERS``) and parameters."""
+    """A classifier by registry name (see ``evaluation.CLASSIFIERS``) and parameters.
+
+    Without ``params`` a classifier gets the papers' settings where this
+    project fixes them (:data:`DEFAULT_CLASSIFIER_PARAMS`: LinearSVC C = 3,
+    tol = 1e-3), else its own defaults (ML-kNN k = 10, s = 1): naming
+    ``"mlknn"`` in a TOML file never inherits LinearSVC's parameters.
+    """
 
     name: str = "linear_svc"
-    params: dict = field(default_factory=lambda: {"C": 3.0, "tol": 0.001})
+    params: dict | None = None
+
+    def __post_init__(self) -> None:
+        if self.params is None:
+            defaults = DEFAULT_CLASSIFIER_PARAMS.get(self.name, {})
+            object.__setattr__(self, "params", dict(defaults))
+
+
+DEFAULT_CLASSIFIER_PARAMS = {"linear_svc": {"C": 3.0, "tol": 0.001}}
+"""Parameters a classifier gets when a config names it without any."""
 
 
 @dataclass(frozen=True)

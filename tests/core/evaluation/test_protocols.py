@@ -109,3 +109,26 @@ def test_clipped_budgets_warn_and_error_mode_names_the_budget():
     strict = protocol_b(budgets=(1, 12), on_large_budget="error")
     with pytest.raises(ConfigError, match="12 is larger .* toy"):
         resolve_budgets(strict, 10, "toy")
+
+
+def test_a_classifier_named_without_params_gets_its_own_defaults():
+    """Check naming ML-kNN in a TOML without params does not inherit LinearSVC's
+    C and tol, LinearSVC keeps the papers' C = 3, and both round-trip.
+    """
+    from mlfs_core.evaluation.protocols import (
+        ClassifierConfig,
+        ExperimentConfig,
+        config_from_toml,
+        config_to_toml,
+    )
+
+    text = (
+        'methods = ["MaxCS"]\n[protocol]\nname = "B"\n[protocol.classifier]\n'
+        'name = "mlknn"\n[[datasets]]\npath = "sample"\n'
+    )
+    config = config_from_toml(text)
+    assert config.protocol.classifier.params == {}
+    assert ClassifierConfig().params == {"C": 3.0, "tol": 0.001}
+    assert ClassifierConfig("linear_svc").params == {"C": 3.0, "tol": 0.001}
+    assert config_from_toml(config_to_toml(config)) == config
+    assert isinstance(config, ExperimentConfig)
