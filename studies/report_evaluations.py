@@ -155,6 +155,23 @@ def evaluations_section(means: pd.DataFrame, root: Path) -> list[str]:
     return lines + conventions_section(means, reference, statements, root)
 
 
+def _found_conventions(root: Path) -> dict[str, pd.DataFrame]:
+    """Convention name -> its study's means, for the studies with data."""
+    return {
+        name: table
+        for name, study in CONVENTION_STUDIES.items()
+        if (table := _study_means(study, root)) is not None
+    }
+
+
+def _effects(tables: dict[str, pd.DataFrame], statements) -> pd.DataFrame:
+    long = pd.concat(
+        [paper_means(t).assign(**{EVALUATION: name}) for name, t in tables.items()],
+        ignore_index=True,
+    )
+    return convention_effects(long, statements, HIGHER_IS_BETTER, IT_METHODS)
+
+
 def conventions_section(
     means: pd.DataFrame,
     reference: pd.DataFrame | None,
@@ -163,11 +180,7 @@ def conventions_section(
 ) -> list[str]:
     """Which of the four conventions, alone, moves ATR most (or pending)."""
     title = "#### Which convention moves ATR most (one at a time)"
-    found = {
-        name: table
-        for name, study in CONVENTION_STUDIES.items()
-        if (table := _study_means(study, root)) is not None
-    }
+    found = _found_conventions(root)
     if not found:
         studies = ", ".join(f"`{s}`" for s in CONVENTION_STUDIES.values())
         return block(
@@ -183,11 +196,7 @@ def conventions_section(
     tables = {"definition": means, **found}
     if reference is not None:
         tables["reference-code"] = reference
-    long = pd.concat(
-        [paper_means(t).assign(**{EVALUATION: name}) for name, t in tables.items()],
-        ignore_index=True,
-    )
-    effects = convention_effects(long, statements, HIGHER_IS_BETTER, IT_METHODS)
+    effects = _effects(tables, statements)
     most = moves_most(effects)
     shown = effects[
         [EVALUATION, "n_datasets", "avg_rank", "rank_change", "n_best", "n_cells"]
@@ -244,13 +253,16 @@ def evaluation_summary(means: pd.DataFrame, root: Path) -> list[str]:
             f"{row['ATR best (cells)']} (dataset, metric) cells"
         )
     lines = []
+    moved = _most_moving(means, statements, root)
+    if moved:
+        lines = [moved, ""]
     if reference is None:
         parts.append("reference-code evaluation: pending")
     else:  # the authors' whole setting: their evaluation and their baselines
         row = _row(
             "reference-code", "reference-code", tables["reference-code"], statements
         )
-        lines = [
+        lines += [
             "The authors' whole setting (their evaluation and their PMU/MDMR code): "
             f"agree share {row['agree share']:.2f} of {row['scored']} (floor "
             f"{row['floor share']:.2f}), kappa {row['kappa']:.2f}, ATR average rank "
@@ -262,3 +274,22 @@ def evaluation_summary(means: pd.DataFrame, root: Path) -> list[str]:
         "",
         *lines,
     ]
+
+
+def _most_moving(means, statements, root: Path) -> str | None:
+    """The summary's sentence on the convention that alone moves ATR most."""
+    found = _found_conventions(root)
+    if not found:
+        return None
+    effects = _effects({"definition": means, **found}, statements)
+    most = moves_most(effects)
+    if not most:
+        return None
+    ranks = effects.set_index(EVALUATION)["avg_rank"]
+    others = ", ".join(f"{name} {ranks[name]:.2f}" for name in found if name != most)
+    return (
+        f"One convention of theirs at a time ({len(found)} of 4 run, on "
+        f"{int(effects['n_datasets'].iloc[0])} datasets): **{most}** moves ATR "
+        f"most, average rank {ranks[most]:.2f} against {ranks['definition']:.2f} "
+        f"under ours (others: {others})."
+    )

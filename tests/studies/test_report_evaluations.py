@@ -140,7 +140,10 @@ def test_reference_and_convention_studies_are_rendered(evaluations, root):
         conventions
     )
     assert "Pending: ranking_on_predictions, weighted_and_drop." in conventions
-    summary, _, whole, _ = evaluations.evaluation_summary(means, root)
+    summary, _, moved, _, whole, _ = evaluations.evaluation_summary(means, root)
+    # split (ATR 2nd) and mlknn (ATR 6th) run; ATR 1st under the definition
+    assert "(2 of 4 run, on 2 datasets): **mlknn** moves ATR most" in moved
+    assert "average rank 6.00 against 1.00 under ours (others: split 2.00)" in moved
     assert "reference-code evaluation (2 datasets)" in summary
     assert "ATR first in 0 of 12" in summary and "pending" not in summary
     # their evaluation and their PMU/MDMR: ATR last of the ten
