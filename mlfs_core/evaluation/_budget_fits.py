@@ -34,11 +34,7 @@ from ..measures.discretize import Discretizer
 from ._lean_metrics import lean_metrics
 from ._neighbors import neighbour_label_counts
 from ._prefix_knn import prefix_neighbour_counts
-from ._reference import (
-    lean_reference_metrics,
-    reference_predictions,
-    reference_scores,
-)
+from ._reference import lean_reference_metrics, reference_predictions
 from .classifiers import make_classifier
 from .mlknn import mlknn_posteriors, mlknn_tables
 from .protocols import evaluation_conventions
@@ -144,8 +140,8 @@ def run_mlknn_budgets(
 class _Scorer:
     """The metrics of one prediction under an evaluation (see ``protocols``).
 
-    ``"definition"``: ours. ``"reference-code"``: :func:`reference_scores`.
-    A convention set: conventions (c) and (d) as
+    ``"definition"``: ours. ``"reference-code"`` (all four conventions) or a
+    convention set: conventions (c) and (d) as
     :func:`~.reference_conventions.paper001_metrics` applies them (labels
     constant in the training OR test part dropped under (d), else those
     constant in the training part when ``drop_constant``; ranking loss and
@@ -165,8 +161,6 @@ class _Scorer:
             self.mask = (positives > 0) & (positives < Y_train.shape[0])
 
     def __call__(self, Y_pred, posterior) -> dict[str, float]:
-        if self.evaluation == "reference-code":
-            return reference_scores(self.Y_train, self.Y_test, Y_pred, self.metrics)
         if self.evaluation == "definition":
             return lean_metrics(
                 self.Y_test,

@@ -9,10 +9,10 @@ one by one); this module applies them in the runner:
   ``$MLFS_SPLITS`` or from ``datasets-splits`` beside the datasets folder
   (``../shared/datasets-splits``). Datasets without a pair keep the
   protocol's fallback split (seeded hold-out).
-- :func:`reference_predictions` and :func:`reference_scores`: the
+- :func:`reference_predictions` and :func:`lean_reference_metrics`: the
   prediction rule and the metrics of the fits (the runner's budget-batched
   path computes the neighbour counts, with each training sample its own
-  neighbour).
+  neighbour, and picks the labels each convention keeps).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from .reference_code import (
     REFERENCE_METRICS,
     load_predefined_split,
     predefined_split_folder,
-    reference_label_mask,
 )
 
 REFERENCE = "reference-code"
@@ -63,25 +62,6 @@ def reference_predictions(
     pos = prior * cond_pos[labels, counts]
     neg = (1.0 - prior) * cond_neg[labels, counts]
     return (pos >= neg).astype(np.int8)
-
-
-def reference_scores(Y_train, Y_test, Y_pred, metrics) -> dict[str, float]:
-    """The metrics on the labels varying in both parts (NaN when none is left).
-
-    Ranking loss and coverage error are given the 0/1 predictions as scores.
-    """
-    keep = reference_label_mask(Y_train, Y_test)
-    if not keep.any():
-        return dict.fromkeys(metrics, float("nan"))
-    Y, P = np.asarray(Y_test)[:, keep], np.asarray(Y_pred)[:, keep]
-    if Y.shape[1] < 2:
-        # ranking metrics on predictions need two labels (reference_code)
-        single = {"ranking_loss", "coverage_error"}
-        return {
-            m: float("nan") if m in single else REFERENCE_METRICS[m].function(Y, P, P)
-            for m in metrics
-        }
-    return lean_reference_metrics(Y, P, metrics)
 
 
 def lean_reference_metrics(Y, P, metrics) -> dict[str, float]:

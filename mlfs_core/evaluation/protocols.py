@@ -203,8 +203,7 @@ class ProtocolConfig:
         _check_choice("on_sparse_label", self.on_sparse_label, ON_SPARSE_LABEL)
         _check_choice("discretize", self.discretize, DISCRETIZE)
         _check_choice("scaling", self.scaling, SCALING)
-        _check_evaluation(self.evaluation)
-        if self.evaluation != "definition":
+        if self.evaluation != "definition":  # checked above by evaluation_conventions
             self._check_reference_code()
         object.__setattr__(
             self, "n_repeats", _check_int("n_repeats", self.n_repeats, 1)
@@ -275,12 +274,6 @@ def evaluation_conventions(evaluation: str) -> tuple[str, ...]:
             f"(e.g. 'mlknn', 'split+weighted_and_drop'), got {evaluation!r}"
         )
     return tuple(names)
-
-
-def _check_evaluation(evaluation: str) -> None:
-    if not isinstance(evaluation, str):
-        raise ConfigError(f"protocol.evaluation must be a string, got {evaluation!r}")
-    evaluation_conventions(evaluation)
 
 
 def protocol_a(**overrides: Any) -> ProtocolConfig:
