@@ -84,6 +84,7 @@ def load_study(
                 "dataset": folder.name,
                 **meta["stats"],
                 "wall_seconds": meta["wall_seconds_this_run"],
+                "n_jobs": meta.get("n_jobs", 1),
                 "engine": meta.get("code_version", {}).get("engine", "unrecorded"),
                 "commit": meta.get("code_version", {}).get("commit", "unknown"),
             }

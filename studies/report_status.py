@@ -60,14 +60,33 @@ def convergence_by_dataset(timings: pd.DataFrame) -> pd.Series:
     )
 
 
+def compute_by_dataset(timings: pd.DataFrame) -> pd.Series:
+    """Core-seconds per dataset: the sum of every task's measured time.
+
+    A task's time is stored with it in the runner's cache, so this counts each
+    task once, whether the run was resumed, served from the cache or spread
+    over several worker processes (unlike the wall time).
+    """
+    if "seconds" not in timings.columns or DATASET not in timings.columns:
+        return pd.Series(dtype=float)
+    return timings.groupby(DATASET)["seconds"].sum()
+
+
 def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
     """Which datasets of the study config are done (with compute time, solver
     convergence and the code version that produced them) and which not.
+
+    *compute s* is the sum of the tasks' measured times (core-seconds, see
+    :func:`compute_by_dataset`); *wall s* is the last run's wall time with its
+    number of worker processes (the first run's when a rerun only re-read the
+    cache).
     """
     wanted = study_datasets(study, root)
     meta = data.get("meta", pd.DataFrame(columns=[DATASET, "wall_seconds"]))
     meta = meta.set_index(DATASET) if DATASET in meta.columns else meta
-    converged = convergence_by_dataset(data.get("timings", pd.DataFrame()))
+    timings = data.get("timings", pd.DataFrame())
+    converged = convergence_by_dataset(timings)
+    compute = compute_by_dataset(timings)
     stale = stale_datasets(study, root)
 
     def row(d: str) -> str:
@@ -75,29 +94,38 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
             m = meta.loc[d]
             share = f"{converged[d]:.0%}" if d in converged.index else "n/a"
             version = f"{m['engine']} @ {str(m['commit'])[:7]}"
-            return f"| {d} | done | {m['wall_seconds']:.0f} | {share} | {version} |"
+            core = f"{compute[d]:.0f}" if d in compute.index else "n/a"
+            jobs = m.get("n_jobs", 1)
+            jobs = int(jobs) if pd.notna(jobs) else 1
+            workers = "1 worker" if jobs == 1 else f"{jobs} workers"
+            wall = f"{m['wall_seconds']:.0f} ({workers})"
+            return f"| {d} | done | {core} | {wall} | {share} | {version} |"
         if (study, d) in LEFT_OUT:
-            return f"| {d} | left out | {LEFT_OUT[study, d]} | | |"
+            return f"| {d} | left out | | {LEFT_OUT[study, d]} | | |"
         if d in stale:
             note = f"data from engine {stale[d]} not used: rerun with this engine"
-            return f"| {d} | stale | {note} | | |"
+            return f"| {d} | stale | | {note} | | |"
         note = PENDING_NOTES.get((study, d), "queued")
-        return f"| {d} | not run yet | {note} | | |"
+        return f"| {d} | not run yet | | {note} | | |"
 
     rows = [row(d) for d in wanted]
-    total = float(meta["wall_seconds"].sum()) if len(meta) else 0.0
+    done = [d for d in wanted if d in meta.index]
+    total = float(compute.reindex(done).fillna(0.0).sum())
     left = [d for d in wanted if (study, d) in LEFT_OUT and d not in meta.index]
     return [
         f"**Status of `configs/study_{study}.toml`:** {len(meta)} of {len(wanted)} "
-        f"datasets done with engine {current_engine()}, {total / 60:.0f} min of "
-        "compute (wall time of each dataset's first run, one worker process on a "
-        "2-core machine shared with other jobs)"
+        f"datasets done with engine {current_engine()}, {total / 3600:.1f} core-hours "
+        "of compute (*compute s*: the sum of every task's measured time, counted "
+        "once however the run was resumed or split over workers; *wall s*: the "
+        "run's wall time and worker processes, on a 2-core machine shared with "
+        "other jobs)"
         + (f"; left out: {', '.join(left)} (see the table)." if left else ".")
         + " *Not converged* is the share of per-label LinearSVC fits that stopped "
         "at liblinear's max_iter (1000) without converging (ML-kNN has no solver).",
         "",
-        "| dataset | status | wall seconds / note | not converged | engine @ commit |",
-        "|---|---|---|---|---|",
+        "| dataset | status | compute s | wall s (workers) / note | not converged "
+        "| engine @ commit |",
+        "|---|---|---|---|---|---|",
         *rows,
         "",
     ]

@@ -128,7 +128,8 @@ def test_reference_and_convention_studies_are_rendered(evaluations, root):
     plant(root, "paper001-ref-split", atr_place=1)
     lines = evaluations.evaluations_section(means, root)
     text = "\n".join(lines)
-    assert "| emotions | done | 12 |" in text  # the reference study's status
+    # the reference study's status: task seconds, then wall time and workers
+    assert "| emotions | done | 0 | 12 (1 worker) |" in text
     assert "**Pending:** `configs" not in text
     row = [
         r for r in text.splitlines() if r.startswith("| reference-code | definition")

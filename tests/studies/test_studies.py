@@ -414,12 +414,14 @@ def test_status_section_names_done_left_out_and_pending(monkeypatch):
             "wall_seconds": [60, 120],
             "engine": ["e1", "e1"],
             "commit": ["abcdef0123", "abcdef0123"],
+            "n_jobs": [1, 2],
         }
     )
     timings = pd.DataFrame(
         {
             "dataset": ["medical", "medical", "enron"],
             "stage": ["fit", "predict", "fit"],
+            "seconds": [3000.0, 600.0, 3600.0],
             "n_fitted": [100.0, None, 40.0],
             "n_not_converged": [25.0, None, 0.0],
         }
@@ -428,13 +430,15 @@ def test_status_section_names_done_left_out_and_pending(monkeypatch):
     monkeypatch.setitem(status.PENDING_NOTES, ("paper000", "arts"), "running now")
     lines = status.status_section("paper000", {"meta": meta, "timings": timings})
     text = "\n".join(lines)
-    assert "2 of 14 datasets done with engine" in text and "3 min of compute" in text
+    # compute is the tasks' summed time (core-seconds), not the wall time
+    assert "2 of 14 datasets done with engine" in text
+    assert "2.0 core-hours of compute" in text
     assert "left out: bibtex" in text
-    assert "| medical | done | 60 | 25% | e1 @ abcdef0 |" in lines
-    assert "| enron | done | 120 | 0% | e1 @ abcdef0 |" in lines
-    assert "| bibtex | left out | too slow here | | |" in lines
-    assert "| arts | not run yet | running now | | |" in lines
-    assert "| science | not run yet | queued | | |" in lines
+    assert "| medical | done | 3600 | 60 (1 worker) | 25% | e1 @ abcdef0 |" in lines
+    assert "| enron | done | 3600 | 120 (2 workers) | 0% | e1 @ abcdef0 |" in lines
+    assert "| bibtex | left out | | too slow here | | |" in lines
+    assert "| arts | not run yet | | running now | | |" in lines
+    assert "| science | not run yet | | queued | | |" in lines
 
 
 # ---------------------------------------------------------------- the configs
