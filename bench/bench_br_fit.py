@@ -73,10 +73,8 @@ def main(argv=None) -> int:
         X, Y = ds.X.tocsr()[samples][:, features], ds.Y[samples]
         solvers = ("auto",) if args.auto_only else ("auto", True, False)
         fits = {dual: one_fit(X, Y, dual) for dual in solvers}
-        fits.update(
-            {dual: (float("nan"), -1) for dual in (True, False) if dual not in fits}
-        )
-        times = {dual: seconds for dual, (seconds, _) in fits.items()}
+        times = {dual: float("nan") for dual in (True, False)}  # when skipped
+        times.update({dual: seconds for dual, (seconds, _) in fits.items()})
         l2_seconds, l2_bad = one_fit(scale_pair(X, X, "l2-rows")[0], Y, "auto")
         rows.append(
             {

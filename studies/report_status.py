@@ -18,25 +18,36 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+# Protocol A's classifier fits per dataset: 10 folds x (9 budgets x 15 runs + AF).
+FITS_PROTOCOL_A = 10 * (9 * 15 + 1)
+
+
+def _delicious(study: str, seconds: tuple[float, float], measured: str) -> str:
+    """Why delicious is left out, with the hours derived from a per-fit time
+    range measured by ``bench/bench_br_fit.py --datasets delicious``.
+    """
+    low, high = (s * FITS_PROTOCOL_A / 3600 for s in seconds)
+    hours = f"{low:.1f}" if high == low else f"{low:.1f}-{high:.1f}"
+    return (
+        "983 labels, so each BR + LinearSVC fit is 983 SVMs on 14.5k samples; "
+        f"`bench/bench_br_fit.py --datasets delicious` measures {measured} per fit "
+        f"at 50 % of the features, and protocol A needs {FITS_PROTOCOL_A:,} fits "
+        f"(10 folds x (9 budgets x 15 runs + AF)): {hours} h on one core, half "
+        f"that on both. Resumable: `python studies/run_study.py {study} "
+        "--datasets delicious --jobs 2`"
+    )
+
+
 # Datasets of a study config that are deliberately not run: (study, dataset) -> why.
-_DELICIOUS = (
-    "983 labels, so each BR + LinearSVC fit is 983 SVMs on 14.5k samples; "
-    "`bench/bench_br_fit.py --datasets delicious` measures {fit} per fit at 50 % of "
-    "the features, and protocol A needs 1,360 fits (10 folds x (9 budgets x 15 "
-    "runs + AF)): {hours}. Resumable: `python "
-    "studies/run_study.py {study} --datasets delicious --jobs 2`"
-)
 LEFT_OUT = {
-    ("paper000", "delicious"): _DELICIOUS.format(
-        study="paper000",
-        fit="23-33 s (two runs under different machine load)",
-        hours="9-12.5 h on one core, about 5-6 h on both",
+    ("paper000", "delicious"): _delicious(
+        "paper000", (23.4, 33.0), "23.4-33 s (two runs under different machine load)"
     ),
     # measured beside the raw fit in the same run: l2-rows 19.6 s vs 23.4 s (0.84x)
-    ("paper000-l2", "delicious"): _DELICIOUS.format(
-        study="paper000-l2",
-        fit="19.6 s with L2 rows (0.84x the raw fit measured in the same run)",
-        hours="about 7.4 h on one core, 3.7 h on both",
+    ("paper000-l2", "delicious"): _delicious(
+        "paper000-l2",
+        (19.6, 19.6),
+        "19.6 s with L2 rows (0.84x the raw fit measured in the same run)",
     ),
 }
 # Datasets not done yet (still running or queued): (study, dataset) -> note.
@@ -104,8 +115,7 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
             share = f"{converged[d]:.0%}" if d in converged.index else "n/a"
             version = f"{m['engine']} @ {str(m['commit'])[:7]}"
             core = f"{compute[d]:.0f}" if d in compute.index else "n/a"
-            jobs = m.get("n_jobs", 1)
-            jobs = int(jobs) if pd.notna(jobs) else 1
+            jobs = int(m.get("n_jobs", 1))  # load_study defaults it to 1
             workers = "1 worker" if jobs == 1 else f"{jobs} workers"
             wall = f"{m['wall_seconds']:.0f} ({workers})"
             return f"| {d} | done | {core} | {wall} | {share} | {version} |"
