@@ -12,7 +12,8 @@ mixed into the primary study's tables.
   verdict changes; the non-converged share of each side.
 - ``paper000-secondary`` (issue 11 item 1): the protocol on the other shared
   datasets with ``binarize = "median"``; Tables 4/5 and 6 as for the primary,
-  labelled as not the paper's datasets.
+  labelled as not the paper's datasets, and one summary line: which method
+  has the best average micro-F1 rank at the most budgets in each table.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from report_claims import claims_paper000, verdict_cell
+from report_claims import claims_paper000, rank_tables, verdict_cell
 from report_data import load_study
 from report_render import _block as block
 from report_render import md_table, table6, tables_4_5
@@ -149,6 +150,43 @@ def l2_section(primary: dict, root: Path) -> tuple[list[str], list[str]]:
         "",
     )
     return lines, [f"Sensitivity check (L2 rows): {sentence}", ""]
+
+
+def best_counts(ranks: pd.DataFrame) -> str:
+    """``"RoR at 6 of 9 budgets (1 tied)"``: the method with the best average rank
+    at the most budgets of one rank table (``budget_pct``, ``method``, ``best``).
+
+    A budget where two or more methods share the best rank is a tie: it counts
+    for none of them and is reported as tied. Equal counts name every leader
+    (``"MaxCS, MeanCS at 3 of 9 budgets"``).
+    """
+    best = ranks[ranks["best"]]
+    per_budget = best.groupby("budget_pct")["method"].agg(list)
+    n_budgets = ranks["budget_pct"].nunique()
+    sole = per_budget[per_budget.map(len) == 1].map(lambda m: m[0])
+    tied = int((per_budget.map(len) > 1).sum())
+    ties = f" ({tied} tied)" if tied else ""
+    if sole.empty:
+        return f"no single best at any of {n_budgets} budgets{ties}"
+    counts = sole.value_counts()
+    leaders = sorted(counts[counts == counts.max()].index)
+    return f"{', '.join(leaders)} at {counts.max()} of {n_budgets} budgets{ties}"
+
+
+def secondary_summary(data: dict) -> list[str]:
+    """The summary's line on the secondary table (empty without current data)."""
+    if "results" not in data:
+        return []
+    table4, table5 = rank_tables(data["results"], "micro_f1")
+    cs, bns = (best_counts(table4[table4["measure"] == m]) for m in ("CS", "BNS"))
+    n = len(data["meta"])
+    return [
+        f"Secondary table ({n} shared dataset{'s' * (n != 1)}, not paper 000's, "
+        'binarize = "median"; never in Study 1\'s averages), best average '
+        f"micro-F1 rank: CS aggregations {cs}; BNS aggregations {bns}; "
+        f"Table 5 methods {best_counts(table5)}.",
+        "",
+    ]
 
 
 def secondary_section(png: bool, root: Path) -> list[str]:

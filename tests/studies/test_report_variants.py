@@ -247,3 +247,34 @@ def test_report_keeps_the_secondary_out_of_study_1(root):
     assert at40.loc["MeanCS", "mean"] == 1.0
     assert text.index("## Study 1, sens") < text.index("## Secondary table")
     assert "Datasets done (1): flags." in text[text.index("## Secondary table") :]
+
+
+def test_best_counts_names_the_leader_and_counts_ties(variants):
+    def ranks(best_per_budget):
+        rows = []
+        for pct, best in zip(PCTS[:4], best_per_budget, strict=True):
+            for m in ("MaxCS", "MeanCS", "RoRCS"):
+                rows.append({"budget_pct": pct, "method": m, "best": m in best})
+        return pd.DataFrame(rows)
+
+    one = ranks([{"RoRCS"}, {"RoRCS"}, {"MaxCS"}, {"MaxCS", "MeanCS"}])
+    assert variants.best_counts(one) == "RoRCS at 2 of 4 budgets (1 tied)"
+    level = ranks([{"RoRCS"}, {"MaxCS"}, {"MaxCS"}, {"RoRCS"}])
+    assert variants.best_counts(level) == "MaxCS, RoRCS at 2 of 4 budgets"
+    tied = ranks([{"MaxCS", "RoRCS"}] * 4)
+    assert variants.best_counts(tied) == "no single best at any of 4 budgets (4 tied)"
+
+
+def test_summary_line_of_the_secondary_table(variants, root):
+    assert (
+        variants.secondary_summary(variants.load_study("paper000-secondary", root=root))
+        == []
+    )
+    plant(root, "paper000-secondary", "flags", paper_story)
+    data = variants.load_study("paper000-secondary", root=root)
+    (line, blank) = variants.secondary_summary(data)
+    assert line.startswith("Secondary table (1 shared dataset, not paper 000's,")
+    # the story: MeanCS best at 10-40 %, MaxCS at 50-90 %; MeanBNS first at 10-50 %
+    assert "CS aggregations MaxCS at 5 of 9 budgets;" in line
+    assert "BNS aggregations MeanBNS at 5 of 9 budgets;" in line
+    assert line.endswith("Table 5 methods MaxCS at 5 of 9 budgets.") and blank == ""
