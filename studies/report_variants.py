@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 from report_claims import claims_paper000, rank_tables, verdict_cell
-from report_data import load_study
+from report_data import load_study, write_app_sources
 from report_render import _block as block
 from report_render import md_table, table6, tables_4_5
 from report_status import convergence_by_dataset, status_section
@@ -207,6 +207,7 @@ def secondary_section(png: bool, root: Path) -> list[str]:
     ]
     if "results" not in data:
         return lines + ["No dataset of this table is done with this engine yet.", ""]
+    write_app_sources(SECONDARY, data, root)  # the app's "other datasets" source
     tables = root / "studies" / SECONDARY / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     meta = data["meta"]

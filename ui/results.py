@@ -25,6 +25,9 @@ STUDY_SOURCES = {
     # the ATR authors' evaluation conventions (issue 12): weighted F1/Jaccard,
     # ranking metrics on 0/1 predictions, Mulan's splits, their ML-kNN
     "Paper 001 study, authors' evaluation": "paper001-ref",
+    # paper 000's protocol on the shared datasets that are not the paper's,
+    # CS/BNS on features binarized at their median (issue 11 item 1)
+    "Paper 000 protocol, other datasets": "paper000-secondary",
 }
 
 

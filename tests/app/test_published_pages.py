@@ -109,3 +109,26 @@ def test_similarity_shows_the_published_table6_beside_ours(published):
     i, j = list(diff.index).index("MaxCS"), list(diff.columns).index("MeanCS")
     assert heat["y"][i] == "MaxCS" and heat["x"][j] == "MeanCS"
     assert heat["text"][i][j] == f"{diff.loc['MaxCS', 'MeanCS'] + 0.0:.2f}"
+
+
+def test_other_datasets_source_ranks_them_without_a_published_column():
+    """Check the secondary table (paper 000's protocol on the 10 shared datasets
+    that are not the paper's) is a source of its own: its datasets are ranked,
+    and the paper's numbers are never offered beside them (issue 11 item 1).
+    """
+    folder = STUDY.parent / "paper000-secondary" / "app"
+    n = pd.read_csv(folder / "results.csv.gz", usecols=["dataset"])["dataset"].nunique()
+    at = open_page(new_app(), "average_ranks")
+    at.radio(key="results_source_widget").set_value(
+        "Paper 000 protocol, other datasets"
+    ).run()
+    assert not at.exception and not at.error
+    assert "ranks_published" not in [r.key for r in at.radio]
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["Datasets x methods"].startswith(f"{n} x ") and n == 10
+    at = open_page(at, "similarity")
+    assert at.radio(key="results_source_widget").value == (
+        "Paper 000 protocol, other datasets"
+    )
+    assert "sim_published" not in [r.key for r in at.radio]
+    assert charts(at) and not at.exception and not at.error

@@ -336,7 +336,7 @@ def test_committed_tables_match_the_committed_data(regenerated):
 
 
 def test_committed_app_files_match_the_committed_data(regenerated):
-    for study in ("paper000", "paper001", "paper001-ref"):
+    for study in ("paper000", "paper001", "paper001-ref", "paper000-secondary"):
         for name in ("results.csv.gz", "selections.csv.gz"):
             committed = ROOT / "studies" / study / "app" / name
             new = regenerated / "studies" / study / "app" / name
