@@ -33,7 +33,7 @@ from report_data import ROOT, load_study, write_app_sources
 from report_evaluations import REFERENCE_STUDY, evaluation_summary
 from report_render import report_paper000, report_paper001
 from report_status import status_section
-from report_variants import SECONDARY, l2_section, secondary_section, secondary_summary
+from report_variants import l2_section, secondary_section
 
 STUDIES = (("paper000", report_paper000), ("paper001", report_paper001))
 
@@ -58,9 +58,9 @@ def build_report(root: Path, png: bool) -> str:
                     write_app_sources(REFERENCE_STUDY, reference, root)
         if study == "paper000":  # its variants, each its own section
             l2, l2_summary = l2_section(data, root)
-            sections += [*l2, *secondary_section(png, root)]
-            summary += l2_summary
-            summary += secondary_summary(load_study(SECONDARY, root=root))
+            secondary, secondary_summary = secondary_section(png, root)
+            sections += [*l2, *secondary]
+            summary += l2_summary + secondary_summary
     sections[1:1] = [*summary, ""]
     return "\n".join(sections) + "\n"
 

@@ -189,8 +189,10 @@ def secondary_summary(data: dict) -> list[str]:
     ]
 
 
-def secondary_section(png: bool, root: Path) -> list[str]:
-    """Tables 4/5 and 6 on the other shared datasets (not the paper's)."""
+def secondary_section(png: bool, root: Path) -> tuple[list[str], list[str]]:
+    """Tables 4/5 and 6 on the other shared datasets (not the paper's), and
+    the summary's line on them (:func:`secondary_summary`), from one load.
+    """
     data = load_study(SECONDARY, root=root)
     lines = [
         "## Secondary table: paper 000's protocol on other datasets (not the "
@@ -206,7 +208,10 @@ def secondary_section(png: bool, root: Path) -> list[str]:
         *status_section(SECONDARY, data, root),
     ]
     if "results" not in data:
-        return lines + ["No dataset of this table is done with this engine yet.", ""]
+        return lines + [
+            "No dataset of this table is done with this engine yet.",
+            "",
+        ], []
     write_app_sources(SECONDARY, data, root)  # the app's "other datasets" source
     tables = root / "studies" / SECONDARY / "tables"
     tables.mkdir(parents=True, exist_ok=True)
@@ -223,6 +228,7 @@ def secondary_section(png: bool, root: Path) -> list[str]:
             prefix=prefix,
             note=NOT_THE_PAPERS,
         )
-    return lines + table6(
+    lines += table6(
         data["similarity"], tables, png, root, prefix=prefix, note=NOT_THE_PAPERS
     )
+    return lines, secondary_summary(data)

@@ -201,8 +201,10 @@ def test_secondary_section_has_its_own_labelled_tables(variants, root):
     _primary(root)
     plant(root, "paper000-secondary", "flags", paper_story)
     plant(root, "paper000-secondary", "emotions", max_at_40)
-    text = "\n".join(variants.secondary_section(False, root))
+    lines, summary = variants.secondary_section(False, root)
+    text = "\n".join(lines)
     lines = text.splitlines()
+    assert summary[0].startswith("Secondary table (2 shared datasets, not paper")
     assert "(not the paper's datasets)" in lines[0]
     assert "| flags | done | 1 | 30 (1 worker) |" in text
     assert "| yeast | not run yet |" in text
@@ -228,7 +230,8 @@ def test_secondary_section_has_its_own_labelled_tables(variants, root):
 
 
 def test_secondary_section_without_data_still_shows_the_status(variants, root):
-    lines = variants.secondary_section(False, root)
+    lines, summary = variants.secondary_section(False, root)
+    assert summary == []
     assert "| flags | not run yet | | queued | | |" in lines
     assert "No dataset of this table is done with this engine yet." in lines
 
