@@ -136,8 +136,10 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
         f"datasets done with engine {current_engine()}, {total / 3600:.1f} core-hours "
         "of compute (*compute s*: the sum of every task's measured time, counted "
         "once however the run was resumed or split over workers; *wall s*: the "
-        "run's wall time and worker processes, on a 2-core machine shared with "
-        "other jobs)"
+        "wall time of the run that finished the dataset, with its worker "
+        "processes, on a 2-core machine shared with other jobs; a run resumed "
+        "from the cache counts only its own part, so compute s can exceed wall s "
+        "times the workers)"
         + (f"; left out: {', '.join(left)} (see the table)." if left else ".")
         + " *Not converged* is the share of per-label LinearSVC fits that stopped "
         "at liblinear's max_iter (1000) without converging (ML-kNN has no solver).",
