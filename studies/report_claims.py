@@ -45,6 +45,59 @@ def claims_paper000(
         return None
 
 
+def claims_without_each_dataset(
+    results: pd.DataFrame, similarity: pd.DataFrame, metric: str = "micro_f1"
+) -> pd.DataFrame | None:
+    """How much each claim's verdict hangs on a single dataset.
+
+    Each dataset is left out in turn and the claims are checked again on the
+    rest (:func:`claims_paper000`, the same rule). Paper 000 averages over 20
+    datasets and we over at most 14, so a verdict that one dataset flips is
+    weak evidence either way.
+
+    Returns
+    -------
+    DataFrame or None
+        One row per claim: ``claim, stated, verdict`` (on every dataset),
+        ``n_subsets`` (datasets left out in turn whose remainder can be checked),
+        ``n_same`` (subsets giving
+        the same verdict) and ``changes`` (``"without d: partly; ..."``, empty
+        when none); None when the claims cannot be checked on all datasets or
+        fewer than 3 datasets are done.
+    """
+    full = claims_paper000(results, similarity, metric)
+    datasets = sorted(results[DATASET].unique())
+    if full is None or len(datasets) < 3:
+        return None
+    n_same = [0] * len(full)
+    n_checked = 0
+    changes: list[list[str]] = [[] for _ in range(len(full))]
+    for d in datasets:
+        sub = claims_paper000(
+            results[results[DATASET] != d],
+            similarity[similarity[DATASET] != d],
+            metric,
+        )
+        if sub is None:  # a method, budget or similarity only this dataset had
+            continue
+        n_checked += 1
+        for i, (v_full, v_sub) in enumerate(zip(full["verdict"], sub["verdict"])):
+            if v_full == v_sub:
+                n_same[i] += 1
+            else:
+                changes[i].append(f"without {d}: {v_sub}")
+    return full[["claim", "stated", "verdict"]].assign(
+        n_subsets=n_checked, n_same=n_same, changes=["; ".join(c) for c in changes]
+    )
+
+
+def stability_cell(row) -> str:
+    """``"same in 11 of 12 (without arts: partly)"`` for one row of
+    :func:`claims_without_each_dataset`."""
+    text = f"same in {row.n_same} of {row.n_subsets}"
+    return f"{text} ({row.changes})" if row.changes else text
+
+
 def verdict_cell(row) -> str:
     """``"partly (3 of 5, 1 tied)"`` for one row of :func:`claims_paper000`."""
     ties = f", {row.ties} tied" if row.ties else ""
@@ -107,9 +160,14 @@ def _summary_paper000(data: dict) -> list[str]:
     claims = claims_paper000(res, data["similarity"])
     if claims is None:
         return lines + ["- not checked: a stated budget or method is missing.", ""]
+    loo = claims_without_each_dataset(res, data["similarity"])
     lines += [
-        f"- {row.claim} ({row.stated}): {verdict_cell(row)}."
-        for row in claims.itertuples()
+        f"- {row.claim} ({row.stated}): {verdict_cell(row)}"
+        + ("." if loo is None else f"; one dataset left out: {stability_cell(s)}.")
+        for row, s in zip(
+            claims.itertuples(),
+            [None] * len(claims) if loo is None else loo.itertuples(),
+        )
     ]
     return lines + [""]
 

@@ -258,15 +258,18 @@ def test_claims_partly_and_the_summary_use_the_one_rule(claims):
     def story(pct):  # Max beats Mean (CS) at 40 %: 3 of the 4 stated budgets
         return ["MaxCS", "MeanCS", "MeanBNS"] if pct == 40 else _paper_story(pct)
 
+    sim = _planted_similarity(_PAPER_GROUPS)
     data = {
         "results": _planted_results(story),
-        "similarity": _planted_similarity(_PAPER_GROUPS),
+        "similarity": pd.concat([sim.assign(dataset=f"d{d}") for d in range(4)]),
     }
     checks = claims.claims_paper000(data["results"], data["similarity"])
     assert checks.loc[0, "verdict"] == "partly" and checks.loc[0, "holds"] == 3
     lines = claims.summary_lines("paper000", data)
-    assert "- Mean is the best CS aggregation (10-40%): partly (3 of 4)." in lines
-    assert "- Max is the best CS aggregation (50-90%): agree (5 of 5)." in lines
+    # four alike datasets: leaving any one out changes nothing
+    same = "; one dataset left out: same in 4 of 4."
+    assert f"- Mean is the best CS aggregation (10-40%): partly (3 of 4){same}" in lines
+    assert f"- Max is the best CS aggregation (50-90%): agree (5 of 5){same}" in lines
     assert not any("text" in line for line in lines)
 
 
@@ -495,3 +498,61 @@ def test_variant_notes_count_mdmr_ref_equal_to_d2f(claims):
     text = " ".join(claims.variant_notes(means))
     assert "1 of 2 (dataset, metric) means" in text
     assert claims.variant_notes(means[means["method"] == "D2F"]) == []
+
+
+def test_leaving_one_dataset_out_keeps_a_shared_story(claims):
+    results = _planted_results(_paper_story)
+    sim = pd.concat(
+        [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(4)]
+    )
+    loo = claims.claims_without_each_dataset(results, sim)
+    assert list(loo["verdict"]) == ["agree"] * 8
+    assert list(loo["n_subsets"]) == [4] * 8 and list(loo["n_same"]) == [4] * 8
+    assert list(loo["changes"]) == [""] * 8
+    assert claims.stability_cell(next(loo.itertuples())) == "same in 4 of 4"
+    # without d0 nothing is left of a Table 6 known on d0 only: that subset
+    # cannot be checked and is not counted
+    only_d0 = claims.claims_without_each_dataset(results, sim[sim["dataset"] == "d0"])
+    assert list(only_d0["n_subsets"]) == [3] * 8
+    assert list(only_d0["n_same"]) == [3] * 8
+
+
+def test_leaving_one_dataset_out_names_the_dataset_a_verdict_hangs_on(claims):
+    # d0-d2 tell the paper's story (Mean 1st, Max 2nd up to 40 %); d3-d5 put
+    # Max 1st and Mean 2nd at every budget: on all six, Mean and Max tie at
+    # 1.5; leaving out a story dataset makes Max best, an odd one Mean
+    def maxfirst(pct):
+        return ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS"]
+
+    story = _planted_results(_paper_story, n_datasets=3)
+    odd = _planted_results(maxfirst, n_datasets=3)
+    odd["dataset"] = odd["dataset"].map({"d0": "d3", "d1": "d4", "d2": "d5"})
+    results = pd.concat([story, odd], ignore_index=True)
+    sim = pd.concat(
+        [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(6)]
+    )
+    full = claims.claims_paper000(results, sim)
+    loo = claims.claims_without_each_dataset(results, sim)
+    assert list(loo["verdict"]) == list(full["verdict"])
+    mean_cs = loo.iloc[0]
+    assert mean_cs["claim"] == "Mean is the best CS aggregation"
+    assert mean_cs["verdict"] == "tie"
+    assert mean_cs["n_subsets"] == 6 and mean_cs["n_same"] == 0
+    assert mean_cs["changes"] == "; ".join(
+        [f"without d{d}: disagree" for d in range(3)]
+        + [f"without d{d}: agree" for d in range(3, 6)]
+    )
+    lines = claims.summary_lines("paper000", {"results": results, "similarity": sim})
+    line = next(x for x in lines if x.startswith("- Mean is the best CS"))
+    assert line.startswith("- Mean is the best CS aggregation (10-40%): tie (0 of 4")
+    assert "; one dataset left out: same in 0 of 6 (without d0: disagree;" in line
+
+
+def test_leaving_one_dataset_out_needs_three_datasets(claims):
+    results = _planted_results(_paper_story, n_datasets=2)
+    sim = pd.concat(
+        [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(2)]
+    )
+    assert claims.claims_without_each_dataset(results, sim) is None
+    lines = claims.summary_lines("paper000", {"results": results, "similarity": sim})
+    assert "- Mean is the best CS aggregation (10-40%): agree (4 of 4)." in lines
