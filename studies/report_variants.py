@@ -76,6 +76,10 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
     both["primary"] = [verdict_cell(r) for r in mine.itertuples()]
     both["l2_rows"] = [verdict_cell(r) for r in theirs.itertuples()]
     both["changed"] = both["verdict_primary"] != both["verdict_l2"]
+    loo = _changes_without_each(primary, l2, common)
+    if loo is not None:
+        both["changed_one_left_out"] = loo
+        both["subsets_one_left_out"] = len(common)
     changed = both[both["changed"]]
     where = (
         f"On the {len(common)} datasets both studies have ({names})"
@@ -87,9 +91,26 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
             f"{where}, no conclusion changes: every claim gets the same "
             "verdict with and without L2-normalised rows."
         )
+        if loo is not None and max(loo) > 0:
+            flips = "; ".join(
+                f"{r.claim} in {r.changed_one_left_out} of {len(common)}"
+                for r in both.itertuples()
+                if r.changed_one_left_out
+            )
+            sentence += (
+                " With one dataset left out in turn, some subsets do change a "
+                f"conclusion: {flips}."
+            )
     else:
+        n = len(common)
         moves = "; ".join(
             f"{r.claim}: {r.verdict_primary} -> {r.verdict_l2}"
+            + (
+                ""
+                if loo is None
+                else f" (changes in {r.changed_one_left_out} of {n} subsets with "
+                "one dataset left out)"
+            )
             for r in changed.itertuples()
         )
         sentence = (
@@ -97,6 +118,27 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
             f"L2-normalised rows: {moves}."
         )
     return both, sentence
+
+
+def _changes_without_each(
+    primary: dict, l2: dict, common: list[str]
+) -> list[int] | None:
+    """Per claim, in how many leave-one-dataset-out subsets of ``common`` its
+    verdict differs between the two studies; None below 3 common datasets or
+    when a subset cannot be checked (then no count would be honest)."""
+    if len(common) < 3:
+        return None
+    counts = None
+    for d in common:
+        rest = [c for c in common if c != d]
+        a, b = _only(primary, rest), _only(l2, rest)
+        mine = claims_paper000(a["results"], a["similarity"])
+        theirs = claims_paper000(b["results"], b["similarity"])
+        if mine is None or theirs is None:
+            return None
+        diff = (mine["verdict"] != theirs["verdict"]).astype(int).to_numpy()
+        counts = diff if counts is None else counts + diff
+    return [int(c) for c in counts]
 
 
 def _convergence(primary: dict, l2: dict, common: list[str]) -> str:

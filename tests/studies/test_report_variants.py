@@ -281,3 +281,48 @@ def test_summary_line_of_the_secondary_table(variants, root):
     assert "CS aggregations MaxCS at 5 of 9 budgets;" in line
     assert "BNS aggregations MeanBNS at 5 of 9 budgets;" in line
     assert line.endswith("Table 5 methods MaxCS at 5 of 9 budgets.") and blank == ""
+
+
+def test_l2_section_counts_changes_with_one_dataset_left_out(variants, root):
+    primary = _primary(root)  # medical, enron: the paper's story
+    plant(root, "paper000", "slashdot", paper_story)
+    primary = _load("report_data").load_study("paper000", root=root)
+    for dataset in ("medical", "enron", "slashdot"):
+        plant(root, "paper000-l2", dataset, max_at_40)
+    lines, _ = variants.l2_section(primary, root)
+    text = "\n".join(lines)
+    # Max beats Mean at 40 % on every dataset: every subset of two sees it too
+    assert (
+        "1 of 8 conclusions change with L2-normalised rows: Mean is the best CS "
+        "aggregation: agree -> partly (changes in 3 of 3 subsets with one dataset "
+        "left out)." in text
+    )
+    saved = pd.read_csv(
+        root / "studies" / "paper000-l2" / "tables" / "claims_vs_primary.csv"
+    )
+    assert list(saved["changed_one_left_out"]) == [3] + [0] * 7
+    assert set(saved["subsets_one_left_out"]) == {3}
+
+
+def test_l2_section_names_a_change_only_some_subsets_see(variants, root):
+    primary = _primary(root)
+    plant(root, "paper000", "slashdot", paper_story)
+    primary = _load("report_data").load_study("paper000", root=root)
+    # L2 moves Max ahead at 40 % on slashdot only: Mean keeps the lead on the
+    # three (ranks 1, 1, 2), ties without medical or enron (1, 2), leads without
+    # slashdot
+    for dataset, story in (
+        ("medical", paper_story),
+        ("enron", paper_story),
+        ("slashdot", max_at_40),
+    ):
+        plant(root, "paper000-l2", dataset, story)
+    lines, summary = variants.l2_section(primary, root)
+    text = "\n".join(lines)
+    assert (
+        "On the 3 datasets both studies have (enron, medical, slashdot), no "
+        "conclusion changes: every claim gets the same verdict with and without "
+        "L2-normalised rows. With one dataset left out in turn, some subsets do "
+        "change a conclusion: Mean is the best CS aggregation in 2 of 3." in text
+    )
+    assert "in 2 of 3." in "\n".join(summary)
