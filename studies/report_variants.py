@@ -91,16 +91,6 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
             f"{where}, no conclusion changes: every claim gets the same "
             "verdict with and without L2-normalised rows."
         )
-        if loo is not None and max(loo) > 0:
-            flips = "; ".join(
-                f"{r.claim} in {r.changed_one_left_out} of {len(common)}"
-                for r in both.itertuples()
-                if r.changed_one_left_out
-            )
-            sentence += (
-                " With one dataset left out in turn, some subsets do change a "
-                f"conclusion: {flips}."
-            )
     else:
         n = len(common)
         moves = "; ".join(
@@ -117,6 +107,19 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
             f"{where}, {len(changed)} of {len(both)} conclusions change with "
             f"L2-normalised rows: {moves}."
         )
+    if loo is not None:
+        flips = "; ".join(
+            f"{r.claim} in {r.changed_one_left_out} of {len(common)}"
+            for r in both.itertuples()
+            if r.changed_one_left_out and not r.changed
+        )
+        if flips:
+            what = (
+                "some subsets do change a conclusion"
+                if changed.empty
+                else "other conclusions change in some subsets"
+            )
+            sentence += f" With one dataset left out in turn, {what}: {flips}."
     return both, sentence
 
 
