@@ -59,11 +59,10 @@ def claims_without_each_dataset(
     -------
     DataFrame or None
         One row per claim: ``claim, stated, verdict`` (on every dataset),
-        ``n_subsets`` (datasets left out in turn whose remainder can be checked),
-        ``n_same`` (subsets giving
-        the same verdict) and ``changes`` (``"without d: partly; ..."``, empty
-        when none); None when the claims cannot be checked on all datasets or
-        fewer than 3 datasets are done.
+        ``n_subsets`` (datasets left out in turn whose remainder can be
+        checked), ``n_same`` (subsets giving the same verdict) and ``changes``
+        (``"without d: partly; ..."``, empty when none); None when the claims
+        cannot be checked on all datasets or fewer than 3 datasets are done.
     """
     full = claims_paper000(results, similarity, metric)
     datasets = sorted(results[DATASET].unique())
@@ -91,11 +90,30 @@ def claims_without_each_dataset(
     )
 
 
-def stability_cell(row) -> str:
-    """``"same in 11 of 12 (without arts: partly)"`` for one row of
-    :func:`claims_without_each_dataset`."""
-    text = f"same in {row.n_same} of {row.n_subsets}"
-    return f"{text} ({row.changes})" if row.changes else text
+def stability_cells(loo: pd.DataFrame | None, n_claims: int) -> list[str | None]:
+    """``"same in 11 of 12 (without arts: partly)"`` per row of
+    :func:`claims_without_each_dataset`; None per claim when it gave None."""
+    if loo is None:
+        return [None] * n_claims
+    return [
+        f"same in {r.n_same} of {r.n_subsets}"
+        + (f" ({r.changes})" if r.changes else "")
+        for r in loo.itertuples()
+    ]
+
+
+def claim_checks(data: dict) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    """:func:`claims_paper000` and :func:`claims_without_each_dataset` (micro-F1)
+    of one loaded study, computed once and kept in ``data``: the summary and
+    the claims section both show them, and the recheck costs one claim check
+    per dataset."""
+    if "claim_checks" not in data:
+        res, sim = data["results"], data["similarity"]
+        data["claim_checks"] = (
+            claims_paper000(res, sim),
+            claims_without_each_dataset(res, sim),
+        )
+    return data["claim_checks"]
 
 
 def verdict_cell(row) -> str:
@@ -157,17 +175,13 @@ def _summary_paper000(data: dict) -> list[str]:
         "contradicted but tied, disagree = otherwise):",
         "",
     ]
-    claims = claims_paper000(res, data["similarity"])
+    claims, loo = claim_checks(data)
     if claims is None:
         return lines + ["- not checked: a stated budget or method is missing.", ""]
-    loo = claims_without_each_dataset(res, data["similarity"])
     lines += [
         f"- {row.claim} ({row.stated}): {verdict_cell(row)}"
-        + ("." if loo is None else f"; one dataset left out: {stability_cell(s)}.")
-        for row, s in zip(
-            claims.itertuples(),
-            [None] * len(claims) if loo is None else loo.itertuples(),
-        )
+        + ("." if cell is None else f"; one dataset left out: {cell}.")
+        for row, cell in zip(claims.itertuples(), stability_cells(loo, len(claims)))
     ]
     return lines + [""]
 

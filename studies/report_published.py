@@ -12,13 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from report_claims import (
-    claims_paper000,
-    claims_without_each_dataset,
-    rank_tables,
-    stability_cell,
-    verdict_cell,
-)
+from report_claims import claim_checks, rank_tables, stability_cells, verdict_cell
 from report_data import BNS, CS, VARIANTS, mean_similarity
 from report_render import _block as block
 from report_render import md_table
@@ -211,7 +205,7 @@ def _claims(published: pd.DataFrame, data: dict, tables: Path) -> list[str]:
     """Paper 000's claims over their stated ranges: the paper's tables and ours."""
     pub4, pub5 = published_ranks(published, 4), published_ranks(published, 5)
     theirs = paper000_claims(pub4, pub5, published_kuncheva(published))
-    mine = claims_paper000(data["results"], data["similarity"])
+    mine, loo = claim_checks(data)
     if mine is None:
         return block(
             "#### The paper's claims over the ranges it states them for (micro-F1)",
@@ -219,7 +213,6 @@ def _claims(published: pd.DataFrame, data: dict, tables: Path) -> list[str]:
         )
     both = theirs.merge(mine, on=["claim", "stated"], suffixes=("_paper", "_ours"))
     both.to_csv(tables / "published_claims.csv", index=False)
-    loo = claims_without_each_dataset(data["results"], data["similarity"])
     if loo is not None:
         loo.to_csv(tables / "claims_without_each_dataset.csv", index=False)
     rows = [
@@ -228,13 +221,11 @@ def _claims(published: pd.DataFrame, data: dict, tables: Path) -> list[str]:
             "stated for": t.stated,
             "the paper's own tables": verdict_cell(t),
             "ours": verdict_cell(o),
-            "ours, one dataset left out": "n/a" if loo is None else stability_cell(s),
+            "ours, one dataset left out": cell or "n/a",
             "our outcomes": o.outcomes,
         }
-        for t, o, s in zip(
-            theirs.itertuples(),
-            mine.itertuples(),
-            [None] * len(mine) if loo is None else loo.itertuples(),
+        for t, o, cell in zip(
+            theirs.itertuples(), mine.itertuples(), stability_cells(loo, len(mine))
         )
     ]
     return block(

@@ -76,10 +76,11 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
     both["primary"] = [verdict_cell(r) for r in mine.itertuples()]
     both["l2_rows"] = [verdict_cell(r) for r in theirs.itertuples()]
     both["changed"] = both["verdict_primary"] != both["verdict_l2"]
+    n = len(common)
     loo = _changes_without_each(primary, l2, common)
     if loo is not None:
         both["changed_one_left_out"] = loo
-        both["subsets_one_left_out"] = len(common)
+        both["subsets_one_left_out"] = n
     changed = both[both["changed"]]
     where = (
         f"On the {len(common)} datasets both studies have ({names})"
@@ -92,7 +93,6 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
             "verdict with and without L2-normalised rows."
         )
     else:
-        n = len(common)
         moves = "; ".join(
             f"{r.claim}: {r.verdict_primary} -> {r.verdict_l2}"
             + (
@@ -109,7 +109,7 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
         )
     if loo is not None:
         flips = "; ".join(
-            f"{r.claim} in {r.changed_one_left_out} of {len(common)}"
+            f"{r.claim} in {r.changed_one_left_out} of {n}"
             for r in both.itertuples()
             if r.changed_one_left_out and not r.changed
         )

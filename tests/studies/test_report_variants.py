@@ -124,8 +124,8 @@ def root(tmp_path) -> Path:
     return tmp_path
 
 
-def _primary(root: Path) -> dict:
-    for dataset in ("medical", "enron"):
+def _primary(root: Path, datasets=("medical", "enron")) -> dict:
+    for dataset in datasets:
         plant(root, "paper000", dataset, paper_story, not_converged=80)
     return _load("report_data").load_study("paper000", root=root)
 
@@ -284,10 +284,9 @@ def test_summary_line_of_the_secondary_table(variants, root):
 
 
 def test_l2_section_counts_changes_with_one_dataset_left_out(variants, root):
-    primary = _primary(root)  # medical, enron: the paper's story
-    plant(root, "paper000", "slashdot", paper_story)
-    primary = _load("report_data").load_study("paper000", root=root)
-    for dataset in ("medical", "enron", "slashdot"):
+    three = ("medical", "enron", "slashdot")
+    primary = _primary(root, three)  # the paper's story
+    for dataset in three:
         plant(root, "paper000-l2", dataset, max_at_40)
     lines, _ = variants.l2_section(primary, root)
     text = "\n".join(lines)
@@ -306,9 +305,7 @@ def test_l2_section_counts_changes_with_one_dataset_left_out(variants, root):
 
 
 def test_l2_section_names_a_change_only_some_subsets_see(variants, root):
-    primary = _primary(root)
-    plant(root, "paper000", "slashdot", paper_story)
-    primary = _load("report_data").load_study("paper000", root=root)
+    primary = _primary(root, ("medical", "enron", "slashdot"))
     # L2 moves Max ahead at 40 % on slashdot only: Mean keeps the lead on the
     # three (ranks 1, 1, 2), ties without medical or enron (1, 2), leads without
     # slashdot
