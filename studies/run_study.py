@@ -193,10 +193,15 @@ def run_one(
         ROOT / spec.path if not Path(spec.path).is_absolute() else spec.path
     )
     previous = out / "meta.json"
-    if previous.exists():  # a rerun served from the cache keeps the real compute time
+    code, workers = CODE_VERSION, jobs
+    if previous.exists():  # a rerun served from the cache keeps the real compute run
         before = json.loads(previous.read_text())
-        if before.get("code_version", {}).get("engine") == CODE_VERSION["engine"]:
-            wall = max(wall, before.get("wall_seconds_this_run", 0))
+        same_engine = before.get("code_version", {}).get("engine") == code["engine"]
+        if same_engine and before.get("wall_seconds_this_run", 0) > wall:
+            # the earlier run did the work: keep its wall time, workers and commit
+            wall = before["wall_seconds_this_run"]
+            code = before["code_version"]
+            workers = before.get("n_jobs", jobs)
     meta = {
         "dataset": name,
         "stats": {
@@ -204,11 +209,11 @@ def run_one(
             for k, v in ds.stats().items()
         },
         "wall_seconds_this_run": round(wall, 1),
-        "n_jobs": jobs,
+        "n_jobs": workers,
         "config": f"configs/study_{study}.toml",
         "python": platform.python_version(),
         "versions": _versions(),
-        "code_version": CODE_VERSION,
+        "code_version": code,
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out

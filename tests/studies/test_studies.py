@@ -146,7 +146,11 @@ def test_run_one_rerun_is_served_from_cache_and_identical(
     )
     config, spec, tmp, out = tiny_study
     before = {p.name: p.read_bytes() for p in out.glob("*.csv*")}
-    wall = json.loads((out / "meta.json").read_text())["wall_seconds_this_run"]
+    first = json.loads((out / "meta.json").read_text())
+    wall = first["wall_seconds_this_run"]
+    # a later commit of the same engine only re-reads the cache
+    later = dict(run_study.CODE_VERSION, commit="a-later-commit")
+    monkeypatch.setattr(run_study, "CODE_VERSION", later)
     run_study.run_one(
         "paper000", config, spec, jobs=1, out_root=tmp / "data", cache_dir=tmp / "cache"
     )
@@ -155,10 +159,12 @@ def test_run_one_rerun_is_served_from_cache_and_identical(
     for name in ("results.csv.gz", "selections.csv.gz", "similarity.csv"):
         assert after[name] == before[name], name
     meta = json.loads((out / "meta.json").read_text())
-    # the cached rerun is faster, but the first run's compute time is kept
+    # the cached rerun is faster, so the run that computed it stays on record:
+    # its wall time, workers and commit
     assert meta["wall_seconds_this_run"] == wall
+    assert meta["code_version"] == first["code_version"] != later
     assert meta["versions"]["mlfs_core"]
-    assert meta["n_jobs"] == 1
+    assert meta["n_jobs"] == first["n_jobs"] == 1
 
 
 def test_run_study_rejects_unknown_dataset(run_study, capsys):
