@@ -24,6 +24,10 @@ from .results import STUDIES_DIR, STUDY_SOURCES, ResultsRef
 
 PAPER000 = STUDY_SOURCES["Paper 000 study"]
 CHOICES = ("ours", "published beside ours")
+NOT_SHOWN = (
+    "Ours only: the study's numbers are the chart and tables above. Choose "
+    '"published beside ours" to set the paper\'s own numbers next to them.'
+)
 T = TypeVar("T")
 FLOOR_NOTE = (
     "The floor is a reproduction that gives every method the same rank "
@@ -103,6 +107,7 @@ def _comparison(
     label, key = widget
     shown = st.radio(label, CHOICES, horizontal=True, key=key, help=help_text)
     if shown == CHOICES[0]:
+        st.caption(NOT_SHOWN)
         return None
     return widgets.call_or_error("Could not compare with the paper", compare, ref)
 

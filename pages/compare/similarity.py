@@ -25,6 +25,13 @@ if matrix is not None and not matrix.empty:
     unit = "%" if by == "budget_pct" else " features"
     fig = similarity_heatmap(matrix, title=f"Kuncheva similarity at {budget:g}{unit}")
     widgets.show_figure(fig, matrix.reset_index(), key="sim_fig", filename="similarity")
+    absent = [m for m in methods if m not in matrix.index]
+    if absent:  # say why a chosen method has no row instead of dropping it silently
+        why = " (AF keeps every feature)" if "AF" in absent else ""
+        st.caption(
+            f"Not in the heatmap: {', '.join(absent)}: no subset of "
+            f"{budget:g}{unit}{why}."
+        )
 elif matrix is not None:
     st.info("Fewer than two methods have subsets of this size.")
 

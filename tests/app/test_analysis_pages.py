@@ -205,6 +205,12 @@ def test_study_similarity_at_its_stored_budget():
     assert not at.exception
     spec = charts(at)[0].proto.spec
     assert '"heatmap"' in spec and "MeanBNS" in spec
+    # AF is chosen but has no 50 % subset: the page says so instead of dropping it
+    assert "AF" in widget(at, "multiselect", "sim_methods").value
+    assert '"AF"' not in spec
+    notes = [c.value for c in at.caption if c.value.startswith("Not in the heatmap")]
+    why = "Not in the heatmap: AF: no subset of 50% (AF keeps every feature)."
+    assert notes == [why]
 
 
 def test_authors_evaluation_source_ranks_its_own_metrics():

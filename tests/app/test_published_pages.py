@@ -19,6 +19,7 @@ from mlfs_core.analysis.paper000_published import (
 )
 from mlfs_core.analysis.similarity import similarity_matrix
 from mlfs_core.evaluation.io import read_selections
+from ui.published import NOT_SHOWN
 
 from .conftest import charts, new_app, open_page
 
@@ -85,9 +86,14 @@ def test_similarity_shows_the_published_table6_beside_ours(published):
     at = open_page(new_app(), "similarity")
     at.radio(key="results_source_widget").set_value("Paper 000 study").run()
     assert at.radio(key="sim_published").value == "ours"
+    # "ours" says where ours are and how to see the paper's, not an empty section
+    assert [c.value for c in at.caption if c.value.startswith("Ours only")] == [
+        NOT_SHOWN
+    ]
     before = len(charts(at))
     at.radio(key="sim_published").set_value("published beside ours").run()
     assert not at.exception and not at.error
+    assert not [c.value for c in at.caption if c.value.startswith("Ours only")]
     figures = [json.loads(c.proto.spec) for c in charts(at)]
     assert len(figures) == before + 3
     titles = [f["layout"]["title"]["text"] for f in figures[before:]]
