@@ -10,6 +10,8 @@ disagree = otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pandas as pd
 from report_data import IT_METHODS, VARIANTS, mean_similarity
@@ -45,6 +47,22 @@ def claims_paper000(
         return None
 
 
+def claims_leaving_out_each(
+    results: pd.DataFrame, similarity: pd.DataFrame, metric: str = "micro_f1"
+) -> Iterator[tuple[str, pd.DataFrame | None]]:
+    """``(d, claims)`` for each dataset ``d`` in sorted order: :func:`claims_paper000`
+    on every dataset but ``d`` (None where that subset cannot be checked)."""
+    for d in sorted(results[DATASET].unique()):
+        yield (
+            d,
+            claims_paper000(
+                results[results[DATASET] != d],
+                similarity[similarity[DATASET] != d],
+                metric,
+            ),
+        )
+
+
 def claims_without_each_dataset(
     results: pd.DataFrame, similarity: pd.DataFrame, metric: str = "micro_f1"
 ) -> pd.DataFrame | None:
@@ -65,18 +83,12 @@ def claims_without_each_dataset(
         cannot be checked on all datasets or fewer than 3 datasets are done.
     """
     full = claims_paper000(results, similarity, metric)
-    datasets = sorted(results[DATASET].unique())
-    if full is None or len(datasets) < 3:
+    if full is None or results[DATASET].nunique() < 3:
         return None
     n_same = [0] * len(full)
     n_checked = 0
     changes: list[list[str]] = [[] for _ in range(len(full))]
-    for d in datasets:
-        sub = claims_paper000(
-            results[results[DATASET] != d],
-            similarity[similarity[DATASET] != d],
-            metric,
-        )
+    for d, sub in claims_leaving_out_each(results, similarity, metric):
         if sub is None:  # a method, budget or similarity only this dataset had
             continue
         n_checked += 1

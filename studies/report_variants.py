@@ -21,7 +21,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from report_claims import claims_paper000, rank_tables, verdict_cell
+from report_claims import (
+    claims_leaving_out_each,
+    claims_paper000,
+    rank_tables,
+    verdict_cell,
+)
 from report_data import load_study, write_app_sources
 from report_render import _block as block
 from report_render import md_table, table6, tables_4_5
@@ -131,12 +136,13 @@ def _changes_without_each(
     when a subset cannot be checked (then no count would be honest)."""
     if len(common) < 3:
         return None
+    a, b = _only(primary, common), _only(l2, common)
     counts = None
-    for d in common:
-        rest = [c for c in common if c != d]
-        a, b = _only(primary, rest), _only(l2, rest)
-        mine = claims_paper000(a["results"], a["similarity"])
-        theirs = claims_paper000(b["results"], b["similarity"])
+    for (_, mine), (_, theirs) in zip(
+        claims_leaving_out_each(a["results"], a["similarity"]),
+        claims_leaving_out_each(b["results"], b["similarity"]),
+        strict=True,
+    ):
         if mine is None or theirs is None:
             return None
         diff = (mine["verdict"] != theirs["verdict"]).astype(int).to_numpy()

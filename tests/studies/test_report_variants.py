@@ -283,13 +283,18 @@ def test_summary_line_of_the_secondary_table(variants, root):
     assert line.endswith("Table 5 methods MaxCS at 5 of 9 budgets.") and blank == ""
 
 
+def _l2_text(variants, root, primary, stories):
+    """The L2 section's text and summary after planting ``{dataset: story}``."""
+    for dataset, story in stories.items():
+        plant(root, "paper000-l2", dataset, story)
+    lines, summary = variants.l2_section(primary, root)
+    return "\n".join(lines), summary
+
+
 def test_l2_section_counts_changes_with_one_dataset_left_out(variants, root):
     three = ("medical", "enron", "slashdot")
     primary = _primary(root, three)  # the paper's story
-    for dataset in three:
-        plant(root, "paper000-l2", dataset, max_at_40)
-    lines, _ = variants.l2_section(primary, root)
-    text = "\n".join(lines)
+    text, _ = _l2_text(variants, root, primary, dict.fromkeys(three, max_at_40))
     # Max beats Mean at 40 % on every dataset: every subset of two sees it too
     assert (
         "1 of 8 conclusions change with L2-normalised rows: Mean is the best CS "
@@ -309,14 +314,8 @@ def test_l2_section_names_a_change_only_some_subsets_see(variants, root):
     # L2 moves Max ahead at 40 % on slashdot only: Mean keeps the lead on the
     # three (ranks 1, 1, 2), ties without medical or enron (1, 2), leads without
     # slashdot
-    for dataset, story in (
-        ("medical", paper_story),
-        ("enron", paper_story),
-        ("slashdot", max_at_40),
-    ):
-        plant(root, "paper000-l2", dataset, story)
-    lines, summary = variants.l2_section(primary, root)
-    text = "\n".join(lines)
+    stories = {"medical": paper_story, "enron": paper_story, "slashdot": max_at_40}
+    text, summary = _l2_text(variants, root, primary, stories)
     assert (
         "On the 3 datasets both studies have (enron, medical, slashdot), no "
         "conclusion changes: every claim gets the same verdict with and without "
