@@ -14,9 +14,16 @@ The public API (stable names and signatures):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+# First, before anything can import numpy: pin OpenBLAS's kernel so that every
+# result is the same on every x86-64 CPU with AVX2 (see mlfs_core.blas). This
+# is the one place the engine reads an environment variable at import.
+from . import blas as _blas
 
-from ._lazy import lazy_exports
+_blas.pin()
+
+from typing import TYPE_CHECKING  # noqa: E402
+
+from ._lazy import lazy_exports  # noqa: E402
 
 # Public name -> the submodule that defines it. Submodules are imported on
 # first use (PEP 562), so ``import mlfs_core`` is cheap and the app's first

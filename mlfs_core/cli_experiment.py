@@ -19,15 +19,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._constants import (
-    DATASET,
-    FEATURES,
-    METHOD,
-    METRIC,
-    N_FITTED,
-    N_NOT_CONVERGED,
-    REUSED,
-)
 from .analysis import (
     dataset_means,
     friedman_by_budget,
@@ -38,6 +29,15 @@ from .analysis import (
     similarity_matrix,
 )
 from .cli import jobs
+from .columns import (
+    DATASET,
+    FEATURES,
+    METHOD,
+    METRIC,
+    N_FITTED,
+    N_NOT_CONVERGED,
+    REUSED,
+)
 from .evaluation.io import EXACT_FLOATS
 from .evaluation.metrics import higher_is_better
 from .evaluation.protocols import DatasetSpec, load_config, save_config

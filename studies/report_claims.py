@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 from report_data import IT_METHODS, VARIANTS, mean_similarity
 
-from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC
 from mlfs_core.analysis import dataset_means, method_wins, variant_ranks
 from mlfs_core.analysis.paper000_claims import paper000_claims
 from mlfs_core.analysis.paper000_published import reproduction_ranks
+from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC
 from mlfs_core.errors import ConfigError
 
 

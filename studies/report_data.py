@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlfs_core import list_methods
-from mlfs_core._constants import DATASET, METHOD, VALUE
+from mlfs_core.columns import DATASET, METHOD, VALUE
 
 ROOT = Path(__file__).resolve().parents[1]
 # Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.

@@ -28,7 +28,6 @@ from report_render import _block as block
 from report_render import md_table
 from report_status import status_section
 
-from mlfs_core._constants import DATASET, METRIC
 from mlfs_core.analysis.paper001_evaluations import (
     EVALUATION,
     convention_effects,
@@ -36,6 +35,7 @@ from mlfs_core.analysis.paper001_evaluations import (
     moves_most,
     reference_best,
 )
+from mlfs_core.columns import DATASET, METRIC
 from mlfs_core.evaluation import METRICS
 from mlfs_core.evaluation.reference_code import REFERENCE_METRICS
 

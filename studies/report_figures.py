@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlfs_core._constants import MEAN, METHOD, STD
+from mlfs_core.columns import MEAN, METHOD, STD
 from mlfs_core.evaluation import METRICS
 
 

@@ -17,7 +17,6 @@ from report_data import BNS, CS, VARIANTS, mean_similarity
 from report_render import _block as block
 from report_render import md_table
 
-from mlfs_core._constants import DATASET, METHOD, METRIC
 from mlfs_core.analysis.paper000_claims import paper000_claims
 from mlfs_core.analysis.paper000_published import (
     kuncheva_comparison,
@@ -27,6 +26,7 @@ from mlfs_core.analysis.paper000_published import (
 )
 from mlfs_core.analysis.paper001_evaluations import evaluation_agreement
 from mlfs_core.analysis.reproduction import dataset_statistics_side_by_side
+from mlfs_core.columns import DATASET, METHOD, METRIC
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import METRICS
 from mlfs_core.evaluation.reference_code import REFERENCE_METRICS

@@ -28,8 +28,8 @@ from report_data import (
 from report_figures import cd_figure, figure1, kuncheva_heatmap, metric_vs_k, save_png
 from report_status import unfinished_elsewhere
 
-from mlfs_core._constants import BUDGET, DATASET, MEAN, METHOD, METRIC, STD
 from mlfs_core.analysis import friedman_by_budget, friedman_on_means, metric_curves
+from mlfs_core.columns import BUDGET, DATASET, MEAN, METHOD, METRIC, STD
 from mlfs_core.evaluation import METRICS
 
 

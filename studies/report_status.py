@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 from report_data import ROOT, current_engine, stale_datasets
 
-from mlfs_core._constants import DATASET, N_FITTED, N_NOT_CONVERGED
+from mlfs_core.columns import DATASET, N_FITTED, N_NOT_CONVERGED
 
 if sys.version_info >= (3, 11):
     import tomllib

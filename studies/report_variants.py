@@ -32,7 +32,7 @@ from report_render import _block as block
 from report_render import md_table, table6, tables_4_5
 from report_status import convergence_by_dataset, status_section
 
-from mlfs_core._constants import DATASET
+from mlfs_core.columns import DATASET
 
 L2 = "paper000-l2"
 SECONDARY = "paper000-secondary"

@@ -43,7 +43,9 @@ import numpy as np
 import pandas as pd
 
 import mlfs_core
-from mlfs_core._constants import (
+from mlfs_core._validation import budget_from_percent
+from mlfs_core.analysis import similarity_matrix
+from mlfs_core.columns import (
     DATASET,
     FEATURES,
     MAX_N_ITER,
@@ -53,8 +55,6 @@ from mlfs_core._constants import (
     REUSED,
     VALUE,
 )
-from mlfs_core._validation import budget_from_percent
-from mlfs_core.analysis import similarity_matrix
 from mlfs_core.evaluation import load_config, run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]

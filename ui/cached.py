@@ -17,7 +17,6 @@ import pandas as pd
 import streamlit as st
 
 import mlfs_core
-from mlfs_core._constants import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
 from mlfs_core.analysis import (
     FriedmanResult,
     broadcast_reference,
@@ -41,6 +40,7 @@ from mlfs_core.analysis.paper000_published import (
     rank_comparison,
     reproduction_ranks,
 )
+from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
 from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
 from mlfs_core.errors import DatasetError
 from mlfs_core.evaluation.io import read_results, read_selections

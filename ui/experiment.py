@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mlfs_core._constants import FEATURES
+from mlfs_core.columns import FEATURES
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation.protocols import (
     ClassifierConfig,

@@ -15,8 +15,8 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
-from mlfs_core._constants import BUDGET_PCT, METHOD
 from mlfs_core.analysis.paper000_published import BNS_METHODS, CS_METHODS
+from mlfs_core.columns import BUDGET_PCT, METHOD
 from mlfs_core.plots import similarity_heatmap
 
 from . import cached, widgets

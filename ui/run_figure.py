@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from mlfs_core._constants import METHOD, METRIC
+from mlfs_core.columns import METHOD, METRIC
 from mlfs_core.plots import average_rank_curves, metric_vs_budget
 
 from . import cached, widgets

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from mlfs_core._constants import MEAN, METHOD, STD
+from mlfs_core.columns import MEAN, METHOD, STD
 
 
 def mean_std_styler(ranks: pd.DataFrame, *, by: str, best: str = "best") -> Styler:

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import mlfs_core
-from mlfs_core._constants import BUDGET, BUDGET_PCT, METHOD, METRIC
+from mlfs_core.columns import BUDGET, BUDGET_PCT, METHOD, METRIC
 from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.plots import png_export_available, to_png_bytes
 from mlfs_core.selectors import Option

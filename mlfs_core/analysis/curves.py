@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._constants import DATASET, MEAN, METHOD, METRIC, STD, VALUE
+from ..columns import DATASET, MEAN, METHOD, METRIC, STD, VALUE
 from .ranks import budget_column
 
 N_RUNS = "n_runs"

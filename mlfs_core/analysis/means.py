@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .._constants import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
+from ..columns import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
 from .stats import SUMMARY_COLUMNS, friedman_nemenyi
 
 __all__ = ["friedman_on_means", "method_wins", "variant_ranks", "within_dataset_ranks"]

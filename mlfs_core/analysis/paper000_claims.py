@@ -35,7 +35,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._constants import BUDGET_PCT, MEAN, METHOD
+from ..columns import BUDGET_PCT, MEAN, METHOD
 from .reproduction import Verdict, best_outcome, better_outcome, verdict
 
 HIGH_PAIRS = (

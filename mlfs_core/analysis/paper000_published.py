@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._constants import BUDGET_PCT, MEAN, METHOD
+from ..columns import BUDGET_PCT, MEAN, METHOD
 from ..errors import ConfigError
 from .ranks import rank_table
 from .reproduction import (

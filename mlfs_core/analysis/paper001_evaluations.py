@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._constants import DATASET, METHOD, RANK
+from ..columns import DATASET, METHOD, RANK
 from ..errors import ConfigError
 from .means import within_dataset_ranks
 from .statements import (

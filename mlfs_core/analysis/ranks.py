@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._constants import (
+from ..columns import (
     BUDGET,
     BUDGET_PCT,
     DATASET,

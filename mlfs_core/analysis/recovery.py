@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._constants import DATASET, FEATURES, FOLD, METHOD, PRECISION, REPEAT, K
 from .._validation import is_int
+from ..columns import DATASET, FEATURES, FOLD, METHOD, PRECISION, REPEAT, K
 from ..errors import MLFSError
 
 

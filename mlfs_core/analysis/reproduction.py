@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._constants import BUDGET_PCT, DATASET, MEAN, METHOD
+from ..columns import BUDGET_PCT, DATASET, MEAN, METHOD
 from ..errors import ConfigError
 
 PUBLISHED = "published"

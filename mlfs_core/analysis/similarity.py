@@ -8,8 +8,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .._constants import DATASET, FEATURES, FOLD, METHOD, N_FEATURES, REPEAT
 from .._validation import budget_from_percent
+from ..columns import DATASET, FEATURES, FOLD, METHOD, N_FEATURES, REPEAT
 
 
 def kuncheva_index(a, b, n_features: int) -> float:

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .._constants import DATASET, MEAN, METHOD, METRIC
+from ..columns import DATASET, MEAN, METHOD, METRIC
 from ..errors import ConfigError
 
 RELATIONS = ("rank", "beats", "beats_count", "dnf")

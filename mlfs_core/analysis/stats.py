@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._constants import METRIC
+from ..columns import METRIC
 from .ranks import (
     average_ranks,
     broadcast_reference,

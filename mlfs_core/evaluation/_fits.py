@@ -29,8 +29,8 @@ from collections.abc import Iterator
 import numpy as np
 from joblib import Parallel, delayed
 
-from .._constants import REUSED
 from ..cache import DiskCache, hash_key
+from ..columns import REUSED
 from ._budget_fits import batchable, run_mlknn_budgets
 from ._tasks import run_fit
 

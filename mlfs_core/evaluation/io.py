@@ -15,7 +15,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from .._constants import BUDGET, BUDGET_PCT, DATASET, FEATURES, METHOD, METRIC, VALUE
+from ..columns import BUDGET, BUDGET_PCT, DATASET, FEATURES, METHOD, METRIC, VALUE
 from ..errors import MLFSError
 
 RESULTS_REQUIRED = (DATASET, METHOD, METRIC, VALUE)

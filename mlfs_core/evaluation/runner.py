@@ -34,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._constants import (
+from ..cache import DiskCache, hash_key
+from ..columns import (
     BUDGET,
     BUDGET_PCT,
     DATASET,
@@ -53,7 +54,6 @@ from .._constants import (
     STAGE,
     VALUE,
 )
-from ..cache import DiskCache, hash_key
 from ._fits import execute, run_fits, task_seed
 from ._prepare import PreparedDataset, PreparedMethod, prepare
 from ._tasks import run_selection

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._constants import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
 from ..cache import DiskCache
+from ..columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
 from ._prepare import prepare
 from .protocols import ExperimentConfig
 from .runner import (

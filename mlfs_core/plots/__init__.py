@@ -1,7 +1,7 @@
 """Plotly figures built from tidy DataFrames: no statistics here, no streamlit.
 
 Each function takes the long-form table an analysis function returns (column
-names from :mod:`mlfs_core._constants`) and returns a
+names from :mod:`mlfs_core.columns`) and returns a
 :class:`plotly.graph_objects.Figure`. :func:`to_png_bytes` renders a figure to
 PNG offline.
 """

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .._constants import BUDGET, DATASET, MEAN, METHOD
+from ..columns import BUDGET, DATASET, MEAN, METHOD
 from ._style import empty_figure, finish, method_colors, method_lines
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from .._constants import METHOD
+from ..columns import METHOD
 from ._style import empty_figure, finish, method_colors, method_lines, short_label
 
 

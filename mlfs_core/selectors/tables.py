@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._constants import DATASET, FEATURES, FOLD, METHOD, REPEAT
+from ..columns import DATASET, FEATURES, FOLD, METHOD, REPEAT
 from ._registry import Ranking
 
 POSITION = "position"
