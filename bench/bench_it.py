@@ -54,9 +54,9 @@ from mlfs_core import compute_ranking  # noqa: E402
 from mlfs_core._random import check_rng  # noqa: E402
 from mlfs_core.data import Dataset, discover_datasets, load_dataset  # noqa: E402
 from mlfs_core.measures.discretize import Discretizer  # noqa: E402
-from mlfs_core.selectors._it_criteria import CRITERIA, Context  # noqa: E402
-from mlfs_core.selectors._it_data import prepare_codes  # noqa: E402
 from mlfs_core.selectors.greedy import IT_METHODS, greedy_select  # noqa: E402
+from mlfs_core.selectors.it.criteria import CRITERIA, Context  # noqa: E402
+from mlfs_core.selectors.it.data import prepare_codes  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))

@@ -18,69 +18,12 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_k, check_XY
-from ..errors import ConfigError
-from ..selectors._it_criteria import (
-    CRITERIA,
-    Context,
-    _ppt,
-    _scls,
-    _subtract_mean,
-    redundancy_of,
-)
-from ..selectors._it_data import prepare_codes
-from ..selectors._it_ppt import igmf_gain
 from ..selectors.greedy import (
-    IT_METHODS,
     _best_next_feature,
-    _check_tau,
-    _criterion_key,
-    _discretizer,
+    criterion_of,
+    discrete_context,
 )
-
-Term = tuple[str, Callable[[Context], np.ndarray]]
-
-
-def _rel(ctx: Context) -> np.ndarray:
-    return ctx.statics.relevance
-
-
-R = ("relevance R(f) = sum_i I(f; l_i)", _rel)
-STATIC_TERMS: dict[str, list[Term]] = {
-    "ATR": [
-        ("relevance R(f) / q", lambda c: _rel(c) / c.problem.n_labels),
-        ("transformed relevance I(f_P; Y_P)", _ppt),
-    ],
-    "PPT-MI": [("I(f_P; Y_P)", _ppt)],
-    "IGMF": [("2 I(f; L) / (H(f) + H(L))", lambda c: igmf_gain(c.problem, c.classes))],
-    "PMU": [R, ("- sum_{i<j} I(f; l_i; l_j)", lambda c: -c.pair("interaction_sum"))],
-    "PMU/reference-code": [
-        R,
-        (
-            "- label pairs, ordered, i = j included",
-            lambda c: -(2.0 * c.pair("interaction_sum") + _rel(c)),
-        ),
-    ],
-    "D2F": [R],
-    "MDMR": [R],
-    "MDMR/reference-code": [R],
-    "LRFS": [("sum_{i != j} I(f; l_i | l_j)", lambda c: c.pair("cmi_sum"))],
-    "LSMFS": [
-        R,
-        (
-            "+ sum_{i != j} max(0, I(f; l_i; l_j))",
-            lambda c: c.pair("positive_interaction_sum"),
-        ),
-    ],
-    "MLSMFS": [R, ("+ max_{i != j} I(f; l_i | l_j)", lambda c: c.pair("cmi_max"))],
-    "SCLS": [R],
-}
-"""Criterion key -> its S-free terms (name, value for every feature)."""
-
-REDUNDANCY_TEXT = {
-    "mi": "I(f; s)",
-    "interaction": "sum_i I(f; s; l_i)",
-    "mdmr": "[I(f; s) - sum_i I(s; l_i | f)]",
-}
+from ..selectors.it.criteria import redundancy_of, sum_terms
 
 
 @dataclass(frozen=True)
@@ -102,22 +45,6 @@ class GreedySteps:
     path: pd.DataFrame
     candidates: pd.DataFrame
     terms: list[str]
-
-
-def _redundancy_term(criterion, ctx: Context, red_sum: np.ndarray, size: int):
-    """The S-dependent term, so that static terms + it = the criterion."""
-    text = REDUNDANCY_TEXT.get(criterion.redundancy, "")
-    if criterion.combine is _subtract_mean:
-        value = red_sum / size if size else np.zeros_like(red_sum)
-        return f"- (1/|S|) sum_s {text}", -value
-    if criterion.combine is _scls:
-        h_f, rel = ctx.statics.h_f, _rel(ctx)
-        safe = np.where(h_f > 0, h_f, 1.0)
-        # J = R (1 - red / H); a constant feature has J = 0, so the term is -R.
-        return "- R(f) sum_s I(f; s) / H(f)", np.where(
-            h_f > 0, -rel * red_sum / safe, -rel
-        )
-    return f"- sum_s {text}", -red_sum
 
 
 def _frame(
@@ -164,19 +91,14 @@ def greedy_steps(
     -------
     GreedySteps
     """
-    if method not in IT_METHODS:
-        raise ConfigError(f"unknown method {method!r}; known: {', '.join(IT_METHODS)}")
-    key = _criterion_key(method, variant)
-    if key not in CRITERIA:
-        raise ConfigError(f"{method} has no variant {variant!r}")
+    criterion = criterion_of(method, variant)
     X, Y = check_XY(X, Y)
     k = check_k(k, X.shape[1])
-    codes = _discretizer(bins, discretize, legacy_binning).fit_transform(X)
-    Y = np.asarray(Y, dtype=np.int8)
-    ctx = Context(prepare_codes(codes, Y), Y, _check_tau(tau))
-    criterion = CRITERIA[key]
-    statics = {name: fn(ctx) for name, fn in STATIC_TERMS[key]}
-    static = criterion.static(ctx)
+    ctx = discrete_context(
+        X, Y, bins=bins, discretize=discretize, legacy_binning=legacy_binning, tau=tau
+    )
+    statics = {name: fn(ctx) for name, fn in criterion.terms}
+    static = sum_terms(list(statics.values()))
     m = X.shape[1]
     red_sum, remaining = np.zeros(m), np.ones(m, dtype=bool)
     rows, frames, names = [], [], list(statics)
@@ -185,7 +107,7 @@ def greedy_steps(
         best = _best_next_feature(values, remaining)
         parts = dict(statics)
         if criterion.redundancy is not None:
-            name, value = _redundancy_term(criterion, ctx, red_sum, step)
+            name, value = criterion.redundancy_part(ctx, red_sum, step)
             parts[name] = value
             names = list(parts)
         frames.append(

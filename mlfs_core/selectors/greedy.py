@@ -3,7 +3,7 @@
 Ten multi-label filters, all of the form "S starts empty; at each step the
 remaining feature with the highest J(f | S) joins S" (Brown et al. 2012 give
 the single-label family). The criteria are data (:data:`CRITERIA` in
-:mod:`._it_criteria`): a static term computed once for all candidates and a
+:mod:`.it.criteria`): a static term computed once for all candidates and a
 redundancy sum over S updated incrementally when a feature joins S, so one
 step costs a few sparse products and one vectorized pass over the candidates.
 
@@ -68,15 +68,22 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_int, is_int
+from .._validation import check_int, check_k
 from ..errors import ConfigError
 from ..measures.discretize import STRATEGIES, Discretizer
-from ._it_criteria import CRITERIA, Context, Criterion, redundancy_of
-from ._it_data import prepare_codes
 from ._spec import MethodSpec, Option, Ranking
+from .it.criteria import CRITERIA, Context, Criterion, redundancy_of
+from .it.data import prepare_codes
 from .progress import report_progress
 
-__all__ = ["IT_METHODS", "TIE_TOLERANCE", "greedy_select", "rank_discrete"]
+__all__ = [
+    "IT_METHODS",
+    "TIE_TOLERANCE",
+    "criterion_of",
+    "discrete_context",
+    "greedy_select",
+    "rank_discrete",
+]
 
 TIE_TOLERANCE = 1e-10
 VARIANTS = ("definition", "reference-code")
@@ -152,6 +159,22 @@ def _criterion_key(method: str, variant: str) -> str:
     return method if variant == "definition" else f"{method}/{variant}"
 
 
+def criterion_of(method: str, variant: str = "definition") -> Criterion:
+    """The :class:`Criterion` of a method and variant, checked.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown method, variant, or a method without that variant.
+    """
+    if method not in IT_METHODS:
+        raise ConfigError(f"unknown method {method!r}; known: {', '.join(IT_METHODS)}")
+    key = _criterion_key(method, variant)
+    if key not in CRITERIA:
+        raise ConfigError(f"{method} has no variant {variant!r}")
+    return CRITERIA[key]
+
+
 def _check_tau(tau: object) -> int:
     return check_int(tau, "tau", low=1)
 
@@ -202,21 +225,13 @@ def rank_discrete(
     >>> rank_discrete(codes, Y, "D2F").order.tolist()
     [0, 1, 2]
     """
-    if method not in IT_METHODS:
-        raise ConfigError(f"unknown method {method!r}; known: {', '.join(IT_METHODS)}")
-    key = _criterion_key(method, variant)
-    if key not in CRITERIA:
-        raise ConfigError(f"{method} has no variant {variant!r}")
+    criterion = criterion_of(method, variant)
     Y = np.asarray(Y, dtype=np.int8)
     m = codes.shape[1] if sp.issparse(codes) else np.asarray(codes).shape[1]
-    k = m if k is None else k
-    if not is_int(k) or not 1 <= k <= m:
-        raise ConfigError(
-            f"k must be an int in [1, {m}] (the number of features), got {k!r}"
-        )
+    k = check_k(k, m)
     problem = prepare_codes(codes, Y, zero_codes=zero_codes)
     ctx = Context(problem, Y, _check_tau(tau))
-    order, path = greedy_select(CRITERIA[key], ctx, k)
+    order, path = greedy_select(criterion, ctx, k)
     scores = np.zeros(m)
     scores[order] = m - np.arange(k)
     return Ranking(order=order, scores=scores, label_scores=None, criterion_path=path)
@@ -231,6 +246,38 @@ def _discretizer(bins: int, discretize: str, legacy_binning: bool) -> Discretize
     return Discretizer(
         int(bins), strategy=discretize, legacy_binning=bool(legacy_binning)
     )
+
+
+def discrete_context(
+    X: sp.csr_matrix,
+    Y: np.ndarray,
+    *,
+    bins: int = 3,
+    discretize: str = "uniform",
+    legacy_binning: bool = False,
+    tau: int = 6,
+) -> Context:
+    """Discretize validated ``X`` as the ranking functions do and count it.
+
+    Parameters
+    ----------
+    X : csr_matrix of shape (n_samples, n_features)
+        Validated feature values (:func:`mlfs_core._validation.check_XY`).
+    Y : ndarray of shape (n_samples, n_labels)
+        Validated 0/1 labels.
+    bins, discretize, legacy_binning, tau
+        The method options (see :func:`rank_discrete`).
+
+    Returns
+    -------
+    Context
+        The discrete problem of the stored codes, as the engine ranks it.
+    """
+    disc = _discretizer(bins, discretize, legacy_binning).fit(X)
+    codes, zero_codes = disc.transform_stored(X)
+    Y = np.asarray(Y, dtype=np.int8)
+    problem = prepare_codes(codes, Y, zero_codes=zero_codes)
+    return Context(problem, Y, _check_tau(tau))
 
 
 def _make_rank(method: str):

@@ -16,10 +16,10 @@ from functools import cached_property
 
 import numpy as np
 
-from ._it_data import DiscreteProblem
-from ._it_pairs import label_pair_term
-from ._it_ppt import igmf_gain, label_powerset, ppt_information
-from ._it_terms import Statics, StepTerms, compute_statics, step_terms
+from .data import DiscreteProblem
+from .pairs import label_pair_term
+from .ppt import igmf_gain, label_powerset, ppt_information
+from .terms import Statics, StepTerms, compute_statics, step_terms
 
 
 @dataclass
@@ -42,7 +42,7 @@ class Context:
         return label_powerset(self.labels)
 
     def pair(self, reducer: str) -> np.ndarray:
-        """A label-pair term (see :mod:`._it_pairs`), computed once."""
+        """A label-pair term (see :mod:`.pairs`), computed once."""
         if reducer not in self._cache:
             self._cache[reducer] = label_pair_term(self.problem, self.statics, reducer)
         return self._cache[reducer]
@@ -69,16 +69,19 @@ def _mdmr(ctx: Context, t: StepTerms) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Redundancy:
-    """An incremental term ``red(f, s)`` and whether it needs label triples."""
+    """An incremental term ``red(f, s)``, its formula, whether it needs triples."""
 
     value: Callable[[Context, StepTerms], np.ndarray]
     with_labels: bool
+    text: str
 
 
 REDUNDANCY: dict[str, Redundancy] = {
-    "mi": Redundancy(_mi, with_labels=False),
-    "interaction": Redundancy(_interaction_sum, with_labels=True),
-    "mdmr": Redundancy(_mdmr, with_labels=True),
+    "mi": Redundancy(_mi, with_labels=False, text="I(f; s)"),
+    "interaction": Redundancy(
+        _interaction_sum, with_labels=True, text="sum_i I(f; s; l_i)"
+    ),
+    "mdmr": Redundancy(_mdmr, with_labels=True, text="[I(f; s) - sum_i I(s; l_i | f)]"),
 }
 
 
@@ -107,13 +110,69 @@ def _scls(static: np.ndarray, red: np.ndarray, size: int, ctx: Context) -> np.nd
     return np.where(h_f > 0, static * (1.0 - red / safe), 0.0)
 
 
+def _subtract_part(text, ctx, red_sum, size):
+    return f"- sum_s {text}", -red_sum
+
+
+def _subtract_mean_part(text, ctx, red_sum, size):
+    value = red_sum / size if size else np.zeros_like(red_sum)
+    return f"- (1/|S|) sum_s {text}", -value
+
+
+def _scls_part(text, ctx, red_sum, size):
+    h_f, rel = ctx.statics.h_f, ctx.statics.relevance
+    safe = np.where(h_f > 0, h_f, 1.0)
+    # J = R (1 - red / H); a constant feature has J = 0, so the term is -R.
+    return "- R(f) sum_s I(f; s) / H(f)", np.where(h_f > 0, -rel * red_sum / safe, -rel)
+
+
+_REDUNDANCY_PARTS = {
+    _subtract: _subtract_part,
+    _subtract_mean: _subtract_mean_part,
+    _scls: _scls_part,
+}
+
+Term = tuple[str, Callable[[Context], np.ndarray]]
+
+
+def sum_terms(values: list[np.ndarray]) -> np.ndarray:
+    """The static term from the values of a criterion's terms, added in order."""
+    total = values[0]
+    for value in values[1:]:
+        total = total + value
+    return total
+
+
 @dataclass(frozen=True)
 class Criterion:
-    """One greedy criterion: S-free term, redundancy key and how they combine."""
+    """One greedy criterion: its S-free terms, redundancy key and how they combine.
 
-    static: Callable[[Context], np.ndarray]
+    Attributes
+    ----------
+    terms : tuple of (str, callable)
+        The S-free terms in formula order, each named by its formula and
+        computed for every feature from the :class:`Context`; their sum is
+        the static term :meth:`static`.
+    redundancy : str or None
+        Key of :data:`REDUNDANCY` (None: no redundancy, one step ranks all).
+    combine : callable
+        ``combine(static, sum_s red(f, s), |S|, ctx)`` -> J(f | S).
+    """
+
+    terms: tuple[Term, ...]
     redundancy: str | None
     combine: Callable[[np.ndarray, np.ndarray, int, Context], np.ndarray] = _subtract
+
+    def static(self, ctx: Context) -> np.ndarray:
+        """The S-free part: the sum of :attr:`terms`, in order."""
+        return sum_terms([term(ctx) for _, term in self.terms])
+
+    def redundancy_part(
+        self, ctx: Context, red_sum: np.ndarray, size: int
+    ) -> tuple[str, np.ndarray]:
+        """The S-dependent term as (formula, value): static + it = the criterion."""
+        text = REDUNDANCY[self.redundancy].text
+        return _REDUNDANCY_PARTS[self.combine](text, ctx, red_sum, size)
 
 
 def _relevance(ctx: Context) -> np.ndarray:
@@ -124,34 +183,70 @@ def _ppt(ctx: Context) -> np.ndarray:
     return ppt_information(ctx.problem, ctx.classes, ctx.tau)
 
 
-def _atr(ctx: Context) -> np.ndarray:
-    return ctx.statics.relevance / ctx.problem.n_labels + _ppt(ctx)
+def _igmf(ctx: Context) -> np.ndarray:
+    return igmf_gain(ctx.problem, ctx.classes)
 
 
-def _pmu(ctx: Context) -> np.ndarray:
-    return ctx.statics.relevance - ctx.pair("interaction_sum")
+def _pair(name: str) -> Callable[[Context], np.ndarray]:
+    def term(ctx: Context) -> np.ndarray:
+        return ctx.pair(name)
+
+    return term
 
 
-def _pmu_reference(ctx: Context) -> np.ndarray:
+def _minus_pair(name: str) -> Callable[[Context], np.ndarray]:
+    def term(ctx: Context) -> np.ndarray:
+        return -ctx.pair(name)
+
+    return term
+
+
+def _pmu_reference_pairs(ctx: Context) -> np.ndarray:
     # Ordered pairs with i = j: 2 sum_{i<j} I(f;l_i;l_j) + sum_i I(f;l_i;l_i),
     # and I(f; l_i; l_i) = I(f; l_i), so the diagonal adds R(f).
-    pairs = 2.0 * ctx.pair("interaction_sum") + ctx.statics.relevance
-    return ctx.statics.relevance - pairs
+    return -(2.0 * ctx.pair("interaction_sum") + ctx.statics.relevance)
 
+
+R: Term = ("relevance R(f) = sum_i I(f; l_i)", _relevance)
 
 CRITERIA: dict[str, Criterion] = {
-    "ATR": Criterion(_atr, "mi", _subtract_mean),
-    "PPT-MI": Criterion(_ppt, None),
-    "IGMF": Criterion(lambda ctx: igmf_gain(ctx.problem, ctx.classes), None),
-    "PMU": Criterion(_pmu, "interaction"),
-    "PMU/reference-code": Criterion(_pmu_reference, "interaction"),
-    "D2F": Criterion(_relevance, "interaction"),
-    "MDMR": Criterion(_relevance, "mdmr", _subtract_mean),
-    "MDMR/reference-code": Criterion(_relevance, "interaction"),
-    "LRFS": Criterion(lambda ctx: ctx.pair("cmi_sum"), "mi", _subtract_mean),
-    "LSMFS": Criterion(
-        lambda ctx: ctx.statics.relevance + ctx.pair("positive_interaction_sum"), "mi"
+    "ATR": Criterion(
+        (
+            ("relevance R(f) / q", lambda c: _relevance(c) / c.problem.n_labels),
+            ("transformed relevance I(f_P; Y_P)", _ppt),
+        ),
+        "mi",
+        _subtract_mean,
     ),
-    "MLSMFS": Criterion(lambda ctx: ctx.statics.relevance + ctx.pair("cmi_max"), "mi"),
-    "SCLS": Criterion(_relevance, "mi", _scls),
+    "PPT-MI": Criterion((("I(f_P; Y_P)", _ppt),), None),
+    "IGMF": Criterion((("2 I(f; L) / (H(f) + H(L))", _igmf),), None),
+    "PMU": Criterion(
+        (R, ("- sum_{i<j} I(f; l_i; l_j)", _minus_pair("interaction_sum"))),
+        "interaction",
+    ),
+    "PMU/reference-code": Criterion(
+        (R, ("- label pairs, ordered, i = j included", _pmu_reference_pairs)),
+        "interaction",
+    ),
+    "D2F": Criterion((R,), "interaction"),
+    "MDMR": Criterion((R,), "mdmr", _subtract_mean),
+    "MDMR/reference-code": Criterion((R,), "interaction"),
+    "LRFS": Criterion(
+        (("sum_{i != j} I(f; l_i | l_j)", _pair("cmi_sum")),), "mi", _subtract_mean
+    ),
+    "LSMFS": Criterion(
+        (
+            R,
+            (
+                "+ sum_{i != j} max(0, I(f; l_i; l_j))",
+                _pair("positive_interaction_sum"),
+            ),
+        ),
+        "mi",
+    ),
+    "MLSMFS": Criterion(
+        (R, ("+ max_{i != j} I(f; l_i | l_j)", _pair("cmi_max"))), "mi"
+    ),
+    "SCLS": Criterion((R,), "mi", _scls),
 }
+"""Criterion key -> its terms, redundancy and combination (METHODS.md section 4)."""

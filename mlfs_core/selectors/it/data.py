@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from ..measures.information import xlog2x_table
+from ...measures.information import xlog2x_table
 
 
 @dataclass(frozen=True)
@@ -84,9 +84,7 @@ class DiscreteProblem:
     @cached_property
     def entries(self):
         """The stored co-occurrences grouped by (feature, label), for the steps."""
-        from ._it_triples import _Entries
-
-        return _Entries(self)
+        return Entries(self)
 
     @property
     def n_codes(self) -> int:
@@ -135,6 +133,31 @@ def unique_keys(keys: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
     rank = np.empty(int(n_keys), dtype=np.intp)
     rank[unique] = np.arange(unique.size)
     return unique, rank[keys]
+
+
+class Entries:
+    """The stored (f, v, i) co-occurrence counts and their (f, i) groups."""
+
+    def __init__(self, problem: DiscreteProblem) -> None:
+        coo = problem.small_labels.tocoo()
+        q, b1 = problem.n_labels, problem.n_codes - 1
+        self.r = coo.row.astype(np.intp)
+        self.i = coo.col.astype(np.intp)
+        self.counts = coo.data.astype(np.intp)
+        self.keys = self.r * q + self.i  # sorted: CSR order
+        n_features = problem.n_features
+        groups, self.group = unique_keys((self.r // b1) * q + self.i, n_features * q)
+        self.group_f, self.group_i = groups // q, groups % q
+
+    def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:
+        """Index of the entries (r, i) (each must be stored)."""
+        return np.searchsorted(self.keys, r * q + i)
+
+    def grouped(self, positions: np.ndarray, values: np.ndarray):
+        """(f, i, sum of values) over the (f, i) groups of ``positions``."""
+        groups, inverse = unique_keys(self.group[positions], self.group_f.size)
+        sums = np.bincount(inverse, weights=values, minlength=groups.size)
+        return self.group_f[groups], self.group_i[groups], sums
 
 
 def _as_stored(

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._it_data import DiscreteProblem
-from ._it_pairs_sparse import triple_tsum_sum
-from ._it_terms import Statics
+from .data import DiscreteProblem
+from .pairs_sparse import triple_tsum_sum
+from .terms import Statics
 
 # Elements per evaluation block: small enough to stay in cache.
 _BLOCK_ELEMENTS = 1 << 15
@@ -196,7 +196,7 @@ def triple_blocks(
 def triple_entropy_sum(problem: DiscreteProblem) -> np.ndarray:
     """sum_{i<j} H(f, l_i, l_j) for every feature, shape (n_features,).
 
-    A baseline plus sparse corrections (:mod:`._it_pairs_sparse`): the work
+    A baseline plus sparse corrections (:mod:`.pairs_sparse`): the work
     grows with the feature-label co-occurrences, not with n_features x pairs.
     """
     q, n = problem.n_labels, problem.n_samples

@@ -14,15 +14,15 @@ pairs in closed form or once per distinct mode count), plus:
   baseline minus the two single-label changes counted above, with the
   co-occurrence counts of (f = v, l_t = 1, l_u = 1) from sparse products.
 
-T-sums are those of :mod:`._it_data`; the result equals the dense kernel of
-:mod:`._it_pairs` up to rounding.
+T-sums are those of :mod:`.data`; the result equals the dense kernel of
+:mod:`.pairs` up to rounding.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._it_data import DiscreteProblem, unique_keys
+from .data import DiscreteProblem, unique_keys
 
 # Entries (or pairs) per chunk: bounds the (chunk, n_labels) temporaries.
 _CHUNK = 1 << 14

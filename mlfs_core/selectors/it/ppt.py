@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._it_data import DiscreteProblem, fill_mode, small_counts
+from .data import DiscreteProblem, fill_mode, small_counts
 
 
 def label_powerset(Y: np.ndarray) -> np.ndarray:

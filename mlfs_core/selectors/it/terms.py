@@ -6,7 +6,7 @@ Both come from counts of the joint codes for all ``f`` at once: for each code
 ``w >= 1`` of ``s`` the samples with ``s = w`` give one sparse product
 (feature codes x labels); the ``w = 0`` slices and the ``f``-code-0 cells
 follow by subtraction from totals. The label sums come from sparse
-corrections (:mod:`._it_triples`), so one selection step costs ``b_s - 1``
+corrections (:mod:`.triples`), so one selection step costs ``b_s - 1``
 sparse products and passes over the feature-label co-occurrences, never an
 (n_features, codes, codes, n_labels) array.
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._it_data import DiscreteProblem, fill_mode, small_counts
-from ._it_triples import triple_tsum
+from .data import DiscreteProblem, fill_mode, small_counts
+from .triples import triple_tsum
 
 # Elements per block of the (features, codes, labels) temporaries of the statics.
 _BLOCK_ELEMENTS = 1 << 18

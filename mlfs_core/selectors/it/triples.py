@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._it_data import DiscreteProblem, unique_keys
+from .data import DiscreteProblem
 
 
 def _sum_over_labels(problem: DiscreteProblem, x: np.ndarray, c: np.ndarray):
@@ -64,31 +64,6 @@ def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
     change = problem.tsum(a - m) - problem.tsum(a) + problem.tsum(rest + m)
     change -= problem.tsum(rest)
     return out + _by_feature(problem, f, change)
-
-
-class _Entries:
-    """The stored (f, v, i) co-occurrence counts and their (f, i) groups."""
-
-    def __init__(self, problem: DiscreteProblem) -> None:
-        coo = problem.small_labels.tocoo()
-        q, b1 = problem.n_labels, problem.n_codes - 1
-        self.r = coo.row.astype(np.intp)
-        self.i = coo.col.astype(np.intp)
-        self.counts = coo.data.astype(np.intp)
-        self.keys = self.r * q + self.i  # sorted: CSR order
-        n_features = problem.n_features
-        groups, self.group = unique_keys((self.r // b1) * q + self.i, n_features * q)
-        self.group_f, self.group_i = groups // q, groups % q
-
-    def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:
-        """Index of the entries (r, i) (each must be stored)."""
-        return np.searchsorted(self.keys, r * q + i)
-
-    def grouped(self, positions: np.ndarray, values: np.ndarray):
-        """(f, i, sum of values) over the (f, i) groups of ``positions``."""
-        groups, inverse = unique_keys(self.group[positions], self.group_f.size)
-        sums = np.bincount(inverse, weights=values, minlength=groups.size)
-        return self.group_f[groups], self.group_i[groups], sums
 
 
 def triple_tsum(

@@ -256,9 +256,9 @@ def test_k_outside_one_to_m_raises(small_xy):
     """Check that k = 0 or k > n_features raises instead of clipping silently."""
     X, Y = small_xy
     codes = np.zeros((4, 3), dtype=int)
-    with pytest.raises(ConfigError, match="k must be"):
+    with pytest.raises(ConfigError, match="larger than the number of features"):
         rank_discrete(codes, np.zeros((4, 1)), "ATR", k=4)
-    with pytest.raises(ConfigError, match="k must be"):
+    with pytest.raises(ConfigError, match="k must be at least 1"):
         rank_discrete(codes, np.zeros((4, 1)), "ATR", k=0)
     with pytest.raises(ConfigError, match="larger than"):
         mlfs_core.compute_ranking(X, Y, "PMU", k=X.shape[1] + 1)

@@ -206,7 +206,7 @@ def test_ppt_methods_match_naive_for_any_tau(method, tau):
 @pytest.mark.parametrize("method", ["PMU", "LRFS", "LSMFS", "MLSMFS", "MDMR"])
 def test_tiny_blocks_match_naive(monkeypatch, method):
     """Check that tiny evaluation blocks (many, some empty) change nothing."""
-    from mlfs_core.selectors import _it_pairs
+    from mlfs_core.selectors.it import pairs as _it_pairs
 
     monkeypatch.setattr(_it_pairs, "_BLOCK_ELEMENTS", 5)
     codes, Y = _random_problem(12, 35, 9, 4, 4)

@@ -15,8 +15,8 @@ import scipy.sparse as sp
 from mlfs_core import compute_ranking
 from mlfs_core._random import check_rng
 from mlfs_core.measures.discretize import Discretizer
-from mlfs_core.selectors._it_data import prepare_codes
 from mlfs_core.selectors.greedy import IT_METHODS, rank_discrete
+from mlfs_core.selectors.it.data import prepare_codes
 
 from .test_greedy_oracle import naive_rank
 
@@ -87,7 +87,8 @@ def test_transform_stored_equals_transform():
 @pytest.mark.parametrize("seed", range(6))
 def test_sparse_pair_sum_equals_the_dense_pair_blocks(seed, monkeypatch):
     """Check sum_{i<j} H(f, l_i, l_j) (sparse corrections) against the dense blocks."""
-    from mlfs_core.selectors import _it_pairs, _it_pairs_sparse
+    from mlfs_core.selectors.it import pairs as _it_pairs
+    from mlfs_core.selectors.it import pairs_sparse as _it_pairs_sparse
 
     rng = check_rng(seed)
     n, m, q, bins = 40 + seed, 7, 2 + seed % 4, 2 + seed % 3
@@ -109,7 +110,7 @@ def test_sparse_pair_sum_equals_the_dense_pair_blocks(seed, monkeypatch):
 @pytest.mark.parametrize("seed", range(6))
 def test_unique_keys_equals_numpy_unique_on_both_paths(seed, monkeypatch):
     """Check the mask path and the np.unique path give np.unique's arrays."""
-    from mlfs_core.selectors import _it_data
+    from mlfs_core.selectors.it import data as _it_data
 
     rng = np.random.default_rng(seed)
     n_keys = int(rng.integers(1, 5000))

@@ -1,0 +1,60 @@
+"""The information-theoretic internals form one subpackage without import circles."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import mlfs_core.selectors.it as it_package
+from mlfs_core.explain import greedy_steps
+from mlfs_core.selectors.it.criteria import CRITERIA
+
+PACKAGE = Path(it_package.__file__).parent
+
+
+def _sibling_imports(path: Path) -> list[tuple[str, bool]]:
+    """(sibling module, imported inside a function) for every relative import."""
+    tree = ast.parse(path.read_text())
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module] if node.module else [a.name for a in node.names]
+            found += [(name.split(".")[0], id(node) not in top) for name in names]
+    return found
+
+
+def test_sibling_imports_are_at_module_level_and_acyclic():
+    """Check sibling imports sit at module level and form no cycle."""
+    graph = {}
+    for path in PACKAGE.glob("*.py"):
+        imports = _sibling_imports(path)
+        assert not [name for name, nested in imports if nested], path.name
+        graph[path.stem] = {name for name, _ in imports}
+    done, active = set(), []
+
+    def visit(node):
+        assert node not in active, f"import circle: {' -> '.join(active + [node])}"
+        if node in done:
+            return
+        active.append(node)
+        for child in graph.get(node, ()):
+            visit(child)
+        active.pop()
+        done.add(node)
+
+    for node in graph:
+        visit(node)
+    assert {"data", "criteria", "triples"} <= set(graph)
+
+
+@pytest.mark.parametrize("method", ["PMU", "ATR", "LSMFS", "SCLS"])
+def test_explain_reads_the_terms_the_criteria_declare(method, small_xy):
+    """Check the step view's static term columns are the criterion's declared terms."""
+    X, Y = small_xy
+    steps = greedy_steps(X, Y, method, k=2)
+    declared = [name for name, _ in CRITERIA[method].terms]
+    assert steps.terms[: len(declared)] == declared
+    assert len(steps.terms) == len(declared) + 1  # the redundancy term last
