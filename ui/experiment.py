@@ -12,8 +12,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mlfs_core.columns import FEATURES
 from mlfs_core.errors import ConfigError
+from mlfs_core.evaluation.outputs import (
+    TIMINGS_FILE,
+    convergence_line,
+    write_run_files,
+)
 from mlfs_core.evaluation.protocols import (
     ClassifierConfig,
     DatasetSpec,
@@ -29,7 +33,6 @@ from mlfs_core.selectors import get_method
 
 from . import cached, state
 from .datasets import DatasetKey
-from .results import RESULTS_FILE, SELECTIONS_FILE
 
 TEACHING_DEFAULTS = {
     "A": {
@@ -175,28 +178,18 @@ def _run_folder(config: ExperimentConfig) -> Path:
 
 
 def save(result: ExperimentResult, folder: Path) -> Path:
-    """Write results.csv, selections.csv and (if possible) config.toml to ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    result.results.to_csv(folder / RESULTS_FILE, index=False)
-    joined = result.selections[FEATURES].map(lambda a: " ".join(map(str, a)))
-    result.selections.assign(**{FEATURES: joined}).to_csv(
-        folder / SELECTIONS_FILE, index=False
-    )
-    result.timings.to_csv(folder / TIMINGS_FILE, index=False)
-    text = config_toml(result.config)
-    if text is not None:
-        (folder / "config.toml").write_text(text, encoding="utf-8")
+    """Write results.csv, selections.csv, timings.csv and (if possible) config.toml.
+
+    The engine's writer (:func:`mlfs_core.evaluation.outputs.write_run_files`)
+    writes them, as ``mlfs experiment`` does, with the config's paths as given.
+    """
+    write_run_files(result, folder, resolve_paths=False)
     return folder
-
-
-TIMINGS_FILE = "timings.csv"
 
 
 def solver_summary(folder: Path) -> str | None:
     """The run's classifier-convergence sentence, or None without timings."""
     import pandas as pd
-
-    from mlfs_core.cli_experiment import convergence_line
 
     path = Path(folder) / TIMINGS_FILE
     if not path.is_file():

@@ -165,12 +165,12 @@ def test_argument_errors_are_one_line_with_status_2(argv, match):
 
 def test_an_internal_error_is_one_line_with_status_2(tiny, capsys, monkeypatch):
     """Check that even an unexpected exception prints one line, not a traceback."""
-    import mlfs_core.cli as cli
+    import mlfs_core.cli.data as cli_data
 
     def broken(args):
         raise TypeError("something\nunexpected")
 
-    monkeypatch.setattr(cli, "_cmd_stats", broken)
+    monkeypatch.setattr(cli_data, "stats_command", broken)
     status, _, err = _run(capsys, "stats", str(tiny))
     assert status == 2
     expected = "mlfs stats: error: internal error (TypeError): something unexpected"
@@ -207,3 +207,103 @@ def test_rank_option_choices_come_from_the_registry(tiny, capsys):
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 2 and "invalid choice: 'reference'" in proc.stderr
+
+
+def test_stats_sample_reads_the_bundled_sample(capsys, tmp_path, monkeypatch):
+    """Check that `mlfs stats sample` finds the bundled sample from any folder."""
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = _run(capsys, "stats", "sample")
+    df = pd.read_csv(io.StringIO(out))
+    assert status == 0
+    assert df.loc[0, ["dataset", "N", "q"]].tolist() == ["sample", 1500, 10]
+
+
+def test_unknown_flags_are_refused_except_by_app():
+    """Check that only `mlfs app` passes unknown flags on; others exit 2."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlfs_core", "methods", "--server.port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == "mlfs: error: unrecognized arguments: --server.port 1\n"
+
+
+def test_app_execs_streamlit_with_the_flags_and_the_blas_pin(monkeypatch):
+    """Check that `mlfs app` runs `streamlit run app.py FLAGS` with the pin set."""
+    import os
+
+    from mlfs_core import blas
+    from mlfs_core.cli import app
+
+    calls = []
+
+    def fake_execv(path, argv):
+        calls.append((path, list(argv), dict(os.environ)))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(app.os, "execv", fake_execv)
+    monkeypatch.setattr(blas, "pinned_environment", lambda: {"OPENBLAS_CORETYPE": "X"})
+    monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
+    with pytest.raises(SystemExit):
+        main(["app", "--server.port", "8600", "--server.headless", "true"])
+    ((path, argv, env),) = calls
+    assert path == sys.executable and argv[1:4] == ["-m", "streamlit", "run"]
+    assert argv[4] == str(app.app_script()) and argv[4].endswith("app.py")
+    assert argv[5:] == ["--server.port", "8600", "--server.headless", "true"]
+    assert env["OPENBLAS_CORETYPE"] == "X"
+    monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
+
+
+def test_app_script_prefers_the_checkout_then_the_installed_folder(
+    tmp_path, monkeypatch
+):
+    """Check where `mlfs app` looks for app.py: beside mlfs_core, then mlfs_app/."""
+    from mlfs_core.cli import app
+
+    package = tmp_path / "site" / "mlfs_core"
+    package.mkdir(parents=True)
+    monkeypatch.setattr(app, "PACKAGE", package)
+    with pytest.raises(FileNotFoundError, match="the app is not installed"):
+        app.app_script()
+    installed = tmp_path / "site" / "mlfs_app" / "app.py"
+    installed.parent.mkdir()
+    installed.write_text("")
+    assert app.app_script() == installed
+    (tmp_path / "site" / "app.py").write_text("")
+    assert app.app_script() == tmp_path / "site" / "app.py"
+
+
+def test_cli_modules_import_no_cycle():
+    """Check the CLI package's import graph: commands import only `_base`."""
+    import ast
+    from pathlib import Path
+
+    import mlfs_core.cli
+
+    folder = Path(mlfs_core.cli.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                imported.add(node.module)
+            elif isinstance(node, ast.ImportFrom) and node.level == 2:
+                assert node.module != "cli", path.name
+        assert imported <= {"_base"}, (path.name, imported)
+
+
+def test_the_old_cli_experiment_names_still_work_with_a_warning():
+    """Check the deprecated `mlfs_core.cli_experiment` forwards to the new homes."""
+    import mlfs_core.cli_experiment as old
+    from mlfs_core.cli.experiment import run_experiment_command
+    from mlfs_core.evaluation import outputs
+
+    with pytest.warns(DeprecationWarning, match="evaluation.outputs.write_outputs"):
+        assert old.write_outputs is outputs.write_outputs
+    with pytest.warns(DeprecationWarning, match="cli.experiment"):
+        assert old.run_experiment_command is run_experiment_command
+    with pytest.raises(AttributeError):
+        old.nothing_like_this  # noqa: B018

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import re
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from mlfs_core.cli_experiment import add_experiment_parser, run_experiment_command
+from mlfs_core.cli.experiment import add_experiment_parser, run_experiment_command
 from mlfs_core.errors import ConfigError
 
 ARFF = """@relation toy
@@ -69,3 +72,67 @@ def test_experiment_command_bad_config_raises(tmp_path):
     args = _parse(["experiment", str(config), "--out", str(tmp_path / "o")])
     with pytest.raises(ConfigError):
         run_experiment_command(args)
+
+
+# ---- every file `mlfs experiment --out` writes, byte for byte -----------------
+
+GOLDEN = Path(__file__).resolve().parent / "data" / "experiment_outputs"
+"""What the command wrote for :func:`_golden_config` before the output writers
+moved from the CLI into :mod:`mlfs_core.evaluation.outputs`."""
+
+TIMED = {"timings.csv", "results.parquet"}  # seconds differ from run to run
+
+
+def _golden_config(folder: Path) -> Path:
+    """Two toy datasets, three methods, two budgets: a config in ``folder``."""
+    rng = np.random.default_rng(20261201)
+    for name in ("one", "two"):
+        _write_dataset(folder / f"{name}.arff", rng)
+    config = folder / "c.toml"
+    config.write_text(
+        'name = "golden"\nmethods = ["MaxCS", "MeanBNS", "AF"]\n'
+        "[protocol]\nn_folds = 2\nbudgets = [25, 50]\n"
+        'metrics = ["micro_f1", "hamming_loss"]\n'
+        '[[datasets]]\npath = "one.arff"\n[[datasets]]\npath = "two.arff"\n'
+    )
+    return config
+
+
+def _stable_text(path: Path, folder: Path) -> str:
+    """A written file's text with the run's folder and its timings masked."""
+    text = path.read_text(encoding="utf-8").replace(str(folder.resolve()), "FOLDER")
+    return re.sub(r"time \d+\.\d s", "time T s", text)
+
+
+def test_experiment_outputs_are_unchanged_byte_for_byte(tmp_path):
+    """Check each file against what the command wrote before the move."""
+    config = _golden_config(tmp_path)
+    out = tmp_path / "out"
+    args = _parse(["experiment", str(config), "--out", str(out), "--no-cache"])
+    assert run_experiment_command(args) == 0
+    written = {p.name for p in out.iterdir()} - TIMED
+    assert written == {p.name for p in GOLDEN.iterdir()}
+    for name in sorted(written):
+        expected = (GOLDEN / name).read_text(encoding="utf-8")
+        assert _stable_text(out / name, tmp_path) == expected, name
+    assert "seconds" in pd.read_csv(out / "timings.csv").columns
+
+
+def test_the_app_run_files_match_the_commands(tmp_path):
+    """Check the app's run folder (write_run_files) holds the command's bytes."""
+    from mlfs_core.evaluation.outputs import write_run_files
+    from mlfs_core.evaluation.protocols import load_config
+    from mlfs_core.evaluation.runner import run_experiment
+
+    config = _golden_config(tmp_path)
+    result = run_experiment(load_config(config))
+    written = write_run_files(result, tmp_path / "app", resolve_paths=False)
+    assert [p.name for p in written] == [
+        "results.csv",
+        "config.toml",
+        "selections.csv",
+        "timings.csv",
+    ]
+    for name in ("results.csv", "selections.csv"):
+        assert (tmp_path / "app" / name).read_text() == (GOLDEN / name).read_text()
+    assert '{ path = "one.arff" }' in (tmp_path / "app" / "config.toml").read_text()
