@@ -41,6 +41,8 @@ DEFAULT_KERNEL = "Haswell"
 OVERRIDE = "MLFS_BLAS_KERNEL"
 NATIVE = "native"
 CORETYPE = "OPENBLAS_CORETYPE"
+DEFAULT_KERNEL_ID = "openblas/Haswell"
+"""The :func:`kernel_id` of a process pinned to :data:`DEFAULT_KERNEL`."""
 
 # CPU flags (as /proc/cpuinfo spells them) each OpenBLAS x86-64 kernel needs.
 KERNEL_FLAGS: dict[str, frozenset[str]] = {
@@ -180,6 +182,7 @@ def blas_info() -> list[dict[str, str]]:
     return sorted(rows, key=lambda r: (r["prefix"], r["version"]))
 
 
+@lru_cache(maxsize=1)
 def kernel_id() -> str:
     """One string naming the BLAS this process computes with, e.g. ``openblas/Haswell``.
 
@@ -187,12 +190,14 @@ def kernel_id() -> str:
     -------
     str
         The distinct ``library/kernel`` pairs of :func:`blas_info`, joined by
-        ``+`` (several libraries may agree on one pair).
+        ``+`` (several libraries may agree on one pair). Taken once per
+        process: a library's kernel is fixed when it loads.
     """
     pairs = sorted({f"{r['library']}/{r['kernel'] or '?'}" for r in blas_info()})
     return "+".join(pairs) or "none"
 
 
+@lru_cache(maxsize=1)
 def expected_kernel_id() -> str | None:
     """The :func:`kernel_id` a pinned process has, or None when nothing is pinned.
 

@@ -14,11 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
-import pandas as pd
-
 from ..errors import ConfigError
-from ..evaluation.io import EXACT_FLOATS
-from ..evaluation.outputs import CONFIG_FILE, RESULTS_FILE, write_outputs
+from ..evaluation.outputs import write_outputs
 from ..evaluation.protocols import load_config
 from ..evaluation.runner import run_experiment
 from ._base import jobs, progress
@@ -64,18 +61,15 @@ def add_verify_parser(subparsers) -> argparse.ArgumentParser:
 
 def run_verify_command(args: argparse.Namespace) -> int:
     """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise."""
-    from ..evaluation.verify import verify_experiment
+    from .. import blas
+    from ..evaluation.verify import load_stored, verify_experiment
 
-    folder = Path(args.dir)
-    config_path, results_path = folder / CONFIG_FILE, folder / RESULTS_FILE
-    for path in (config_path, results_path):
-        if not path.is_file():
-            raise ConfigError(f"{path.name} not found in {folder}")
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
+    stored = load_stored(args.dir)
     result = verify_experiment(
-        load_config(config_path),
-        pd.read_csv(results_path, **EXACT_FLOATS),
+        stored.config,
+        stored.results,
         sample=args.sample,
         seed=args.seed,
         n_jobs=args.jobs,
@@ -84,6 +78,7 @@ def run_verify_command(args: argparse.Namespace) -> int:
     print(file=sys.stderr)
     if args.out:
         result.table.to_csv(args.out, index=False)
+    print(kernel_note(result.kernel, stored.recorded_kernel, blas.pinned_kernel()))
     verdict = "identical" if result.identical else "DIFFERENT"
     print(
         f"recomputed {result.n_fits} of {result.n_fits_total} fits "
@@ -91,6 +86,31 @@ def run_verify_command(args: argparse.Namespace) -> int:
         f"{result.max_abs_diff:.3g}; {verdict}"
     )
     return 0 if result.identical else 1
+
+
+def kernel_note(kernel: str | None, recorded: str | None, pinned: str | None) -> str:
+    """One line saying which BLAS kernel ``mlfs verify`` recomputed under.
+
+    Examples
+    --------
+    >>> kernel_note(None, None, "Haswell")
+    'BLAS kernel: the classifier does not depend on it'
+    >>> kernel_note("openblas/Haswell", "openblas/Haswell", "Haswell")
+    'BLAS kernel: recomputed under openblas/Haswell (pinned), as recorded'
+    """
+    if kernel is None:
+        return "BLAS kernel: the classifier does not depend on it"
+    how = "pinned" if pinned else "not pinned: MLFS_BLAS_KERNEL=native"
+    line = f"BLAS kernel: recomputed under {kernel} ({how})"
+    if recorded is None:
+        return line + "; none was recorded with the values"
+    if recorded == kernel:
+        return line + ", as recorded"
+    return (
+        line + f"; the values were recorded under {recorded}, so the "
+        "kernel-dependent fits may differ in the last bits: recompute under "
+        f"that kernel with MLFS_BLAS_KERNEL={recorded.split('/')[-1]}"
+    )
 
 
 def run_experiment_command(args: argparse.Namespace) -> int:

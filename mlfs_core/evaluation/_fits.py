@@ -27,12 +27,14 @@ import zlib
 from collections.abc import Iterator
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 
+from .. import blas
 from ..cache import DiskCache, hash_key
 from ..columns import REUSED
 from ._budget_fits import batchable, run_mlknn_budgets
 from ._tasks import run_fit
+from .classifiers import kernel_dependent
 
 GROUP_BUDGETS = True
 """Run protocol B's budgets of a ranking together (False: one task per fit;
@@ -63,9 +65,19 @@ def execute(keys, make_call, cache: DiskCache, n_jobs: int, tracker, label) -> l
     return out
 
 
-def _parallel(todo, make_call, n_jobs: int) -> Iterator:
+def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
+    """Run ``make_call(i)`` for each ``i`` in ``todo``; yield results in order.
+
+    Kernel-dependent tasks (see :func:`~.classifiers.kernel_dependent`) never
+    run in a process whose BLAS is not the pinned kernel (numpy was imported
+    before :mod:`mlfs_core`): where joblib would run them in this process, they
+    go to one worker process started with the pinned environment instead.
+    Worker processes joblib starts inherit the pin from ``os.environ``.
+    """
     if not todo:
         return iter(())
+    if kernel_dependent and not blas.kernel_matches() and effective_n_jobs(n_jobs) == 1:
+        return _in_pinned_worker(todo, make_call)
 
     def jobs():
         for i in todo:
@@ -73,6 +85,21 @@ def _parallel(todo, make_call, n_jobs: int) -> Iterator:
             yield delayed(fn)(*args, **kwargs)
 
     return Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
+
+
+_PINNED_WORKER: list = []  # the one pinned worker process, started on first use
+
+
+def _in_pinned_worker(todo, make_call) -> Iterator:
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    if not _PINNED_WORKER:
+        env = blas.pinned_environment()
+        _PINNED_WORKER.append(ProcessPoolExecutor(max_workers=1, env=env))
+    executor = _PINNED_WORKER[0]
+    for i in todo:
+        fn, args, kwargs = make_call(i)
+        yield executor.submit(fn, *args, **kwargs).result()
 
 
 def fit_key(s, k: int, config) -> str:
@@ -91,7 +118,21 @@ def fit_key(s, k: int, config) -> str:
     }
     if p.evaluation != "definition":  # definition keys stay as they were
         desc["evaluation"] = p.evaluation
+    kernel = fit_kernel(p.classifier.name, p.classifier.params)
+    if kernel not in (None, blas.DEFAULT_KERNEL_ID):  # pinned keys stay as they were
+        desc["blas"] = kernel
     return hash_key(desc)
+
+
+def fit_kernel(name: str, params: dict) -> str | None:
+    """The BLAS kernel a fit's values follow, or None when they follow none.
+
+    Kernel-dependent fits run under the pinned kernel where one is pinned
+    (see :func:`_parallel`), else under this process's kernel.
+    """
+    if not kernel_dependent(name, params):
+        return None
+    return blas.expected_kernel_id() or blas.kernel_id()
 
 
 def run_fits(
@@ -205,7 +246,10 @@ class _SingleFits:
         self.codes_key, self.codes = None, None
 
     def run(self, needed, n_jobs: int) -> Iterator[tuple[int, dict]]:
-        return zip(needed, _parallel(needed, self._call, n_jobs))
+        c = self.protocol.classifier
+        dependent = kernel_dependent(c.name, c.params)
+        calls = _parallel(needed, self._call, n_jobs, kernel_dependent=dependent)
+        return zip(needed, calls)
 
     def _call(self, i: int):
         j, k, _ = self.fits[i]

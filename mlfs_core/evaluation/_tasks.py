@@ -15,8 +15,10 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
+from .. import blas
+from ..errors import MLFSError
 from ..selectors.api import compute_ranking
-from .classifiers import make_classifier
+from .classifiers import kernel_dependent, make_classifier
 from .metrics import compute_metrics
 
 
@@ -123,6 +125,9 @@ def _fit_and_score(
     X_train, Y_train, X_test, Y_test, classifier, seed, metrics, drop_constant
 ) -> dict:
     name, params = classifier
+    dependent = kernel_dependent(name, params)
+    if dependent:
+        check_kernel(name)
     model = make_classifier(name, params, random_state=seed)
     start = perf_counter()
     with warnings.catch_warnings():
@@ -140,7 +145,7 @@ def _fit_and_score(
         mask = (positives > 0) & (positives < Y_train.shape[0])
     start = perf_counter()
     values = compute_metrics(Y_test, Y_pred, scores, metrics=metrics, label_mask=mask)
-    return {
+    out = {
         "metrics": values,
         "fit_seconds": fit_seconds,
         "predict_seconds": predict_seconds,
@@ -149,6 +154,29 @@ def _fit_and_score(
         "n_not_converged": n_not_converged,
         "max_n_iter": max_n_iter,
     }
+    if dependent:
+        out["blas"] = blas.kernel_id()
+    return out
+
+
+def check_kernel(classifier: str) -> None:
+    """Refuse to fit a kernel-dependent classifier under a kernel other than the pin.
+
+    Raises
+    ------
+    MLFSError
+        In a process (e.g. a Dask worker started elsewhere) whose OpenBLAS
+        runs another kernel than the one :mod:`mlfs_core.blas` pinned.
+    """
+    if not blas.kernel_matches():
+        raise MLFSError(
+            f"classifier {classifier!r} depends on the BLAS kernel, and this "
+            f"process runs {blas.kernel_id()} instead of the pinned "
+            f"{blas.expected_kernel_id()}: start it with "
+            f"OPENBLAS_CORETYPE={blas.pinned_kernel()} (or import mlfs_core before "
+            "numpy), or set MLFS_BLAS_KERNEL=native everywhere to compute "
+            "under each CPU's own kernel"
+        )
 
 
 def _convergence(model, Y_train) -> tuple[int, int, int | None]:

@@ -152,9 +152,67 @@ CLASSIFIERS: dict[str, Callable[..., object]] = {
 """Classifier name -> factory ``(*, random_state, **params) -> estimator``."""
 
 
-def register_classifier(name: str, factory: Callable[..., object]) -> None:
-    """Make ``factory`` available to experiment configs under ``name``."""
+def _liblinear_uses_blas(params: dict) -> bool:
+    # LIBLINEAR's dual coordinate descent calls no BLAS routine; its primal
+    # trust-region Newton solver (what dual="auto" picks when n > M) does.
+    return params.get("dual", "auto") is not True
+
+
+# Classifier name -> does a fit's result depend on the BLAS kernel (given the
+# params)? Measured by tests/core/platform: LinearSVC primal and L-BFGS
+# logistic regression do; LinearSVC dual and ML-kNN (exact integer or BLAS-free
+# distances) do not. Unknown classifiers are assumed to depend on it.
+_KERNEL_DEPENDENT: dict[str, Callable[[dict], bool]] = {
+    "linear_svc": _liblinear_uses_blas,
+    "logistic_regression": lambda params: True,
+    "mlknn": lambda params: False,
+    "br": lambda params: True,
+}
+
+
+def register_classifier(
+    name: str, factory: Callable[..., object], *, kernel_dependent: bool = True
+) -> None:
+    """Make ``factory`` available to experiment configs under ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The name experiment configs use.
+    factory : callable
+        ``factory(*, random_state, **params) -> estimator``.
+    kernel_dependent : bool, default=True
+        Whether the estimator's results may depend on the BLAS kernel (it calls
+        BLAS routines whose summation order is the CPU's: most iterative
+        solvers do). Such fits always run under the pinned kernel (see
+        :mod:`mlfs_core.blas`). Say False only for a classifier shown to give
+        bit-identical results under every kernel.
+    """
     CLASSIFIERS[name] = factory
+    _KERNEL_DEPENDENT[name] = lambda params, dep=bool(kernel_dependent): dep
+
+
+def kernel_dependent(name: str, params: dict | None = None) -> bool:
+    """Whether classifier ``name`` with ``params`` gives values that follow the kernel.
+
+    Parameters
+    ----------
+    name : str
+    params : dict, optional
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> kernel_dependent("linear_svc"), kernel_dependent("linear_svc", {"dual": True})
+    (True, False)
+    >>> kernel_dependent("mlknn")
+    False
+    """
+    rule = _KERNEL_DEPENDENT.get(name)
+    return True if rule is None else bool(rule(dict(params or {})))
 
 
 def make_classifier(name: str, params: dict | None = None, *, random_state: int = 0):

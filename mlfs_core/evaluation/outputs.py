@@ -2,7 +2,8 @@
 
 :func:`write_outputs` writes what ``mlfs experiment --out DIR`` leaves in
 ``DIR``: ``results.csv`` (and ``results.parquet`` when pyarrow is installed),
-``config.toml``, ``selections.csv``, ``timings.csv``, the analysis tables
+``config.toml``, ``selections.csv``, ``timings.csv``, ``environment.json``
+(engine version and BLAS kernel, :func:`~.runner.environment`), the analysis tables
 ``ranks.csv``, ``friedman.csv``, ``curves.csv``, ``dataset_means.csv``,
 ``similarity.csv`` (and ``recovery.csv`` for datasets with a planted truth)
 and a short ``summary.md``. :func:`write_run_files` writes the first four
@@ -14,6 +15,7 @@ reproducibly when its name ends in ``.gz`` (the studies' compact files).
 from __future__ import annotations
 
 import importlib.util
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,6 +47,7 @@ from .runner import ExperimentResult
 
 __all__ = [
     "CONFIG_FILE",
+    "ENVIRONMENT_FILE",
     "PARQUET_FILE",
     "RESULTS_FILE",
     "SELECTIONS_FILE",
@@ -66,6 +69,7 @@ RESULTS_FILE = "results.csv"
 PARQUET_FILE = "results.parquet"
 SELECTIONS_FILE = "selections.csv"
 TIMINGS_FILE = "timings.csv"
+ENVIRONMENT_FILE = "environment.json"
 CONFIG_FILE = "config.toml"
 SUMMARY_FILE = "summary.md"
 
@@ -143,7 +147,7 @@ def absolute_paths(config: ExperimentConfig) -> ExperimentConfig:
 def write_run_files(
     result: ExperimentResult, out: str | Path, *, resolve_paths: bool = True
 ) -> list[Path]:
-    """Write ``results.csv``, ``config.toml``, ``selections.csv`` and ``timings.csv``.
+    """Write results, config, selections, timings and environment (engine, BLAS).
 
     Parameters
     ----------
@@ -176,6 +180,10 @@ def write_run_files(
         write_table(selections_table(result.selections), out / SELECTIONS_FILE)
     )
     written.append(write_table(result.timings, out / TIMINGS_FILE))
+    if result.environment:  # engine version and BLAS kernel (mlfs_core.blas)
+        text = json.dumps(result.environment, indent=2, sort_keys=True) + "\n"
+        (out / ENVIRONMENT_FILE).write_text(text, encoding="utf-8")
+        written.append(out / ENVIRONMENT_FILE)
     return written
 
 

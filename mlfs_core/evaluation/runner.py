@@ -29,11 +29,12 @@ budgets of a ranking in one task (:mod:`mlfs_core.evaluation._fits`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from .. import blas
 from ..cache import DiskCache, hash_key
 from ..columns import (
     BUDGET,
@@ -57,6 +58,7 @@ from ..columns import (
 from ._fits import execute, run_fits, task_seed
 from ._prepare import PreparedDataset, PreparedMethod, prepare
 from ._tasks import run_selection
+from .classifiers import kernel_dependent
 from .protocols import ExperimentConfig
 
 Progress = Callable[[int, int, str], None]
@@ -107,12 +109,18 @@ class ExperimentResult:
         how many stopped at ``max_iter`` without converging, and the largest
         iteration count (NaN when the classifier has no iterative solver).
     config : ExperimentConfig
+    environment : dict
+        Where the values were computed (:func:`environment`): the engine
+        version, this process's BLAS (:func:`mlfs_core.blas.record`) and
+        ``fit_kernels``, the BLAS kernels the kernel-dependent fits ran under
+        (``"unrecorded"`` for cached fits from before kernels were recorded).
     """
 
     results: pd.DataFrame
     selections: pd.DataFrame
     timings: pd.DataFrame
     config: ExperimentConfig
+    environment: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -169,7 +177,38 @@ def run_experiment(
         selections=_selections_table(selections, orders),
         timings=_timings_table(selections, orders, fits, fit_out),
         config=config,
+        environment=environment(config, fit_out),
     )
+
+
+def environment(config: ExperimentConfig, fit_out=()) -> dict:
+    """What to record beside an experiment's values: engine version and BLAS.
+
+    Parameters
+    ----------
+    config : ExperimentConfig
+    fit_out : sequence of dict, optional
+        The fit tasks' results; their ``blas`` entries give ``fit_kernels``.
+
+    Returns
+    -------
+    dict
+        ``engine``, ``blas`` (:func:`mlfs_core.blas.record`),
+        ``kernel_dependent`` (whether the classifier's values follow the BLAS
+        kernel) and ``fit_kernels`` (sorted kernel ids of those fits).
+    """
+    from .. import __version__
+    from ..cache import CACHE_VERSION
+
+    c = config.protocol.classifier
+    dependent = kernel_dependent(c.name, c.params)
+    kernels = {v.get("blas", "unrecorded") for v in fit_out} if dependent else set()
+    return {
+        "engine": f"{__version__}+cache{CACHE_VERSION}",
+        "blas": blas.record(),
+        "kernel_dependent": dependent,
+        "fit_kernels": sorted(kernels),
+    }
 
 
 def _fit_grid(selections) -> list[tuple[int, int, float | None]]:

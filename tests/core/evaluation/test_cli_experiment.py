@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 
@@ -81,6 +82,7 @@ GOLDEN = Path(__file__).resolve().parent / "data" / "experiment_outputs"
 moved from the CLI into :mod:`mlfs_core.evaluation.outputs`."""
 
 TIMED = {"timings.csv", "results.parquet"}  # seconds differ from run to run
+MACHINE = {"environment.json"}  # the BLAS libraries of the machine that ran it
 
 
 def _golden_config(folder: Path) -> Path:
@@ -110,8 +112,11 @@ def test_experiment_outputs_are_unchanged_byte_for_byte(tmp_path):
     out = tmp_path / "out"
     args = _parse(["experiment", str(config), "--out", str(out), "--no-cache"])
     assert run_experiment_command(args) == 0
-    written = {p.name for p in out.iterdir()} - TIMED
+    written = {p.name for p in out.iterdir()} - TIMED - MACHINE
     assert written == {p.name for p in GOLDEN.iterdir()}
+    environment = json.loads((out / "environment.json").read_text(encoding="utf-8"))
+    assert environment["kernel_dependent"] and environment["fit_kernels"]
+    assert environment["blas"]["kernel"] == environment["fit_kernels"][0]
     for name in sorted(written):
         expected = (GOLDEN / name).read_text(encoding="utf-8")
         assert _stable_text(out / name, tmp_path) == expected, name
@@ -132,6 +137,7 @@ def test_the_app_run_files_match_the_commands(tmp_path):
         "config.toml",
         "selections.csv",
         "timings.csv",
+        "environment.json",
     ]
     for name in ("results.csv", "selections.csv"):
         assert (tmp_path / "app" / name).read_text() == (GOLDEN / name).read_text()
