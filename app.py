@@ -1,19 +1,14 @@
 """MLFS Explorer: the Streamlit app's router and shared sidebar.
 
-Run with ``streamlit run app.py``. Pages live in ``pages/<section>/``, one
-folder per navigation section; they read their widgets, call the engine
-through :mod:`ui.cached` and render.
-
-Why the sub-folders: Streamlit still switches to its legacy "v1" multipage
-mode whenever a ``pages/`` folder holds ``*.py`` files directly beside the main
-script. In that mode the first run of a fresh server (a deep link such as
-``/rank``) and every AppTest rerun execute the page script alone, without this
-router's sidebar and session defaults. Scripts in sub-folders are not picked
-up by that scan, so ``st.navigation`` below is always in charge.
+Run with ``streamlit run app.py`` (or ``mlfs app``). The page scripts live in
+``app_pages/``, one script per page; ``st.navigation`` below groups them into
+sections. They read their widgets, call the engine through :mod:`ui.cached`
+and render; page-specific helpers are in :mod:`ui.sections`.
 """
 
 import streamlit as st
 
+import mlfs_core  # noqa: F401  # first: pins OpenBLAS before numpy loads
 from ui import warmup
 
 st.set_page_config(page_title="MLFS Explorer", page_icon="📊", layout="wide")
@@ -26,44 +21,42 @@ state.init_state()
 PAGES = {
     "Explore": [
         st.Page(
-            "pages/explore/data.py", title="Data", icon=":material/table:", default=True
+            "app_pages/data.py", title="Data", icon=":material/table:", default=True
         ),
-        st.Page("pages/explore/rank.py", title="Rank features", icon=":material/sort:"),
+        st.Page("app_pages/rank.py", title="Rank features", icon=":material/sort:"),
     ],
     "Compare methods": [
         st.Page(
-            "pages/compare/experiment.py", title="Experiment", icon=":material/science:"
+            "app_pages/experiment.py", title="Experiment", icon=":material/science:"
         ),
         st.Page(
-            "pages/compare/average_ranks.py",
+            "app_pages/average_ranks.py",
             title="Average ranks",
             icon=":material/leaderboard:",
         ),
         st.Page(
-            "pages/compare/similarity.py", title="Similarity", icon=":material/grid_on:"
+            "app_pages/similarity.py", title="Similarity", icon=":material/grid_on:"
         ),
         st.Page(
-            "pages/compare/budget.py",
+            "app_pages/budget.py",
             title="Metric vs budget",
             icon=":material/show_chart:",
         ),
     ],
     "Learn": [
         st.Page(
-            "pages/learn/score.py",
+            "app_pages/score.py",
             title="A score, step by step",
             icon=":material/calculate:",
         ),
         st.Page(
-            "pages/learn/aggregation.py",
+            "app_pages/aggregation.py",
             title="An aggregation, step by step",
             icon=":material/merge:",
         ),
-        st.Page(
-            "pages/learn/greedy.py", title="A greedy step", icon=":material/stairs:"
-        ),
+        st.Page("app_pages/greedy.py", title="A greedy step", icon=":material/stairs:"),
     ],
-    "Help": [st.Page("pages/help/about.py", title="About", icon=":material/info:")],
+    "Help": [st.Page("app_pages/about.py", title="About", icon=":material/info:")],
 }
 
 pg = st.navigation(PAGES)

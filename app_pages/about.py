@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import about
+from ui.sections import about
 
 st.title("About MLFS Explorer")
 st.markdown(about.INTRO)

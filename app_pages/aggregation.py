@@ -8,7 +8,8 @@ from mlfs_core.plots import (
     coverage_bars,
     draw_probability_bar,
 )
-from ui import cached, learn, widgets
+from ui import cached, widgets
+from ui.sections import learn
 
 st.title("An aggregation, step by step")
 st.caption(
@@ -143,4 +144,4 @@ if cover is not None:
         found = [learn.feature_label(features, int(j), truth) for j in picks["feature"]]
         column.markdown(f"**{other}: its top {budget}**")
         column.dataframe({"feature": found}, hide_index=True)
-st.page_link("pages/learn/greedy.py", label="Next: a greedy information-theoretic step")
+st.page_link("app_pages/greedy.py", label="Next: a greedy information-theoretic step")

@@ -3,7 +3,8 @@
 import streamlit as st
 
 from mlfs_core.plots import average_rank_curves, cd_diagram
-from ui import cached, published, tables, widgets
+from ui import cached, tables, widgets
+from ui.sections import published
 
 st.title("Average ranks")
 st.caption(

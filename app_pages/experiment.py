@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from ui import experiment, experiment_form, run_figure, state, widgets
+from ui import state, widgets
+from ui.sections import experiment, experiment_form, run_figure
 
 st.title("Experiment")
 st.caption(

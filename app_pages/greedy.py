@@ -4,7 +4,8 @@ import streamlit as st
 
 import mlfs_core
 from mlfs_core.plots import criterion_path_figure, greedy_terms_figure
-from ui import cached, learn, widgets
+from ui import cached, widgets
+from ui.sections import learn
 
 st.title("A greedy step")
 st.caption(

@@ -4,7 +4,8 @@ import streamlit as st
 
 from mlfs_core.plots import feature_score_bar, precision_at_k_curve
 from mlfs_core.selectors.tables import topk_side_by_side
-from ui import cached, full_ranking, methods, widgets
+from ui import cached, widgets
+from ui.sections import full_ranking, methods
 
 st.title("Rank features")
 name, key = widgets.current_dataset()

@@ -3,7 +3,8 @@
 import streamlit as st
 
 from mlfs_core.plots import label_score_heatmap
-from ui import cached, learn, widgets
+from ui import cached, widgets
+from ui.sections import learn
 
 st.title("A score, step by step")
 st.caption(
@@ -89,4 +90,4 @@ st.caption(
     "A feature can be excellent for one label and useless for the others: the "
     "aggregation (next page) decides how such rows become one ranking."
 )
-st.page_link("pages/learn/aggregation.py", label="Next: an aggregation, step by step")
+st.page_link("app_pages/aggregation.py", label="Next: an aggregation, step by step")

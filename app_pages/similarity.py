@@ -3,7 +3,8 @@
 import streamlit as st
 
 from mlfs_core.plots import similarity_heatmap
-from ui import cached, published, widgets
+from ui import cached, widgets
+from ui.sections import published
 
 st.title("Similarity of selected subsets")
 st.caption(

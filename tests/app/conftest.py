@@ -170,16 +170,16 @@ def _decode(value):
 
 
 PAGE_PATHS = {
-    "data": "pages/explore/data.py",
-    "rank": "pages/explore/rank.py",
-    "experiment": "pages/compare/experiment.py",
-    "average_ranks": "pages/compare/average_ranks.py",
-    "similarity": "pages/compare/similarity.py",
-    "budget": "pages/compare/budget.py",
-    "about": "pages/help/about.py",
-    "learn_score": "pages/learn/score.py",
-    "learn_aggregation": "pages/learn/aggregation.py",
-    "learn_greedy": "pages/learn/greedy.py",
+    "data": "app_pages/data.py",
+    "rank": "app_pages/rank.py",
+    "experiment": "app_pages/experiment.py",
+    "average_ranks": "app_pages/average_ranks.py",
+    "similarity": "app_pages/similarity.py",
+    "budget": "app_pages/budget.py",
+    "about": "app_pages/about.py",
+    "learn_score": "app_pages/score.py",
+    "learn_aggregation": "app_pages/aggregation.py",
+    "learn_greedy": "app_pages/greedy.py",
 }
 """Page name -> script path relative to app.py (AppTest's switch_page wants the path).
 """

@@ -19,7 +19,7 @@ from mlfs_core.analysis.paper000_published import (
 )
 from mlfs_core.analysis.similarity import similarity_matrix
 from mlfs_core.evaluation.io import read_selections
-from ui.published import NOT_SHOWN
+from ui.sections.published import NOT_SHOWN
 
 from .conftest import charts, new_app, open_page
 

@@ -118,7 +118,7 @@ def test_stop_abandons_a_full_ranking(data_dir, monkeypatch):
     """Check that Stop after an interrupted full ranking clears the request."""
     from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
-    from ui import full_ranking
+    from ui.sections import full_ranking
 
     at = _greedy_page(data_dir)
 

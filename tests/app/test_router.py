@@ -7,12 +7,15 @@ import pytest
 from .conftest import PAGE_PATHS, ROOT, new_app, open_page
 
 
-def test_pages_folder_holds_no_scripts_directly():
-    """Check that pages/ has no *.py directly inside (it would trigger Streamlit's v1
-    mode).
+def test_no_pages_folder_for_streamlits_legacy_scan():
+    """Check there is no pages/ beside app.py (Streamlit's legacy v1 multipage scan)
+    and that every page script is in app_pages/.
     """
-    assert list((ROOT / "pages").glob("*.py")) == []
+    assert not (ROOT / "pages").exists()
     assert all((ROOT / path).is_file() for path in PAGE_PATHS.values())
+    assert {p.name for p in (ROOT / "app_pages").glob("*.py")} == {
+        path.split("/")[-1] for path in PAGE_PATHS.values()
+    }
 
 
 @pytest.mark.parametrize("page", sorted(PAGE_PATHS))

@@ -31,8 +31,8 @@ from mlfs_core.evaluation.protocols import (
 from mlfs_core.evaluation.runner import ExperimentResult, run_experiment
 from mlfs_core.selectors import get_method
 
-from . import cached, state
-from .datasets import DatasetKey
+from .. import cached, state
+from ..datasets import DatasetKey
 
 TEACHING_DEFAULTS = {
     "A": {

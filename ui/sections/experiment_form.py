@@ -8,9 +8,9 @@ import streamlit as st
 
 import mlfs_core
 
-from . import cached, state, widgets
+from .. import cached, state, widgets
+from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 from .experiment import TEACHING_DEFAULTS, read_config, run, solver_summary
-from .results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 
 PROTOCOLS = {
     "A": "A: paper 000 (k-fold CV, BR + linear SVM, budgets in % of M)",

@@ -15,8 +15,8 @@ import mlfs_core
 from mlfs_core.selectors.progress import ranking_progress
 from mlfs_core.selectors.tables import ranking_frame
 
-from . import cached, widgets
-from .datasets import DatasetKey
+from .. import cached, widgets
+from ..datasets import DatasetKey
 
 _STORE = "rank_full_table"
 _REQUEST = "rank_full_request"

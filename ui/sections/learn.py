@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import cached
-from .datasets import DatasetKey
+from .. import cached
+from ..datasets import DatasetKey
 
-RANK_PAGE = "pages/explore/rank.py"
+RANK_PAGE = "app_pages/rank.py"
 PRESENT_WHEN = {"presence": "non-zero", "median": "above its median"}
 """The CS/BNS ``binarize`` rules and how the Learn pages name them."""
 

@@ -7,7 +7,7 @@ import streamlit as st
 import mlfs_core
 from mlfs_core.selectors.naming import is_filter_name, split_name
 
-from .widgets import method_params
+from ..widgets import method_params
 
 FAMILIES = {
     "Score + aggregation (paper 000)": "paper000",

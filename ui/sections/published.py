@@ -19,8 +19,8 @@ from mlfs_core.analysis.paper000_published import BNS_METHODS, CS_METHODS
 from mlfs_core.columns import BUDGET_PCT, METHOD
 from mlfs_core.plots import similarity_heatmap
 
-from . import cached, widgets
-from .results import STUDIES_DIR, STUDY_SOURCES, ResultsRef
+from .. import cached, widgets
+from ..results import STUDIES_DIR, STUDY_SOURCES, ResultsRef
 
 PAPER000 = STUDY_SOURCES["Paper 000 study"]
 CHOICES = ("ours", "published beside ours")

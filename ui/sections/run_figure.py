@@ -9,8 +9,8 @@ import streamlit as st
 from mlfs_core.columns import METHOD, METRIC
 from mlfs_core.plots import average_rank_curves, metric_vs_budget
 
-from . import cached, widgets
-from .results import RESULTS_FILE, results_ref
+from .. import cached, widgets
+from ..results import RESULTS_FILE, results_ref
 
 PRIMARY_METRICS = ("micro_f1", "f1", "weighted_f1", "hamming_loss")
 """The figure's metric: the first of these the results hold (weighted_f1 under the
