@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import mlfs_core  # noqa: F401  first: pins the BLAS kernel before numpy loads
+
+# isort: split
 import os
 from pathlib import Path
 
