@@ -81,3 +81,34 @@ def test_readme_links_exist():
     relative = [t for t in targets if "://" not in t]
     assert relative
     assert [t for t in relative if not (ROOT / t).exists()] == []
+
+
+def test_cli_page_shows_every_command():
+    """Check that every ``mlfs`` sub-command appears in the CLI docs."""
+    import argparse
+
+    from mlfs_core.cli import build_parser
+
+    (sub,) = [
+        a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    ]
+    text = (DOCS / "user-guide" / "experiments.md").read_text(encoding="utf-8")
+    assert [c for c in sub.choices if f"mlfs {c}" not in text] == []
+
+
+def test_app_tour_names_every_page():
+    """Check that the app page's tour names every page ``app.py`` registers."""
+    titles = re.findall(r'(?<!\w)title="([^"]+)"', (ROOT / "app.py").read_text("utf-8"))
+    tour = (DOCS / "user-guide" / "app.md").read_text(encoding="utf-8")
+    assert titles
+    assert [t for t in titles if f"**{t}**" not in tour] == []
+
+
+def test_methods_page_names_every_paper_method():
+    """Check that the methods page names every method of the papers and baselines."""
+    text = (DOCS / "user-guide" / "methods.md").read_text(encoding="utf-8")
+    families = {"paper000", "paper001", "baseline"}
+    specs = [mlfs_core.get_method(m) for m in mlfs_core.list_methods()]
+    names = [spec.name for spec in specs if spec.family in families]
+    assert len(names) == 20
+    assert [m for m in names if f"`{m}`" not in text and f" {m} " not in text] == []
