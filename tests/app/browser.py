@@ -132,9 +132,13 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, st_server):
-    """A fresh page that records console errors and blocks non-loopback requests."""
+def guarded_page(browser):
+    """A new page in a fresh context: records console errors, blocks off-machine.
+
+    Console errors go to ``page.console_errors`` and the requests it aborted
+    (anything not on loopback) to ``page.external_requests``; close it with
+    ``page.context.close()``.
+    """
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = ctx.new_page()
     pg.set_default_timeout(60_000)
@@ -150,8 +154,36 @@ def page(browser, st_server):
             route.abort()
 
     pg.route("**/*", guard)
+    return pg
+
+
+@pytest.fixture
+def page(browser, st_server):
+    """A :func:`guarded_page` for one test."""
+    pg = guarded_page(browser)
     yield pg
-    ctx.close()
+    pg.context.close()
+
+
+def check_first_page(page, url: str) -> None:
+    """Open ``url`` and check the first page renders: title, sidebar, navigation.
+
+    The Data page of the bundled sample, with the router's sidebar (dataset
+    and seed) and every section of the navigation, and nothing amiss
+    (:func:`assert_clean`).
+    """
+    from playwright.sync_api import expect
+
+    page.goto(url + "/")
+    expect(page.get_by_role("heading", name=PAGES["Data"], exact=True)).to_be_visible()
+    wait_idle(page)
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_text("Seed", exact=True)).to_be_visible()
+    expect(page.get_by_test_id("stSidebarNav")).to_contain_text("About")
+    expect(
+        page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot')
+    ).not_to_have_count(0)
+    assert_clean(page)
 
 
 @pytest.fixture(scope="session")
