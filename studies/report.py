@@ -2,24 +2,29 @@
 
 Usage (from the project root)::
 
-    python studies/report.py            # both studies -> studies/*/tables, docs/
-    python studies/report.py --no-png   # skip the figures (no kaleido/chromium)
+    python -m studies.report            # both studies -> studies/*/tables, docs/
+    python -m studies.report --no-png   # skip the figures (no kaleido/chromium)
 
-Reads ``studies/<study>/data/<dataset>/`` (written by ``run_study.py``), writes
-the analysis tables to ``studies/<study>/tables/*.csv``, the figures to
-``docs/figures/*.png`` and ``docs/reproduction.md`` (its fixed text comes from
-``studies/reproduction_intro.md``). Every number in the report
-is computed here from the data; each claim of the papers is checked by a small
-function whose verdict and evidence are printed into the report.
+(``python studies/report.py`` works too.) Reads ``studies/<study>/data/<dataset>/``
+(written by :mod:`studies.run_study`), writes the analysis tables to
+``studies/<study>/tables/*.csv``, the figures to ``docs/figures/*.png`` and
+``docs/reproduction.md`` (its fixed text comes from
+``studies/reproduction_intro.md``). Every number in the report is computed here
+from the data; each claim of the papers is checked by a small function whose
+verdict and evidence are printed into the report. A dataset still running
+(partial data only, :mod:`studies.partial`) is listed as in progress and enters
+no table or average.
 
-The work is split over the modules next to this script: ``report_data``
-(inputs, method groups, app files), ``report_claims`` (claim checks and the
-summary), ``report_render`` (Markdown sections and tables), ``report_figures``
-(PNG figures), ``report_status`` (which datasets are done), ``report_published``
-(the papers' published results beside ours), ``report_variants`` (study 1's
-L2-rows sensitivity check and its secondary table) and ``report_evaluations``
-(paper 001 under both evaluations and each reference-code convention alone).
-The statistics come from :mod:`mlfs_core.analysis`.
+One module per study: :mod:`studies.paper000` (Study 1 and paper 000's
+published tables and claims), :mod:`studies.paper000_l2` (its L2-rows
+sensitivity check), :mod:`studies.paper000_secondary` (its protocol on other
+datasets), :mod:`studies.paper001` (Study 2 and paper 001's statements) and
+:mod:`studies.paper001_ref` (paper 001 under the authors' evaluation and each
+of its conventions). They share :mod:`studies.data` (inputs, method groups,
+app files), :mod:`studies.status` (which datasets are done),
+:mod:`studies.markdown` (the one table writer) and :mod:`studies.figures`.
+The statistics come from :mod:`mlfs_core.analysis` and
+:mod:`mlfs_core.reproduction`.
 """
 
 from __future__ import annotations
@@ -28,14 +33,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from report_claims import paper001_tables, summary_lines
-from report_data import ROOT, load_study, write_app_sources
-from report_evaluations import REFERENCE_STUDY, evaluation_summary
-from report_render import report_paper000, report_paper001
-from report_status import status_section
-from report_variants import l2_section, secondary_section
+if __package__ in (None, ""):  # python studies/report.py: import the package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-STUDIES = (("paper000", report_paper000), ("paper001", report_paper001))
+from studies import paper000, paper001  # noqa: E402
+from studies.data import ROOT, load_study, write_app_sources  # noqa: E402
+from studies.paper000_l2 import l2_section  # noqa: E402
+from studies.paper000_secondary import secondary_section  # noqa: E402
+from studies.paper001_ref import REFERENCE_STUDY, evaluation_summary  # noqa: E402
+from studies.status import status_section  # noqa: E402
+
+STUDIES = (("paper000", paper000), ("paper001", paper001))
 
 
 def build_report(root: Path, png: bool) -> str:
@@ -44,15 +52,16 @@ def build_report(root: Path, png: bool) -> str:
         (root / "studies" / "reproduction_intro.md").read_text(encoding="utf-8")
     ]
     summary = ["## Summary", ""]
-    for study, section in STUDIES:
+    for study, module in STUDIES:
         data = load_study(study, root=root)
         if "results" in data:
             write_app_sources(study, data, root)
-            body = section(data, png, root)
+            body = module.section(data, png, root)
             sections += [body[0], "", *status_section(study, data, root), *body[1:]]
-            summary += summary_lines(study, data)
+            summary += module.summary_lines(data)
             if study == "paper001":
-                summary += evaluation_summary(paper001_tables(data["results"]), root)
+                means = paper001.paper001_tables(data["results"])
+                summary += evaluation_summary(means, root)
                 reference = load_study(REFERENCE_STUDY, root=root)
                 if "results" in reference:  # the app's "authors' evaluation" source
                     write_app_sources(REFERENCE_STUDY, reference, root)

@@ -2,14 +2,20 @@
 
 Usage (from the project root)::
 
-    python studies/run_study.py paper000 --datasets emotions,flags [--jobs 2]
-    python studies/run_study.py paper001            # every dataset of the config
+    python -m studies.run_study paper000 --datasets emotions,flags [--jobs 2]
+    python -m studies.run_study paper001            # every dataset of the config
+    python -m studies.run_study paper000 --datasets delicious --export-only
 
-For each dataset the study's config (``configs/study_<study>.toml``) is run
-with that dataset alone through :func:`mlfs_core.run_experiment`, with the
-task cache in ``results/cache`` (not committed), so an interrupted run resumes
-where it stopped. The compact per-dataset outputs go to
-``studies/<study>/data/<dataset>/``:
+(``python studies/run_study.py ...`` works too.) For each dataset the study's
+config (``configs/study_<study>.toml``) is run with that dataset alone through
+:func:`mlfs_core.run_experiment`, with the task cache in ``results/cache`` (not
+committed; ``--cache`` to choose), so an interrupted run resumes where it
+stopped. A dataset's finished tasks are also exported while it runs, as
+committed partial data in ``studies/<study>/partial/<dataset>/``
+(:mod:`studies.partial`), and imported into the cache before it runs: a run
+started on another machine from a checkout computes only the missing tasks.
+The compact per-dataset outputs go to ``studies/<study>/data/<dataset>/`` when
+the dataset completes:
 
 - ``results.csv.gz``: the tidy results with stochastic repeats averaged
   (paper 000 averages RaR/RFS over its 3 runs), one row per
@@ -22,8 +28,9 @@ where it stopped. The compact per-dataset outputs go to
 - ``timings.csv``: seconds spent in selection and in classifier fits per method;
 - ``meta.json``: dataset statistics, wall time, library versions.
 
-``python studies/report.py`` then builds the tables, figures and
-``docs/reproduction.md`` of every study from whatever datasets are done.
+``python -m studies.report`` then builds the tables, figures and
+``docs/reproduction.md`` of every study from whatever datasets are done (a
+dataset in progress is listed as such, in no table).
 The project must be installed (``pip install -e .``); the studies are
 ``configs/study_*.toml``.
 """
@@ -39,10 +46,12 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import mlfs_core  # first: it pins OpenBLAS's kernel before numpy loads
+
+# isort: split
 import numpy as np
 import pandas as pd
 
-import mlfs_core
 from mlfs_core._validation import budget_from_percent
 from mlfs_core.analysis import similarity_matrix
 from mlfs_core.columns import (
@@ -58,12 +67,14 @@ from mlfs_core.columns import (
 from mlfs_core.evaluation import load_config, run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CACHE = ROOT / "results" / "cache"
 # Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
 GZIP = {"method": "gzip", "mtime": 0}
 
 
-def study_config(study: str):
-    return load_config(ROOT / "configs" / f"study_{study}.toml")
+def study_config(study: str, root: Path = ROOT):
+    """The config of a study: ``<root>/configs/study_<study>.toml``."""
+    return load_config(root / "configs" / f"study_{study}.toml")
 
 
 def list_studies() -> list[str]:
@@ -149,10 +160,15 @@ def run_one(
     jobs: int,
     out_root: Path,
     cache_dir: Path | None = None,
+    code: dict | None = None,
+    checkpoint=None,
 ) -> Path:
     """Run ``config`` on the dataset ``spec`` and write its compact files.
 
-    The task cache defaults to ``results/cache``; returns the output folder.
+    The task cache defaults to ``results/cache``; ``code`` is the run's
+    :func:`code_version` (taken now by default); ``checkpoint()``, if given,
+    is called after every task (``main`` exports the partial data from it).
+    Returns the output folder.
     """
     name = dataset_key(spec)
     out = out_root / name
@@ -171,10 +187,12 @@ def run_one(
                 file=sys.stderr,
                 flush=True,
             )
+        if checkpoint is not None:
+            checkpoint()
 
     result = run_experiment(
         one,
-        cache_dir=cache_dir if cache_dir is not None else ROOT / "results" / "cache",
+        cache_dir=cache_dir if cache_dir is not None else DEFAULT_CACHE,
         n_jobs=jobs,
         progress=progress,
     )
@@ -193,7 +211,8 @@ def run_one(
         ROOT / spec.path if not Path(spec.path).is_absolute() else spec.path
     )
     previous = out / "meta.json"
-    code, workers = CODE_VERSION, jobs
+    code = code_version() if code is None else code
+    workers = jobs
     if previous.exists():  # a rerun served from the cache keeps the real compute run
         before = json.loads(previous.read_text())
         same_engine = before.get("code_version", {}).get("engine") == code["engine"]
@@ -224,6 +243,7 @@ def code_version() -> dict:
 
     Results of two code versions are never mixed in one table: the report
     checks that every dataset of a study has the same ``engine`` value.
+    ``git`` runs here, when a run starts, never at import.
     """
     from mlfs_core.cache import CACHE_VERSION
 
@@ -243,9 +263,6 @@ def code_version() -> dict:
     }
 
 
-CODE_VERSION = code_version()  # taken once, when the run starts
-
-
 def _versions() -> dict:
     import numpy
     import scipy
@@ -261,26 +278,132 @@ def _versions() -> dict:
 
 
 def main(argv=None) -> int:
+    """Command line entry: run (or export) the study's datasets one by one.
+
+    Before a dataset runs, its partial data (``studies/<study>/partial/<dataset>``,
+    see :mod:`studies.partial`) is imported into the task cache, so only the
+    missing tasks are computed; while it runs, the finished tasks are exported
+    there every ``--export-every`` minutes and once more at the end (also when
+    the run stops on an error or Ctrl-C).
+    """
+    from studies.partial import import_partial, plan_tasks
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("study", choices=list_studies())
     parser.add_argument(
         "--datasets", help="comma-separated folder names (default: all)"
     )
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=DEFAULT_CACHE,
+        help="task cache folder (default: results/cache)",
+    )
+    parser.add_argument(
+        "--export-every",
+        type=float,
+        default=30.0,
+        metavar="MINUTES",
+        help="export the finished tasks this often while running (default: 30)",
+    )
+    parser.add_argument(
+        "--export-only",
+        action="store_true",
+        help="only export the finished tasks found in the cache, run nothing",
+    )
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    config = study_config(args.study)
+    if args.export_every <= 0:
+        parser.error(f"--export-every must be positive, got {args.export_every}")
+    config = study_config(args.study, args.root)
     wanted = args.datasets.split(",") if args.datasets else None
     specs = [s for s in config.datasets if wanted is None or dataset_key(s) in wanted]
     unknown = set(wanted or ()) - {dataset_key(s) for s in specs}
     if unknown:
         parser.error(f"not in the study config: {sorted(unknown)}")
-    out_root = ROOT / "studies" / args.study / "data"
+    out_root = args.root / "studies" / args.study / "data"
+    code = code_version()  # taken once, when the run starts
     for spec in specs:
+        name = dataset_key(spec)
+        tasks = plan_tasks(replace(config, datasets=(spec,)))
+        folder = partial_folder(args.study, name, args.root)
+        export = _exporter(args.study, name, tasks, args.cache, folder)
+        if args.export_only:
+            print(f"{name}: {_describe(export())} -> {folder}")
+            continue
+        written = import_partial(tasks, folder, args.cache, engine=code["engine"])
+        if written:
+            print(f"{name}: {written} finished tasks imported from {folder}")
+        _record(args.study, name, code, args.cache, args.jobs)
         t0 = time.perf_counter()
-        out = run_one(args.study, config, spec, jobs=args.jobs, out_root=out_root)
-        print(f"{dataset_key(spec)}: done in {time.perf_counter() - t0:.0f} s -> {out}")
+        try:
+            out = run_one(
+                args.study,
+                config,
+                spec,
+                jobs=args.jobs,
+                out_root=out_root,
+                cache_dir=args.cache,
+                code=code,
+                checkpoint=_every(args.export_every * 60, export),
+            )
+        finally:  # also when interrupted: what is done is exported
+            export()
+        print(f"{name}: done in {time.perf_counter() - t0:.0f} s -> {out}")
     return 0
 
 
+def partial_folder(study: str, dataset: str, root: Path = ROOT) -> Path:
+    """The folder of a dataset's committed partial data (:mod:`studies.partial`)."""
+    return root / "studies" / study / "partial" / dataset
+
+
+def _exporter(study: str, dataset: str, tasks, cache_dir: Path, folder: Path):
+    from studies.partial import export_partial
+
+    def export():
+        return export_partial(tasks, cache_dir, folder, study=study, dataset=dataset)
+
+    return export
+
+
+def _record(study: str, dataset: str, code: dict, cache_dir: Path, jobs: int) -> None:
+    from mlfs_core.blas import kernel_id
+    from studies.partial import record_run
+
+    record_run(
+        cache_dir,
+        study=study,
+        dataset=dataset,
+        engine=code["engine"],
+        commit=code["commit"],
+        kernel=kernel_id(),
+        jobs=jobs,
+    )
+
+
+def _every(seconds: float, action):
+    """A callable that runs ``action()`` at most once per ``seconds``."""
+    last = [time.monotonic()]
+
+    def maybe():
+        now = time.monotonic()
+        if now - last[0] >= seconds:
+            last[0] = now
+            action()
+
+    return maybe
+
+
+def _describe(progress) -> str:
+    return (
+        f"{progress.done} of {progress.total} tasks exported, "
+        f"{progress.compute_seconds:.0f} core-s, {progress.wall_seconds:.0f} s wall"
+    )
+
+
 if __name__ == "__main__":
+    if not __package__:  # python studies/run_study.py: make the package importable
+        sys.path.insert(0, str(ROOT))
     sys.exit(main())

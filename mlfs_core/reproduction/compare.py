@@ -1,6 +1,6 @@
 """Published tables against a reproduction: differences, agreement and verdicts.
 
-Pure functions on tidy DataFrames (issue 11 items 4 and 5). A *rank table* is
+Pure functions on tidy DataFrames. A *rank table* is
 long-form with the columns ``budget_pct, method, mean`` (plus optional group
 columns such as ``measure``), one row per (group, budget, method): Tables 4 and
 5 of paper 000 as published (``studies/paper000/published.csv`` with
@@ -342,7 +342,7 @@ def _outcome(value: object) -> str:
 def verdict(outcomes: Iterable[object]) -> Verdict:
     """Verdict of a claim from its outcome at each stated budget.
 
-    Rule (issue 11 item 5): ``agree`` if it holds at every stated budget;
+    Rule: ``agree`` if it holds at every stated budget;
     ``partly`` if it holds at more than half of them; ``disagree`` otherwise.
     Ties are reported as ties: a tied budget does not count as holding, and a
     claim that fails nowhere but is tied somewhere (and so is neither agree nor

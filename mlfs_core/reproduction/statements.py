@@ -1,4 +1,4 @@
-"""A paper's rank statements scored against a results table (issue 12 item 3).
+"""A paper's rank statements scored against a results table.
 
 Paper 001 gives its results as sentences ("ATR ranks first on X for metric Y",
 "ATR is inferior to Z on W"), typed into ``studies/paper001/statements.csv``

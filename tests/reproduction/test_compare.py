@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from mlfs_core.analysis.reproduction import (
+from mlfs_core.errors import ConfigError
+from mlfs_core.reproduction.compare import (
     agreement_summary,
     best_outcome,
     better_outcome,
@@ -17,7 +18,6 @@ from mlfs_core.analysis.reproduction import (
     side_by_side,
     verdict,
 )
-from mlfs_core.errors import ConfigError
 
 
 def _ranks(cells: dict[float, dict[str, float]], **extra) -> pd.DataFrame:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mlfs_core.analysis.paper000_claims import HIGH_PAIRS, paper000_claims
+from mlfs_core.reproduction.paper000.claims import HIGH_PAIRS, paper000_claims
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 METHODS8 = [
     "MaxCS",
     "MeanCS",

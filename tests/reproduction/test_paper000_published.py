@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlfs_core.analysis.paper000_published import (
+from mlfs_core.errors import ConfigError
+from mlfs_core.reproduction.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
     TABLE5_METHODS,
@@ -18,9 +19,8 @@ from mlfs_core.analysis.paper000_published import (
     rank_comparison,
     reproduction_ranks,
 )
-from mlfs_core.errors import ConfigError
 
-PUBLISHED = Path(__file__).resolve().parents[3] / "studies/paper000/published.csv"
+PUBLISHED = Path(__file__).resolve().parents[2] / "studies/paper000/published.csv"
 
 
 @pytest.fixture(scope="module")

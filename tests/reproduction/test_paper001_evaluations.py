@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlfs_core.analysis.paper001_evaluations import (
+from mlfs_core.errors import ConfigError
+from mlfs_core.reproduction.paper001.evaluations import (
     convention_effects,
     evaluation_agreement,
     moves_most,
     reference_best,
 )
-from mlfs_core.errors import ConfigError
 
 METHODS = ["ATR", "X", "Y"]
 HIB = {"f1": True, "hamming_loss": False}

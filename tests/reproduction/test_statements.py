@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from mlfs_core.analysis.statements import (
+from mlfs_core.errors import ConfigError
+from mlfs_core.reproduction.statements import (
     cohen_kappa,
     find_contradictions,
     reference_kappa,
@@ -15,7 +16,6 @@ from mlfs_core.analysis.statements import (
     statement_agreement,
     trivial_means,
 )
-from mlfs_core.errors import ConfigError
 
 HIB = {"loss": False, "f1": True}
 

@@ -16,38 +16,15 @@ import pandas as pd
 import pytest
 
 from mlfs_core._validation import budget_from_percent
-
-from .conftest import load_script
+from studies import data as report_data
+from studies import paper000, paper001, report, run_study, status
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-_load = load_script
-
-
-@pytest.fixture(scope="module")
-def run_study():
-    return _load("run_study")
-
-
-@pytest.fixture(scope="module")
-def report():
-    return _load("report")
-
-
-@pytest.fixture(scope="module")
-def claims():
-    return _load("report_claims")
-
-
-@pytest.fixture(scope="module")
-def report_data():
-    return _load("report_data")
-
-
 # ---------------------------------------------------------------- run_study
 @pytest.fixture(scope="module")
-def tiny_study(run_study, shared_datasets, tmp_path_factory):
+def tiny_study(shared_datasets, tmp_path_factory):
     """Paper 000's config on flags with 2 folds, budgets 10/50/90 %, 2 repeats."""
     config = run_study.study_config("paper000")
     protocol = replace(
@@ -80,7 +57,7 @@ def test_run_one_writes_compact_files(tiny_study):
     assert results.loc[results["method"] == "AF", "budget"].nunique() == 1
 
 
-def test_timings_count_reused_fits_and_keep_solver_state_on_fits(run_study):
+def test_timings_count_reused_fits_and_keep_solver_state_on_fits():
     """Check timing_summary sums seconds, fits and reused fits per stage."""
     timings = pd.DataFrame(
         {
@@ -131,9 +108,7 @@ def test_run_one_similarity_is_a_symmetric_kuncheva_matrix(tiny_study):
     assert set(sim["budget"]) == {50}
 
 
-def test_run_one_rerun_is_served_from_cache_and_identical(
-    run_study, tiny_study, monkeypatch
-):
+def test_run_one_rerun_is_served_from_cache_and_identical(tiny_study, monkeypatch):
     from mlfs_core.evaluation import _tasks
 
     calls = []
@@ -149,10 +124,15 @@ def test_run_one_rerun_is_served_from_cache_and_identical(
     first = json.loads((out / "meta.json").read_text())
     wall = first["wall_seconds_this_run"]
     # a later commit of the same engine only re-reads the cache
-    later = dict(run_study.CODE_VERSION, commit="a-later-commit")
-    monkeypatch.setattr(run_study, "CODE_VERSION", later)
+    later = dict(run_study.code_version(), commit="a-later-commit")
     run_study.run_one(
-        "paper000", config, spec, jobs=1, out_root=tmp / "data", cache_dir=tmp / "cache"
+        "paper000",
+        config,
+        spec,
+        jobs=1,
+        out_root=tmp / "data",
+        cache_dir=tmp / "cache",
+        code=later,
     )
     assert calls == [], f"the rerun recomputed {len(calls)} tasks"
     after = {p.name: p.read_bytes() for p in out.glob("*.csv*") if p.name in before}
@@ -167,22 +147,22 @@ def test_run_one_rerun_is_served_from_cache_and_identical(
     assert meta["n_jobs"] == first["n_jobs"] == 1
 
 
-def test_run_study_rejects_unknown_dataset(run_study, capsys):
+def test_run_study_rejects_unknown_dataset(capsys):
     with pytest.raises(SystemExit) as exc:
         run_study.main(["paper000", "--datasets", "no-such-dataset"])
     assert exc.value.code == 2
     assert "no-such-dataset" in capsys.readouterr().err
 
 
-def test_report_reads_a_tiny_study(report_data, claims, tiny_study):
+def test_report_reads_a_tiny_study(tiny_study):
     _, _, tmp, _ = tiny_study
     data = report_data.load_study("paper000", base=tmp / "data")
     assert set(data) >= {"results", "similarity", "timings", "meta", "selections"}
     assert list(data["meta"]["dataset"]) == ["flags"]
-    table4, table5 = claims.rank_tables(data["results"])
+    table4, table5 = paper000.rank_tables(data["results"])
     assert set(table4["budget_pct"]) == set(table5["budget_pct"]) == {10, 50, 90}
     # the claims are stated for 10-40 %, ..., which 3 budgets do not cover
-    assert claims.claims_paper000(data["results"], data["similarity"]) is None
+    assert paper000.claims_paper000(data["results"], data["similarity"]) is None
 
 
 # ---------------------------------------------------------------- claim logic
@@ -226,8 +206,7 @@ def _planted_results(best, n_datasets: int = 4) -> pd.DataFrame:
 
 
 def report_methods() -> list[str]:
-    r = _load("report_data")
-    return r.CS + r.BNS + ["RFS", "AF"]
+    return report_data.CS + report_data.BNS + ["RFS", "AF"]
 
 
 def _planted_similarity(groups: list[list[str]], high=0.8, low=0.1) -> pd.DataFrame:
@@ -250,9 +229,9 @@ def _planted_similarity(groups: list[list[str]], high=0.8, low=0.1) -> pd.DataFr
 _PAPER_GROUPS = [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaRBNS"]]
 
 
-def test_claims_agree_when_the_paper_story_is_planted(claims):
+def test_claims_agree_when_the_paper_story_is_planted():
     results = _planted_results(_paper_story)
-    checks = claims.claims_paper000(results, _planted_similarity(_PAPER_GROUPS))
+    checks = paper000.claims_paper000(results, _planted_similarity(_PAPER_GROUPS))
     assert len(checks) == 8
     assert list(checks["verdict"]) == ["agree"] * 8
     assert list(checks["fails"]) == [0] * 8 and list(checks["ties"]) == [0] * 8
@@ -260,7 +239,7 @@ def test_claims_agree_when_the_paper_story_is_planted(claims):
     assert list(checks["holds"]) == [4, 5, 5, 4, 9, 9, 6, 3]
 
 
-def test_claims_partly_and_the_summary_use_the_one_rule(claims):
+def test_claims_partly_and_the_summary_use_the_one_rule():
     def story(pct):  # Max beats Mean (CS) at 40 %: 3 of the 4 stated budgets
         return ["MaxCS", "MeanCS", "MeanBNS"] if pct == 40 else _paper_story(pct)
 
@@ -269,9 +248,9 @@ def test_claims_partly_and_the_summary_use_the_one_rule(claims):
         "results": _planted_results(story),
         "similarity": pd.concat([sim.assign(dataset=f"d{d}") for d in range(4)]),
     }
-    checks = claims.claims_paper000(data["results"], data["similarity"])
+    checks = paper000.claims_paper000(data["results"], data["similarity"])
     assert checks.loc[0, "verdict"] == "partly" and checks.loc[0, "holds"] == 3
-    lines = claims.summary_lines("paper000", data)
+    lines = paper000.summary_lines(data)
     # four alike datasets: leaving any one out changes nothing
     same = "; one dataset left out: same in 4 of 4."
     assert f"- Mean is the best CS aggregation (10-40%): partly (3 of 4){same}" in lines
@@ -279,16 +258,16 @@ def test_claims_partly_and_the_summary_use_the_one_rule(claims):
     assert not any("text" in line for line in lines)
 
 
-def test_claims_disagree_when_the_opposite_is_planted(claims):
+def test_claims_disagree_when_the_opposite_is_planted():
     results = _planted_results(lambda pct: ["AF", "RFS", "MaxBNS", "RaRCS"])
     # every pair at 0.1: no pair above 0.7, and MeanBNS ties the others
-    checks = claims.claims_paper000(results, _planted_similarity([]))
+    checks = paper000.claims_paper000(results, _planted_similarity([]))
     assert list(checks["verdict"]) == ["disagree"] * 7 + ["tie"]
     assert "10%: fails" in checks.loc[0, "outcomes"]
     assert checks.loc[7, "ties"] == 3 and checks.loc[7, "holds"] == 0
 
 
-def test_atr_wins_counts_datasets_and_ranks(claims, report_data):
+def test_atr_wins_counts_datasets_and_ranks():
     it_methods = report_data.IT_METHODS
     rows = []
     for d in range(3):
@@ -299,7 +278,7 @@ def test_atr_wins_counts_datasets_and_ranks(claims, report_data):
             rows.append(
                 {"dataset": f"d{d}", "method": m, "metric": "micro_f1", "mean": mean}
             )
-    table = claims.atr_wins(pd.DataFrame(rows)).iloc[0]
+    table = paper001.atr_wins(pd.DataFrame(rows)).iloc[0]
     assert table["datasets"] == 3
     assert table["ATR best on"] == 2
     assert table["ATR avg rank"] == pytest.approx((1 + 1 + len(it_methods)) / 3)
@@ -311,6 +290,8 @@ def test_atr_wins_counts_datasets_and_ranks(claims, report_data):
 def _copy_inputs(dst: Path) -> None:
     for data in (ROOT / "studies").glob("*/data"):  # the variants' too
         shutil.copytree(data, dst / "studies" / data.parent.name / "data")
+    for part in (ROOT / "studies").glob("*/partial"):  # datasets in progress
+        shutil.copytree(part, dst / "studies" / part.parent.name / "partial")
     (dst / "configs").mkdir()
     for cfg in (ROOT / "configs").glob("study_*.toml"):
         shutil.copy(cfg, dst / "configs" / cfg.name)
@@ -322,7 +303,7 @@ def _copy_inputs(dst: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def regenerated(report, tmp_path_factory):
+def regenerated(tmp_path_factory):
     """The report, tables and app files rebuilt from the committed study data."""
     dst = tmp_path_factory.mktemp("regen")
     _copy_inputs(dst)
@@ -401,7 +382,7 @@ def test_committed_report_matches_the_committed_data(regenerated):
     committed = (ROOT / "docs" / "reproduction.md").read_text(encoding="utf-8")
     new = (regenerated / "docs" / "reproduction.md").read_text(encoding="utf-8")
     assert _number_mismatches(new, committed) == [], (
-        "docs/reproduction.md is stale: run python studies/report.py"
+        "docs/reproduction.md is stale: run python -m studies.report"
     )
     # every figure the report shows is committed
     for link in re.findall(r"\]\((figures/[^)]+\.png)\)", committed):
@@ -416,7 +397,6 @@ def test_report_checks_paper000_claims_by_one_rule(regenerated):
 
 
 def test_status_section_names_done_left_out_and_pending(monkeypatch):
-    status = _load("report_status")
     meta = pd.DataFrame(
         {
             "dataset": ["medical", "enron"],
@@ -451,15 +431,13 @@ def test_status_section_names_done_left_out_and_pending(monkeypatch):
 
 
 # ---------------------------------------------------------------- the configs
-def test_study_configs_follow_the_issue_protocols(run_study, shared_datasets):
+def test_study_configs_follow_the_issue_protocols(shared_datasets):
     a = run_study.study_config("paper000")
     assert a.protocol.name == "A" and a.protocol.n_folds == 10
     assert list(a.protocol.budgets) == [10, 20, 30, 40, 50, 60, 70, 80, 90]
     assert a.protocol.budget_unit == "percent" and a.protocol.n_repeats == 3
     assert a.protocol.classifier.params == {"C": 3.0, "tol": 0.001}
-    assert {m.name for m in a.methods} == set(
-        _load("report_data").CS + _load("report_data").BNS
-    ) | {
+    assert {m.name for m in a.methods} == set(report_data.CS + report_data.BNS) | {
         "RFS",
         "AF",
     }
@@ -486,13 +464,13 @@ def test_study_configs_follow_the_issue_protocols(run_study, shared_datasets):
         "tmc2007-500", "bibtex", "GnegativePseAAC", "PlantPseAAC",
     }  # fmt: skip
     labels = [m.label or m.name for m in b.methods]
-    assert set(_load("report_data").IT_METHODS) | {"PMU-ref", "MDMR-ref"} == set(labels)
+    assert set(report_data.IT_METHODS) | {"PMU-ref", "MDMR-ref"} == set(labels)
     assert {"hamming_loss", "ranking_loss", "coverage_error", "micro_f1"} <= set(
         b.protocol.metrics
     )
 
 
-def test_variant_notes_count_mdmr_ref_equal_to_d2f(claims):
+def test_variant_notes_count_mdmr_ref_equal_to_d2f():
     means = pd.DataFrame(
         {
             "dataset": ["a", "a", "b", "b"],
@@ -501,30 +479,30 @@ def test_variant_notes_count_mdmr_ref_equal_to_d2f(claims):
             "mean": [0.5, 0.5, 0.4, 0.41],
         }
     )
-    text = " ".join(claims.variant_notes(means))
+    text = " ".join(paper001.variant_notes(means))
     assert "1 of 2 (dataset, metric) means" in text
-    assert claims.variant_notes(means[means["method"] == "D2F"]) == []
+    assert paper001.variant_notes(means[means["method"] == "D2F"]) == []
 
 
-def test_leaving_one_dataset_out_keeps_a_shared_story(claims):
+def test_leaving_one_dataset_out_keeps_a_shared_story():
     results = _planted_results(_paper_story)
     sim = pd.concat(
         [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(4)]
     )
-    loo = claims.claims_without_each_dataset(results, sim)
+    loo = paper000.claims_without_each_dataset(results, sim)
     assert list(loo["verdict"]) == ["agree"] * 8
     assert list(loo["n_subsets"]) == [4] * 8 and list(loo["n_same"]) == [4] * 8
     assert list(loo["changes"]) == [""] * 8
-    assert claims.stability_cells(loo, 8) == ["same in 4 of 4"] * 8
-    assert claims.stability_cells(None, 8) == [None] * 8
+    assert paper000.stability_cells(loo, 8) == ["same in 4 of 4"] * 8
+    assert paper000.stability_cells(None, 8) == [None] * 8
     # without d0 nothing is left of a Table 6 known on d0 only: that subset
     # cannot be checked and is not counted
-    only_d0 = claims.claims_without_each_dataset(results, sim[sim["dataset"] == "d0"])
+    only_d0 = paper000.claims_without_each_dataset(results, sim[sim["dataset"] == "d0"])
     assert list(only_d0["n_subsets"]) == [3] * 8
     assert list(only_d0["n_same"]) == [3] * 8
 
 
-def test_leaving_one_dataset_out_names_the_dataset_a_verdict_hangs_on(claims):
+def test_leaving_one_dataset_out_names_the_dataset_a_verdict_hangs_on():
     # d0-d2 tell the paper's story (Mean 1st, Max 2nd up to 40 %); d3-d5 put
     # Max 1st and Mean 2nd at every budget: on all six, Mean and Max tie at
     # 1.5; leaving out a story dataset makes Max best, an odd one Mean
@@ -538,8 +516,8 @@ def test_leaving_one_dataset_out_names_the_dataset_a_verdict_hangs_on(claims):
     sim = pd.concat(
         [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(6)]
     )
-    full = claims.claims_paper000(results, sim)
-    loo = claims.claims_without_each_dataset(results, sim)
+    full = paper000.claims_paper000(results, sim)
+    loo = paper000.claims_without_each_dataset(results, sim)
     assert list(loo["verdict"]) == list(full["verdict"])
     mean_cs = loo.iloc[0]
     assert mean_cs["claim"] == "Mean is the best CS aggregation"
@@ -549,17 +527,17 @@ def test_leaving_one_dataset_out_names_the_dataset_a_verdict_hangs_on(claims):
         [f"without d{d}: disagree" for d in range(3)]
         + [f"without d{d}: agree" for d in range(3, 6)]
     )
-    lines = claims.summary_lines("paper000", {"results": results, "similarity": sim})
+    lines = paper000.summary_lines({"results": results, "similarity": sim})
     line = next(x for x in lines if x.startswith("- Mean is the best CS"))
     assert line.startswith("- Mean is the best CS aggregation (10-40%): tie (0 of 4")
     assert "; one dataset left out: same in 0 of 6 (without d0: disagree;" in line
 
 
-def test_leaving_one_dataset_out_needs_three_datasets(claims):
+def test_leaving_one_dataset_out_needs_three_datasets():
     results = _planted_results(_paper_story, n_datasets=2)
     sim = pd.concat(
         [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(2)]
     )
-    assert claims.claims_without_each_dataset(results, sim) is None
-    lines = claims.summary_lines("paper000", {"results": results, "similarity": sim})
+    assert paper000.claims_without_each_dataset(results, sim) is None
+    lines = paper000.summary_lines({"results": results, "similarity": sim})
     assert "- Mean is the best CS aggregation (10-40%): agree (4 of 4)." in lines

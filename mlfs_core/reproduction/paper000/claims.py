@@ -1,9 +1,9 @@
 """Paper 000's claims, each checked over the range the paper states it for.
 
-Issue 11 item 5. Every claim is checked budget by budget (or pair by pair for
-Table 6) with :func:`~mlfs_core.analysis.reproduction.best_outcome` /
-:func:`~mlfs_core.analysis.reproduction.better_outcome`, and the outcomes give
-the verdict by :func:`~mlfs_core.analysis.reproduction.verdict` (agree: holds
+Every claim is checked budget by budget (or pair by pair for
+Table 6) with :func:`~mlfs_core.reproduction.compare.best_outcome` /
+:func:`~mlfs_core.reproduction.compare.better_outcome`, and the outcomes give
+the verdict by :func:`~mlfs_core.reproduction.compare.verdict` (agree: holds
 at every stated budget; partly: at more than half; tie: never contradicted
 but tied; disagree otherwise). The same functions run on the paper's own
 published tables, which shows what the rule makes of the paper's own numbers
@@ -35,8 +35,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..columns import BUDGET_PCT, MEAN, METHOD
-from .reproduction import Verdict, best_outcome, better_outcome, verdict
+from ...columns import BUDGET_PCT, MEAN, METHOD
+from ..compare import Verdict, best_outcome, better_outcome, verdict
 
 HIGH_PAIRS = (
     ("MaxBNS", "RoRBNS"),

@@ -1,10 +1,10 @@
-"""Paper 000's published Tables 4-6 beside a reproduction (issue 11 item 4).
+"""Paper 000's published Tables 4-6 beside a reproduction.
 
 The published cells are the tidy CSV ``studies/paper000/published.csv``
 (columns ``table, row, column, dataset, source, method, other_method, measure,
 budget_pct, statistic, value``, values as printed). These functions turn it and
 a protocol-A results table into the paper's tables and compare them with
-:mod:`mlfs_core.analysis.reproduction`:
+:mod:`mlfs_core.reproduction.compare`:
 
 - :func:`published_ranks`, :func:`published_kuncheva`: Tables 4/5 (mean rank per
   budget) and Table 6 (Kuncheva at 50 %) as printed.
@@ -26,10 +26,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..columns import BUDGET_PCT, MEAN, METHOD
-from ..errors import ConfigError
-from .ranks import rank_table
-from .reproduction import (
+from ...analysis.ranks import rank_table
+from ...columns import BUDGET_PCT, MEAN, METHOD
+from ...errors import ConfigError
+from ..compare import (
     DIFF,
     OURS,
     PUBLISHED,
@@ -120,7 +120,7 @@ def reproduction_ranks(
         :func:`~mlfs_core.analysis.rank_table` output of each table
         (``budget_pct, method, mean, std, n_datasets, best``) plus ``measure``.
     """
-    from ..evaluation.metrics import higher_is_better
+    from ...evaluation.metrics import higher_is_better
 
     hib = higher_is_better(metric)
 

@@ -1,5 +1,4 @@
-"""Paper 001's statements and "ATR performs best" under several evaluations (issue 12
-item 4).
+"""Paper 001's statements and "ATR performs best" under several evaluations.
 
 An *evaluation* is one way of scoring protocol B: ``"definition"`` (our
 definition-faithful metrics), ``"reference-code"`` (the ATR authors' four
@@ -27,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..columns import DATASET, METHOD, RANK
-from ..errors import ConfigError
-from .means import within_dataset_ranks
-from .statements import (
+from ...analysis.means import within_dataset_ranks
+from ...columns import DATASET, METHOD, RANK
+from ...errors import ConfigError
+from ..statements import (
     OURS,
     reference_kappa,
     score_statements,
@@ -52,10 +51,10 @@ class EvaluationAgreement:
     scored : DataFrame
         The statements with our outcome (``ours``).
     by_relation, floor_by_relation : DataFrame
-        :func:`~mlfs_core.analysis.statements.statement_agreement` of ours
+        :func:`~mlfs_core.reproduction.statements.statement_agreement` of ours
         and of the trivial floor (last row ``"all"``).
     kappa : dict
-        :func:`~mlfs_core.analysis.statements.reference_kappa`.
+        :func:`~mlfs_core.reproduction.statements.reference_kappa`.
     first_scored, first_agree : int
         "``reference`` ranks first" statements scored, and agreeing.
     """

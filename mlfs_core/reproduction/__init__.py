@@ -1,0 +1,22 @@
+"""The reproduction of the two papers: their published results, claims and statements.
+
+The generic engine (:mod:`mlfs_core.data`, :mod:`~mlfs_core.selectors`,
+:mod:`~mlfs_core.evaluation`, :mod:`~mlfs_core.analysis`, ...) knows nothing of
+the papers. Everything specific to them lives here, on top of it: this package
+imports the engine, the engine never imports this package.
+
+- :mod:`mlfs_core.reproduction.compare`: a published rank table beside a
+  reproduction (differences, agreement, the constant-rank floor) and the
+  verdict rule for a claim checked budget by budget;
+- :mod:`mlfs_core.reproduction.statements`: a paper's rank statements scored
+  against per-dataset means;
+- :mod:`mlfs_core.reproduction.paper000`: Spolaôr & Tsoumakas's published
+  Tables 3-6 (:mod:`~mlfs_core.reproduction.paper000.published`) and their
+  claims (:mod:`~mlfs_core.reproduction.paper000.claims`);
+- :mod:`mlfs_core.reproduction.paper001`: paper 001's statements and "ATR
+  performs best" under several evaluations
+  (:mod:`~mlfs_core.reproduction.paper001.evaluations`).
+
+The studies that use them, and the report, are the ``studies`` package of the
+repository.
+"""

@@ -1,0 +1,1 @@
+"""Paper 000 (Spolaôr & Tsoumakas): its published tables and its claims."""

@@ -1,0 +1,1 @@
+"""Paper 001 (the ATR paper): its statements under several evaluations."""
