@@ -11,8 +11,9 @@ from pathlib import Path
 
 import streamlit as st
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_DIR = ROOT / "sample_data"
+from mlfs_core.data.bundled import SAMPLE_DIR
+
+ROOT = Path(__file__).resolve().parents[1]  # the folder of app.py
 SAMPLE_RESULTS_DIR = SAMPLE_DIR / "results"
 SAMPLE_NAME = "sample (planted)"
 

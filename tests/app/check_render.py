@@ -31,7 +31,7 @@ def _browser_helpers():
 
 def main(argv: list[str] | None = None) -> int:
     """Check the server at ``argv[0]``; print the outcome; return the exit status."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import Error, expect, sync_playwright
 
     helpers = _browser_helpers()
 
@@ -44,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         page = helpers.guarded_page(browser)
         try:
             helpers.check_first_page(page, url)
-        except AssertionError as exc:
+        except (AssertionError, Error) as exc:
+            text = page.locator("body").inner_text(timeout=5_000)
             print(f"first page of {url} did not render: {exc}", file=sys.stderr)
+            print(f"the page shows:\n{text}", file=sys.stderr)
             return 1
         finally:
             browser.close()
