@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,3 +65,93 @@ def test_every_declared_pytest_marker_is_used():
     assert declared == ["browser"]
     for marker in declared:
         assert f"pytest.mark.{marker}" in tests, marker
+
+
+# ---- the wheel's files -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wheel_files(tmp_path_factory) -> set[str]:
+    """The package files a wheel of the checkout holds (setup.py's build_py).
+
+    ``build_py`` is the step of ``pip wheel`` that lays the packages out, and
+    it runs offline; CI's wheel job (``.ci/wheel``) builds and installs the
+    real wheel.
+    """
+    out = tmp_path_factory.mktemp("build_lib")
+    proc = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+
+
+def _checkout_files(folder: str, pattern: str) -> set[str]:
+    return {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / folder).glob(pattern)
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def test_the_wheel_holds_the_app_pages_ui_and_streamlit_settings(wheel_files):
+    """Check app.py, every page, every ui module and .streamlit/config.toml."""
+    app = {"app.py", ".streamlit/config.toml"}
+    app |= _checkout_files("app_pages", "*.py") | _checkout_files("ui", "**/*.py")
+    assert len(app) > 20
+    assert {f"mlfs_app/{name}" for name in app} <= wheel_files
+
+
+def test_the_wheel_holds_the_sample_inside_the_engine(wheel_files):
+    """Check every sample file is shipped as mlfs_core/sample_data/..."""
+    sample = _checkout_files("sample_data", "**/*")
+    assert {"sample_data/planted.arff", "sample_data/planted.xml"} <= sample
+    shipped = {"mlfs_core/" + name for name in sample}
+    assert shipped <= wheel_files
+    assert "mlfs_core/sample_data/results/protocol_a/results.csv" in wheel_files
+
+
+def test_the_wheel_holds_every_engine_module_and_nothing_else(wheel_files):
+    """Check each mlfs_core module is shipped, and no other top-level name."""
+    engine = _checkout_files("mlfs_core", "**/*.py")
+    assert "mlfs_core/cli/__init__.py" in engine
+    assert engine <= wheel_files
+    assert {name.split("/")[0] for name in wheel_files} == {"mlfs_core", "mlfs_app"}
+    assert "mlfs_app/setup.py" not in wheel_files
+    assert not any("__pycache__" in name for name in wheel_files)
+
+
+def test_the_bundled_sample_is_found_in_both_layouts(tmp_path, monkeypatch):
+    """Check sample_dir(): mlfs_core/sample_data when shipped, else the checkout's."""
+    from mlfs_core.data import bundled
+
+    package = tmp_path / "mlfs_core"
+    monkeypatch.setattr(bundled, "_PACKAGE", package)
+    assert bundled.sample_dir() == tmp_path / "sample_data"
+    (package / "sample_data").mkdir(parents=True)
+    (package / "sample_data" / "planted.arff").write_text("")
+    assert bundled.sample_dir() == package / "sample_data"
+    assert (bundled.SAMPLE_ARFF).is_file()  # the real one, in this checkout
+
+
+def test_ci_installs_the_wheel_outside_the_checkout_and_opens_the_app():
+    """Check .ci/run calls the wheel job and what the job does."""
+    assert "\n.ci/wheel\n" in (ROOT / ".ci" / "run").read_text()
+    job = (ROOT / ".ci" / "wheel").read_text()
+    for step in (
+        "pip wheel -q --no-deps -w dist .",
+        'cd "$work"',
+        "python3 -m venv venv",
+        'venv/bin/pip install -q "$wheel"',
+        'venv/bin/mlfs app --server.port "$port" --server.address 127.0.0.1',
+        "/_stcore/health",
+        'tests/app/check_render.py" "$url"',
+        "venv/bin/mlfs stats sample",
+        'kill "$server"',
+    ):
+        assert step in job, step
+    assert job.index("check_render") < job.index('kill "$server"')
