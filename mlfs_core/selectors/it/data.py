@@ -79,7 +79,11 @@ class DiscreteProblem:
     @cached_property
     def small_labels(self) -> sp.csr_matrix:
         """``feature_label`` of the codes >= 1 as CSR, one row per (f, code)."""
-        return sp.csr_matrix(self.feature_label[:, 1:, :].reshape(-1, self.n_labels))
+        # The sparse product again: cheaper than scanning the dense counts.
+        product = sp.csr_matrix(self.small.T @ self.labels)
+        product.sort_indices()
+        product.data = np.rint(product.data).astype(self.feature_label.dtype)
+        return product
 
     @cached_property
     def entries(self):
@@ -145,8 +149,10 @@ class Entries:
         self.i = coo.col.astype(np.intp)
         self.counts = coo.data.astype(np.intp)
         self.keys = self.r * q + self.i  # sorted: CSR order
+        self.f = self.r // b1
+        self.fv = self.f * problem.n_codes + self.r % b1 + 1  # flat (f, code)
         n_features = problem.n_features
-        groups, self.group = unique_keys((self.r // b1) * q + self.i, n_features * q)
+        groups, self.group = unique_keys(self.f * q + self.i, n_features * q)
         self.group_f, self.group_i = groups // q, groups % q
 
     def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:

@@ -21,6 +21,7 @@ T-sums are those of :mod:`.data`; the result equals the dense kernel of
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .data import DiscreteProblem, unique_keys
 
@@ -63,23 +64,57 @@ def _touched(problem: DiscreteProblem):
     return f, t, small.sum(axis=1), small
 
 
+def _row_sums_without_self(problem, values: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Row sums of a (keys, q) table of T values, leaving out each row's own label t."""
+    values[np.arange(t.size), t] = 0.0  # u = t is no pair
+    return values.sum(axis=1)
+
+
+def _keyed(keys: np.ndarray, n_keys: int, evaluate) -> np.ndarray:
+    """``evaluate(unique keys)`` once per distinct key, spread back to ``keys``."""
+    unique, inverse = unique_keys(keys, n_keys)
+    out = np.empty(unique.size)
+    for start in range(0, unique.size, _CHUNK):
+        out[start : start + _CHUNK] = evaluate(unique[start : start + _CHUNK])
+    return out[inverse]
+
+
 def _single_changes(problem, both, f, t, alpha, small) -> np.ndarray:
-    """Per touched entry: sum over all u != t of the change of pair {t, u}."""
-    q, n_labels = problem.n_labels, problem.label_counts
+    """Per touched entry: sum over all u != t of the change of pair {t, u}.
+
+    The change of pair {t, u} when only t is touched is, with ``a`` the
+    entry's non-mode samples with label t, ``x`` its mode count and
+    ``c = n_t + n_u - b_tu`` the samples with t or u,
+    ``T(n_t - a - b_tu) - T(n_t - b_tu) + T(x + a - c) - T(x - c)`` plus the
+    code >= 1 part. Summed over u it depends on (t, a) and (t, x) or
+    (t, x + a) only, so each sum is evaluated once per distinct key.
+    """
+    q, n_labels, n = problem.n_labels, problem.label_counts, problem.n_samples
     bc = problem.bin_counts
     e_ft = (
         _t(problem, small) + _t(problem, bc[f, 1:] - small) - _t(problem, bc[f, 1:])
     ).sum(axis=1)
+    width = n + 1
+    c = n_labels[:, None] + n_labels[None, :] - both  # samples with t or u
+
+    def by_alpha(keys):  # sum_u T(n_t - a - b_tu) for keys t * width + a
+        tk, ak = keys // width, keys % width
+        values = _t(problem, (n_labels[tk] - ak)[:, None] - both[tk])
+        return _row_sums_without_self(problem, values, tk)
+
+    def by_mode(keys):  # sum_u T(y - c_tu) for keys t * width + y
+        tk, yk = keys // width, keys % width
+        values = _t(problem, yk[:, None] - c[tk])
+        return _row_sums_without_self(problem, values, tk)
+
+    x = bc[f, 0]
+    n_keys = q * width
     out = (q - 1) * e_ft
-    for start in range(0, f.size, _CHUNK):
-        s = slice(start, start + _CHUNK)
-        b = both[t[s]]  # (chunk, q): b_tu
-        nt, a = n_labels[t[s]][:, None], alpha[s][:, None]
-        y0 = (bc[f[s], 0][:, None] - nt) - n_labels[None, :] + b
-        change = _t(problem, nt - a - b) - _t(problem, nt - b)
-        change += _t(problem, y0 + a) - _t(problem, y0)
-        change[np.arange(change.shape[0]), t[s]] = 0.0  # u = t is no pair
-        out[s] += change.sum(axis=1)
+    out += _keyed(t * width + alpha, n_keys, by_alpha)
+    out -= _keyed(t * width, n_keys, by_alpha)
+    both_keys = np.concatenate([t * width + x + alpha, t * width + x])
+    mode = _keyed(both_keys, n_keys, by_mode)
+    out += mode[: f.size] - mode[f.size :]
     return out
 
 
@@ -92,65 +127,172 @@ def _pairs_of(first: np.ndarray, stop: np.ndarray):
     return left, right
 
 
+def _label_pair_matrix(problem: DiscreteProblem) -> sp.csr_matrix:
+    """Indicator of the samples with both labels, shape (n_samples, q * q).
+
+    Column ``t * q + u`` (t < u) of a sample is 1 when it has both labels; a
+    sample with LC labels has LC (LC - 1) / 2 entries, so the matrix holds
+    about N LC^2 / 2 values, however many label pairs there are.
+    """
+    labels = problem.labels
+    if not labels.has_sorted_indices:
+        labels = labels.sorted_indices()
+    q, n = problem.n_labels, problem.n_samples
+    per_row = np.diff(labels.indptr)
+    row = np.repeat(np.arange(n), per_row)
+    entry = np.arange(labels.nnz)
+    left, right = _pairs_of(entry, labels.indptr[row + 1])
+    cols = labels.indices.astype(np.intp)
+    data = np.ones(left.size)
+    return sp.csr_matrix(
+        (data, (row[left], cols[left] * q + cols[right])), shape=(n, q * q)
+    )
+
+
 def _cooccurrence(problem: DiscreteProblem):
-    """Sorted keys (f * q + t) * q + u (t < u), code v and count of f = v, t, u."""
-    q, b1 = problem.n_labels, problem.n_codes - 1
-    label_rows = problem.labels.tocsc()
-    keys, codes, counts = [], [], []
-    for t in range(q - 1):
-        rows = label_rows.indices[label_rows.indptr[t] : label_rows.indptr[t + 1]]
-        product = (problem.small[rows].T @ problem.labels[rows][:, t + 1 :]).tocoo()
-        f = product.row.astype(np.intp) // b1
-        keys.append((f * q + t) * q + product.col + t + 1)
-        codes.append(product.row % b1)
-        counts.append(np.rint(product.data).astype(np.intp))
-    if not keys:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp)
-    keys, codes, counts = map(np.concatenate, (keys, codes, counts))
-    order = np.argsort(keys, kind="stable")
-    return keys[order], codes[order], counts[order]
+    """Counts of (f = v >= 1, l_t = l_u = 1), t < u, from one sparse product.
+
+    Returns
+    -------
+    records : tuple of ndarray
+        ``(f, v, pair, s)``: feature, code index ``v - 1``, column
+        ``t * q + u`` and count s > 0 of every stored cell, in CSR order.
+    totals : csr_matrix of shape (n_features, q * q)
+        The counts summed over the codes >= 1 (samples of f's non-mode codes
+        with both labels).
+    """
+    pairs = _label_pair_matrix(problem)
+    b1 = problem.n_codes - 1
+    product = (problem.small.T @ pairs).tocoo()
+    rows = product.row.astype(np.intp)
+    records = (
+        rows // b1,
+        rows % b1,
+        product.col.astype(np.intp),
+        np.rint(product.data).astype(np.intp),
+    )
+    present = problem.codes.copy()
+    present.data = np.ones(present.nnz)
+    totals = sp.csr_matrix(present.T @ pairs)  # indices need not be sorted
+    totals.data = np.rint(totals.data)
+    return records, totals
 
 
-def _pair_corrections(problem, both, entries, left, right, cooc) -> np.ndarray:
-    """Sum per feature of true - baseline - both single changes, for touched pairs."""
-    f_all, t_all, alpha_all, small_all = entries
-    q, n_labels, bc = problem.n_labels, problem.label_counts, problem.bin_counts
-    f, t, u = f_all[left], t_all[left], t_all[right]
-    at, au = alpha_all[left], alpha_all[right]
-    ft, fu = small_all[left], small_all[right]  # (P, b1)
-    s = np.zeros(ft.shape, dtype=np.intp)
-    keys, codes, counts = cooc
-    if keys.size:
-        where = np.searchsorted(keys, (f * q + t) * q + u)
-        lo, hi = where, np.searchsorted(keys, (f * q + t) * q + u, side="right")
-        has = np.flatnonzero(hi > lo)
-        for shift in range(problem.n_codes - 1):  # at most one record per code
-            pick = has[lo[has] + shift < hi[has]]
-            s[pick, codes[lo[pick] + shift]] = counts[lo[pick] + shift]
-    b, nt, nu, x = both[t, u], n_labels[t], n_labels[u], bc[f, 0]
-    bcv = bc[f, 1:]
-    true = (
-        _t(problem, s) + _t(problem, ft - s) + _t(problem, fu - s)
-        + _t(problem, bcv - ft - fu + s)
-    ).sum(axis=1)  # fmt: skip
-    s0 = b - s.sum(axis=1)
-    f0t, f0u = nt - at, nu - au
-    true += _t(problem, s0) + _t(problem, f0t - s0) + _t(problem, f0u - s0)
-    true += _t(problem, x - f0t - f0u + s0)
-    base = _t(problem, bcv).sum(axis=1) * 1.0
-    base += _t(problem, b) + _t(problem, nt - b) + _t(problem, nu - b)
-    base += _t(problem, x - nt - nu + b)
-    singles = _one_change(problem, bcv, ft, nt, at, nu, b, x)
-    singles += _one_change(problem, bcv, fu, nu, au, nt, b, x)
-    return np.bincount(f, weights=true - base - singles, minlength=problem.n_features)
+def _code_cells_change(problem, f, v, pair, s) -> np.ndarray:
+    """Change of the code v >= 1 cells of the stored co-occurrence records."""
+    q, n_codes = problem.n_labels, problem.n_codes
+    fl, bc = problem.feature_label.ravel(), problem.bin_counts.ravel()
+    t, u = np.divmod(pair, q)
+    fv = f * n_codes + v + 1  # flat (f, code) index
+    ft, fu = fl[fv * q + t], fl[fv * q + u]
+    rest = bc[fv] - ft - fu
+    delta = _t(problem, s) - _t(problem, rest)
+    delta += _t(problem, ft - s) - _t(problem, ft)
+    delta += _t(problem, fu - s) - _t(problem, fu)
+    delta += _t(problem, rest + s)
+    return np.bincount(f, weights=delta, minlength=problem.n_features)
 
 
-def _one_change(problem, bcv, ft, nt, at, nu, b, x) -> np.ndarray:
-    """Change of pair {t, u} when only t is touched (u treated as untouched)."""
-    e_ft = (_t(problem, ft) + _t(problem, bcv - ft) - _t(problem, bcv)).sum(axis=1)
-    change = e_ft + _t(problem, nt - at - b) - _t(problem, nt - b)
-    y0 = x - nt - nu + b
-    return change + _t(problem, y0 + at) - _t(problem, y0)
+def _mode_cells_change(problem, both, entries, g_f, pair, big_s) -> np.ndarray:
+    """Change of the code-0 cells of the (f, t, u) with S > 0 shared samples."""
+    q, n_labels = problem.n_labels, problem.label_counts
+    g_t, g_u = np.divmod(pair, q)
+    f_all, t_all, alpha_all, _ = entries
+    keys = f_all * q + t_all  # sorted
+    a_t = alpha_all[np.searchsorted(keys, g_f * q + g_t)]
+    a_u = alpha_all[np.searchsorted(keys, g_f * q + g_u)]
+    n_t, n_u = n_labels[g_t], n_labels[g_u]
+    b = both.ravel()[pair]
+    ot, ou = n_t - a_t - b, n_u - a_u - b
+    z = problem.bin_counts[g_f, 0] - n_t - n_u + a_t + a_u + b
+    delta = _t(problem, b - big_s) - _t(problem, b)
+    delta += _t(problem, ot + big_s) - _t(problem, ot)
+    delta += _t(problem, ou + big_s) - _t(problem, ou)
+    delta += _t(problem, z - big_s) - _t(problem, z)
+    return np.bincount(g_f, weights=delta, minlength=problem.n_features)
+
+
+def _shared_cells_change(problem, both, entries, cooc) -> np.ndarray:
+    """Per feature: change of the pair tables where non-mode samples have both labels.
+
+    The pair corrections of :func:`_pair_corrections` assume that no
+    non-mode sample of f has both labels; here every stored co-occurrence
+    (its code >= 1 cells, then the code-0 cells of its (f, t, u) total S)
+    is added back, in chunks that keep the temporaries in cache.
+    """
+    (f, v, pair, s), totals = cooc
+    out = np.zeros(problem.n_features)
+    for start in range(0, f.size, _PAIR_CHUNK):
+        part = slice(start, start + _PAIR_CHUNK)
+        out += _code_cells_change(problem, f[part], v[part], pair[part], s[part])
+    g_f = np.repeat(np.arange(totals.shape[0]), np.diff(totals.indptr))
+    g_pair = totals.indices.astype(np.intp)
+    big_s = totals.data.astype(np.intp)
+    for start in range(0, g_f.size, _PAIR_CHUNK):
+        part = slice(start, start + _PAIR_CHUNK)
+        out += _mode_cells_change(
+            problem, both, entries, g_f[part], g_pair[part], big_s[part]
+        )
+    return out
+
+
+class _EntryArrays:
+    """Per touched entry (f, t), the quantities every pair of it reads."""
+
+    def __init__(self, problem: DiscreteProblem, both: np.ndarray, entries) -> None:
+        f, t, alpha, small = entries
+        q, bc = problem.n_labels, problem.bin_counts
+        self.f, self.alpha = f, alpha
+        bcv = bc[f, 1:]
+        # One contiguous column per code: 1-D gathers are much faster than 2-D.
+        self.small = [np.ascontiguousarray(small[:, v]) for v in range(small.shape[1])]
+        self.bcv = [np.ascontiguousarray(bcv[:, v]) for v in range(small.shape[1])]
+        # sum_v T(n_v - f_v) - T(n_v) / 2: the two halves of T(n_v) of a pair.
+        self.own = (_t(problem, bcv - small) - _t(problem, bcv) / 2).sum(1)
+        self.row = t * q  # flat row of label t in the (q, q) tables
+        self.t = t
+        self.x = bc[f, 0]
+        n = problem.label_counts
+        self.c = (n[:, None] + n[None, :] - both).ravel()  # samples with t or u
+
+
+def _pair_corrections(problem, arrays: _EntryArrays, left, right) -> np.ndarray:
+    """Sum per feature of true - baseline - both single changes, for touched pairs.
+
+    Assumes no non-mode sample has both labels (:func:`_shared_cells_change`
+    adds those): the code v >= 1 cells give ``T(n_v - f_t - f_u) - T(n_v - f_t)
+    - T(n_v - f_u) + T(n_v)`` and the code-0 cells, with ``y`` the mode
+    samples with neither label if f had none,
+    ``T(y + a_t + a_u) - T(y + a_t) - T(y + a_u) + T(y)``.
+    """
+    total = -arrays.own[left]
+    for bcv, small in zip(arrays.bcv, arrays.small):
+        total += _t(problem, bcv[left] - small[left] - small[right])
+    total -= arrays.own[right]
+    y = arrays.x[left] - arrays.c[arrays.row[left] + arrays.t[right]]
+    at, au = arrays.alpha[left], arrays.alpha[right]
+    total += _t(problem, y)
+    total -= _t(problem, y + au)
+    y += at
+    total -= _t(problem, y)
+    y += au
+    total += _t(problem, y)
+    return np.bincount(arrays.f[left], weights=total, minlength=problem.n_features)
+
+
+def _feature_chunks(f: np.ndarray):
+    """Yield (left, right) touched-pair index arrays, chunks of whole features."""
+    stop = np.searchsorted(f, f, side="right")
+    per_entry = stop - np.arange(f.size) - 1
+    cum = np.cumsum(per_entry)
+    start = 0
+    while start < f.size:
+        end = int(np.searchsorted(cum, cum[start] - per_entry[start] + _PAIR_CHUNK))
+        end = max(end, start + 1)
+        end = int(stop[min(end, f.size) - 1])  # end at a feature boundary
+        idx = np.arange(start, end)
+        yield _pairs_of(idx, stop[idx])
+        start = end
 
 
 def triple_tsum_sum(problem: DiscreteProblem, both: np.ndarray) -> np.ndarray:
@@ -170,18 +312,9 @@ def triple_tsum_sum(problem: DiscreteProblem, both: np.ndarray) -> np.ndarray:
     k += np.bincount(
         f, weights=_single_changes(problem, both, *entries), minlength=k.size
     )
-    cooc = _cooccurrence(problem)
-    stop = np.searchsorted(f, f, side="right")
-    # Chunks of whole features, each with a bounded number of pairs.
-    per_entry = stop - np.arange(f.size) - 1
-    cum = np.cumsum(per_entry)
-    start = 0
-    while start < f.size:
-        end = int(np.searchsorted(cum, cum[start] - per_entry[start] + _PAIR_CHUNK))
-        end = max(end, start + 1)
-        end = int(stop[min(end, f.size) - 1])  # end at a feature boundary
-        idx = np.arange(start, end)
-        left, right = _pairs_of(idx, stop[idx])
-        k += _pair_corrections(problem, both, entries, left, right, cooc)
-        start = end
+    arrays = _EntryArrays(problem, both, entries)
+    for left, right in _feature_chunks(f):
+        k += _pair_corrections(problem, arrays, left, right)
+    if problem.n_labels > 1:
+        k += _shared_cells_change(problem, both, entries, _cooccurrence(problem))
     return k

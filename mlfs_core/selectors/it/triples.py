@@ -18,20 +18,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .data import DiscreteProblem
+from .data import DiscreteProblem, unique_keys
+
+# Entries per chunk of the per-step passes: temporaries stay in cache.
+_CHUNK = 1 << 16
+
+
+def _chunks(size: int):
+    return (slice(start, start + _CHUNK) for start in range(0, size, _CHUNK))
 
 
 def _sum_over_labels(problem: DiscreteProblem, x: np.ndarray, c: np.ndarray):
     """``sum_i T[x_f - c_i]`` for every entry of ``x`` (once per distinct x)."""
-    unique, inverse = np.unique(x, return_inverse=True)
-    if c.size == 0 or unique.size == 0:
+    if c.size == 0 or x.size == 0:
         return np.zeros(x.shape)
+    unique, inverse = unique_keys(x, problem.n_samples + 1)
     per_value = problem.tsum(unique[:, None] - c[None, :]).sum(axis=1)
-    return per_value[inverse.ravel()].reshape(x.shape)
-
-
-def _by_feature(problem: DiscreteProblem, f: np.ndarray, values: np.ndarray):
-    return np.bincount(f, weights=values, minlength=problem.n_features)
+    return per_value[inverse].reshape(x.shape)
 
 
 def _label_block(problem: DiscreteProblem, rows: np.ndarray):
@@ -43,14 +46,21 @@ def _label_block(problem: DiscreteProblem, rows: np.ndarray):
     return product.row.astype(np.intp), product.col.astype(np.intp), counts
 
 
-def _small_codes_part(problem, pair_w, r, p) -> np.ndarray:
-    """Cells (v >= 1, w, l_i) with counts p = count(l_i = 1): T(p) + T(pair - p)."""
-    b1, q = problem.n_codes - 1, problem.n_labels
+def _small_codes_part(problem, pair_w, f, fv, p) -> np.ndarray:
+    """Cells (v >= 1, w, l_i) with counts p = count(l_i = 1): T(p) + T(pair - p).
+
+    ``pair_w`` is the contiguous (n_features, n_codes) slice of one code w
+    of s; ``f`` and ``fv`` (flat (f, v) index) locate the stored counts p.
+    """
+    q = problem.n_labels
     out = q * problem.tsum(pair_w[:, 1:]).sum(axis=1)
-    f, v = r // b1, r % b1 + 1
-    total = pair_w[f, v]
-    change = problem.tsum(p) + problem.tsum(total - p) - problem.tsum(total)
-    return out + _by_feature(problem, f, change)
+    flat = pair_w.ravel()
+    for part in _chunks(p.size):
+        total, count = flat[fv[part]], p[part]
+        change = problem.tsum(count) - problem.tsum(total)
+        change += problem.tsum(total - count)
+        out += np.bincount(f[part], weights=change, minlength=problem.n_features)
+    return out
 
 
 def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
@@ -60,10 +70,13 @@ def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
     amounts to take from it at the (feature, label) entries ``(f, i)``.
     """
     out = problem.tsum(ones).sum() + _sum_over_labels(problem, x, ones)
-    a, rest = ones[i], x[f] - ones[i]
-    change = problem.tsum(a - m) - problem.tsum(a) + problem.tsum(rest + m)
-    change -= problem.tsum(rest)
-    return out + _by_feature(problem, f, change)
+    for part in _chunks(f.size):
+        a, taken = ones[i[part]], m[part]
+        rest = x[f[part]] - a
+        change = problem.tsum(a - taken) - problem.tsum(a)
+        change += problem.tsum(rest + taken) - problem.tsum(rest)
+        out += np.bincount(f[part], weights=change, minlength=problem.n_features)
+    return out
 
 
 def triple_tsum(
@@ -79,24 +92,26 @@ def triple_tsum(
     pair : ndarray of shape (n_features, n_codes, b_s)
         Counts of (f = v, s = w).
     """
-    entries, q = problem.entries, problem.n_labels
+    entries, q, b1 = problem.entries, problem.n_labels, problem.n_codes - 1
     remainder = entries.counts.copy()  # F minus the P_w: the w = 0 slice
     label_rest = problem.label_counts.astype(np.intp)
     k = np.zeros(problem.n_features)
     for w, r_w in enumerate(rows, start=1):
         r, i, p = _label_block(problem, r_w)
-        k += _small_codes_part(problem, pair[:, :, w], r, p)
+        f = r // b1
+        fv = f * problem.n_codes + r % b1 + 1
+        pair_w = np.ascontiguousarray(pair[:, :, w])
+        k += _small_codes_part(problem, pair_w, f, fv, p)
         l_w = np.rint(np.asarray(problem.labels[r_w].sum(axis=0))).astype(np.intp)
         l_w = l_w.ravel()
         positions = entries.position(r, i, q)
-        k += _mode_code_part(
-            problem, pair[:, 0, w], l_w, *entries.grouped(positions, p)
-        )
+        k += _mode_code_part(problem, pair_w[:, 0], l_w, *entries.grouped(positions, p))
         remainder[positions] -= p
         label_rest = label_rest - l_w
-    k += _small_codes_part(problem, pair[:, :, 0], entries.r, remainder)
+    pair_0 = np.ascontiguousarray(pair[:, :, 0])
+    k += _small_codes_part(problem, pair_0, entries.f, entries.fv, remainder)
     c = np.bincount(entries.group, weights=remainder, minlength=entries.group_f.size)
     k += _mode_code_part(
-        problem, pair[:, 0, 0], label_rest, entries.group_f, entries.group_i, c
+        problem, pair_0[:, 0], label_rest, entries.group_f, entries.group_i, c
     )
     return k

@@ -1,0 +1,514 @@
+"""Experiment configuration: plain frozen dataclasses that round-trip to TOML.
+
+An :class:`ExperimentConfig` names the datasets, the methods, one
+:class:`ProtocolConfig` and a seed. :func:`protocol_a` and :func:`protocol_b`
+give the two papers' protocols (METHODS.md section 5). Configs are read with
+:func:`load_config` / :func:`config_from_toml` and written with
+:func:`save_config` / :func:`config_to_toml`; a config read back equals the
+one written.
+
+Example TOML::
+
+    name = "paper000"
+    seed = 0
+    methods = ["MaxCS", "RaRCS", "RFS", "AF"]
+
+    [protocol]
+    name = "A"
+    n_folds = 10
+
+    [[datasets]]
+    path = "../shared/datasets/medical"
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tomli_w
+
+from .._validation import is_int
+from ..errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SPLITS = ("cv", "holdout", "own")
+BUDGET_UNITS = ("percent", "count")
+ON_LARGE_BUDGET = ("error", "clip")
+LABEL_HANDLING = ("keep", "drop_constant")
+ON_SPARSE_LABEL = ("warn", "error", "ignore")
+DISCRETIZE = ("none", "uniform", "quantile", "binary")
+SCALING = ("none", "l2-rows", "maxabs")
+EVALUATIONS = ("definition", "reference-code")
+CONVENTIONS = ("split", "mlknn", "ranking_on_predictions", "weighted_and_drop")
+"""The reference code's four conventions, in canonical order (issue 12): an
+evaluation may also be any of them ``+``-joined in this order (``"mlknn"``,
+``"split+weighted_and_drop"``): that convention set alone, on top of ours."""
+REFERENCE_CODE_METRICS = (
+    "hamming_loss",
+    "ranking_loss",
+    "coverage_error",
+    "weighted_f1",
+    "weighted_jaccard",
+    "subset_accuracy",
+)
+"""Names of ``reference_code.REFERENCE_METRICS`` (kept here: no sklearn import)."""
+ALL_METRICS = (
+    "micro_f1",
+    "macro_f1",
+    "example_f1",
+    "hamming_loss",
+    "ranking_loss",
+    "coverage_error",
+    "one_error",
+    "average_precision",
+    "jaccard_samples",
+    "subset_accuracy",
+)
+
+
+@dataclass(frozen=True)
+class ClassifierConfig:
+    """A classifier by registry name (see ``evaluation.CLASSIFIERS``) and parameters.
+
+    Without ``params`` a classifier gets the papers' settings where this
+    project fixes them (:data:`DEFAULT_CLASSIFIER_PARAMS`: LinearSVC C = 3,
+    tol = 1e-3), else its own defaults (ML-kNN k = 10, s = 1): naming
+    ``"mlknn"`` in a TOML file never inherits LinearSVC's parameters.
+    """
+
+    name: str = "linear_svc"
+    params: dict | None = None
+
+    def __post_init__(self) -> None:
+        if self.params is None:
+            defaults = DEFAULT_CLASSIFIER_PARAMS.get(self.name, {})
+            object.__setattr__(self, "params", dict(defaults))
+
+
+DEFAULT_CLASSIFIER_PARAMS = {"linear_svc": {"C": 3.0, "tol": 0.001}}
+"""Parameters a classifier gets when a config names it without any."""
+
+
+@dataclass(frozen=True)
+class ProtocolConfig:
+    """How methods are evaluated on one dataset.
+
+    Attributes
+    ----------
+    name : str
+        Label written to the ``protocol`` column (``"A"``, ``"B"``...).
+    split : {"cv", "holdout", "own"}
+        k-fold CV; one seeded stratified hold-out split; or the dataset's own
+        train/test split, falling back to the hold-out split when it has none.
+    n_folds : int
+        Folds of ``"cv"``.
+    test_size : float
+        Test fraction of ``"holdout"`` (and of ``"own"`` without a split).
+    budgets : tuple of float
+        Numbers of selected features, as percentages of M (``budget_unit =
+        "percent"``: round to nearest, at least 1) or as counts.
+    budget_unit : {"percent", "count"}
+    on_large_budget : {"error", "clip"}
+        A budget above M is an error, or is dropped (``"clip"``: budgets
+        1..50 on a dataset with 19 features become 1..19).
+    n_repeats : int
+        Runs of each stochastic method (RaR, RFS), with different seeds.
+    classifier : ClassifierConfig
+    discretize : {"none", "uniform", "quantile", "binary"}
+        Discretization of the classifier's input, fitted on the training part.
+    bins : int
+        Bins of that discretization.
+    scaling : {"none", "l2-rows", "maxabs"}
+        Scaling of the classifier's input (the selected columns), applied in
+        every fit after column selection: ``"none"`` (the papers' setting),
+        ``"l2-rows"`` (each row divided by its Euclidean norm over the
+        selected columns, the usual text normalisation; an all-zero row stays
+        zero) or ``"maxabs"`` (each column divided by its largest absolute
+        value in the training part; a zero column stays zero). Part of every
+        fit's cache key.
+    label_handling : {"keep", "drop_constant"}
+        ``"drop_constant"`` leaves labels constant in the training part out
+        of the metrics (protocol B); ``"keep"`` scores them (protocol A).
+    on_sparse_label : {"warn", "error", "ignore"}
+        What a label with fewer positives than folds triggers (CV only).
+    metrics : tuple of str
+        Names from ``evaluation.METRICS`` (``"definition"``), or from
+        :data:`REFERENCE_CODE_METRICS` (``"reference-code"``; the default
+        list becomes that one).
+    evaluation : str
+        ``"definition"`` (default): METHODS.md section 5 as written.
+        ``"reference-code"`` (protocol B only: ML-kNN on discretized codes):
+        the conventions of paper 001's published code, documented one by
+        one in :mod:`mlfs_core.evaluation.reference_code`: Mulan's predefined
+        split where one exists (with ``split = "own"``; the splits folder is
+        ``$MLFS_SPLITS`` or ``datasets-splits`` beside the datasets folder),
+        scikit-multilearn's ML-kNN (each training sample its own neighbour,
+        ``>=`` on the posterior), ranking loss and coverage on the 0/1
+        predictions, support-weighted F1 and Jaccard, and labels constant
+        in the training OR the test part dropped. Or a ``+``-joined subset
+        of :data:`CONVENTIONS` (``"split"``, ``"mlknn"``,
+        ``"ranking_on_predictions"``, ``"weighted_and_drop"``, in that
+        order): those conventions alone on top of ours (issue 12, one
+        convention at a time); the metrics may then be ours or the reference
+        code's, and default to the reference code's list when
+        ``weighted_and_drop`` is on. Part of every fit's cache key when not
+        ``"definition"`` (the keys of definition fits are unchanged).
+    """
+
+    name: str = "A"
+    split: str = "cv"
+    n_folds: int = 10
+    test_size: float = 0.4
+    budgets: tuple = (10, 20, 30, 40, 50, 60, 70, 80, 90)
+    budget_unit: str = "percent"
+    on_large_budget: str = "error"
+    n_repeats: int = 3
+    classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
+    discretize: str = "none"
+    bins: int = 3
+    scaling: str = "none"
+    label_handling: str = "keep"
+    on_sparse_label: str = "warn"
+    metrics: tuple = ALL_METRICS
+    evaluation: str = "definition"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "budgets", tuple(self.budgets))
+        _check_budgets(self.budgets, self.budget_unit)
+        plain = tuple(int(b) if is_int(b) else float(b) for b in self.budgets)
+        object.__setattr__(self, "budgets", plain)  # TOML-writable numbers
+        object.__setattr__(self, "metrics", tuple(self.metrics))
+        weighted = "weighted_and_drop" in evaluation_conventions(self.evaluation)
+        if weighted and self.metrics == ALL_METRICS:
+            object.__setattr__(self, "metrics", REFERENCE_CODE_METRICS)
+        if isinstance(self.classifier, Mapping):
+            object.__setattr__(
+                self,
+                "classifier",
+                _from_mapping(ClassifierConfig, self.classifier, "protocol.classifier"),
+            )
+        _check_choice("split", self.split, SPLITS)
+        _check_choice("budget_unit", self.budget_unit, BUDGET_UNITS)
+        _check_choice("on_large_budget", self.on_large_budget, ON_LARGE_BUDGET)
+        _check_choice("label_handling", self.label_handling, LABEL_HANDLING)
+        _check_choice("on_sparse_label", self.on_sparse_label, ON_SPARSE_LABEL)
+        _check_choice("discretize", self.discretize, DISCRETIZE)
+        _check_choice("scaling", self.scaling, SCALING)
+        if self.evaluation != "definition":  # checked above by evaluation_conventions
+            self._check_reference_code()
+        object.__setattr__(
+            self, "n_repeats", _check_int("n_repeats", self.n_repeats, 1)
+        )
+        object.__setattr__(self, "n_folds", _check_int("n_folds", self.n_folds, 2))
+        object.__setattr__(self, "bins", _check_int("bins", self.bins, 2))
+        if not 0.0 < float(self.test_size) < 1.0:
+            raise ConfigError(
+                f"protocol.test_size must lie in (0, 1), got {self.test_size}"
+            )
+
+    def _check_reference_code(self) -> None:
+        name = self.classifier.name
+        scaling = self.classifier.params.get("scaling", "none")
+        if name != "mlknn" or self.discretize == "none" or self.scaling != "none":
+            raise ConfigError(
+                f"protocol.evaluation = {self.evaluation!r} is protocol B's: it needs "
+                'classifier "mlknn", a discretize rule and scaling "none" (got '
+                f"{name!r}, {self.discretize!r}, {self.scaling!r})"
+            )
+        if scaling != "none":
+            raise ConfigError(
+                f"protocol.evaluation = {self.evaluation!r} compares distances of "
+                "discretized codes: protocol.classifier.params.scaling must be "
+                f'"none", got {scaling!r}'
+            )
+        if self.evaluation == "reference-code":
+            allowed = REFERENCE_CODE_METRICS
+        else:  # one convention set: ours plus the reference code's metrics
+            allowed = tuple(dict.fromkeys(ALL_METRICS + REFERENCE_CODE_METRICS))
+        unknown = [m for m in self.metrics if m not in allowed]
+        if unknown:
+            raise ConfigError(
+                f"protocol.metrics under evaluation = {self.evaluation!r}: "
+                f"{unknown} not among {list(allowed)}"
+            )
+
+
+def evaluation_conventions(evaluation: str) -> tuple[str, ...]:
+    """The conventions an ``evaluation`` value switches on (see :data:`CONVENTIONS`).
+
+    ``"definition"`` switches none, ``"reference-code"`` all four, a
+    ``+``-joined list the ones it names.
+
+    Raises
+    ------
+    ConfigError
+        An unknown value (the message lists the accepted forms).
+
+    Examples
+    --------
+    >>> evaluation_conventions("mlknn+weighted_and_drop")
+    ('mlknn', 'weighted_and_drop')
+    """
+    if evaluation == "definition":
+        return ()
+    if evaluation == "reference-code":
+        return CONVENTIONS
+    names = str(evaluation).split("+")
+    if (
+        not names
+        or any(n not in CONVENTIONS for n in names)
+        or list(names) != sorted(set(names), key=CONVENTIONS.index)
+    ):
+        raise ConfigError(
+            f"protocol.evaluation must be one of {list(EVALUATIONS)} or "
+            f"'+'-joined conventions from {list(CONVENTIONS)} in that order "
+            f"(e.g. 'mlknn', 'split+weighted_and_drop'), got {evaluation!r}"
+        )
+    return tuple(names)
+
+
+def protocol_a(**overrides: Any) -> ProtocolConfig:
+    """Protocol A of paper 000: 10-fold stratified CV, 10..90 % of M, BR + LinearSVC.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown or invalid override (the message names it).
+    """
+    return _override(ProtocolConfig(), overrides)
+
+
+def protocol_b(**overrides: Any) -> ProtocolConfig:
+    """Protocol B of paper 001: own or 60/40 split, k = 1..50, discretized ML-kNN."""
+    base = ProtocolConfig(
+        name="B",
+        split="own",
+        budgets=tuple(range(1, 51)),
+        budget_unit="count",
+        on_large_budget="clip",
+        n_repeats=3,
+        classifier=ClassifierConfig("mlknn", {"k": 10, "s": 1.0}),
+        discretize="uniform",
+        bins=3,
+        label_handling="drop_constant",
+    )
+    return _override(base, overrides)
+
+
+def _override(base: ProtocolConfig, overrides: Mapping) -> ProtocolConfig:
+    known = {f.name for f in fields(ProtocolConfig)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ConfigError(f"protocol: unknown key(s) {unknown}; known: {sorted(known)}")
+    return replace(base, **overrides)
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A dataset by path (file or folder) or the name ``"sample"``, with label hints.
+
+    Relative paths are looked up against the current directory first, then
+    against the folder of the config file.
+    """
+
+    path: str
+    name: str | None = None
+    labels: tuple | None = None
+    label_count: int | None = None
+    label_prefix: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.labels is not None:
+            object.__setattr__(self, "labels", tuple(self.labels))
+
+
+@dataclass(frozen=True)
+class MethodConfig:
+    """A registered ranking method with its parameters.
+
+    ``label`` names the method in the results (default ``name``), so one
+    method can appear twice with different parameters.
+    """
+
+    name: str
+    params: dict = field(default_factory=dict)
+    label: str | None = None
+
+    @property
+    def display(self) -> str:
+        """The name used in the ``method`` column."""
+        return self.label or self.name
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """Datasets x methods under one protocol, with one seed.
+
+    ``datasets`` items may be :class:`DatasetSpec`, path strings, or
+    in-memory ``mlfs_core.data.Dataset`` objects (uploads; these cannot be
+    written to TOML). ``methods`` items may be :class:`MethodConfig` or names.
+    """
+
+    datasets: tuple
+    methods: tuple
+    protocol: ProtocolConfig = field(default_factory=ProtocolConfig)
+    seed: int = 0
+    name: str = "experiment"
+    base_dir: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        datasets = tuple(_as_dataset_spec(d) for d in self.datasets)
+        methods = tuple(_as_method(m) for m in self.methods)
+        object.__setattr__(self, "datasets", datasets)
+        object.__setattr__(self, "methods", methods)
+        if isinstance(self.protocol, Mapping):
+            object.__setattr__(
+                self,
+                "protocol",
+                _from_mapping(ProtocolConfig, self.protocol, "protocol"),
+            )
+        if not datasets:
+            raise ConfigError("datasets: at least one dataset is needed")
+        if not methods:
+            raise ConfigError("methods: at least one method is needed")
+        labels = [m.display for m in methods]
+        if len(set(labels)) != len(labels):
+            raise ConfigError(f"methods: names/labels must be unique, got {labels}")
+        object.__setattr__(self, "seed", _check_int("seed", self.seed, 0))
+
+
+def config_to_dict(config: ExperimentConfig) -> dict:
+    """Plain nested dict of ``config`` (None values left out, as TOML has no null)."""
+    for d in config.datasets:
+        if not isinstance(d, DatasetSpec):
+            raise ConfigError("datasets: in-memory datasets cannot be written to TOML")
+    out = {
+        "name": config.name,
+        "seed": config.seed,
+        "protocol": _plain(config.protocol),
+        "datasets": [_plain(d) for d in config.datasets],
+        "methods": [_plain(m) for m in config.methods],
+    }
+    return out
+
+
+def config_from_dict(data: Mapping, *, base_dir: str | None = None) -> ExperimentConfig:
+    """Build an :class:`ExperimentConfig` from a nested dict (as read from TOML)."""
+    data = dict(data)
+    data["base_dir"] = base_dir
+    return _from_mapping(ExperimentConfig, data, "config")
+
+
+def config_to_toml(config: ExperimentConfig) -> str:
+    """TOML text of ``config``."""
+    return tomli_w.dumps(config_to_dict(config))
+
+
+def config_from_toml(text: str, *, base_dir: str | None = None) -> ExperimentConfig:
+    """Parse TOML text into an :class:`ExperimentConfig` (ConfigError if invalid)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config is not valid TOML: {exc}") from None
+    return config_from_dict(data, base_dir=base_dir)
+
+
+def load_config(path) -> ExperimentConfig:
+    """Read a TOML config file; relative dataset paths may be relative to its folder."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from None
+    return config_from_toml(text, base_dir=str(path.resolve().parent))
+
+
+def save_config(config: ExperimentConfig, path) -> None:
+    """Write ``config`` as TOML to ``path``."""
+    Path(path).write_text(config_to_toml(config), encoding="utf-8")
+
+
+def _plain(obj) -> dict:
+    out = {}
+    for f in fields(obj):
+        if f.name == "base_dir":
+            continue
+        value = getattr(obj, f.name)
+        if value is None:
+            continue
+        if hasattr(value, "__dataclass_fields__"):
+            value = _plain(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def _from_mapping(cls, data: Mapping, where: str):
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where} must be a table, got {type(data).__name__}")
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    try:
+        return cls(**data)
+    except TypeError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def _as_dataset_spec(item):
+    if hasattr(item, "X"):  # an in-memory Dataset
+        return item
+    return _coerce(item, DatasetSpec, "path", "datasets")
+
+
+def _as_method(item) -> MethodConfig:
+    return _coerce(item, MethodConfig, "name", "methods")
+
+
+def _coerce(item, cls, string_field: str, where: str):
+    """``item`` as a ``cls``: itself, ``cls(<string_field>=item)`` or from a table."""
+    if isinstance(item, cls):
+        return item
+    if isinstance(item, str):
+        return cls(**{string_field: item})
+    if isinstance(item, Mapping):
+        return _from_mapping(cls, item, f"{where}[]")
+    raise ConfigError(f"{where}: cannot use a {type(item).__name__} here")
+
+
+def _check_choice(name: str, value, choices) -> None:
+    if value not in choices:
+        raise ConfigError(
+            f"protocol.{name} must be one of {list(choices)}, got {value!r}"
+        )
+
+
+def _check_int(name: str, value, minimum: int) -> int:
+    """``value`` as a Python int (numpy integers accepted, bools refused)."""
+    if not is_int(value) or value < minimum:
+        raise ConfigError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _check_budgets(budgets: tuple, unit: str) -> None:
+    if not budgets:
+        raise ConfigError("protocol.budgets must not be empty")
+    for b in budgets:
+        number = is_int(b) or isinstance(b, (float, np.floating))
+        if not number or b <= 0:
+            raise ConfigError(f"protocol.budgets must be positive numbers, got {b!r}")
+        if unit == "percent" and b > 100:
+            raise ConfigError(f"protocol.budgets: a percentage above 100 ({b})")
+        if unit == "count" and float(b) != int(b):
+            raise ConfigError(f"protocol.budgets: counts must be integers, got {b!r}")

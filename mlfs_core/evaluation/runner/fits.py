@@ -1,0 +1,308 @@
+"""How the runner executes tasks and organises the classifier fits.
+
+- :func:`execute`: cached results first, the rest through joblib (any
+  backend: loky processes, threads, or a Dask cluster); the *parent* process
+  writes every result to the cache as it arrives, so workers on other
+  machines never touch the cache folder.
+- :func:`run_fits`: every (selection, budget) fit of an experiment, with two
+  savings that leave every value unchanged:
+
+  1. **Reuse.** A fit whose columns were already fitted on the same fold
+     (AF and a 100 % budget, two methods selecting the same top k) is not
+     run again: it gets a copy of that fit's values, marked ``reused``
+     (timings 0). "Same columns" means the same ordered column list for
+     classifiers whose result may depend on the column order in the last
+     bits (LinearSVC sums in column order), and the same column *set* for
+     ML-kNN on integer codes (exact distances, order-free). Each fit still
+     gets its own cache entry under its own key.
+  2. **Budgets together.** Under protocol B (ML-kNN on discretized codes,
+     see :func:`~._budget_fits.batchable`) all budgets of one ranking run
+     in one task (:func:`~._budget_fits.run_mlknn_budgets`); elsewhere each
+     fit is a task of :func:`~._tasks.run_fit`.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+
+from .. import blas
+from ..cache import DiskCache, hash_key
+from ..columns import REUSED
+from ._budget_fits import batchable, run_mlknn_budgets
+from ._tasks import run_fit
+from .classifiers import kernel_dependent
+
+GROUP_BUDGETS = True
+"""Run protocol B's budgets of a ranking together (False: one task per fit;
+the benchmark switches it off to show the gain; values are the same)."""
+
+
+def task_seed(*parts) -> int:
+    """A 32-bit seed derived deterministically from ``parts`` (stable across runs)."""
+    return zlib.crc32(repr(parts).encode("utf-8"))
+
+
+def execute(keys, make_call, cache: DiskCache, n_jobs: int, tracker, label) -> list:
+    """Results for ``keys``: from the cache, else by running ``make_call(i)`` tasks.
+
+    Calls are built lazily, only for cache misses, so joblib holds only a few
+    tasks' data at a time; each result is cached (by this process) as soon as
+    it arrives.
+    """
+    out: list = [cache.get(k) for k in keys]
+    todo = [i for i, v in enumerate(out) if v is None]
+    for i, v in enumerate(out):
+        if v is not None:
+            tracker.step(f"{label(i)} (cached)")
+    for i, value in zip(todo, _parallel(todo, make_call, n_jobs)):
+        cache.set(keys[i], value)
+        out[i] = value
+        tracker.step(label(i))
+    return out
+
+
+def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
+    """Run ``make_call(i)`` for each ``i`` in ``todo``; yield results in order.
+
+    Kernel-dependent tasks (see :func:`~.classifiers.kernel_dependent`) never
+    run in a process whose BLAS is not the pinned kernel (numpy was imported
+    before :mod:`mlfs_core`): where joblib would run them in this process, they
+    go to one worker process started with the pinned environment instead.
+    Worker processes joblib starts inherit the pin from ``os.environ``.
+    """
+    if not todo:
+        return iter(())
+    if kernel_dependent and not blas.kernel_matches() and effective_n_jobs(n_jobs) == 1:
+        return _in_pinned_worker(todo, make_call)
+
+    def jobs():
+        for i in todo:
+            fn, args, kwargs = make_call(i)
+            yield delayed(fn)(*args, **kwargs)
+
+    return Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
+
+
+_PINNED_WORKER: list = []  # the one pinned worker process, started on first use
+
+
+def _in_pinned_worker(todo, make_call) -> Iterator:
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    if not _PINNED_WORKER:
+        env = blas.pinned_environment()
+        _PINNED_WORKER.append(ProcessPoolExecutor(max_workers=1, env=env))
+    executor = _PINNED_WORKER[0]
+    for i in todo:
+        fn, args, kwargs = make_call(i)
+        yield executor.submit(fn, *args, **kwargs).result()
+
+
+def fit_key(s, k: int, config) -> str:
+    """Cache key of the fit of selection ``s`` at budget ``k``."""
+    p = config.protocol
+    desc = {
+        "kind": "fit",
+        "selection": s.key,
+        "budget": k,
+        "classifier": [p.classifier.name, p.classifier.params],
+        "seed": config.seed,
+        "discretize": [p.discretize, p.bins],
+        "scaling": p.scaling,
+        "labels": p.label_handling,
+        "metrics": list(p.metrics),
+    }
+    if p.evaluation != "definition":  # definition keys stay as they were
+        desc["evaluation"] = p.evaluation
+    kernel = fit_kernel(p.classifier.name, p.classifier.params)
+    if kernel not in (None, blas.DEFAULT_KERNEL_ID):  # pinned keys stay as they were
+        desc["blas"] = kernel
+    return hash_key(desc)
+
+
+def fit_kernel(name: str, params: dict) -> str | None:
+    """The BLAS kernel a fit's values follow, or None when they follow none.
+
+    Kernel-dependent fits run under the pinned kernel where one is pinned
+    (see :func:`_parallel`), else under this process's kernel.
+    """
+    if not kernel_dependent(name, params):
+        return None
+    return blas.expected_kernel_id() or blas.kernel_id()
+
+
+def run_fits(
+    selections, fits, orders, config, cache, n_jobs, tracker, *, reuse: bool = True
+) -> list[dict]:
+    """Run (or fetch) every fit; ``fits`` holds (selection index, k, pct) triples.
+
+    With ``reuse`` (default), a fit whose columns equal an earlier fit's on the
+    same fold gets a copy of its values (see the module docstring).
+    """
+    p = config.protocol
+    classifier = (p.classifier.name, p.classifier.params)
+    order_free = batchable(classifier, p.discretize, p.scaling)
+    # reference-code fits exist only on the batched path (one budget per task
+    # when GROUP_BUDGETS is off)
+    grouped = order_free and (GROUP_BUDGETS or p.evaluation != "definition")
+    keys = [fit_key(selections[j], k, config) for j, k, _ in fits]
+    out: list = [cache.get(key) for key in keys]
+    for i, v in enumerate(out):
+        if v is not None:
+            tracker.step(f"{_label(selections, fits, i)} (cached)")
+    source = _sources(selections, fits, orders, out, order_free, reuse)
+    needed = sorted({source[i] for i, v in enumerate(out) if v is None})
+    needed = [i for i in needed if out[i] is None]
+    runner = _GroupedFits if grouped else _SingleFits
+    for i, value in runner(selections, fits, orders, config).run(needed, n_jobs):
+        cache.set(keys[i], value)
+        out[i] = value
+        tracker.step(_label(selections, fits, i))
+    for i, v in enumerate(out):
+        if v is not None:
+            continue
+        if keys[i] == keys[source[i]]:
+            # The same task twice (e.g. one method under two labels): one
+            # cache entry, both get its values as they would from the cache.
+            out[i] = out[source[i]]
+        else:
+            out[i] = _reused(out[source[i]])
+            cache.set(keys[i], out[i])
+        tracker.step(f"{_label(selections, fits, i)} (reused)")
+    return out
+
+
+def _label(selections, fits, i: int) -> str:
+    s, k = selections[fits[i][0]], fits[i][1]
+    return f"fit {s.dataset.name} {s.method.label} k={k} fold {s.fold}"
+
+
+def _sources(selections, fits, orders, out, order_free: bool, reuse: bool):
+    """Per fit, the fit whose values it takes: itself, or an identical earlier one.
+
+    A cached member of a group of identical fits is preferred as the source.
+    """
+    if not reuse:
+        return list(range(len(fits)))
+    groups: dict = {}
+    for i, (j, k, _) in enumerate(fits):
+        s = selections[j]
+        cols = tuple(orders[j]["order"][:k])
+        cols = tuple(sorted(cols)) if order_free else cols
+        groups.setdefault((s.dataset.name, s.fold, cols), []).append(i)
+    source = list(range(len(fits)))
+    for members in groups.values():
+        cached = [i for i in members if out[i] is not None]
+        first = cached[0] if cached else members[0]
+        for i in members:
+            source[i] = i if out[i] is not None else first
+    return source
+
+
+def _reused(value: dict) -> dict:
+    copy = dict(value)
+    copy["metrics"] = dict(value["metrics"])
+    copy.update(fit_seconds=0.0, predict_seconds=0.0, metric_seconds=0.0)
+    copy[REUSED] = True
+    return copy
+
+
+def _fit_kwargs(p, seed: int) -> dict:
+    """Keyword arguments every fit task gets from the protocol."""
+    return {
+        "classifier": (p.classifier.name, p.classifier.params),
+        "seed": task_seed(seed),
+        "metrics": tuple(p.metrics),
+        "drop_constant": p.label_handling == "drop_constant",
+    }
+
+
+class _FoldRows:
+    """Train/test rows of the current (dataset, fold); fits come ordered by both."""
+
+    def __init__(self):
+        self.key, self.value = None, None
+
+    def get(self, d, fold: int):
+        if self.key != (d.name, fold):
+            train, test = d.splits[fold]
+            X, Y = d.dataset.X, np.asarray(d.dataset.Y)
+            self.key = (d.name, fold)
+            self.value = (X[train], Y[train], X[test], Y[test])
+        return self.value
+
+
+class _SingleFits:
+    """One :func:`run_fit` task per fit (discretized input if the protocol says so)."""
+
+    def __init__(self, selections, fits, orders, config):
+        self.selections, self.fits, self.orders = selections, fits, orders
+        self.protocol, self.seed = config.protocol, config.seed
+        self.rows = _FoldRows()
+        self.codes_key, self.codes = None, None
+
+    def run(self, needed, n_jobs: int) -> Iterator[tuple[int, dict]]:
+        c = self.protocol.classifier
+        dependent = kernel_dependent(c.name, c.params)
+        calls = _parallel(needed, self._call, n_jobs, kernel_dependent=dependent)
+        return zip(needed, calls)
+
+    def _call(self, i: int):
+        j, k, _ = self.fits[i]
+        s = self.selections[j]
+        X_train, Y_train, X_test, Y_test = self._fold(s)
+        cols = np.asarray(self.orders[j]["order"][:k], dtype=np.int64)
+        kwargs = _fit_kwargs(self.protocol, self.seed)
+        kwargs["scaling"] = self.protocol.scaling
+        return run_fit, (X_train[:, cols], Y_train, X_test[:, cols], Y_test), kwargs
+
+    def _fold(self, s):
+        X_train, Y_train, X_test, Y_test = self.rows.get(s.dataset, s.fold)
+        if self.protocol.discretize == "none":
+            return X_train, Y_train, X_test, Y_test
+        if self.codes_key != self.rows.key:
+            from ..measures.discretize import Discretizer
+
+            p = self.protocol
+            disc = Discretizer(bins=p.bins, strategy=p.discretize)
+            self.codes_key = self.rows.key
+            self.codes = (
+                disc.fit(X_train).transform(X_train).astype(np.float64),
+                disc.transform(X_test).astype(np.float64),
+            )
+        return self.codes[0], Y_train, self.codes[1], Y_test
+
+
+class _GroupedFits:
+    """One :func:`run_mlknn_budgets` task per selection, for its needed budgets."""
+
+    def __init__(self, selections, fits, orders, config):
+        self.selections, self.fits, self.orders = selections, fits, orders
+        self.protocol, self.seed = config.protocol, config.seed
+        self.rows = _FoldRows()
+
+    def run(self, needed, n_jobs: int) -> Iterator[tuple[int, dict]]:
+        groups: dict[int, list[int]] = {}
+        for i in needed:
+            groups.setdefault(self.fits[i][0], []).append(i)
+        members = list(groups.values())
+        calls = range(len(members))
+        results = _parallel(calls, lambda g: self._call(members[g]), n_jobs)
+        for group, values in zip(members, results):
+            yield from zip(group, values)
+
+    def _call(self, group: list[int]):
+        j = self.fits[group[0]][0]
+        s = self.selections[j]
+        budgets = [self.fits[i][1] for i in group]
+        X_train, Y_train, X_test, Y_test = self.rows.get(s.dataset, s.fold)
+        cols = np.asarray(self.orders[j]["order"][: max(budgets)], dtype=np.int64)
+        kwargs = _fit_kwargs(self.protocol, self.seed)
+        p = self.protocol
+        kwargs.update(discretize=p.discretize, bins=p.bins, evaluation=p.evaluation)
+        args = (X_train[:, cols], Y_train, X_test[:, cols], Y_test, budgets)
+        return run_mlknn_budgets, args, kwargs

@@ -1,0 +1,233 @@
+"""Resolve and validate an experiment config before any work starts.
+
+Everything that can be wrong with a config (unknown dataset, method, method
+parameter, metric or classifier; a budget above M; too many folds) raises
+:class:`~mlfs_core.errors.ConfigError` here, so the runner never starts a
+grid it cannot finish.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .._validation import budget_from_percent
+from ..errors import ConfigError, MLFSError
+from ..selectors._registry import get_method
+from .classifiers import make_classifier
+from .metrics import get_metric
+from .protocols import (
+    DatasetSpec,
+    ExperimentConfig,
+    MethodConfig,
+    ProtocolConfig,
+    evaluation_conventions,
+)
+from .splits import Split, check_n_folds, holdout_split, own_split, stratified_kfold
+
+SAMPLE_NAME = "sample"
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
+ALL_FEATURES = "AF"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One budget: ``k`` features, and the percentage it came from (or None)."""
+
+    k: int
+    pct: float | None
+
+
+@dataclass
+class PreparedDataset:
+    """A loaded dataset with its hash, splits and resolved budgets."""
+
+    name: str
+    dataset: object
+    content_hash: str
+    splits: list[Split]
+    split_key: dict
+    budgets: list[Budget]
+    source: str | None
+
+    @property
+    def n_features(self) -> int:
+        return int(self.dataset.X.shape[1])
+
+
+@dataclass(frozen=True)
+class PreparedMethod:
+    """A validated method: display label, registry name, parameters, stochastic flag."""
+
+    label: str
+    name: str
+    params: dict
+    stochastic: bool
+
+    @property
+    def is_all_features(self) -> bool:
+        return self.name == ALL_FEATURES
+
+
+def prepare(config: ExperimentConfig):
+    """Load datasets, compute splits and validate the whole config.
+
+    Returns
+    -------
+    (list of PreparedDataset, list of PreparedMethod)
+
+    Raises
+    ------
+    ConfigError
+        On the first problem found; the message names the parameter.
+    """
+    protocol = config.protocol
+    if protocol.evaluation == "definition":  # else checked by ProtocolConfig
+        for name in protocol.metrics:
+            get_metric(name)
+    make_classifier(protocol.classifier.name, protocol.classifier.params)
+    methods = [_prepare_method(m) for m in config.methods]
+    datasets = []
+    for i, item in enumerate(config.datasets):
+        ds, source = _load(item, i, config.base_dir)
+        split = "split" in evaluation_conventions(protocol.evaluation)
+        if split and protocol.split == "own" and source:
+            from ._reference import reference_dataset  # Mulan's predefined split
+
+            ds = reference_dataset(ds, Path(source))
+        datasets.append(_prepare_dataset(ds, source, protocol, config.seed, i))
+    names = [d.name for d in datasets]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"datasets: names must be unique (set 'name'), got {names}")
+    return datasets, methods
+
+
+def _prepare_method(m: MethodConfig) -> PreparedMethod:
+    spec = get_method(m.name)
+    unknown = set(m.params) - set(spec.defaults)
+    if unknown:
+        allowed = ", ".join(sorted(spec.defaults)) or "none"
+        raise ConfigError(
+            f"methods: {m.name!r} got unknown parameter(s) {sorted(unknown)}; "
+            f"allowed: {allowed}"
+        )
+    params = {**spec.defaults, **m.params}
+    return PreparedMethod(m.display, m.name, params, bool(spec.stochastic))
+
+
+def resolve_path(path: str, base_dir: str | None) -> Path:
+    """Resolve a dataset path: absolute, else cwd-relative, else config-relative."""
+    if path == SAMPLE_NAME:
+        return SAMPLE_DIR / "planted.arff"
+    p = Path(os.path.expanduser(path))
+    if p.is_absolute() or p.exists() or base_dir is None:
+        return p
+    return Path(base_dir) / p
+
+
+def _load(item, index: int, base_dir: str | None):
+    if not isinstance(item, DatasetSpec):
+        return item, None
+    from ..data import load_dataset
+
+    path = resolve_path(item.path, base_dir)
+    if not path.exists():
+        raise ConfigError(f"datasets[{index}].path: {item.path!r} not found ({path})")
+    hints = {
+        "labels": list(item.labels) if item.labels else None,
+        "label_count": item.label_count,
+        "label_prefix": item.label_prefix,
+        "name": item.name or (SAMPLE_NAME if item.path == SAMPLE_NAME else None),
+    }
+    try:
+        ds = load_dataset(path, **hints)
+    except MLFSError as exc:
+        raise ConfigError(f"datasets[{index}].path {item.path!r}: {exc}") from None
+    return ds, str(path)
+
+
+def dataset_hash(ds) -> str:
+    """Content hash of a dataset (its own ``content_hash()`` when it has one)."""
+    if hasattr(ds, "content_hash"):
+        return str(ds.content_hash())
+    h = hashlib.sha256()
+    X = ds.X.tocsr()
+    for arr in (X.indptr, X.indices, X.data, np.asarray(ds.Y)):
+        h.update(np.ascontiguousarray(arr).tobytes())
+    h.update(str(X.shape).encode())
+    return h.hexdigest()
+
+
+def _prepare_dataset(ds, source, protocol: ProtocolConfig, seed: int, index: int):
+    name = str(getattr(ds, "name", f"dataset{index}"))
+    m = int(ds.X.shape[1])
+    budgets = resolve_budgets(protocol, m, name)
+    splits, split_key = make_splits(ds, protocol, seed, name)
+    return PreparedDataset(
+        name, ds, dataset_hash(ds), splits, split_key, budgets, source
+    )
+
+
+def resolve_budgets(
+    protocol: ProtocolConfig, n_features: int, dataset: str
+) -> list[Budget]:
+    """Turn the protocol's budgets into feature counts for a dataset with M features.
+
+    Percentages round to nearest (halves up) with at least 1 feature. A count
+    above M raises, or is dropped when ``on_large_budget = "clip"``.
+    """
+    out: list[Budget] = []
+    clipped: list[int] = []
+    for b in protocol.budgets:
+        if protocol.budget_unit == "percent":
+            out.append(Budget(budget_from_percent(b, n_features), float(b)))
+            continue
+        if int(b) > n_features:
+            if protocol.on_large_budget == "clip":
+                clipped.append(int(b))
+                continue
+            raise ConfigError(
+                f"protocol.budgets: {int(b)} is larger than the number of features "
+                f'of {dataset} ({n_features}); use on_large_budget = "clip" to drop it'
+            )
+        out.append(Budget(int(b), None))
+    if clipped and out:
+        shown = ", ".join(map(str, clipped[:5])) + (", ..." if len(clipped) > 5 else "")
+        warnings.warn(
+            f"protocol.budgets: {len(clipped)} budget(s) larger than the "
+            f"{n_features} features of {dataset} dropped (on_large_budget = "
+            f'"clip"): {shown}',
+            UserWarning,
+            stacklevel=3,
+        )
+    if not out:
+        raise ConfigError(
+            f"protocol.budgets: no budget fits {dataset} ({n_features} features)"
+        )
+    return out
+
+
+def make_splits(ds, protocol: ProtocolConfig, seed: int, name: str):
+    """The protocol's train/test splits of ``ds`` and a key describing them."""
+    Y = np.asarray(ds.Y)
+    if protocol.split == "cv":
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            check_n_folds(
+                Y,
+                protocol.n_folds,
+                dataset=name,
+                on_sparse_label=protocol.on_sparse_label,
+            )
+        splits = stratified_kfold(Y, n_folds=protocol.n_folds, random_state=seed)
+        return splits, {"split": "cv", "n_folds": protocol.n_folds, "seed": seed}
+    own = getattr(ds, "split", None)
+    if protocol.split == "own" and own is not None:
+        return [own_split(own)], {"split": "own"}
+    split = holdout_split(Y, test_size=protocol.test_size, random_state=seed)
+    return [split], {"split": "holdout", "test_size": protocol.test_size, "seed": seed}

@@ -1,0 +1,185 @@
+"""The two kinds of task of an experiment: one selection, one classifier fit.
+
+Both are plain functions of arrays returning JSON-serialisable dicts, so that
+joblib can ship them to worker processes (or a Dask cluster) and the cache can
+store their results.
+"""
+
+from __future__ import annotations
+
+import warnings
+from time import perf_counter
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
+
+from .. import blas
+from ..errors import MLFSError
+from ..selectors.api import compute_ranking
+from .classifiers import kernel_dependent, make_classifier
+from .metrics import compute_metrics
+
+
+def run_selection(X, Y, method: str, params: dict, k: int, seed: int | None) -> dict:
+    """Rank the training part's features once, at the largest budget.
+
+    Returns
+    -------
+    dict
+        ``order`` (feature indices, best first, length ``k``) and ``seconds``.
+    """
+    start = perf_counter()
+    ranking = compute_ranking(X, Y, method, k=k, random_state=seed, **params)
+    seconds = perf_counter() - start
+    return {
+        "order": np.asarray(ranking.order, dtype=np.int64).tolist(),
+        "seconds": seconds,
+    }
+
+
+def run_fit(
+    X_train,
+    Y_train,
+    X_test,
+    Y_test,
+    *,
+    classifier: tuple[str, dict],
+    seed: int,
+    metrics: tuple[str, ...],
+    drop_constant: bool,
+    scaling: str = "none",
+) -> dict:
+    """Train the classifier on the selected columns and score the test part.
+
+    The classifier always gets the same representation, whatever the caller
+    passed: a CSR float64 matrix with sorted indices, scaled by ``scaling``
+    (see :func:`scale_pair`); liblinear gave different models for the same
+    values as CSR or dense. LinearSVC's ConvergenceWarning is silenced here (a
+    grid runs thousands of fits, and the paper's setting C = 3, tol = 1e-3 is
+    kept as stated), but every fit records its solver state: ``n_fitted``,
+    ``n_not_converged`` (per-label fits that stopped at ``max_iter``) and
+    ``max_n_iter``.
+    Native thread pools (OpenMP, BLAS) are limited to one thread: the runner
+    parallelises over tasks, and nested threads made small neighbour searches
+    up to 30x slower on a busy machine.
+
+    Returns
+    -------
+    dict
+        ``metrics`` (name -> value), ``fit_seconds``, ``predict_seconds``,
+        ``metric_seconds``, ``n_fitted``, ``n_not_converged``, ``max_n_iter``.
+    """
+    X_train, X_test = scale_pair(X_train, X_test, scaling)
+    with threadpool_limits(limits=1):
+        return _fit_and_score(
+            X_train, Y_train, X_test, Y_test, classifier, seed, metrics, drop_constant
+        )
+
+
+def as_classifier_input(X) -> sp.csr_matrix:
+    """The one representation every classifier gets: CSR, float64, sorted indices."""
+    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+    X.sum_duplicates()
+    X.eliminate_zeros()
+    X.sort_indices()
+    return X
+
+
+def scale_pair(X_train, X_test, scaling: str):
+    """Scale the classifier's training and test inputs (``ProtocolConfig.scaling``).
+
+    ``"none"`` leaves values as they are; ``"l2-rows"`` divides each row by
+    its Euclidean norm (all-zero rows stay zero); ``"maxabs"`` divides each
+    column by its largest absolute value in the training part (zero columns
+    stay zero). Both outputs are :func:`as_classifier_input` matrices.
+
+    Examples
+    --------
+    >>> a, b = scale_pair(np.array([[3.0, 4.0]]), np.array([[6.0, 8.0]]), "l2-rows")
+    >>> a.toarray().round(12).tolist(), b.toarray().round(12).tolist()
+    ([[0.6, 0.8]], [[0.6, 0.8]])
+    """
+    X_train, X_test = as_classifier_input(X_train), as_classifier_input(X_test)
+    if scaling == "l2-rows":
+        return _l2_rows(X_train), _l2_rows(X_test)
+    if scaling == "maxabs":
+        peak = np.asarray(abs(X_train).max(axis=0).todense()).ravel()
+        inv = sp.diags(np.divide(1.0, peak, out=np.zeros_like(peak), where=peak > 0))
+        return as_classifier_input(X_train @ inv), as_classifier_input(X_test @ inv)
+    if scaling != "none":
+        raise ValueError(f"scaling must be none, l2-rows or maxabs, got {scaling!r}")
+    return X_train, X_test
+
+
+def _l2_rows(X: sp.csr_matrix) -> sp.csr_matrix:
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    out = X.copy()
+    out.data *= np.repeat(inv, np.diff(X.indptr))
+    return out
+
+
+def _fit_and_score(
+    X_train, Y_train, X_test, Y_test, classifier, seed, metrics, drop_constant
+) -> dict:
+    name, params = classifier
+    dependent = kernel_dependent(name, params)
+    if dependent:
+        check_kernel(name)
+    model = make_classifier(name, params, random_state=seed)
+    start = perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X_train, Y_train)
+    fit_seconds = perf_counter() - start
+    n_fitted, n_not_converged, max_n_iter = _convergence(model, Y_train)
+    start = perf_counter()
+    Y_pred = model.predict(X_test)
+    scores = model.decision_function(X_test)
+    predict_seconds = perf_counter() - start
+    mask = None
+    if drop_constant:
+        positives = np.asarray(Y_train).sum(axis=0)
+        mask = (positives > 0) & (positives < Y_train.shape[0])
+    start = perf_counter()
+    values = compute_metrics(Y_test, Y_pred, scores, metrics=metrics, label_mask=mask)
+    out = {
+        "metrics": values,
+        "fit_seconds": fit_seconds,
+        "predict_seconds": predict_seconds,
+        "metric_seconds": perf_counter() - start,
+        "n_fitted": n_fitted,
+        "n_not_converged": n_not_converged,
+        "max_n_iter": max_n_iter,
+    }
+    if dependent:
+        out["blas"] = blas.kernel_id()
+    return out
+
+
+def check_kernel(classifier: str) -> None:
+    """Refuse to fit a kernel-dependent classifier under a kernel other than the pin.
+
+    Raises
+    ------
+    MLFSError
+        In a process (e.g. a Dask worker started elsewhere) whose OpenBLAS
+        runs another kernel than the one :mod:`mlfs_core.blas` pinned.
+    """
+    if not blas.kernel_matches():
+        raise MLFSError(
+            f"classifier {classifier!r} depends on the BLAS kernel, and this "
+            f"process runs {blas.kernel_id()} instead of the pinned "
+            f"{blas.expected_kernel_id()}: start it with "
+            f"OPENBLAS_CORETYPE={blas.pinned_kernel()} (or import mlfs_core before "
+            "numpy), or set MLFS_BLAS_KERNEL=native everywhere to compute "
+            "under each CPU's own kernel"
+        )
+
+
+def _convergence(model, Y_train) -> tuple[int, int, int | None]:
+    if hasattr(model, "convergence"):
+        return model.convergence()
+    return int(np.asarray(Y_train).shape[1]), 0, None

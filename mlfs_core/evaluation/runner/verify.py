@@ -1,0 +1,282 @@
+"""Recompute an experiment's tasks and compare with its stored results.
+
+``mlfs verify DIR`` (:func:`verify_experiment`) reruns a seeded sample of the
+classifier fits of an experiment written by ``mlfs experiment --out DIR``
+(or all of them), from its saved ``config.toml``, without any cache and
+without reusing identical fits (each sampled fit really runs), and reports
+the largest absolute difference from ``results.csv``. Every rule that
+decides a value (exact ties, deterministic neighbours, one classifier
+representation, seeded folds and methods, the pinned BLAS kernel) is meant to
+make that difference 0.
+
+A compact table, with stochastic repeats averaged and no ``repeat`` column
+(a study's ``results.csv.gz``, :func:`average_repeats`), is verified the same
+way: every repeat of a sampled fit is recomputed and averaged as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..cache import DiskCache
+from ..columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
+from ._fits import fit_kernel
+from ._prepare import prepare
+from .protocols import ExperimentConfig
+from .runner import (
+    _fit_grid,
+    _results_table,
+    _run_fits,
+    _run_selections,
+    _selection_grid,
+    _Tracker,
+)
+
+KEYS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, METRIC]
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """Stored vs recomputed values of the verified fits.
+
+    Attributes
+    ----------
+    table : DataFrame
+        ``dataset, method, budget, fold, repeat, metric, stored, recomputed,
+        abs_diff``, one row per recomputed metric value.
+    n_fits, n_fits_total : int
+        Fits recomputed, and fits in the experiment.
+    kernel : str or None
+        The BLAS kernel the recomputed kernel-dependent fits ran under, or
+        None when the classifier's values follow no kernel.
+    """
+
+    table: pd.DataFrame
+    n_fits: int
+    n_fits_total: int
+    kernel: str | None = None
+
+    # kernel: the BLAS kernel the recomputed kernel-dependent fits ran under
+    # (:func:`mlfs_core.blas.kernel_id`), None when the classifier's values do
+    # not depend on the kernel.
+
+    @property
+    def max_abs_diff(self) -> float:
+        """Largest absolute difference (NaN-safe; inf if a value is missing)."""
+        if self.table.empty:
+            return 0.0
+        return float(self.table["abs_diff"].max())
+
+    @property
+    def identical(self) -> bool:
+        """Whether every recomputed value equals the stored one bit for bit."""
+        return bool((self.table["abs_diff"] == 0).all())
+
+
+def verify_experiment(
+    config: ExperimentConfig,
+    results: pd.DataFrame,
+    *,
+    sample: int | None = None,
+    seed: int = 0,
+    n_jobs: int = 1,
+    progress=None,
+) -> VerifyResult:
+    """Recompute ``sample`` fits (default all) of ``config``; compare with ``results``.
+
+    Parameters
+    ----------
+    config : ExperimentConfig
+        The experiment's config (``DIR/config.toml``).
+    results : DataFrame
+        Its stored results (``DIR/results.csv``, one row per repeat), or a
+        compact table without the ``repeat`` column (repeats averaged).
+    sample : int, optional
+        Number of fits to recompute, drawn with ``seed``; the selections they
+        need are recomputed too. Default: every fit.
+    seed : int, default=0
+        Seed of the sample.
+    n_jobs : int, default=1
+        Parallel workers (the values do not depend on it).
+
+    Returns
+    -------
+    VerifyResult
+    """
+    datasets, methods = prepare(config)
+    selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
+    fits = _fit_grid(selections)
+    chosen = np.arange(len(fits))
+    if sample is not None and sample < len(fits):
+        rng = np.random.default_rng(seed)
+        chosen = np.sort(rng.choice(len(fits), size=sample, replace=False))
+    compact = REPEAT not in results.columns
+    if compact:
+        chosen = _with_every_repeat(chosen, fits, selections)
+    subset = [fits[i] for i in chosen]
+    needed = sorted({j for j, _, _ in subset})
+    cache = DiskCache(None)
+    tracker = _Tracker(progress, len(needed) + len(subset))
+    done = _run_selections([selections[j] for j in needed], cache, n_jobs, tracker)
+    orders: list = [None] * len(selections)
+    for j, order in zip(needed, done):
+        orders[j] = order
+    fit_out = _run_fits(
+        selections, subset, orders, config, cache, n_jobs, tracker, reuse=False
+    )
+    fresh = _results_table(selections, subset, fit_out, config.protocol.name)
+    keys = KEYS
+    if compact:
+        keys = [k for k in KEYS if k != REPEAT]
+        fresh = average_repeats(fresh[KEYS + [VALUE]])
+    c = config.protocol.classifier
+    kernel = fit_kernel(c.name, c.params)
+    return VerifyResult(_compare(results, fresh, keys), len(subset), len(fits), kernel)
+
+
+def average_repeats(results: pd.DataFrame) -> pd.DataFrame:
+    """Average stochastic repeats: one row per value's cell, without ``repeat``.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A results table with a ``repeat`` column.
+
+    Returns
+    -------
+    DataFrame
+        The other columns, grouped in order of first appearance, with the mean
+        ``value`` of the repeats (a deterministic method's single repeat is
+        its value, exactly).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"method": ["R", "R", "M"], "repeat": [0, 1, 0],
+    ...                   "value": [0.25, 0.75, 0.5]})
+    >>> average_repeats(t).to_dict("list")
+    {'method': ['R', 'M'], 'value': [0.5, 0.5]}
+    """
+    keys = [c for c in results.columns if c not in (REPEAT, VALUE)]
+    return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()
+
+
+def _with_every_repeat(chosen, fits, selections) -> np.ndarray:
+    """The chosen fits plus every other repeat of the same cell."""
+
+    def cell(i):
+        j, k, _ = fits[i]
+        s = selections[j]
+        return (s.dataset.name, s.method.name, s.fold, k)
+
+    wanted = {cell(i) for i in chosen}
+    return np.array([i for i in range(len(fits)) if cell(i) in wanted], dtype=np.int64)
+
+
+def _compare(stored: pd.DataFrame, fresh: pd.DataFrame, keys=KEYS) -> pd.DataFrame:
+    left = fresh[keys + [VALUE]].rename(columns={VALUE: "recomputed"})
+    right = stored[keys + [VALUE]].rename(columns={VALUE: "stored"})
+    for key in (BUDGET, FOLD, REPEAT):
+        if key in keys:
+            left[key] = left[key].astype(np.int64)
+            right[key] = right[key].astype(np.int64)
+    table = left.merge(right, on=keys, how="left")
+    diff = (table["recomputed"] - table["stored"]).abs()
+    both_nan = table["recomputed"].isna() & table["stored"].isna()
+    table["abs_diff"] = diff.where(~both_nan, 0.0).fillna(np.inf)
+    return table[keys + ["stored", "recomputed", "abs_diff"]]
+
+
+@dataclass(frozen=True)
+class StoredExperiment:
+    """An experiment's config and stored values, as :func:`load_stored` finds them.
+
+    Attributes
+    ----------
+    config : ExperimentConfig
+    results : DataFrame
+        One row per repeat, or compact (repeats averaged, no ``repeat``).
+    recorded_kernel : str or None
+        The BLAS kernel recorded with the values, None where none was.
+    """
+
+    config: ExperimentConfig
+    results: pd.DataFrame
+    recorded_kernel: str | None
+
+
+def load_stored(folder) -> StoredExperiment:
+    """Read an experiment folder, or one dataset's folder of a study.
+
+    Parameters
+    ----------
+    folder : path
+        Either an output folder of ``mlfs experiment --out`` (``config.toml``,
+        ``results.csv`` and ``environment.json``; the config may also sit
+        beside the folder as ``FOLDER.toml``, as the shipped sample's does), or a
+        study dataset's folder (``meta.json`` naming the study's config file,
+        relative to the project root, and ``results.csv.gz``).
+
+    Returns
+    -------
+    StoredExperiment
+
+    Raises
+    ------
+    ConfigError
+        When the folder holds neither layout, naming the missing file once.
+    """
+    import json
+    from dataclasses import replace
+    from pathlib import Path
+
+    from ..errors import ConfigError
+    from .io import EXACT_FLOATS
+    from .protocols import load_config
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ConfigError(f"{folder}: no such folder")
+    config_path = folder / "config.toml"
+    if not config_path.is_file() and folder.with_suffix(".toml").is_file():
+        config_path = folder.with_suffix(".toml")  # the shipped sample's layout
+    if config_path.is_file():
+        results = folder / "results.csv"
+        if not results.is_file():
+            raise ConfigError(f"results.csv not found in {folder}")
+        env = folder / "environment.json"
+        recorded = None
+        if env.is_file():
+            recorded = json.loads(env.read_text(encoding="utf-8")).get("fit_kernels")
+            recorded = "+".join(recorded) if recorded else None
+        table = pd.read_csv(results, **EXACT_FLOATS)
+        return StoredExperiment(load_config(config_path), table, recorded)
+    meta_path = folder / "meta.json"
+    if not meta_path.is_file():
+        raise ConfigError(f"{folder} has neither config.toml nor a study's meta.json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    config_file = _find_upwards(folder, meta.get("config", ""))
+    if config_file is None:
+        raise ConfigError(f"{meta_path}: its config {meta.get('config')!r} not found")
+    config = load_config(config_file)
+    name = meta.get("dataset")
+    specs = [d for d in config.datasets if (d.name or Path(d.path).name) == name]
+    if not specs:
+        raise ConfigError(f"{config_file} has no dataset {name!r} (from {meta_path})")
+    results = folder / "results.csv.gz"
+    if not results.is_file():
+        raise ConfigError(f"results.csv.gz not found in {folder}")
+    table = pd.read_csv(results, **EXACT_FLOATS)
+    recorded = (meta.get("blas") or {}).get("kernel")
+    return StoredExperiment(replace(config, datasets=tuple(specs)), table, recorded)
+
+
+def _find_upwards(folder, relative: str):
+    if not relative:
+        return None
+    for base in [folder, *folder.resolve().parents]:
+        if (base / relative).is_file():
+            return base / relative
+    return None
