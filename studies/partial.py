@@ -31,6 +31,8 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -96,6 +98,10 @@ class Progress:
         The provenance of the finished tasks, ``+``-joined where runs differ.
     updated : str
         When the partial data was exported (UTC, ISO 8601).
+    cpu_seconds : float or None
+        CPU time of the computing processes, summed over the runs that
+        measured it (None when none did); unlike the task times it leaves out
+        the time a task waited for the CPU on a shared machine.
     """
 
     done: int
@@ -111,6 +117,7 @@ class Progress:
     commit: str
     kernel: str
     updated: str
+    cpu_seconds: float | None = None
 
 
 def plan_tasks(config) -> list[PlannedTask]:
@@ -245,7 +252,7 @@ def read_progress(folder: Path) -> Progress | None:
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
-    return Progress(**{k: data[k] for k in Progress.__dataclass_fields__})
+    return Progress(**{k: data[k] for k in Progress.__dataclass_fields__ if k in data})
 
 
 def _provenance(mtime: float, runs: Sequence[dict]) -> dict:
@@ -279,6 +286,7 @@ def summarize(rows: Sequence[dict], total: int, runs: Sequence[dict]) -> Progres
     ]
     fit_total = sum(float(r["value"].get("fit_seconds") or 0.0) for r in fits)
     wall = sum(max(0.0, _time(r["last"]) - _time(r["started"])) for r in runs)
+    cpu = [r["cpu_seconds"] for r in runs if r.get("cpu_seconds") is not None]
     solver = [r["value"] for r in fits]
     return Progress(
         done=len(rows),
@@ -294,6 +302,7 @@ def summarize(rows: Sequence[dict], total: int, runs: Sequence[dict]) -> Progres
         commit=_joined(rows, "commit"),
         kernel=_joined(rows, "kernel"),
         updated=utc_now(),
+        cpu_seconds=round(sum(cpu), 1) if cpu else None,
     )
 
 
@@ -304,6 +313,7 @@ def export_partial(
     *,
     study: str,
     dataset: str,
+    cpu_seconds: float | None = None,
 ) -> Progress:
     """Write the finished tasks of ``tasks`` found in ``cache_dir`` to ``folder``.
 
@@ -322,6 +332,9 @@ def export_partial(
         ``studies/<study>/partial/<dataset>``.
     study, dataset : str
         Which run records apply.
+    cpu_seconds : float, optional
+        CPU time so far of the latest run's process (:func:`process_cpu_seconds`),
+        recorded with that run.
 
     Returns
     -------
@@ -359,19 +372,51 @@ def export_partial(
         r | {"last": _iso(last[r["started"]])} for r in runs if r["started"] in last
     ]
     merged = {r["started"]: r for r in [*earlier, *current]}
+    latest = runs[-1]["started"] if runs else None
+    if cpu_seconds is not None and latest in merged:
+        merged[latest] = {**merged[latest], "cpu_seconds": round(cpu_seconds, 1)}
     progress = summarize(rows, len(tasks), list(merged.values()))
     folder.mkdir(parents=True, exist_ok=True)
     _write_atomic(folder / TASKS_FILE, _gzip_lines(rows))
     payload = {
         **progress.__dict__,
         "runs": [
-            {**{k: r[k] for k in ("started", "last", *PROVENANCE)}, "jobs": r["jobs"]}
+            {
+                **{k: r[k] for k in ("started", "last", *PROVENANCE)},
+                "jobs": r.get("jobs", 1),
+                "cpu_seconds": r.get("cpu_seconds"),
+            }
             for r in merged.values()
         ],
     }
     text = json.dumps(payload, indent=2, sort_keys=True) + "\n"
     _write_atomic(folder / PROGRESS_FILE, text.encode("utf-8"))
     return progress
+
+
+def process_cpu_seconds(pid: int | None = None) -> float | None:
+    """CPU time (user + system) of process ``pid`` so far, or None where unknown.
+
+    Parameters
+    ----------
+    pid : int, optional
+        Another process, read from Linux's ``/proc/<pid>/stat``; default this
+        process (:func:`time.process_time`, any system).
+
+    Returns
+    -------
+    float or None
+        Seconds; None when ``/proc`` has no such process.
+    """
+    if pid is None:
+        return time.process_time()
+    try:
+        fields = Path(f"/proc/{int(pid)}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError, ValueError):
+        return None
+    # after the command name: state is field 3, utime and stime are 14 and 15
+    ticks = int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _earlier_runs(folder: Path, previous: Progress | None) -> list[dict]:

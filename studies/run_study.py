@@ -312,6 +312,13 @@ def main(argv=None) -> int:
         action="store_true",
         help="only export the finished tasks found in the cache, run nothing",
     )
+    parser.add_argument(
+        "--cpu-of",
+        type=int,
+        metavar="PID",
+        help="with --export-only: record the CPU time of the running process PID "
+        "(a run with --jobs 1)",
+    )
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.export_every <= 0:
@@ -328,10 +335,14 @@ def main(argv=None) -> int:
         name = dataset_key(spec)
         tasks = plan_tasks(replace(config, datasets=(spec,)))
         folder = partial_folder(args.study, name, args.root)
-        export = _exporter(args.study, name, tasks, args.cache, folder)
         if args.export_only:
+            export = _exporter(args.study, name, tasks, args.cache, folder, args.cpu_of)
             print(f"{name}: {_describe(export())} -> {folder}")
             continue
+        # the parent's CPU time is the run's only when the tasks run in it
+        export = _exporter(
+            args.study, name, tasks, args.cache, folder, measure=args.jobs == 1
+        )
         written = import_partial(tasks, folder, args.cache, engine=code["engine"])
         if written:
             print(f"{name}: {written} finished tasks imported from {folder}")
@@ -359,11 +370,27 @@ def partial_folder(study: str, dataset: str, root: Path = ROOT) -> Path:
     return root / "studies" / study / "partial" / dataset
 
 
-def _exporter(study: str, dataset: str, tasks, cache_dir: Path, folder: Path):
-    from studies.partial import export_partial
+def _exporter(
+    study: str,
+    dataset: str,
+    tasks,
+    cache_dir: Path,
+    folder: Path,
+    pid: int | None = None,
+    *,
+    measure: bool = True,
+):
+    """A callable exporting the dataset's finished tasks, with the CPU time of
+    the computing process (if ``measure``): this one, or ``pid``
+    (``--export-only --cpu-of PID``, for a run with one job).
+    """
+    from studies.partial import export_partial, process_cpu_seconds
 
     def export():
-        return export_partial(tasks, cache_dir, folder, study=study, dataset=dataset)
+        cpu = process_cpu_seconds(pid) if measure else None
+        return export_partial(
+            tasks, cache_dir, folder, study=study, dataset=dataset, cpu_seconds=cpu
+        )
 
     return export
 

@@ -135,6 +135,11 @@ def progress_note(study: str, dataset: str, progress: Progress) -> str:
                 f" (`bench/bench_br_fit.py` predicted {bench[1]} per fit at 50 % "
                 f"of the features: {span} h)"
             )
+    if progress.cpu_seconds is not None:
+        note += (
+            f"; CPU time of the computing process {progress.cpu_seconds:.0f} s "
+            "(the task times above also count waiting for a shared CPU)"
+        )
     return (
         f"{note}; BLAS {progress.kernel}; partial data in "
         f"`studies/{study}/partial/{dataset}`, in no table or average until done"

@@ -122,6 +122,7 @@ def test_export_import_resume_computes_only_the_missing_tasks(
     assert progress.total > progress.done
     rows = partial.read_partial(folder)
     assert {r["kernel"] for r in rows} == {kernel_id()}
+    assert progress.cpu_seconds is not None and progress.cpu_seconds > 0
     assert {r["engine"] for r in rows} == {run_study.code_version()["engine"]}
     assert not (
         root / "studies" / "paper000" / "data" / "planted" / "meta.json"
@@ -265,22 +266,28 @@ def test_status_lists_a_dataset_in_progress_and_no_table_uses_it(planted, tmp_pa
     assert f"BLAS {partial.UNRECORDED}" in text  # the fits had no run record
 
 
+def _progress(**changes) -> partial.Progress:
+    """A delicious-like progress record: 40 fits of 30 s, one worker."""
+    fields = {
+        "done": 200,
+        "total": 1520,
+        "compute_seconds": 1500.0,
+        "wall_seconds": 1600.0,
+        "fit_seconds": 30.0,
+        "n_fits": 40,
+        "n_fitted": 39320,
+        "n_not_converged": 0,
+        "n_jobs": 1,
+        "engine": "e",
+        "commit": "c",
+        "kernel": "openblas/Haswell",
+        "updated": "2026-01-01T00:00:00+00:00",
+    }
+    return partial.Progress(**{**fields, **changes})
+
+
 def test_progress_note_sets_the_benchmark_beside_the_measured_cost():
-    progress = partial.Progress(
-        done=200,
-        total=1520,
-        compute_seconds=1500.0,
-        wall_seconds=1600.0,
-        fit_seconds=30.0,
-        n_fits=40,
-        n_fitted=39320,
-        n_not_converged=0,
-        n_jobs=1,
-        engine="e",
-        commit="c",
-        kernel="openblas/Haswell",
-        updated="2026-01-01T00:00:00+00:00",
-    )
+    progress = _progress()
     note = status.progress_note("paper000", "delicious", progress)
     hours = 30.0 * status.FITS_PROTOCOL_A / 3600
     assert (
@@ -289,3 +296,27 @@ def test_progress_note_sets_the_benchmark_beside_the_measured_cost():
     assert "predicted 23.4-33 s" in note and "8.8-12.5 h" in note
     assert note.startswith("1600 (1 worker) so far")
     assert "predicted" not in status.progress_note("paper000", "other", progress)
+
+
+def test_process_cpu_seconds_reads_a_process_and_knows_a_missing_one():
+    import os
+
+    here = partial.process_cpu_seconds()
+    read = partial.process_cpu_seconds(os.getpid())
+    assert here > 0
+    if read is not None:  # Linux: /proc agrees with this process's own clock
+        assert abs(read - partial.process_cpu_seconds()) < 1.0
+    assert partial.process_cpu_seconds(-1) is None
+
+
+def test_progress_note_names_the_cpu_time_when_measured():
+    progress = _progress(fit_seconds=0.0, n_fits=0, cpu_seconds=42.0)
+    note = status.progress_note("paper000", "planted", progress)
+    assert "CPU time of the computing process 42 s" in note
+    assert "per BR fit" not in note  # no fit computed yet
+    unmeasured = status.progress_note(
+        "paper000",
+        "planted",
+        partial.Progress(**{**vars(progress), "cpu_seconds": None}),
+    )
+    assert "CPU time" not in unmeasured
