@@ -66,7 +66,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = f"internal error ({type(exc).__name__}): {one_line(exc)}"
     print(f"mlfs {args.command}: error: {message}", file=sys.stderr)
     return 2
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
