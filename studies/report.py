@@ -41,7 +41,7 @@ from studies.data import ROOT, load_study, write_app_sources  # noqa: E402
 from studies.paper000_l2 import l2_section  # noqa: E402
 from studies.paper000_secondary import secondary_section  # noqa: E402
 from studies.paper001_ref import REFERENCE_STUDY, evaluation_summary  # noqa: E402
-from studies.status import status_section  # noqa: E402
+from studies.status import status_section, write_in_progress  # noqa: E402
 
 STUDIES = (("paper000", paper000), ("paper001", paper001))
 
@@ -56,6 +56,7 @@ def build_report(root: Path, png: bool) -> str:
         data = load_study(study, root=root)
         if "results" in data:
             write_app_sources(study, data, root)
+            write_in_progress(study, root)  # the app names them, averages none
             body = module.section(data, png, root)
             sections += [body[0], "", *status_section(study, data, root), *body[1:]]
             summary += module.summary_lines(data)

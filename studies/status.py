@@ -114,6 +114,32 @@ def in_progress(study: str, root: Path = ROOT) -> dict[str, Progress]:
     return out
 
 
+IN_PROGRESS_FILE = "in_progress.csv"
+
+
+def write_in_progress(study: str, root: Path = ROOT) -> Path | None:
+    """List the study's datasets in progress for the app, beside its results.
+
+    ``studies/<study>/app/in_progress.csv`` (``dataset, done, total``): the app
+    shows the study's results of the finished datasets only, and can name these
+    as still running. The file is removed when no dataset is in progress.
+
+    Returns
+    -------
+    Path or None
+        The file written, or None when there is none.
+    """
+    path = root / "studies" / study / "app" / IN_PROGRESS_FILE
+    running = in_progress(study, root)
+    if not running:
+        path.unlink(missing_ok=True)
+        return None
+    rows = [{DATASET: d, "done": p.done, "total": p.total} for d, p in running.items()]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
 def progress_note(study: str, dataset: str, progress: Progress) -> str:
     """The status table's note on a dataset in progress: its cost so far beside
     the fit-cost benchmark's prediction, and that it enters no table yet.

@@ -12,6 +12,7 @@ from pathlib import Path
 import mlfs_core  # noqa: F401 - first: pins the BLAS kernel
 
 # isort: split
+import pandas as pd
 import pytest
 
 from mlfs_core.blas import kernel_id
@@ -264,6 +265,13 @@ def test_status_lists_a_dataset_in_progress_and_no_table_uses_it(planted, tmp_pa
     assert "in progress: planted (see the table)" in text
     assert "in no table or average until done" in text
     assert f"BLAS {partial.UNRECORDED}" in text  # the fits had no run record
+    listed = pd.read_csv(status.write_in_progress("paper000", root))
+    assert listed.to_dict("records") == [
+        {"dataset": "planted", "done": 2, "total": total}
+    ]
+    shutil.rmtree(run_study.partial_folder("paper000", "planted", root))
+    assert status.write_in_progress("paper000", root) is None
+    assert not (root / "studies" / "paper000" / "app" / "in_progress.csv").exists()
 
 
 def _progress(**changes) -> partial.Progress:
