@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..evaluation.config import load_config
 from ..evaluation.outputs import write_outputs
-from ..evaluation.protocols import load_config
 from ..evaluation.runner import run_experiment
 from ._base import jobs, progress
 
@@ -62,7 +62,7 @@ def add_verify_parser(subparsers) -> argparse.ArgumentParser:
 def run_verify_command(args: argparse.Namespace) -> int:
     """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise."""
     from .. import blas
-    from ..evaluation.verify import load_stored, verify_experiment
+    from ..evaluation.runner.verify import load_stored, verify_experiment
 
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
@@ -120,7 +120,7 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     cache = None if args.no_cache else (args.cache or out / "cache")
     if getattr(args, "scheduler", None):
-        from ..evaluation.cluster import dask_backend
+        from ..evaluation.runner.cluster import dask_backend
 
         with dask_backend(args.scheduler):
             n_jobs = -1 if args.jobs == 1 else args.jobs

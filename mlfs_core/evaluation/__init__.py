@@ -1,4 +1,18 @@
-"""Evaluation: splits, metrics, classifiers, protocols and the experiment runner."""
+"""Evaluation: the experiment config, splits, metrics, classifiers and the runner.
+
+Organised by concept:
+
+- :mod:`.config`: the typed experiment config, its TOML form and the protocol
+  presets (:func:`protocol_a`, :func:`protocol_b`);
+- :mod:`.splits`: cross-validation, hold-out and a dataset's own split;
+- :mod:`.metrics`: one registry of metrics (:data:`METRICS`), with the fast
+  paths beside it (``metrics.lean``, ``metrics.ranking``);
+- :mod:`.classifiers`: Binary Relevance, ML-kNN and its exact neighbours;
+- :mod:`.runner`: plan -> execute -> tables (:func:`plan_experiment`,
+  :func:`execute_plan`, :func:`result_tables`, :func:`run_experiment`), with
+  ``runner.verify`` and ``runner.cluster`` (Dask);
+- :mod:`.io` and :mod:`.outputs`: reading and writing an experiment's files.
+"""
 
 from __future__ import annotations
 
@@ -19,19 +33,26 @@ _EXPORTS = {
     "one_error": ".metrics",
     "read_results": ".io",
     "read_selections": ".io",
-    "MLkNN": ".mlknn",
-    "ClassifierConfig": ".protocols",
-    "DatasetSpec": ".protocols",
-    "ExperimentConfig": ".protocols",
-    "MethodConfig": ".protocols",
-    "ProtocolConfig": ".protocols",
-    "config_from_toml": ".protocols",
-    "config_to_toml": ".protocols",
-    "load_config": ".protocols",
-    "protocol_a": ".protocols",
-    "protocol_b": ".protocols",
-    "save_config": ".protocols",
+    "MLkNN": ".classifiers.mlknn",
+    "ClassifierConfig": ".config",
+    "DatasetSpec": ".config",
+    "ExperimentConfig": ".config",
+    "MethodConfig": ".config",
+    "ProtocolConfig": ".config",
+    "config_from_toml": ".config",
+    "config_to_toml": ".config",
+    "load_config": ".config",
+    "protocol_a": ".config",
+    "protocol_b": ".config",
+    "save_config": ".config",
     "ExperimentResult": ".runner",
+    "FitTask": ".runner",
+    "Outcome": ".runner",
+    "Plan": ".runner",
+    "SelectionTask": ".runner",
+    "execute_plan": ".runner",
+    "plan_experiment": ".runner",
+    "result_tables": ".runner",
     "run_experiment": ".runner",
     "SparseLabelWarning": ".splits",
     "check_n_folds": ".splits",
@@ -49,6 +70,13 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "DatasetSpec",
     "ExperimentConfig",
     "ExperimentResult",
+    "FitTask",
+    "Outcome",
+    "Plan",
+    "SelectionTask",
+    "execute_plan",
+    "plan_experiment",
+    "result_tables",
     "MethodConfig",
     "ProtocolConfig",
     "config_from_toml",

@@ -1,9 +1,6 @@
-"""Former location of :mod:`mlfs_core.evaluation.runner.budget_fits` (same module object).
-
-Kept so that old imports keep working; import ``mlfs_core.evaluation.runner.budget_fits`` instead.
-"""
+"""Alias of :mod:`mlfs_core.evaluation.runner.budget_fits` (old import path)."""
 
 import importlib
 import sys
 
-sys.modules[__name__] = importlib.import_module('.runner.budget_fits', __package__)
+sys.modules[__name__] = importlib.import_module(".runner.budget_fits", __package__)

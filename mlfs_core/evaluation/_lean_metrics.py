@@ -1,9 +1,6 @@
-"""Former location of :mod:`mlfs_core.evaluation.metrics.lean` (same module object).
-
-Kept so that old imports keep working; import ``mlfs_core.evaluation.metrics.lean`` instead.
-"""
+"""Alias of :mod:`mlfs_core.evaluation.metrics.lean` (old import path)."""
 
 import importlib
 import sys
 
-sys.modules[__name__] = importlib.import_module('.metrics.lean', __package__)
+sys.modules[__name__] = importlib.import_module(".metrics.lean", __package__)

@@ -1,9 +1,6 @@
-"""Former location of :mod:`mlfs_core.evaluation.classifiers.neighbors` (same module object).
-
-Kept so that old imports keep working; import ``mlfs_core.evaluation.classifiers.neighbors`` instead.
-"""
+"""Alias of :mod:`mlfs_core.evaluation.classifiers.neighbors` (old import path)."""
 
 import importlib
 import sys
 
-sys.modules[__name__] = importlib.import_module('.classifiers.neighbors', __package__)
+sys.modules[__name__] = importlib.import_module(".classifiers.neighbors", __package__)

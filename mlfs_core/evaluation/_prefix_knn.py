@@ -1,9 +1,6 @@
-"""Former location of :mod:`mlfs_core.evaluation.classifiers.prefix_knn` (same module object).
-
-Kept so that old imports keep working; import ``mlfs_core.evaluation.classifiers.prefix_knn`` instead.
-"""
+"""Alias of :mod:`mlfs_core.evaluation.classifiers.prefix_knn` (old import path)."""
 
 import importlib
 import sys
 
-sys.modules[__name__] = importlib.import_module('.classifiers.prefix_knn', __package__)
+sys.modules[__name__] = importlib.import_module(".classifiers.prefix_knn", __package__)

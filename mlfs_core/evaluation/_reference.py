@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._lean_metrics import (
+from .metrics.lean import (
     _Counts,
     _coverage,
     _f_score,

@@ -1,9 +1,145 @@
-"""Former location of :mod:`mlfs_core.evaluation.runner.io` (same module object).
+"""Readers of the experiment output tables ``results.csv`` and ``selections.csv``.
 
-Kept so that old imports keep working; import ``mlfs_core.evaluation.runner.io`` instead.
+They read what :func:`mlfs_core.cli_experiment.write_outputs` writes (plain or
+gzip-compressed, by the ``.gz`` extension) and uploaded files of the same
+layout, and raise :class:`~mlfs_core.errors.MLFSError` naming the file and
+what is wrong with it. This module imports pandas only, never scikit-learn.
 """
 
-import importlib
-import sys
+from __future__ import annotations
 
-sys.modules[__name__] = importlib.import_module('.runner.io', __package__)
+import os
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+import pandas as pd
+
+from ..columns import BUDGET, BUDGET_PCT, DATASET, FEATURES, METHOD, METRIC, VALUE
+from ..errors import MLFSError
+
+RESULTS_REQUIRED = (DATASET, METHOD, METRIC, VALUE)
+"""Columns every results table needs, besides ``budget`` or ``budget_pct``."""
+SELECTIONS_REQUIRED = (DATASET, METHOD, FEATURES)
+"""Columns every selections table needs."""
+
+
+def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
+    """Read a tidy results table (one row per dataset, method, budget, fold, metric).
+
+    Parameters
+    ----------
+    path : str, path-like or file object
+        A CSV file; a path ending in ``.gz`` is read as gzip.
+
+    Returns
+    -------
+    DataFrame
+        The table as written, with at least the columns ``dataset, method,
+        metric, value`` and ``budget`` or ``budget_pct``; ``value`` is numeric.
+
+    Raises
+    ------
+    MLFSError
+        If the file cannot be read as CSV, lacks a required column (the
+        message names the file and every missing column) or its ``value``
+        column is not numeric.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = "dataset,method,budget,metric,value\\nd,MaxCS,10,micro_f1,0.5\\n"
+    >>> read_results(io.StringIO(text))["value"].tolist()
+    [0.5]
+    >>> read_results(io.StringIO("dataset,method\\nd,MaxCS\\n"))
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.MLFSError: <stream> lacks the column(s) metric, value, budget
+    """
+    name = _file_name(path)
+    table = _read_csv(path, name)
+    missing = [c for c in RESULTS_REQUIRED if c not in table.columns]
+    if BUDGET not in table.columns and BUDGET_PCT not in table.columns:
+        missing.append(BUDGET)
+    if missing:
+        raise MLFSError(f"{name} lacks the column(s) {', '.join(missing)}")
+    if not pd.api.types.is_numeric_dtype(table[VALUE]):
+        raise MLFSError(f"{name}: the {VALUE} column is not numeric")
+    return table
+
+
+def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
+    """Read a selections table whose ``features`` column holds ranked indices.
+
+    Parameters
+    ----------
+    path : str, path-like or file object
+        A CSV file; a path ending in ``.gz`` is read as gzip. Each
+        ``features`` cell holds space-separated feature indices, best first.
+
+    Returns
+    -------
+    DataFrame
+        The table with ``features`` turned into int ndarrays (an empty cell
+        gives an empty array); other columns as written.
+
+    Raises
+    ------
+    MLFSError
+        If the file cannot be read as CSV, lacks ``dataset``, ``method`` or
+        ``features`` (the message names the file and the columns), or a
+        ``features`` cell holds something other than integers.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = "dataset,method,fold,features\\nd,MaxCS,0,3 1 2\\nd,RFS,0,\\n"
+    >>> [f.tolist() for f in read_selections(io.StringIO(text))["features"]]
+    [[3, 1, 2], []]
+    """
+    name = _file_name(path)
+    # Read features as text: a column of single indices would otherwise be ints.
+    table = _read_csv(path, name, dtype={FEATURES: str})
+    missing = [c for c in SELECTIONS_REQUIRED if c not in table.columns]
+    if missing:
+        raise MLFSError(f"{name} lacks the column(s) {', '.join(missing)}")
+    table[FEATURES] = [
+        _parse_indices(cell, name=name, row=row)
+        for row, cell in enumerate(table[FEATURES], start=2)
+    ]
+    return table
+
+
+EXACT_FLOATS: dict[str, str] = (
+    {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
+)
+"""``pd.read_csv`` keywords that read floats exactly as written: before pandas 3
+the C parser's default may be 1 ulp off (and ``mlfs verify`` compares values
+exactly); pandas 3 reads them exactly by default and deprecates the option."""
+
+
+def _read_csv(path, name: str, *, dtype: dict | None = None) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, dtype=dtype, **EXACT_FLOATS)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise MLFSError(f"{name} is not a readable CSV file: {exc}") from None
+
+
+def _parse_indices(cell, *, name: str, row: int) -> np.ndarray:
+    """Space-separated indices -> int array; NaN (an empty cell) -> empty array."""
+    if not isinstance(cell, str):
+        return np.array([], dtype=np.int64)
+    try:
+        return np.array(cell.split(), dtype=np.int64)
+    except ValueError:
+        raise MLFSError(
+            f"{name}, line {row}: {FEATURES} must hold space-separated integers, "
+            f"got {cell[:40]!r}"
+        ) from None
+
+
+def _file_name(path) -> str:
+    """The file's name for messages; ``<stream>`` for an unnamed file object."""
+    if isinstance(path, (str, os.PathLike)):
+        return Path(path).name
+    return Path(str(getattr(path, "name", "<stream>"))).name

@@ -1,9 +1,6 @@
-"""Former location of :mod:`mlfs_core.evaluation.classifiers.mlknn` (same module object).
-
-Kept so that old imports keep working; import ``mlfs_core.evaluation.classifiers.mlknn`` instead.
-"""
+"""Alias of :mod:`mlfs_core.evaluation.classifiers.mlknn` (old import path)."""
 
 import importlib
 import sys
 
-sys.modules[__name__] = importlib.import_module('.classifiers.mlknn', __package__)
+sys.modules[__name__] = importlib.import_module(".classifiers.mlknn", __package__)

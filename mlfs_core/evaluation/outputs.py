@@ -40,10 +40,10 @@ from ..columns import (
     REUSED,
 )
 from ..errors import ConfigError
-from ._prepare import ALL_FEATURES, SAMPLE_NAME, resolve_path
+from .config import DatasetSpec, ExperimentConfig, config_to_toml
 from .metrics import higher_is_better
-from .protocols import DatasetSpec, ExperimentConfig, config_to_toml
 from .runner import ExperimentResult
+from .runner.prepare import ALL_FEATURES, SAMPLE_NAME, resolve_path
 
 __all__ = [
     "CONFIG_FILE",

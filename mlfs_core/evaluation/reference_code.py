@@ -76,9 +76,9 @@ import numpy as np
 
 from .._validation import check_XY
 from ..errors import ConfigError, DatasetError
-from ._neighbors import neighbour_label_counts
+from .classifiers.mlknn import MLkNN, _dense_if_narrow, _n_rows
+from .classifiers.neighbors import neighbour_label_counts
 from .metrics import MetricSpec
-from .mlknn import MLkNN, _dense_if_narrow, _n_rows
 
 SPLIT_SUFFIXES = ("-train", "-test")
 

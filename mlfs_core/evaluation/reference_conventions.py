@@ -21,9 +21,9 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from ..errors import ConfigError
+from .classifiers.mlknn import MLkNN
+from .config import evaluation_conventions
 from .metrics import METRICS
-from .mlknn import MLkNN
-from .protocols import evaluation_conventions
 from .reference_code import REFERENCE_METRICS, ReferenceMLkNN, reference_label_mask
 
 PAPER001_METRIC_NAMES = (

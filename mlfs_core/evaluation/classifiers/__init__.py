@@ -16,8 +16,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
-from .._validation import check_XY
-from ..errors import ConfigError
+from ..._validation import check_XY
+from ...errors import ConfigError
 from .mlknn import MLkNN
 
 

@@ -6,9 +6,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .._validation import check_XY
-from ..errors import ConfigError
-from ._neighbors import neighbour_label_counts
+from ..._validation import check_XY
+from ...errors import ConfigError
+from .neighbors import neighbour_label_counts
 
 SCALINGS = ("none", "minmax")
 

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ConfigError
-from ._ranking_metrics import average_precision, ranking_loss
+from ...errors import ConfigError
+from .ranking import average_precision, ranking_loss
 
 
 def _skm():
@@ -213,7 +213,7 @@ def higher_is_better(metric: str) -> bool:
     (False, True)
     """
     if metric not in METRICS:
-        from .reference_code import REFERENCE_METRICS  # imports this module
+        from ..reference_code import REFERENCE_METRICS  # imports this module
 
         if metric in REFERENCE_METRICS:
             return REFERENCE_METRICS[metric].higher_is_better

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._ranking_metrics import average_precision, ranking_loss
-from .metrics import compute_metrics, one_error
+from . import compute_metrics, one_error
+from .ranking import average_precision, ranking_loss
 
 
 def lean_metrics(

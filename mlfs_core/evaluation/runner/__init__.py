@@ -30,13 +30,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .. import blas
-from ..cache import DiskCache, hash_key
-from ..columns import (
+from ... import blas
+from ...cache import DiskCache, hash_key
+from ...columns import (
     BUDGET,
     BUDGET_PCT,
     DATASET,
@@ -55,11 +56,11 @@ from ..columns import (
     STAGE,
     VALUE,
 )
-from ._fits import execute, run_fits, task_seed
-from ._prepare import PreparedDataset, PreparedMethod, prepare
-from ._tasks import run_selection
-from .classifiers import kernel_dependent
-from .protocols import ExperimentConfig
+from ..classifiers import kernel_dependent
+from ..config import ExperimentConfig
+from .fits import execute, fit_key, run_fits, task_seed
+from .prepare import PreparedDataset, PreparedMethod, prepare
+from .tasks import run_selection
 
 Progress = Callable[[int, int, str], None]
 RESULT_COLUMNS = [
@@ -124,7 +125,22 @@ class ExperimentResult:
 
 
 @dataclass(frozen=True)
-class _Selection:
+class SelectionTask:
+    """One ranking of one dataset's training part: a task of a :class:`Plan`.
+
+    Attributes
+    ----------
+    dataset : PreparedDataset
+    method : PreparedMethod
+    fold, repeat : int
+    seed : int or None
+        The method's seed (stochastic methods), else None.
+    k : int
+        The ranking's length (the largest budget; M for AF).
+    key : str
+        The task's cache key (a hash of everything its value depends on).
+    """
+
     dataset: PreparedDataset
     method: PreparedMethod
     fold: int
@@ -132,6 +148,180 @@ class _Selection:
     seed: int | None
     k: int
     key: str
+
+
+_Selection = SelectionTask  # the former private name
+
+
+class FitTask(NamedTuple):
+    """One classifier fit: a selection's top ``k`` columns on its fold.
+
+    Attributes
+    ----------
+    selection : int
+        Index of the :class:`SelectionTask` in :attr:`Plan.selections`.
+    k : int
+        Budget (number of features).
+    pct : float or None
+        The budget as a percentage of M, when it was given as one (100 for AF).
+    """
+
+    selection: int
+    k: int
+    pct: float | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every task of an experiment, before any runs (:func:`plan_experiment`).
+
+    Attributes
+    ----------
+    config : ExperimentConfig
+    selections : tuple of SelectionTask
+    fits : tuple of FitTask
+        Ordered by dataset and fold (each fold's data are sliced once).
+    """
+
+    config: ExperimentConfig
+    selections: tuple
+    fits: tuple
+
+    def fit_key(self, i: int) -> str:
+        """The cache key of fit ``i``."""
+        f = self.fits[i]
+        return fit_key(self.selections[f.selection], f.k, self.config)
+
+    def with_fits(self, indices) -> Plan:
+        """The same plan restricted to the fits at ``indices`` (in that order).
+
+        The selections stay as they are (so indices into them keep their
+        meaning); :func:`execute_plan` runs only those the kept fits need.
+        """
+        return Plan(self.config, self.selections, tuple(self.fits[i] for i in indices))
+
+    @property
+    def needed_selections(self) -> list[int]:
+        """Indices of the selections the plan's fits use, ascending."""
+        return sorted({f.selection for f in self.fits})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`execute_plan` computed for a :class:`Plan`.
+
+    Attributes
+    ----------
+    plan : Plan
+    orders : tuple
+        Per selection, ``{"order": [...], "seconds": s}``, or None where the
+        plan's fits did not need it.
+    fits : tuple of dict
+        Per fit: ``metrics`` (name -> value), timings and solver state.
+    """
+
+    plan: Plan
+    orders: tuple
+    fits: tuple
+
+
+def plan_experiment(config: ExperimentConfig) -> Plan:
+    """Validate ``config`` and list every task of its experiment.
+
+    Parameters
+    ----------
+    config : ExperimentConfig
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    ConfigError
+        For any invalid part of ``config`` (before any work).
+    """
+    datasets, methods = prepare(config)
+    selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
+    fits = [FitTask(*f) for f in _fit_grid(selections)]
+    return Plan(config, tuple(selections), tuple(fits))
+
+
+def execute_plan(
+    plan: Plan,
+    *,
+    cache_dir=None,
+    n_jobs: int = 1,
+    progress: Progress | None = None,
+    reuse: bool = True,
+) -> Outcome:
+    """Run (or fetch from the cache) the selections and fits of ``plan``.
+
+    Parameters
+    ----------
+    plan : Plan
+    cache_dir : path, optional
+        Folder of the on-disk task cache (default: no cache).
+    n_jobs : int, default=1
+        Parallel joblib workers (-1 = all cores); values do not depend on it.
+    progress : callable, optional
+        ``progress(done, total, message)`` after every task.
+    reuse : bool, default=True
+        Give a fit whose columns equal an earlier fit's on the same fold that
+        fit's values instead of running it (values unchanged; False runs
+        every fit, as ``mlfs verify`` does).
+
+    Returns
+    -------
+    Outcome
+    """
+    cache = DiskCache(cache_dir)
+    needed = plan.needed_selections
+    tracker = _Tracker(progress, len(needed) + len(plan.fits))
+    done = _run_selections([plan.selections[j] for j in needed], cache, n_jobs, tracker)
+    orders: list = [None] * len(plan.selections)
+    for j, order in zip(needed, done):
+        orders[j] = order
+    fit_out = run_fits(
+        plan.selections,
+        plan.fits,
+        orders,
+        plan.config,
+        cache,
+        n_jobs,
+        tracker,
+        reuse=reuse,
+    )
+    return Outcome(plan, tuple(orders), tuple(fit_out))
+
+
+def result_tables(outcome: Outcome) -> ExperimentResult:
+    """The tidy tables of an :class:`Outcome`.
+
+    Parameters
+    ----------
+    outcome : Outcome
+
+    Returns
+    -------
+    ExperimentResult
+        Selections and timings hold the selections the plan's fits needed.
+    """
+    plan = outcome.plan
+    kept = [j for j, o in enumerate(outcome.orders) if o is not None]
+    selections = [plan.selections[j] for j in kept]
+    orders = [outcome.orders[j] for j in kept]
+    return ExperimentResult(
+        results=_results_table(
+            plan.selections, plan.fits, outcome.fits, plan.config.protocol.name
+        ),
+        selections=_selections_table(selections, orders),
+        timings=_timings_table(
+            plan.selections, outcome.orders, plan.fits, outcome.fits, kept
+        ),
+        config=plan.config,
+        environment=environment(plan.config, outcome.fits),
+    )
 
 
 def run_experiment(
@@ -142,6 +332,8 @@ def run_experiment(
     progress: Progress | None = None,
 ) -> ExperimentResult:
     """Run an experiment grid and return its tidy result tables.
+
+    The same as ``result_tables(execute_plan(plan_experiment(config), ...))``.
 
     Parameters
     ----------
@@ -165,20 +357,9 @@ def run_experiment(
     ConfigError
         Before any task runs, for any invalid part of ``config``.
     """
-    datasets, methods = prepare(config)
-    cache = DiskCache(cache_dir)
-    selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
-    fits = _fit_grid(selections)
-    tracker = _Tracker(progress, len(selections) + len(fits))
-    orders = _run_selections(selections, cache, n_jobs, tracker)
-    fit_out = _run_fits(selections, fits, orders, config, cache, n_jobs, tracker)
-    return ExperimentResult(
-        results=_results_table(selections, fits, fit_out, config.protocol.name),
-        selections=_selections_table(selections, orders),
-        timings=_timings_table(selections, orders, fits, fit_out),
-        config=config,
-        environment=environment(config, fit_out),
-    )
+    plan = plan_experiment(config)
+    outcome = execute_plan(plan, cache_dir=cache_dir, n_jobs=n_jobs, progress=progress)
+    return result_tables(outcome)
 
 
 def environment(config: ExperimentConfig, fit_out=()) -> dict:
@@ -197,8 +378,8 @@ def environment(config: ExperimentConfig, fit_out=()) -> dict:
         ``kernel_dependent`` (whether the classifier's values follow the BLAS
         kernel) and ``fit_kernels`` (sorted kernel ids of those fits).
     """
-    from .. import __version__
-    from ..cache import CACHE_VERSION
+    from ... import __version__
+    from ...cache import CACHE_VERSION
 
     c = config.protocol.classifier
     dependent = kernel_dependent(c.name, c.params)
@@ -289,14 +470,6 @@ def _all_features(n_features: int) -> dict:
     return {"order": list(range(n_features)), "seconds": 0.0}
 
 
-def _run_fits(
-    selections, fits, orders, config, cache, n_jobs, tracker, *, reuse: bool = True
-) -> list[dict]:
-    return run_fits(
-        selections, fits, orders, config, cache, n_jobs, tracker, reuse=reuse
-    )
-
-
 def _results_table(selections, fits, fit_out, protocol: str) -> pd.DataFrame:
     rows = []
     for (j, k, pct), out in zip(fits, fit_out):
@@ -336,20 +509,21 @@ def _selections_table(selections, orders) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=SELECTION_COLUMNS)
 
 
-def _timings_table(selections, orders, fits, fit_out) -> pd.DataFrame:
+def _timings_table(selections, orders, fits, fit_out, kept=None) -> pd.DataFrame:
     none = (np.nan, np.nan, np.nan, np.nan)
+    kept = range(len(selections)) if kept is None else kept
     rows = [
         (
-            s.dataset.name,
-            s.method.label,
+            selections[j].dataset.name,
+            selections[j].method.label,
             np.nan,
-            s.fold,
-            s.repeat,
+            selections[j].fold,
+            selections[j].repeat,
             "selection",
-            o["seconds"],
+            orders[j]["seconds"],
             *none,
         )
-        for s, o in zip(selections, orders)
+        for j in kept
     ]
     for (j, k, _), out in zip(fits, fit_out):
         s = selections[j]

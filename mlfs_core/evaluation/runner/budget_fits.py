@@ -29,16 +29,16 @@ from time import perf_counter
 
 import numpy as np
 
-from .._validation import check_Y
-from ..measures.discretize import Discretizer
-from ._lean_metrics import lean_metrics
-from ._neighbors import neighbour_label_counts
-from ._prefix_knn import prefix_neighbour_counts
-from ._reference import lean_reference_metrics, reference_predictions
-from .classifiers import make_classifier
-from .mlknn import mlknn_posteriors, mlknn_tables
-from .protocols import evaluation_conventions
-from .reference_code import REFERENCE_METRICS, reference_label_mask
+from ..._validation import check_Y
+from ...measures.discretize import Discretizer
+from .._reference import lean_reference_metrics, reference_predictions
+from ..classifiers import make_classifier
+from ..classifiers.mlknn import mlknn_posteriors, mlknn_tables
+from ..classifiers.neighbors import neighbour_label_counts
+from ..classifiers.prefix_knn import prefix_neighbour_counts
+from ..config import evaluation_conventions
+from ..metrics.lean import lean_metrics
+from ..reference_code import REFERENCE_METRICS, reference_label_mask
 
 PREFIX_MAX_WIDTH = 256
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..errors import ConfigError
+from ...errors import ConfigError
 
 
 @contextmanager

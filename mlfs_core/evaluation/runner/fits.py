@@ -29,12 +29,12 @@ from collections.abc import Iterator
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from .. import blas
-from ..cache import DiskCache, hash_key
-from ..columns import REUSED
-from ._budget_fits import batchable, run_mlknn_budgets
-from ._tasks import run_fit
-from .classifiers import kernel_dependent
+from ... import blas
+from ...cache import DiskCache, hash_key
+from ...columns import REUSED
+from ..classifiers import kernel_dependent
+from .budget_fits import batchable, run_mlknn_budgets
+from .tasks import run_fit
 
 GROUP_BUDGETS = True
 """Run protocol B's budgets of a ranking together (False: one task per fit;
@@ -265,7 +265,7 @@ class _SingleFits:
         if self.protocol.discretize == "none":
             return X_train, Y_train, X_test, Y_test
         if self.codes_key != self.rows.key:
-            from ..measures.discretize import Discretizer
+            from ...measures.discretize import Discretizer
 
             p = self.protocol
             disc = Discretizer(bins=p.bins, strategy=p.discretize)

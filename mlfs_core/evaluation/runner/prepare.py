@@ -16,22 +16,21 @@ from pathlib import Path
 
 import numpy as np
 
-from .._validation import budget_from_percent
-from ..errors import ConfigError, MLFSError
-from ..selectors._registry import get_method
-from .classifiers import make_classifier
-from .metrics import get_metric
-from .protocols import (
+from ..._validation import budget_from_percent
+from ...data.bundled import SAMPLE_DIR, SAMPLE_NAME
+from ...errors import ConfigError, MLFSError
+from ...selectors._registry import get_method
+from ..classifiers import make_classifier
+from ..config import (
     DatasetSpec,
     ExperimentConfig,
     MethodConfig,
     ProtocolConfig,
     evaluation_conventions,
 )
-from .splits import Split, check_n_folds, holdout_split, own_split, stratified_kfold
+from ..metrics import get_metric
+from ..splits import Split, check_n_folds, holdout_split, own_split, stratified_kfold
 
-SAMPLE_NAME = "sample"
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
 ALL_FEATURES = "AF"
 
 
@@ -97,7 +96,7 @@ def prepare(config: ExperimentConfig):
         ds, source = _load(item, i, config.base_dir)
         split = "split" in evaluation_conventions(protocol.evaluation)
         if split and protocol.split == "own" and source:
-            from ._reference import reference_dataset  # Mulan's predefined split
+            from .._reference import reference_dataset  # Mulan's predefined split
 
             ds = reference_dataset(ds, Path(source))
         datasets.append(_prepare_dataset(ds, source, protocol, config.seed, i))
@@ -133,7 +132,7 @@ def resolve_path(path: str, base_dir: str | None) -> Path:
 def _load(item, index: int, base_dir: str | None):
     if not isinstance(item, DatasetSpec):
         return item, None
-    from ..data import load_dataset
+    from ...data import load_dataset
 
     path = resolve_path(item.path, base_dir)
     if not path.exists():

@@ -15,11 +15,11 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
-from .. import blas
-from ..errors import MLFSError
-from ..selectors.api import compute_ranking
-from .classifiers import kernel_dependent, make_classifier
-from .metrics import compute_metrics
+from ... import blas
+from ...errors import MLFSError
+from ...selectors.api import compute_ranking
+from ..classifiers import kernel_dependent, make_classifier
+from ..metrics import compute_metrics
 
 
 def run_selection(X, Y, method: str, params: dict, k: int, seed: int | None) -> dict:

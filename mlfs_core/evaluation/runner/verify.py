@@ -21,19 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..cache import DiskCache
-from ..columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
-from ._fits import fit_kernel
-from ._prepare import prepare
-from .protocols import ExperimentConfig
-from .runner import (
-    _fit_grid,
-    _results_table,
-    _run_fits,
-    _run_selections,
-    _selection_grid,
-    _Tracker,
-)
+from ...columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
+from ..config import ExperimentConfig
+from . import execute_plan, plan_experiment, result_tables
+from .fits import fit_kernel
 
 KEYS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, METRIC]
 
@@ -106,35 +97,27 @@ def verify_experiment(
     -------
     VerifyResult
     """
-    datasets, methods = prepare(config)
-    selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
-    fits = _fit_grid(selections)
+    plan = plan_experiment(config)
+    fits = plan.fits
     chosen = np.arange(len(fits))
     if sample is not None and sample < len(fits):
         rng = np.random.default_rng(seed)
         chosen = np.sort(rng.choice(len(fits), size=sample, replace=False))
     compact = REPEAT not in results.columns
     if compact:
-        chosen = _with_every_repeat(chosen, fits, selections)
-    subset = [fits[i] for i in chosen]
-    needed = sorted({j for j, _, _ in subset})
-    cache = DiskCache(None)
-    tracker = _Tracker(progress, len(needed) + len(subset))
-    done = _run_selections([selections[j] for j in needed], cache, n_jobs, tracker)
-    orders: list = [None] * len(selections)
-    for j, order in zip(needed, done):
-        orders[j] = order
-    fit_out = _run_fits(
-        selections, subset, orders, config, cache, n_jobs, tracker, reuse=False
-    )
-    fresh = _results_table(selections, subset, fit_out, config.protocol.name)
+        chosen = _with_every_repeat(chosen, fits, plan.selections)
+    sub = plan.with_fits(chosen)
+    outcome = execute_plan(sub, n_jobs=n_jobs, progress=progress, reuse=False)
+    fresh = result_tables(outcome).results
     keys = KEYS
     if compact:
         keys = [k for k in KEYS if k != REPEAT]
         fresh = average_repeats(fresh[KEYS + [VALUE]])
     c = config.protocol.classifier
     kernel = fit_kernel(c.name, c.params)
-    return VerifyResult(_compare(results, fresh, keys), len(subset), len(fits), kernel)
+    return VerifyResult(
+        _compare(results, fresh, keys), len(sub.fits), len(fits), kernel
+    )
 
 
 def average_repeats(results: pd.DataFrame) -> pd.DataFrame:
@@ -232,9 +215,9 @@ def load_stored(folder) -> StoredExperiment:
     from dataclasses import replace
     from pathlib import Path
 
-    from ..errors import ConfigError
-    from .io import EXACT_FLOATS
-    from .protocols import load_config
+    from ...errors import ConfigError
+    from ..config import load_config
+    from ..io import EXACT_FLOATS
 
     folder = Path(folder)
     if not folder.is_dir():
