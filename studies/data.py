@@ -14,10 +14,9 @@ import pandas as pd
 from mlfs_core import list_methods
 from mlfs_core.analysis import dataset_means
 from mlfs_core.columns import DATASET, METHOD, METRIC, VALUE
+from mlfs_core.evaluation.outputs import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
-# Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
-GZIP = {"method": "gzip", "mtime": 0}
 
 # Method groups from the registry (registry order); ATR, paper 001's own method, first.
 CS = [m for m in list_methods("paper000") if m.endswith("CS")]
@@ -115,11 +114,9 @@ def write_app_sources(study: str, data: dict, root: Path = ROOT) -> None:
     """Merged results/selections for the app's "Paper ... study" results source."""
     folder = root / "studies" / study / "app"
     folder.mkdir(parents=True, exist_ok=True)
-    data["results"].to_csv(folder / "results.csv.gz", index=False, compression=GZIP)
+    write_table(data["results"], folder / "results.csv.gz")  # gzip, no time stamp
     if "selections" in data:
-        data["selections"].to_csv(
-            folder / "selections.csv.gz", index=False, compression=GZIP
-        )
+        write_table(data["selections"], folder / "selections.csv.gz")
 
 
 def mean_similarity(similarity: pd.DataFrame) -> pd.DataFrame:

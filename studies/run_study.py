@@ -65,11 +65,10 @@ from mlfs_core.columns import (
     VALUE,
 )
 from mlfs_core.evaluation import load_config, run_experiment
+from mlfs_core.evaluation.outputs import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE = ROOT / "results" / "cache"
-# Reproducible gzip (no timestamp): rewriting unchanged data leaves the file unchanged.
-GZIP = {"method": "gzip", "mtime": 0}
 
 
 def study_config(study: str, root: Path = ROOT):
@@ -94,9 +93,15 @@ def compact_results(results: pd.DataFrame) -> pd.DataFrame:
     return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()
 
 
-def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
+def middle_budget(protocol) -> float:
+    """The study's similarity budget: the middle of its sorted budgets (50 %)."""
     budgets = sorted(protocol.budgets)
-    middle = budgets[len(budgets) // 2]
+    return budgets[len(budgets) // 2]
+
+
+def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
+    """Kuncheva index between methods at :func:`middle_budget`, long form."""
+    middle = middle_budget(protocol)
     if protocol.budget_unit == "percent":
         matrix = similarity_matrix(selections, budget_pct=middle)
     else:
@@ -112,7 +117,7 @@ def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
 def compact_selections(selections: pd.DataFrame, protocol) -> pd.DataFrame:
     """First-repeat rankings cut at the similarity budget, features as text."""
     first = selections[selections["repeat"] == 0].copy()
-    middle = sorted(protocol.budgets)[len(protocol.budgets) // 2]
+    middle = middle_budget(protocol)
 
     def cut(row):
         m = int(row["n_features"])
@@ -197,16 +202,13 @@ def run_one(
         progress=progress,
     )
     wall = time.perf_counter() - start
-    compact_results(result.results).to_csv(
-        out / "results.csv.gz", index=False, compression=GZIP
+    protocol = config.protocol
+    write_table(compact_results(result.results), out / "results.csv.gz")
+    write_table(similarity_long(result.selections, protocol), out / "similarity.csv")
+    write_table(
+        compact_selections(result.selections, protocol), out / "selections.csv.gz"
     )
-    similarity_long(result.selections, config.protocol).to_csv(
-        out / "similarity.csv", index=False
-    )
-    compact_selections(result.selections, config.protocol).to_csv(
-        out / "selections.csv.gz", index=False, compression=GZIP
-    )
-    timing_summary(result.timings).to_csv(out / "timings.csv", index=False)
+    write_table(timing_summary(result.timings), out / "timings.csv")
     ds = mlfs_core.load_dataset(
         ROOT / spec.path if not Path(spec.path).is_absolute() else spec.path
     )
