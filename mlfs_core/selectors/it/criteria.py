@@ -17,7 +17,7 @@ from functools import cached_property
 import numpy as np
 
 from .data import DiscreteProblem
-from .pairs import label_pair_term
+from .pair_folds import label_pair_term
 from .ppt import igmf_gain, label_powerset, ppt_information
 from .terms import Statics, StepTerms, compute_statics, step_terms
 

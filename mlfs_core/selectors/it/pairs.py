@@ -286,18 +286,3 @@ def max_conditional(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
     at 0 only removes rounding noise below 0.
     """
     return _fold_blocks(problem, statics, _max_conditional, np.maximum)
-
-
-PAIR_TERMS: dict[str, Callable[[DiscreteProblem, Statics], np.ndarray]] = {
-    "interaction_sum": interaction_sum,
-    "cmi_sum": conditional_sum,
-    "positive_interaction_sum": positive_interaction_sum,
-    "cmi_max": max_conditional,
-}
-
-
-def label_pair_term(
-    problem: DiscreteProblem, statics: Statics, name: str
-) -> np.ndarray:
-    """One of :data:`PAIR_TERMS` for every feature, shape (n_features,)."""
-    return PAIR_TERMS[name](problem, statics)

@@ -156,14 +156,17 @@ def _cooccurrence(problem: DiscreteProblem):
     -------
     records : tuple of ndarray
         ``(f, v, pair, s)``: feature, code index ``v - 1``, column
-        ``t * q + u`` and count s > 0 of every stored cell, in CSR order.
+        ``t * q + u`` and count s > 0 of every stored cell, sorted by
+        (f, v, pair).
     totals : csr_matrix of shape (n_features, q * q)
         The counts summed over the codes >= 1 (samples of f's non-mode codes
         with both labels).
     """
     pairs = _label_pair_matrix(problem)
     b1 = problem.n_codes - 1
-    product = (problem.small.T @ pairs).tocoo()
+    product = sp.csr_matrix(problem.small.T) @ pairs  # rows (f, v) in order
+    product.sort_indices()
+    product = product.tocoo()
     rows = product.row.astype(np.intp)
     records = (
         rows // b1,
@@ -178,8 +181,8 @@ def _cooccurrence(problem: DiscreteProblem):
     return records, totals
 
 
-def _code_cells_change(problem, f, v, pair, s) -> np.ndarray:
-    """Change of the code v >= 1 cells of the stored co-occurrence records."""
+def _code_cells_delta(problem, f, v, pair, s) -> np.ndarray:
+    """Change of the code v >= 1 cells of each stored co-occurrence record."""
     q, n_codes = problem.n_labels, problem.n_codes
     fl, bc = problem.feature_label.ravel(), problem.bin_counts.ravel()
     t, u = np.divmod(pair, q)
@@ -190,11 +193,11 @@ def _code_cells_change(problem, f, v, pair, s) -> np.ndarray:
     delta += _t(problem, ft - s) - _t(problem, ft)
     delta += _t(problem, fu - s) - _t(problem, fu)
     delta += _t(problem, rest + s)
-    return np.bincount(f, weights=delta, minlength=problem.n_features)
+    return delta
 
 
-def _mode_cells_change(problem, both, entries, g_f, pair, big_s) -> np.ndarray:
-    """Change of the code-0 cells of the (f, t, u) with S > 0 shared samples."""
+def _mode_cells_delta(problem, both, entries, g_f, pair, big_s) -> np.ndarray:
+    """Change of the code-0 cells of each (f, t, u) with S > 0 shared samples."""
     q, n_labels = problem.n_labels, problem.label_counts
     g_t, g_u = np.divmod(pair, q)
     f_all, t_all, alpha_all, _ = entries
@@ -209,7 +212,29 @@ def _mode_cells_change(problem, both, entries, g_f, pair, big_s) -> np.ndarray:
     delta += _t(problem, ot + big_s) - _t(problem, ot)
     delta += _t(problem, ou + big_s) - _t(problem, ou)
     delta += _t(problem, z - big_s) - _t(problem, z)
-    return np.bincount(g_f, weights=delta, minlength=problem.n_features)
+    return delta
+
+
+def shared_cell_deltas(problem, both, entries, cooc):
+    """Yield ``(f, pair, delta)`` chunks: the true minus the no-shared-sample T-sum.
+
+    ``pair`` is ``t * q + u``; one (f, pair) may appear several times (once
+    per code >= 1 and once for code 0): the deltas add up.
+    """
+    (f, v, pair, s), totals = cooc
+    for start in range(0, f.size, _PAIR_CHUNK):
+        part = slice(start, start + _PAIR_CHUNK)
+        delta = _code_cells_delta(problem, f[part], v[part], pair[part], s[part])
+        yield f[part], pair[part], delta
+    g_f = np.repeat(np.arange(totals.shape[0]), np.diff(totals.indptr))
+    g_pair = totals.indices.astype(np.intp)
+    big_s = totals.data.astype(np.intp)
+    for start in range(0, g_f.size, _PAIR_CHUNK):
+        part = slice(start, start + _PAIR_CHUNK)
+        delta = _mode_cells_delta(
+            problem, both, entries, g_f[part], g_pair[part], big_s[part]
+        )
+        yield g_f[part], g_pair[part], delta
 
 
 def _shared_cells_change(problem, both, entries, cooc) -> np.ndarray:
@@ -220,19 +245,9 @@ def _shared_cells_change(problem, both, entries, cooc) -> np.ndarray:
     (its code >= 1 cells, then the code-0 cells of its (f, t, u) total S)
     is added back, in chunks that keep the temporaries in cache.
     """
-    (f, v, pair, s), totals = cooc
     out = np.zeros(problem.n_features)
-    for start in range(0, f.size, _PAIR_CHUNK):
-        part = slice(start, start + _PAIR_CHUNK)
-        out += _code_cells_change(problem, f[part], v[part], pair[part], s[part])
-    g_f = np.repeat(np.arange(totals.shape[0]), np.diff(totals.indptr))
-    g_pair = totals.indices.astype(np.intp)
-    big_s = totals.data.astype(np.intp)
-    for start in range(0, g_f.size, _PAIR_CHUNK):
-        part = slice(start, start + _PAIR_CHUNK)
-        out += _mode_cells_change(
-            problem, both, entries, g_f[part], g_pair[part], big_s[part]
-        )
+    for f, _, delta in shared_cell_deltas(problem, both, entries, cooc):
+        out += np.bincount(f, weights=delta, minlength=problem.n_features)
     return out
 
 

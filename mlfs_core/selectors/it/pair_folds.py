@@ -1,0 +1,491 @@
+"""The label-pair terms of LSMFS and MLSMFS, sparse where a feature touches few labels.
+
+LSMFS needs ``sum_{i != j} max(0, I(f; l_i; l_j))`` and MLSMFS
+``max_{i != j} I(f; l_i | l_j)`` for every feature: a fold over all q^2 label
+pairs, which no closed form sums. The dense kernel of :mod:`.pairs` costs
+O(M q^2 b). Here a feature's labels split into the *touched* ones (carried by
+one of its non-mode samples) and the others, and:
+
+* a pair with no touched label has ``N I(f; l_t; l_u) = J(t, u, x, 0)``,
+  with ``x`` the feature's mode count: its value depends on f only through x
+  (the non-mode samples all have l_t = l_u = 0, so f acts as the indicator
+  of its mode);
+* a pair with only t touched has ``N I = J(t, u, x, a)``, ``a`` the
+  non-mode samples with label t (the code split of those cancels);
+* a pair with both labels touched is counted exactly, from the feature's
+  counts and the co-occurrences of both labels in its non-mode samples
+  (:func:`.pairs_sparse.shared_cell_deltas`).
+
+``J(t, u, x, a) = C_tu - T(x) + T(n_t - a) + T(x - n_t + a) + T(x - n_u)
+- T(n_t - a - b_tu) - T(x - c_tu + a)`` with ``C_tu`` a label-pair constant,
+``b_tu`` the samples with both labels and ``c_tu`` those with either. Sums
+over the one-touched and untouched pairs are evaluated once per distinct key
+(t, x, a) or x and corrected for the touched partners by inclusion-exclusion;
+maxima scan each key's partners from the best down to the first untouched
+one. Features that touch many labels (where the pairs of touched labels
+dominate) use the dense kernel on their columns alone.
+
+Cost, with X distinct mode counts, K distinct (t, x, a) keys, E touched
+(feature, label) entries and P pairs of touched labels of the sparse
+features: O(X q^2 + K q + E + P b + nnz LC^2) for the sparse features plus
+O(M_dense q^2 b) for the dense ones; memory O(E b + chunk q). On text
+(rcv1subset1: X = 242, K = 51k, P = 1.7M against M q^2 / 2 = 238M) this is
+a small fraction of the dense kernel. Values equal the dense kernel's up to
+rounding (tested).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .data import DiscreteProblem, unique_keys
+from .pairs import (
+    _fold_blocks,
+    _label_pair_counts,
+    _max_conditional,
+    _positive_interaction,
+    conditional_sum,
+    interaction_sum,
+)
+from .pairs_sparse import (
+    _code_cells_delta,
+    _cooccurrence,
+    _feature_chunks,
+    _mode_cells_delta,
+    _touched,
+)
+from .terms import Statics
+
+# A feature is dense when HEAVY x touched^2 > q^2 (its touched pairs dominate).
+_HEAVY = 4
+# Keys (rows of q values) per chunk of the keyed evaluations.
+_KEY_CHUNK = 1 << 11
+_PAIR_CHUNK = 1 << 16
+
+
+def _sub_problem(problem: DiscreteProblem, features: np.ndarray) -> DiscreteProblem:
+    """The discrete problem of the columns ``features`` only (same samples)."""
+    b1 = problem.n_codes - 1
+    columns = (features[:, None] * b1 + np.arange(b1)).ravel()
+    return DiscreteProblem(
+        codes=problem.codes[:, features],
+        n_bins=problem.n_bins[features],
+        small=problem.small[:, columns],
+        labels=problem.labels,
+        table=problem.table,
+        bin_counts=problem.bin_counts[features],
+        label_counts=problem.label_counts,
+        feature_label=problem.feature_label[features],
+    )
+
+
+def _sub_statics(statics: Statics, features: np.ndarray) -> Statics:
+    return Statics(
+        h_f=statics.h_f[features],
+        h_l=statics.h_l,
+        h_fl=statics.h_fl[features],
+        h_fl_sum=statics.h_fl_sum[features],
+        relevance=statics.relevance[features],
+    )
+
+
+class _Labels:
+    """Label and label-pair tables of the J formula (all in T-sum units)."""
+
+    def __init__(self, problem: DiscreteProblem) -> None:
+        t_ = problem.tsum
+        n_samples = problem.n_samples
+        n = problem.label_counts
+        self.n = n
+        self.b = _label_pair_counts(problem)
+        self.c = n[:, None] + n[None, :] - self.b
+        rest = n_samples - n
+        ratio = t_(n_samples) - t_(n) - t_(rest)
+        given = t_(rest)[None, :] - t_(n[:, None] - self.b)
+        given -= t_(rest[None, :] - n[:, None] + self.b)
+        self.constant = ratio[:, None] - given  # C_tu
+        self.pair_tsum = (
+            t_(self.b) + t_(n[:, None] - self.b) + t_(n[None, :] - self.b)
+        ) + t_(n_samples - self.c)  # K(l_t, l_u)
+        self.label_tsum = t_(n) + t_(rest)  # K(l_t)
+
+
+def _j_rows(problem, lab: _Labels, t, x, a) -> np.ndarray:
+    """``J(t, u, x, a)`` for every key (t, x, a) and every label u: (keys, q)."""
+    t_ = problem.tsum
+    n_t = lab.n[t]
+    rows = lab.constant[t] + (t_(n_t - a) + t_(x - n_t + a) - t_(x))[:, None]
+    rows += t_(x[:, None] - lab.n[None, :])
+    rows -= t_((n_t - a)[:, None] - lab.b[t])
+    rows -= t_((x + a)[:, None] - lab.c[t])
+    return rows
+
+
+def _j_pairs(problem, lab: _Labels, t, u, x, a) -> np.ndarray:
+    """``J(t, u, x, a)`` elementwise (one value per pair)."""
+    t_ = problem.tsum
+    n_t, b = lab.n[t], lab.b[t, u]
+    out = lab.constant[t, u] - t_(x) + t_(n_t - a) + t_(x - n_t + a)
+    out += t_(x - lab.n[u])
+    out -= t_(n_t - a - b)
+    out -= t_(x + a - lab.c[t, u])
+    return out
+
+
+def _keyed_positive_rows(problem, lab, t, x, a) -> np.ndarray:
+    """``sum_{u != t} max(0, J(t, u, x, a))`` once per distinct (t, x, a)."""
+    width = problem.n_samples + 1
+    keys = (t * width + x) * width + a
+    unique, inverse = np.unique(keys, return_inverse=True)
+    out = np.empty(unique.size)
+    for start in range(0, unique.size, _KEY_CHUNK):
+        key = unique[start : start + _KEY_CHUNK]
+        tk, rest = np.divmod(key, width * width)
+        xk, ak = np.divmod(rest, width)
+        rows = np.maximum(_j_rows(problem, lab, tk, xk, ak), 0.0)
+        rows[np.arange(tk.size), tk] = 0.0  # u = t is no pair
+        out[start : start + _KEY_CHUNK] = rows.sum(axis=1)
+    return out[inverse.ravel()]
+
+
+class _Touched:
+    """The touched entries of the sparse features and their exact pair terms."""
+
+    def __init__(self, problem, lab: _Labels, entries, keep: np.ndarray) -> None:
+        f, t, alpha, small = entries
+        pick = keep[f]
+        self.f, self.t, self.alpha = f[pick], t[pick], alpha[pick]
+        small = small[pick]
+        t_ = problem.tsum
+        bc = problem.bin_counts
+        bcv = bc[self.f, 1:]
+        self.x = bc[self.f, 0]
+        self.small = [np.ascontiguousarray(small[:, v]) for v in range(small.shape[1])]
+        self.bcv = [np.ascontiguousarray(bcv[:, v]) for v in range(small.shape[1])]
+        n_t = lab.n[self.t]
+        self.t_small = t_(small).sum(axis=1)  # sum_v T(f_v)
+        # K(f, l_t) and K(f) of each entry's feature.
+        self.k_ft = self.t_small + t_(bcv - small).sum(axis=1)
+        self.k_ft += t_(n_t - self.alpha) + t_(self.x - n_t + self.alpha)
+        self.k_f = t_(bcv).sum(axis=1) + t_(self.x)
+
+
+def _shared_deltas(problem, both, entries, keep):
+    """Sorted keys ``f q^2 + t q + u`` of the kept features' shared cells, and deltas.
+
+    Every (f, t, u) whose non-mode samples share both labels, with the true
+    minus the no-shared-sample T-sum of its (f, l_t, l_u) table: the code-0
+    change per (f, t, u) plus the code >= 1 changes, placed by a sorted
+    search instead of a sort.
+    """
+    q2 = problem.n_labels**2
+    (f, v, pair, s), totals = _cooccurrence(problem)
+    totals.sort_indices()
+    g_f = np.repeat(np.arange(totals.shape[0]), np.diff(totals.indptr))
+    pick = keep[g_f]
+    g_f, g_pair = g_f[pick], totals.indices[pick].astype(np.intp)
+    big_s = totals.data[pick].astype(np.intp)
+    keys = g_f * q2 + g_pair  # sorted: rows, then sorted indices
+    deltas = np.empty(keys.size)
+    for start in range(0, keys.size, _PAIR_CHUNK):
+        part = slice(start, start + _PAIR_CHUNK)
+        deltas[part] = _mode_cells_delta(
+            problem, both, entries, g_f[part], g_pair[part], big_s[part]
+        )
+    pick = np.flatnonzero(keep[f])
+    where, code = np.empty(pick.size, dtype=np.intp), np.empty(pick.size)
+    for start in range(0, pick.size, _PAIR_CHUNK):
+        part = slice(start, start + _PAIR_CHUNK)
+        rec = pick[part]
+        code[part] = _code_cells_delta(problem, f[rec], v[rec], pair[rec], s[rec])
+        where[part] = np.searchsorted(keys, f[rec] * q2 + pair[rec])
+    deltas += np.bincount(where, weights=code, minlength=keys.size)
+    return keys, deltas
+
+
+def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
+    """N I(f; l_t; l_u) of the touched pairs (left, right) of the same feature."""
+    t_ = problem.tsum
+    t, u = ent.t[left], ent.t[right]
+    at, au, x = ent.alpha[left], ent.alpha[right], ent.x[left]
+    b, c = lab.b[t, u], lab.c[t, u]
+    k3 = ent.t_small[left] + ent.t_small[right]
+    for bcv, small in zip(ent.bcv, ent.small):
+        k3 += t_(bcv[left] - small[left] - small[right])
+    k3 += t_(b) + t_(lab.n[t] - at - b) + t_(lab.n[u] - au - b)
+    k3 += t_(x - c + at + au)
+    keys, deltas = shared
+    if keys.size:
+        q = problem.n_labels
+        pair_keys = (ent.f[left] * q + t) * q + u  # sorted: features, then t, u
+        lo, hi = np.searchsorted(keys, [pair_keys[0], pair_keys[-1] + 1])
+        where = np.searchsorted(pair_keys, keys[lo:hi])
+        k3[where] += deltas[lo:hi]
+    value = problem.table[problem.n_samples] - ent.k_f[left]
+    value -= lab.label_tsum[t] + lab.label_tsum[u]
+    value += ent.k_ft[left] + ent.k_ft[right] + lab.pair_tsum[t, u]
+    return value - k3
+
+
+def _worth_sparse(problem: DiscreteProblem, light: np.ndarray) -> bool:
+    """Whether the keyed path beats the dense kernel for the light features."""
+    x_values = np.unique(problem.bin_counts[light, 0]).size
+    return x_values * 4 < max(int(light.sum()), 1)
+
+
+def _split(problem: DiscreteProblem, entries) -> tuple[np.ndarray, np.ndarray]:
+    """(dense features, sparse-path mask) by touched-label count."""
+    touched = np.bincount(entries[0], minlength=problem.n_features)
+    light = _HEAVY * touched * touched <= problem.n_labels**2
+    if not _worth_sparse(problem, light):
+        light[:] = False
+    return np.flatnonzero(~light), light
+
+
+def _dense_part(problem, statics, features, fold, combine, out) -> None:
+    if features.size:
+        sub = _sub_problem(problem, features)
+        out[features] = _fold_blocks(
+            sub, _sub_statics(statics, features), fold, combine
+        )
+
+
+def _start_fold(problem, statics, fold, combine):
+    """Dense features folded into ``out``; the sparse ones' inputs (or None)."""
+    out = np.zeros(problem.n_features)
+    if problem.n_labels < 2:
+        return out, None, None
+    entries = _touched(problem)
+    dense, light = _split(problem, entries)
+    _dense_part(problem, statics, dense, fold, combine, out)
+    if not light.any():
+        return out, light, None
+    lab = _Labels(problem)
+    return out, light, (entries, lab, _Touched(problem, lab, entries, light))
+
+
+def positive_interaction_sum(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
+    """sum_{i != j} max(0, I(f; l_i; l_j)) for every feature (LSMFS).
+
+    Equals :func:`.pairs.positive_interaction_sum` up to rounding.
+    """
+    out, light, parts = _start_fold(problem, statics, _positive_interaction, np.add)
+    if parts is None:
+        return out
+    entries, lab, ent = parts
+    half = _untouched_positive(problem, lab, light)
+    # Pairs with one touched label t: every u, minus the untouched-pair value.
+    per_entry = _keyed_positive_rows(problem, lab, ent.t, ent.x, ent.alpha)
+    per_entry -= _keyed_positive_rows(problem, lab, ent.t, ent.x, 0 * ent.alpha)
+    half += np.bincount(ent.f, weights=per_entry, minlength=problem.n_features)
+    shared = _shared_deltas(problem, lab.b, entries, light)
+    for left, right in _feature_chunks(ent.f):
+        t, u, x = ent.t[left], ent.t[right], ent.x[left]
+        zero = np.zeros_like(x)
+        value = np.maximum(_true_pairs(problem, lab, ent, left, right, shared), 0.0)
+        value += np.maximum(_j_pairs(problem, lab, t, u, x, zero), 0.0)
+        value -= np.maximum(_j_pairs(problem, lab, t, u, x, ent.alpha[left]), 0.0)
+        value -= np.maximum(_j_pairs(problem, lab, u, t, x, ent.alpha[right]), 0.0)
+        half += np.bincount(ent.f[left], weights=value, minlength=problem.n_features)
+    out[light] = 2.0 * half[light] / problem.n_samples
+    return out
+
+
+def _untouched_positive(problem, lab: _Labels, light: np.ndarray) -> np.ndarray:
+    """sum_{t < u} max(0, J(t, u, x, 0)) of every light feature, once per x."""
+    q = problem.n_labels
+    x_values, inverse = unique_keys(problem.bin_counts[light, 0], problem.n_samples + 1)
+    labels = np.tile(np.arange(q), x_values.size)
+    xs = np.repeat(x_values, q)
+    rows = _keyed_positive_rows(problem, lab, labels, xs, 0 * xs)
+    per_x = rows.reshape(x_values.size, q).sum(axis=1) / 2.0
+    out = np.zeros(problem.n_features)
+    out[light] = per_x[inverse]
+    return out
+
+
+# Best partners kept per key before scanning for an untouched one.
+_SCAN = 8
+
+
+def _information_untouched(problem, lab: _Labels, x, t) -> np.ndarray:
+    """N I(f; l_t) of a feature with mode count x that does not touch t."""
+    t_ = problem.tsum
+    n_samples = problem.n_samples
+    return t_(n_samples) - t_(x) - t_(n_samples - lab.n[t]) + t_(x - lab.n[t])
+
+
+def _first_untouched(touched, f, labels, values, fallback) -> np.ndarray:
+    """Per row, the first of its ranked partners that f does not touch.
+
+    ``labels`` and ``values`` (rows, _SCAN) hold each row's best partners,
+    best first; rows whose listed partners are all touched get
+    ``fallback(rows)`` instead.
+    """
+    free = ~touched[f[:, None], labels]
+    has = free.any(axis=1)
+    first = free.argmax(axis=1)
+    out = values[np.arange(f.size), first]
+    missing = np.flatnonzero(~has)
+    if missing.size:
+        out[missing] = fallback(missing)
+    return out
+
+
+def _ranked(rows: np.ndarray, n_best: int):
+    """Column indices and values of each row's ``n_best`` largest, best first."""
+    n_best = min(n_best, rows.shape[1])
+    part = np.argpartition(-rows, n_best - 1, axis=1)[:, :n_best]
+    values = np.take_along_axis(rows, part, axis=1)
+    order = np.argsort(-values, axis=1, kind="stable")
+    return np.take_along_axis(part, order, axis=1), np.take_along_axis(
+        values, order, axis=1
+    )
+
+
+def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool):
+    """Per entry (f, t): max over untouched u of N I(f; t | u) or of N I(f; u | t).
+
+    ``given_untouched``: the value ``N I(f; t) - J(t, u, x, a)`` (t given u),
+    as ``-J`` here (the entry's N I(f; t) is added by the caller); otherwise
+    ``N I(f; u) - J(t, u, x, a)`` with u untouched.
+    """
+    width = problem.n_samples + 1
+    keys = (ent.t * width + ent.x) * width + ent.alpha
+    unique, inverse = np.unique(keys, return_inverse=True)
+    inverse = inverse.ravel()
+    q = problem.n_labels
+
+    def rows_of(key):
+        tk, rest = np.divmod(key, width * width)
+        xk, ak = np.divmod(rest, width)
+        rows = -_j_rows(problem, lab, tk, xk, ak)
+        if not given_untouched:
+            rows += _information_untouched(
+                problem, lab, xk[:, None], np.arange(q)[None, :]
+            )
+        rows[np.arange(tk.size), tk] = -np.inf  # u = t is no pair
+        return rows
+
+    best_labels = np.empty((unique.size, min(_SCAN, q)), dtype=np.intp)
+    best_values = np.empty(best_labels.shape)
+    for start in range(0, unique.size, _KEY_CHUNK):
+        part = slice(start, start + _KEY_CHUNK)
+        best_labels[part], best_values[part] = _ranked(rows_of(unique[part]), _SCAN)
+
+    def fallback(missing):
+        rows = rows_of(keys[missing])
+        rows[touched[ent.f[missing]]] = -np.inf
+        return rows.max(axis=1)
+
+    return _first_untouched(
+        touched, ent.f, best_labels[inverse], best_values[inverse], fallback
+    )
+
+
+def _untouched_max(problem, lab: _Labels, light, touched, floor) -> np.ndarray:
+    """max over ordered pairs of untouched labels of N I(f; l_t | l_u).
+
+    For such a pair the value ``N I(f; l_t) - J(t, u, x, 0)`` depends on f
+    only through x: each (x, t) keeps its best partners u, and every feature
+    takes, for each untouched t, the first partner it does not touch.
+    Features whose x has no pair above ``floor[f]`` (the best of their other
+    pairs) are skipped: their maximum cannot change.
+    """
+    q = problem.n_labels
+    features = np.flatnonzero(light)
+    x_all = problem.bin_counts[features, 0]
+    x_values, x_index = unique_keys(x_all, problem.n_samples + 1)
+    labels = np.arange(q)
+
+    def rows_of(t, x):  # (len(t), q): partners u of (x, t)
+        rows = _information_untouched(problem, lab, x, t)[:, None]
+        rows = rows - _j_rows(problem, lab, t, x, 0 * x)
+        rows[np.arange(t.size), t] = -np.inf  # u = t is no pair
+        return rows
+
+    t_keys = np.tile(labels, x_values.size)
+    x_keys = np.repeat(x_values, q)
+    n_best = min(_SCAN, q)
+    best_u = np.empty((t_keys.size, n_best), dtype=np.intp)
+    best_values = np.empty(best_u.shape)
+    for start in range(0, t_keys.size, _KEY_CHUNK):
+        part = slice(start, start + _KEY_CHUNK)
+        best_u[part], best_values[part] = _ranked(
+            rows_of(t_keys[part], x_keys[part]), n_best
+        )
+    out = np.full(problem.n_features, -np.inf)
+    bound = best_values[:, 0].reshape(x_values.size, q).max(axis=1)
+    open_ = bound[x_index] > floor[features]
+    features, x_index = features[open_], x_index[open_]
+    step = max(1, _KEY_CHUNK // q)
+    for start in range(0, features.size, step):
+        f = features[start : start + step]
+        keys = (x_index[start : start + step, None] * q + labels[None, :]).ravel()
+        rows_f = np.repeat(f, q)
+        free = ~touched[rows_f[:, None], best_u[keys]]
+        first = free.argmax(axis=1)
+        value = best_values[keys, first]
+        missing = np.flatnonzero(~free.any(axis=1))
+        if missing.size:
+            full = rows_of(t_keys[keys[missing]], x_keys[keys[missing]])
+            full[touched[rows_f[missing]]] = -np.inf
+            value[missing] = full.max(axis=1)
+        value[touched[f].ravel()] = -np.inf  # t itself must be untouched
+        out[f] = value.reshape(f.size, q).max(axis=1)
+    return out
+
+
+def _max_by_feature(best: np.ndarray, f: np.ndarray, values: np.ndarray) -> None:
+    """``best[f] = max(best[f], values)`` per feature, ``f`` sorted."""
+    if f.size == 0:
+        return
+    starts = np.flatnonzero(np.r_[True, f[1:] != f[:-1]])
+    group = np.maximum.reduceat(values, starts)
+    owners = f[starts]
+    best[owners] = np.maximum(best[owners], group)
+
+
+def max_conditional_sparse(problem: DiscreteProblem, statics: Statics) -> np.ndarray:
+    """max_{i != j} I(f; l_i | l_j) for every feature; 0 when q = 1 (MLSMFS).
+
+    Equals :func:`.pairs.max_conditional` up to rounding: the maximum of the
+    untouched pairs (per mode count), of the pairs with one touched label
+    (per key) and of the touched pairs (exactly), and 0.
+    """
+    out, light, parts = _start_fold(problem, statics, _max_conditional, np.maximum)
+    if parts is None:
+        return out
+    entries, lab, ent = parts
+    touched = np.zeros((problem.n_features, problem.n_labels), dtype=bool)
+    touched[ent.f, ent.t] = True
+    best = np.full(problem.n_features, -np.inf)
+    t_ = problem.tsum
+    info = t_(problem.n_samples) - ent.k_f - lab.label_tsum[ent.t] + ent.k_ft
+    given = info + _one_touched_max(problem, lab, ent, touched, True)
+    given = np.maximum(given, _one_touched_max(problem, lab, ent, touched, False))
+    _max_by_feature(best, ent.f, given)
+    shared = _shared_deltas(problem, lab.b, entries, light)
+    for left, right in _feature_chunks(ent.f):
+        value = _true_pairs(problem, lab, ent, left, right, shared)
+        _max_by_feature(best, ent.f[left], np.maximum(info[left], info[right]) - value)
+    best = np.maximum(best, _untouched_max(problem, lab, light, touched, best))
+    out[light] = np.maximum(best[light] / problem.n_samples, 0.0)
+    return out
+
+
+PAIR_TERMS: dict[str, Callable[[DiscreteProblem, Statics], np.ndarray]] = {
+    "interaction_sum": interaction_sum,
+    "cmi_sum": conditional_sum,
+    "positive_interaction_sum": positive_interaction_sum,
+    "cmi_max": max_conditional_sparse,
+}
+
+
+def label_pair_term(
+    problem: DiscreteProblem, statics: Statics, name: str
+) -> np.ndarray:
+    """One of :data:`PAIR_TERMS` for every feature, shape (n_features,)."""
+    return PAIR_TERMS[name](problem, statics)

@@ -1,0 +1,92 @@
+"""The sparse label-pair folds of LSMFS and MLSMFS equal the dense kernel.
+
+:mod:`mlfs_core.selectors.it.pair_folds` splits each feature's label pairs
+by whether its non-mode samples carry the labels; these tests force that
+path (every feature sparse, or a mix, tiny chunks, one partner per key so
+that every scan falls back) and compare with the dense blocks of
+:mod:`mlfs_core.selectors.it.pairs` and with the naive oracle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mlfs_core._random import check_rng
+from mlfs_core.selectors.greedy import rank_discrete
+from mlfs_core.selectors.it import pair_folds, pairs
+from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it.terms import compute_statics
+
+from .test_greedy_oracle import naive_rank
+
+
+def _sparse_codes(seed: int):
+    """Mostly-mode codes (several non-mode codes), few labels per sample."""
+    rng = check_rng(seed)
+    n, m, q, bins = 50 + 7 * seed, 12, 3 + seed % 4, 2 + seed % 3
+    codes = rng.integers(0, bins, size=(n, m))
+    codes[rng.random((n, m)) < 0.75] = 0
+    codes[:, 5] = 0  # a constant feature
+    Y = (rng.random((n, q)) < 0.3).astype(np.int8)
+    Y[:, 0] = codes[:, 0] > 0
+    return codes, Y
+
+
+@pytest.fixture(params=["all-sparse", "mixed", "fallbacks"])
+def forced(request, monkeypatch):
+    """Force the sparse path (every feature, some, or with every scan falling back)."""
+    monkeypatch.setattr(pair_folds, "_worth_sparse", lambda problem, light: True)
+    if request.param == "all-sparse":
+        monkeypatch.setattr(pair_folds, "_HEAVY", 0)
+    elif request.param == "mixed":
+        monkeypatch.setattr(pair_folds, "_HEAVY", 2)
+    else:
+        monkeypatch.setattr(pair_folds, "_HEAVY", 0)
+        monkeypatch.setattr(pair_folds, "_SCAN", 1)
+        monkeypatch.setattr(pair_folds, "_KEY_CHUNK", 3)
+        monkeypatch.setattr(pair_folds, "_PAIR_CHUNK", 4)
+    return request.param
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sparse_folds_equal_the_dense_kernel(seed, forced):
+    """Check both folds against the dense blocks, feature by feature."""
+    codes, Y = _sparse_codes(seed)
+    problem = prepare_codes(codes, Y)
+    statics = compute_statics(problem)
+    np.testing.assert_allclose(
+        pair_folds.positive_interaction_sum(problem, statics),
+        pairs.positive_interaction_sum(problem, statics),
+        rtol=0,
+        atol=1e-10,
+    )
+    np.testing.assert_allclose(
+        pair_folds.max_conditional_sparse(problem, statics),
+        pairs.max_conditional(problem, statics),
+        rtol=0,
+        atol=1e-10,
+    )
+
+
+@pytest.mark.parametrize("method", ["LSMFS", "MLSMFS"])
+@pytest.mark.parametrize("seed", range(3))
+def test_sparse_folds_rank_as_the_naive_oracle(method, seed, forced):
+    """Check the full ranking and path on the forced sparse path."""
+    codes, Y = _sparse_codes(seed)
+    fast = rank_discrete(codes, Y, method)
+    order, path = naive_rank(codes, Y, method)
+    assert fast.order.tolist() == order
+    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+
+
+def test_sparse_path_is_taken_on_text_like_data():
+    """Check the split sends features touching few labels to the sparse path."""
+    rng = check_rng(4)
+    n, m, q = 400, 300, 30
+    codes = (rng.random((n, m)) < 0.01).astype(int)
+    Y = (rng.random((n, q)) < 0.05).astype(np.int8)
+    problem = prepare_codes(codes, Y)
+    dense, light = pair_folds._split(problem, pair_folds._touched(problem))
+    assert light.sum() > 0.9 * m
+    assert dense.size + light.sum() == m
