@@ -79,6 +79,7 @@ from ..errors import ConfigError, DatasetError
 from .classifiers.mlknn import MLkNN, _dense_if_narrow, _n_rows
 from .classifiers.neighbors import neighbour_label_counts
 from .metrics import MetricSpec
+from .metrics.variants import VARIANT_METRICS
 
 SPLIT_SUFFIXES = ("-train", "-test")
 
@@ -290,32 +291,6 @@ def _skm():
     return metrics
 
 
-def _need_two_labels(Y: np.ndarray, what: str) -> None:
-    if Y.ndim != 2 or Y.shape[1] < 2:
-        raise ConfigError(
-            f"{what} on 0/1 predictions needs at least 2 labels after dropping "
-            f"constant ones, got {Y.shape[1] if Y.ndim == 2 else Y.ndim}"
-        )
-
-
-def _ranking_loss_on_predictions(Y, P, S) -> float:
-    _need_two_labels(Y, "ranking loss")
-    return float(_skm().label_ranking_loss(Y, P))
-
-
-def _coverage_on_predictions(Y, P, S) -> float:
-    _need_two_labels(Y, "coverage error")
-    return float(_skm().coverage_error(Y, P))
-
-
-def _weighted_f1(Y, P, S) -> float:
-    return float(_skm().f1_score(Y, P, average="weighted", zero_division=0))
-
-
-def _weighted_jaccard(Y, P, S) -> float:
-    return float(_skm().jaccard_score(Y, P, average="weighted", zero_division=0))
-
-
 def _hamming(Y, P, S) -> float:
     return float(_skm().hamming_loss(Y, P))
 
@@ -326,21 +301,10 @@ def _subset_accuracy(Y, P, S) -> float:
 
 REFERENCE_METRICS: dict[str, MetricSpec] = {
     "hamming_loss": MetricSpec(_hamming, False, False, "fraction of wrong label bits"),
-    "ranking_loss": MetricSpec(
-        _ranking_loss_on_predictions,
-        False,
-        False,
-        "ranking loss of the 0/1 predictions",
-    ),
-    "coverage_error": MetricSpec(
-        _coverage_on_predictions, False, False, "coverage error of the 0/1 predictions"
-    ),
-    "weighted_f1": MetricSpec(
-        _weighted_f1, True, False, "per-label F1, support-weighted"
-    ),
-    "weighted_jaccard": MetricSpec(
-        _weighted_jaccard, True, False, "per-label Jaccard, support-weighted"
-    ),
+    "ranking_loss": VARIANT_METRICS["ranking_loss_on_predictions"],
+    "coverage_error": VARIANT_METRICS["coverage_error_on_predictions"],
+    "weighted_f1": VARIANT_METRICS["weighted_f1"],
+    "weighted_jaccard": VARIANT_METRICS["weighted_jaccard"],
     "subset_accuracy": MetricSpec(
         _subset_accuracy, True, False, "fraction of exactly right label sets"
     ),

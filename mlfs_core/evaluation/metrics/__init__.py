@@ -32,13 +32,14 @@ Conventions on degenerate data (all values stay finite):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 
 from ...errors import ConfigError
 from .ranking import average_precision, ranking_loss
+from .spec import MetricSpec
+from .variants import VARIANT_METRICS
 
 
 def _skm():
@@ -47,29 +48,6 @@ def _skm():
     from sklearn import metrics
 
     return metrics
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    """One evaluation metric.
-
-    Attributes
-    ----------
-    function : callable
-        ``function(Y_true, Y_pred, scores) -> float``.
-    higher_is_better : bool
-        Direction of the metric (False for losses, coverage and one-error).
-    needs_scores : bool
-        Whether the metric uses the classifier's label scores (ranking metrics)
-        rather than its 0/1 predictions.
-    description : str
-        One line for tables and the UI.
-    """
-
-    function: Callable[[np.ndarray, np.ndarray, np.ndarray], float]
-    higher_is_better: bool
-    needs_scores: bool
-    description: str = ""
 
 
 def one_error(Y_true, scores) -> float:
@@ -197,10 +175,10 @@ METRICS: dict[str, MetricSpec] = {
 
 
 def higher_is_better(metric: str) -> bool:
-    """Return the direction of ``metric``: ours, or the reference code's.
+    """Return the direction of ``metric``: a registered metric or a variant.
 
-    Knows :data:`METRICS` and the reference-code evaluation's metrics
-    (``weighted_f1``, ``weighted_jaccard``; see :mod:`.reference_code`).
+    Knows :data:`METRICS` and the variants of :mod:`.variants`
+    (``weighted_f1``, ``weighted_jaccard``, ...).
 
     Raises
     ------
@@ -213,10 +191,8 @@ def higher_is_better(metric: str) -> bool:
     (False, True)
     """
     if metric not in METRICS:
-        from ..reference_code import REFERENCE_METRICS  # imports this module
-
-        if metric in REFERENCE_METRICS:
-            return REFERENCE_METRICS[metric].higher_is_better
+        if metric in VARIANT_METRICS:
+            return VARIANT_METRICS[metric].higher_is_better
     return get_metric(metric).higher_is_better
 
 

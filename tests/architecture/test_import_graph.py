@@ -1,0 +1,164 @@
+"""No import circle anywhere, and the layers import only downwards.
+
+The graph has an edge A -> B when module A imports module B at module level
+(imports inside functions and under ``if TYPE_CHECKING`` are left out: they
+run later, or never). ``from package import name`` is an edge to the
+submodule ``package.name`` when there is one, else to ``package``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TREES = ("mlfs_core", "ui", "studies", "app_pages")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for tree in TREES:
+        for path in sorted((ROOT / tree).rglob("*.py")):
+            found[_module_name(path)] = path
+    return found
+
+
+def _top_level(body):
+    for node in body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        elif isinstance(node, ast.If | ast.Try):
+            yield from _top_level(node.body)
+            yield from _top_level(getattr(node, "orelse", []))
+            for handler in getattr(node, "handlers", []):
+                yield from _top_level(handler.body)
+
+
+def _anywhere(body):
+    for node in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+
+
+def _edges(modules: dict[str, Path], *, deep: bool = False) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in (_anywhere if deep else _top_level)(tree.body):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    parts = parts[: len(parts) - node.level + 1]
+                    base = ".".join(p for p in [*parts, base] if p)
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                    for a in node.names
+                ]
+            for target in targets:
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_checker_finds_a_planted_circle():
+    """Check the cycle finder reports a two-module circle and nothing else."""
+    graph = {"a": {"b"}, "b": {"a"}, "c": {"a"}}
+    assert _cycles(graph) == [["a", "b"]]
+
+
+def test_no_import_circle_in_the_engine_the_app_or_the_studies():
+    """Check the module-level import graph of every package has no cycle."""
+    assert _cycles(_edges(_modules())) == []
+
+
+def test_no_circle_is_hidden_by_an_import_inside_a_function():
+    """Check the graph stays acyclic with the imports inside functions too."""
+    assert _cycles(_edges(_modules(), deep=True)) == []
+
+
+def test_the_engine_imports_neither_the_app_nor_the_studies():
+    """Check mlfs_core never imports ui, app_pages or studies."""
+    graph = _edges(_modules())
+    upward = sorted(
+        (a, b)
+        for a, targets in graph.items()
+        if a.startswith("mlfs_core")
+        for b in targets
+        if b.split(".")[0] in ("ui", "studies", "app_pages")
+    )
+    assert upward == []
+
+
+def _deprecated_shim(path: Path) -> bool:
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    return doc.startswith("Deprecated")
+
+
+def test_the_generic_engine_never_imports_the_reproduction():
+    """Check only mlfs_core.reproduction (and what is above) imports it.
+
+    The deprecated forwarding modules at the reproduction code's old paths
+    (``mlfs_core.analysis.paper000_claims``, ...) are the one exception.
+    """
+    modules = _modules()
+    graph = _edges(modules)
+    into = sorted(
+        (a, b)
+        for a, targets in graph.items()
+        if a.startswith("mlfs_core")
+        and not a.startswith("mlfs_core.reproduction")
+        and not _deprecated_shim(modules[a])
+        for b in targets
+        if b.startswith("mlfs_core.reproduction")
+    )
+    assert into == []
