@@ -93,6 +93,9 @@ def add_app_parser(subparsers) -> argparse.ArgumentParser:
         "app",
         help="start the dashboard (Streamlit); further flags go to `streamlit "
         "run`, e.g. --server.port 8600",
+        description="Start the dashboard on the bundled sample: `streamlit run` on "
+        "the app's app.py, with its .streamlit settings. Every further argument "
+        "is a Streamlit flag (see `streamlit run --help`).",
         allow_abbrev=False,
     )
     p.set_defaults(func=run_app_command, streamlit_flags=[], pass_through=True)
