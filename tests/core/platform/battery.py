@@ -81,7 +81,6 @@ def _data():
 
 
 def _classifiers(X, Y, Xf, out):
-    import numpy as np
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
     from sklearn.svm import LinearSVC
