@@ -217,7 +217,11 @@ def test_protocol_b_evaluation_choice_reaches_the_config_and_the_results():
     assert not at.exception and not at.error
     folder = Path(at.session_state[state.EXPERIMENT_RESULTS])
     config = tomllib.loads((folder / "config.toml").read_text())
-    assert config["protocol"]["evaluation"] == "reference-code"
+    # the preset as a string, or as the [protocol.evaluation] table
+    assert config["protocol"]["evaluation"] in (
+        "reference-code",
+        {"preset": "reference-code"},
+    )
     assert "weighted_f1" in set(at.dataframe[0].value["metric"])
     assert "weighted_f1" in charts(at)[-1].proto.spec
     at.selectbox(key="exp_evaluation").set_value("mlknn").run()
