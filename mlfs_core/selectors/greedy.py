@@ -33,15 +33,19 @@ all ordered pairs including i = j; ``MDMR(variant="reference-code")`` is
 D2F. That code also ranks IGMF's features in reverse index order; this is a
 defect and is not reproduced.
 
-Cost (n samples, M features with at most b codes, q labels): counts come
-from sparse products over the codes other than each feature's most frequent
-one (on sparse data: the stored values), so preparing costs about
-O(nnz x labels per sample). Static terms are O(M b q), except the label-pair
-terms of PMU, LRFS, LSMFS and MLSMFS: O(M b q^2 / 2) table look-ups in
-blocks of 2^15 elements plus sparse corrections where labels co-occur. A step
-costs one pass over the candidates for I(f; s) and, for PMU, D2F and MDMR,
-``b_s - 1`` sparse products and an O(M b b_s q) pass. Memory is O(M b q)
-counts plus one block.
+Cost (N samples, M features with at most b codes, q labels, nnz stored
+non-mode codes, LC labels per sample, E stored (feature, code, label)
+co-occurrences, k steps): preparing and the relevance R(f) cost
+O(nnz LC + M b q); the label-pair terms of PMU and LRFS are sums of a
+baseline, per-key single-label changes and corrections over the pairs of
+labels a feature's non-mode samples carry, with the co-occurrence counts
+from one product with the sparse label-pair matrix (about N LC^2 / 2
+values); LSMFS and MLSMFS fold the same split (:mod:`.it.pair_folds`). A
+step costs O(nnz_s + M b b_s) for I(f; s), nnz_s the non-mode codes of the
+samples where s is not at its mode, and O(nnz_s LC + E + N q) more for the
+label triples of PMU, D2F and MDMR. Memory is O(nnz + M b q) counts plus
+bounded chunks. Each module of :mod:`mlfs_core.selectors.it` states its own
+bound.
 
 References
 ----------

@@ -6,6 +6,13 @@ incremental terms of the newly selected feature ``s`` (see
 :data:`REDUNDANCY`). The greedy engine in :mod:`mlfs_core.selectors.greedy`
 keeps the running sum of ``red`` over S; the definitions are those of
 METHODS.md section 4 (R(f) = sum_i I(f; l_i)).
+
+Cost of a top-k run (notation of :mod:`mlfs_core.selectors.it`): the
+relevance pass O(nnz LC + M b q); the static term (PPT-MI, IGMF, ATR:
+O(nnz + N q) more; PMU, LRFS: :mod:`.pairs_sparse`; LSMFS, MLSMFS:
+:mod:`.pair_folds`); then k - 1 redundancy updates of :mod:`.terms`, each
+O(nnz_s + M b b_s) for I(f; s) and O(nnz_s LC + E + N q) more with the label
+triples (PMU, D2F, MDMR).
 """
 
 from __future__ import annotations

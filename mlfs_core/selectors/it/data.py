@@ -15,6 +15,12 @@ T-sums
     For a table of integer counts with total ``n`` the plug-in entropy is
     ``log2(n) - sum(T[c]) / n`` with ``T[c] = c log2 c`` looked up in a table;
     functions below return such sums ("K") and convert them at the end.
+
+Cost (notation of :mod:`mlfs_core.selectors.it`): :func:`prepare_codes` is
+O(nnz + M b) for the compact codes plus one sparse product of the one-hot
+codes with the labels, O(nnz LC), and O(M b q) for the dense
+``feature_label`` counts; memory O(nnz + M b q). :attr:`DiscreteProblem.entries`
+is O(E) once.
 """
 
 from __future__ import annotations
@@ -139,6 +145,10 @@ def unique_keys(keys: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
     return unique, rank[keys]
 
 
+LOOKUP_KEYS = 1 << 25
+"""Entries are located through a dense int32 index up to this many keys (128 MiB)."""
+
+
 class Entries:
     """The stored (f, v, i) co-occurrence counts and their (f, i) groups."""
 
@@ -154,9 +164,16 @@ class Entries:
         n_features = problem.n_features
         groups, self.group = unique_keys(self.f * q + self.i, n_features * q)
         self.group_f, self.group_i = groups // q, groups % q
+        n_keys = problem.small_labels.shape[0] * q
+        self._index = None  # key -> entry, where the key range is small
+        if n_keys <= LOOKUP_KEYS:
+            self._index = np.full(n_keys, -1, dtype=np.int32)
+            self._index[self.keys] = np.arange(self.keys.size, dtype=np.int32)
 
     def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:
         """Index of the entries (r, i) (each must be stored)."""
+        if self._index is not None:
+            return self._index[r * q + i].astype(np.intp)
         return np.searchsorted(self.keys, r * q + i)
 
     def grouped(self, positions: np.ndarray, values: np.ndarray):

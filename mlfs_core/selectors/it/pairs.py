@@ -12,6 +12,13 @@ product, the counts of (feature code >= 1, l_j = 1) among them; every other
 cell of the (f, l_i, l_j) table follows from totals by subtraction. Blocks
 have a bounded number of elements, so memory stays small even for
 delicious' 483,000 label pairs; the time is O(n_features x n_pairs x codes).
+
+Cost: the dense blocks are O(M q^2 b / 2) time and O(2^15) memory, plus one
+sparse product per label, O(nnz LC^2) in all; they serve the features that
+touch many labels and the datasets where few features share a mode count.
+The sums over pairs (PMU, LRFS) never use them: :func:`triple_entropy_sum`
+is the sparse O(X q^2 + K q + E + P b + nnz LC^2) of :mod:`.pairs_sparse`,
+and the label-pair entropies are O(N LC^2 + q^2).
 """
 
 from __future__ import annotations

@@ -16,6 +16,14 @@ pairs in closed form or once per distinct mode count), plus:
 
 T-sums are those of :mod:`.data`; the result equals the dense kernel of
 :mod:`.pairs` up to rounding.
+
+Cost (X distinct mode counts, K <= 3 E distinct (t, a), (t, x) and
+(t, x + a) keys, P = sum_f |T_f|^2 / 2 pairs of touched labels, T_f the
+labels touched by f): the baseline O(X q^2); the single changes O(E b + K q)
+(once per key, not per entry); the touched pairs O(P b); the co-occurrence
+counts one product with the label-pair matrix (N x q^2, about N LC^2 / 2
+values), O(nnz LC^2), and O(nnz LC^2) for their fix-ups. Memory O(E b +
+chunk) plus the product's records.
 """
 
 from __future__ import annotations

@@ -12,6 +12,12 @@ many entries as the feature-label co-occurrences of the non-mode codes.
 Notation (one step): ``pair[f, v, w]`` counts (f = v, s = w); ``P_w[f, v, i]``
 (v, w >= 1) counts (f = v, s = w, l_i = 1) over the rows ``R_w`` with s = w;
 ``L_w[i]`` counts label i in ``R_w``; ``F[f, v, i]`` is ``feature_label``.
+
+Cost per step: one sparse product per code w >= 1 of s over its rows
+(O(nnz_s LC)), a sorted search of its records among the E stored
+co-occurrences, and chunked passes over the E entries and their (f, i)
+groups for the w = 0 slice, plus O(U q) for the label sums of the U <= N + 1
+distinct pair counts: O(nnz_s LC + E log E_s + U q) time, O(E) memory.
 """
 
 from __future__ import annotations

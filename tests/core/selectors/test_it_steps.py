@@ -1,0 +1,30 @@
+"""The per-step triple sums locate stored entries the same way on both paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mlfs_core._random import check_rng
+from mlfs_core.selectors.greedy import rank_discrete
+from mlfs_core.selectors.it import data
+
+from .test_greedy_oracle import naive_rank
+
+
+@pytest.mark.parametrize("lookup", [True, False])
+@pytest.mark.parametrize("method", ["PMU", "D2F", "MDMR"])
+def test_entry_index_and_sorted_search_rank_alike(method, lookup, monkeypatch):
+    """Check the dense entry index and the sorted search both rank as the oracle."""
+    if not lookup:
+        monkeypatch.setattr(data, "LOOKUP_KEYS", 0)
+    rng = check_rng(21)
+    codes = rng.integers(0, 3, size=(45, 8))
+    codes[rng.random(codes.shape) < 0.6] = 0
+    Y = (rng.random((45, 4)) < 0.35).astype(np.int8)
+    problem = data.prepare_codes(codes, Y)
+    assert (problem.entries._index is not None) == lookup
+    fast = rank_discrete(codes, Y, method)
+    order, path = naive_rank(codes, Y, method)
+    assert fast.order.tolist() == order
+    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
