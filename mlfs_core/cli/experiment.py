@@ -68,7 +68,7 @@ def run_verify_command(args: argparse.Namespace) -> int:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
     stored = load_stored(args.dir)
     result = verify_experiment(
-        stored.config,
+        with_splits_dir(stored.config),
         stored.results,
         sample=args.sample,
         seed=args.seed,
@@ -113,9 +113,33 @@ def kernel_note(kernel: str | None, recorded: str | None, pinned: str | None) ->
     )
 
 
+def with_splits_dir(config, environ=None):
+    """``config`` with ``protocol.splits_dir`` from ``$MLFS_SPLITS`` when it has none.
+
+    The command line is the one place that reads this environment variable
+    (the engine takes the folder from the config only).
+
+    Examples
+    --------
+    >>> from mlfs_core.evaluation import ExperimentConfig
+    >>> c = ExperimentConfig(datasets=("sample",), methods=("MaxCS",))
+    >>> with_splits_dir(c, {"MLFS_SPLITS": "/data/splits"}).protocol.splits_dir
+    '/data/splits'
+    >>> with_splits_dir(c, {}).protocol.splits_dir is None
+    True
+    """
+    import os
+    from dataclasses import replace
+
+    folder = (os.environ if environ is None else environ).get("MLFS_SPLITS")
+    if not folder or config.protocol.splits_dir is not None:
+        return config
+    return replace(config, protocol=replace(config.protocol, splits_dir=folder))
+
+
 def run_experiment_command(args: argparse.Namespace) -> int:
     """Run ``mlfs experiment``; returns the exit status (ConfigError propagates)."""
-    config = load_config(args.config)
+    config = with_splits_dir(load_config(args.config))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     cache = None if args.no_cache else (args.cache or out / "cache")

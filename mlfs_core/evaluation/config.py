@@ -34,6 +34,7 @@ import tomli_w
 
 from .._validation import is_int
 from ..errors import ConfigError
+from . import conventions
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -47,20 +48,6 @@ LABEL_HANDLING = ("keep", "drop_constant")
 ON_SPARSE_LABEL = ("warn", "error", "ignore")
 DISCRETIZE = ("none", "uniform", "quantile", "binary")
 SCALING = ("none", "l2-rows", "maxabs")
-EVALUATIONS = ("definition", "reference-code")
-CONVENTIONS = ("split", "mlknn", "ranking_on_predictions", "weighted_and_drop")
-"""The reference code's four conventions, in canonical order (issue 12): an
-evaluation may also be any of them ``+``-joined in this order (``"mlknn"``,
-``"split+weighted_and_drop"``): that convention set alone, on top of ours."""
-REFERENCE_CODE_METRICS = (
-    "hamming_loss",
-    "ranking_loss",
-    "coverage_error",
-    "weighted_f1",
-    "weighted_jaccard",
-    "subset_accuracy",
-)
-"""Names of ``reference_code.REFERENCE_METRICS`` (kept here: no sklearn import)."""
 ALL_METRICS = (
     "micro_f1",
     "macro_f1",
@@ -144,24 +131,22 @@ class ProtocolConfig:
         Names from ``evaluation.METRICS`` (``"definition"``), or from
         :data:`REFERENCE_CODE_METRICS` (``"reference-code"``; the default
         list becomes that one).
-    evaluation : str
-        ``"definition"`` (default): METHODS.md section 5 as written.
-        ``"reference-code"`` (protocol B only: ML-kNN on discretized codes):
-        the conventions of paper 001's published code, documented one by
-        one in :mod:`mlfs_core.evaluation.reference_code`: Mulan's predefined
-        split where one exists (with ``split = "own"``; the splits folder is
-        ``$MLFS_SPLITS`` or ``datasets-splits`` beside the datasets folder),
-        scikit-multilearn's ML-kNN (each training sample its own neighbour,
-        ``>=`` on the posterior), ranking loss and coverage on the 0/1
-        predictions, support-weighted F1 and Jaccard, and labels constant
-        in the training OR the test part dropped. Or a ``+``-joined subset
-        of :data:`CONVENTIONS` (``"split"``, ``"mlknn"``,
-        ``"ranking_on_predictions"``, ``"weighted_and_drop"``, in that
-        order): those conventions alone on top of ours (issue 12, one
-        convention at a time); the metrics may then be ours or the reference
-        code's, and default to the reference code's list when
-        ``weighted_and_drop`` is on. Part of every fit's cache key when not
-        ``"definition"`` (the keys of definition fits are unchanged).
+    evaluation : str or mapping
+        ``"definition"`` (default): METHODS.md section 5 as written. Else a
+        set of registered conventions (:mod:`mlfs_core.evaluation.conventions`),
+        given as the TOML table ``[protocol.evaluation]`` (one ``aspect =
+        choice`` per convention, or ``preset = NAME``) or as a preset's name
+        or ``+``-joined convention names; stored as the canonical string.
+        Conventions run on the budget-batched ML-kNN path only (protocol B:
+        an ML-kNN classifier on discretized codes, no scaling). The
+        reproduction of paper 001's published code registers four of them
+        and the preset ``"reference-code"``. Part of every fit's cache key
+        when not ``"definition"``.
+    splits_dir : str, optional
+        The folder of published train/test pairs that a convention's
+        ``"predefined"`` split provider reads (:mod:`~.predefined`);
+        relative paths resolve like dataset paths. Default: ``datasets-splits``
+        beside the datasets' folder.
     """
 
     name: str = "A"
@@ -179,7 +164,8 @@ class ProtocolConfig:
     label_handling: str = "keep"
     on_sparse_label: str = "warn"
     metrics: tuple = ALL_METRICS
-    evaluation: str = "definition"
+    evaluation: Any = "definition"
+    splits_dir: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "budgets", tuple(self.budgets))
@@ -187,9 +173,18 @@ class ProtocolConfig:
         plain = tuple(int(b) if is_int(b) else float(b) for b in self.budgets)
         object.__setattr__(self, "budgets", plain)  # TOML-writable numbers
         object.__setattr__(self, "metrics", tuple(self.metrics))
-        weighted = "weighted_and_drop" in evaluation_conventions(self.evaluation)
-        if weighted and self.metrics == ALL_METRICS:
-            object.__setattr__(self, "metrics", REFERENCE_CODE_METRICS)
+        if isinstance(self.evaluation, Mapping):
+            evaluation = conventions.from_table(self.evaluation)
+        else:
+            evaluation = conventions.canonical(self.evaluation)
+        object.__setattr__(self, "evaluation", evaluation)
+        defaults = [
+            c.default_metrics
+            for c in conventions.resolve(evaluation)
+            if c.default_metrics is not None
+        ]
+        if defaults and self.metrics == ALL_METRICS:
+            object.__setattr__(self, "metrics", tuple(defaults[-1]))
         if isinstance(self.classifier, Mapping):
             object.__setattr__(
                 self,
@@ -203,8 +198,8 @@ class ProtocolConfig:
         _check_choice("on_sparse_label", self.on_sparse_label, ON_SPARSE_LABEL)
         _check_choice("discretize", self.discretize, DISCRETIZE)
         _check_choice("scaling", self.scaling, SCALING)
-        if self.evaluation != "definition":  # checked above by evaluation_conventions
-            self._check_reference_code()
+        if self.evaluation != "definition":
+            self._check_conventions()
         object.__setattr__(
             self, "n_repeats", _check_int("n_repeats", self.n_repeats, 1)
         )
@@ -215,7 +210,7 @@ class ProtocolConfig:
                 f"protocol.test_size must lie in (0, 1), got {self.test_size}"
             )
 
-    def _check_reference_code(self) -> None:
+    def _check_conventions(self) -> None:
         name = self.classifier.name
         scaling = self.classifier.params.get("scaling", "none")
         if name != "mlknn" or self.discretize == "none" or self.scaling != "none":
@@ -230,10 +225,7 @@ class ProtocolConfig:
                 "discretized codes: protocol.classifier.params.scaling must be "
                 f'"none", got {scaling!r}'
             )
-        if self.evaluation == "reference-code":
-            allowed = REFERENCE_CODE_METRICS
-        else:  # one convention set: ours plus the reference code's metrics
-            allowed = tuple(dict.fromkeys(ALL_METRICS + REFERENCE_CODE_METRICS))
+        allowed = conventions.allowed_metrics(self.evaluation, ALL_METRICS)
         unknown = [m for m in self.metrics if m not in allowed]
         if unknown:
             raise ConfigError(
@@ -243,37 +235,11 @@ class ProtocolConfig:
 
 
 def evaluation_conventions(evaluation: str) -> tuple[str, ...]:
-    """The conventions an ``evaluation`` value switches on (see :data:`CONVENTIONS`).
+    """The convention names an ``evaluation`` switches on (canonical order).
 
-    ``"definition"`` switches none, ``"reference-code"`` all four, a
-    ``+``-joined list the ones it names.
-
-    Raises
-    ------
-    ConfigError
-        An unknown value (the message lists the accepted forms).
-
-    Examples
-    --------
-    >>> evaluation_conventions("mlknn+weighted_and_drop")
-    ('mlknn', 'weighted_and_drop')
+    Kept for old callers: :func:`mlfs_core.evaluation.conventions.names_of`.
     """
-    if evaluation == "definition":
-        return ()
-    if evaluation == "reference-code":
-        return CONVENTIONS
-    names = str(evaluation).split("+")
-    if (
-        not names
-        or any(n not in CONVENTIONS for n in names)
-        or list(names) != sorted(set(names), key=CONVENTIONS.index)
-    ):
-        raise ConfigError(
-            f"protocol.evaluation must be one of {list(EVALUATIONS)} or "
-            f"'+'-joined conventions from {list(CONVENTIONS)} in that order "
-            f"(e.g. 'mlknn', 'split+weighted_and_drop'), got {evaluation!r}"
-        )
-    return tuple(names)
+    return conventions.names_of(evaluation)
 
 
 def protocol_a(**overrides: Any) -> ProtocolConfig:
@@ -445,7 +411,9 @@ def _plain(obj) -> dict:
         value = getattr(obj, f.name)
         if value is None:
             continue
-        if hasattr(value, "__dataclass_fields__"):
+        if f.name == "evaluation" and value != conventions.DEFINITION:
+            value = conventions.to_table(value)  # [protocol.evaluation]
+        elif hasattr(value, "__dataclass_fields__"):
             value = _plain(value)
         elif isinstance(value, tuple):
             value = list(value)

@@ -9,16 +9,16 @@ from sklearn.metrics import f1_score, jaccard_score
 from mlfs_core.errors import ConfigError, DatasetError
 from mlfs_core.evaluation._neighbors import neighbour_label_counts
 from mlfs_core.evaluation.mlknn import MLkNN
-from mlfs_core.evaluation.reference_code import (
+from mlfs_core.reproduction.paper001.conventions import (
     REFERENCE_METRICS,
     ReferenceMLkNN,
-    datasets_without_split,
     load_predefined_split,
     make_reference_mlknn,
     predefined_split_folder,
-    reference_evaluate,
     reference_label_mask,
 )
+
+from .oracles import datasets_without_split, reference_evaluate
 
 ARFF = "@relation r\n@attribute f numeric\n@attribute l {0,1}\n@data\n"
 XML = '<labels xmlns="http://mulan.sourceforge.net/labels"><label name="l"/></labels>'

@@ -7,23 +7,24 @@ import pytest
 
 from mlfs_core import load_dataset
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation._prepare import prepare
-from mlfs_core.evaluation._reference import lean_reference_metrics
-from mlfs_core.evaluation.protocols import (
-    REFERENCE_CODE_METRICS,
+from mlfs_core.evaluation.config import (
     ClassifierConfig,
     ExperimentConfig,
     config_from_toml,
     config_to_toml,
     protocol_b,
 )
-from mlfs_core.evaluation.reference_code import (
+from mlfs_core.evaluation.runner import run_experiment
+from mlfs_core.evaluation.runner.prepare import prepare
+from mlfs_core.measures.discretize import Discretizer
+from mlfs_core.reproduction.paper001.conventions import (
+    REFERENCE_CODE_METRICS,
     REFERENCE_METRICS,
     ReferenceMLkNN,
-    reference_evaluate,
+    lean_reference_metrics,
 )
-from mlfs_core.evaluation.runner import run_experiment
-from mlfs_core.measures.discretize import Discretizer
+
+from .oracles import reference_evaluate
 
 BUDGETS = (1, 2, 4, 8)
 
@@ -39,7 +40,7 @@ def test_config_round_trips_and_rejects_what_the_variant_cannot_do(tmp_path):
     assert protocol.metrics == REFERENCE_CODE_METRICS
     config = ExperimentConfig(datasets=["sample"], methods=["PMU"], protocol=protocol)
     text = config_to_toml(config)
-    assert 'evaluation = "reference-code"' in text
+    assert '[protocol.evaluation]\npreset = "reference-code"' in text
     assert config_from_toml(text) == config
     assert config_from_toml(config_to_toml(config)).protocol.evaluation == (
         "reference-code"
@@ -128,9 +129,14 @@ def test_lean_reference_metrics_equal_the_modules_bit_for_bit(seed):
 
 
 # ------------------------------------------------- one convention at a time
+from mlfs_core.evaluation.conventions import PRESETS  # noqa: E402
 from mlfs_core.evaluation.mlknn import MLkNN  # noqa: E402
-from mlfs_core.evaluation.protocols import CONVENTIONS, evaluation_conventions  # noqa: E402
-from mlfs_core.evaluation.reference_conventions import (  # noqa: E402
+
+CONVENTIONS = PRESETS["reference-code"]
+from mlfs_core.evaluation.conventions import (  # noqa: E402
+    names_of as evaluation_conventions,
+)
+from mlfs_core.reproduction.paper001.conventions import (  # noqa: E402
     Conventions,
     paper001_metrics,
 )

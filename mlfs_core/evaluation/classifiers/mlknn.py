@@ -68,6 +68,12 @@ class MLkNN(ClassifierMixin, BaseEstimator):
     [[1, 0], [0, 1]]
     """
 
+    include_self = False
+    """Whether a training sample is one of its own k neighbours when the
+    likelihoods are estimated (False: Zhang & Zhou's leave-one-out rule). A
+    subclass that says True (scikit-multilearn's behaviour) is honoured by the
+    runner's budget-batched path too."""
+
     def __init__(self, k: int = 10, s: float = 1.0, scaling: str = "none"):
         self.k = k
         self.s = s
@@ -111,7 +117,7 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         if self.k_ == 0:
             return np.zeros_like(self.Y_)
         return neighbour_label_counts(
-            self.X_, self.X_, self.Y_, self.k_, exclude_self=True
+            self.X_, self.X_, self.Y_, self.k_, exclude_self=not self.include_self
         )
 
     def _test_counts(self, X) -> np.ndarray:
@@ -133,8 +139,35 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         return self.predict_proba(X)
 
     def predict(self, X) -> np.ndarray:
-        """0/1 predictions: posterior above 1/2."""
-        return (self.predict_proba(X) > 0.5).astype(np.int8)
+        """0/1 predictions: :meth:`decide` on the test neighbour counts."""
+        X, _ = check_XY(X, np.zeros((_n_rows(X), 1)))
+        counts = self._test_counts(_dense_if_narrow(X))
+        posterior = mlknn_posteriors(
+            self.prior_, self.cond_pos_, self.cond_neg_, counts
+        )
+        return self.decide(
+            self.prior_, self.cond_pos_, self.cond_neg_, counts, posterior
+        )
+
+    def decide(self, prior, cond_pos, cond_neg, counts, posterior) -> np.ndarray:
+        """The prediction rule: a label is set when its posterior is above 1/2.
+
+        Parameters
+        ----------
+        prior : ndarray of shape (n_labels,)
+        cond_pos, cond_neg : ndarray of shape (n_labels, k + 1)
+            The likelihood tables.
+        counts : ndarray of shape (n_samples, n_labels)
+            Test samples' neighbour counts per label.
+        posterior : ndarray of shape (n_samples, n_labels)
+
+        Returns
+        -------
+        ndarray of int8
+            0/1 predictions. A subclass may decide otherwise (the runner's
+            budget-batched path calls this method too).
+        """
+        return (posterior > 0.5).astype(np.int8)
 
 
 def mlknn_tables(

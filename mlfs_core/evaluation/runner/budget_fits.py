@@ -18,8 +18,10 @@ Every value equals what :func:`~._tasks.run_fit` gives for the same budget
 (tested exactly); only the timings differ. Budgets wider than
 :data:`PREFIX_MAX_WIDTH` columns (AF on a wide dataset) get their neighbours
 from one exact search on their columns, where the matrix product is cheaper
-than one pass per column. Under ``evaluation = "reference-code"`` the same
-path applies the conventions of :mod:`.reference_code` (via :mod:`._reference`).
+than one pass per column. Under an evaluation with conventions
+(:mod:`~mlfs_core.evaluation.conventions`) the same path applies them: the
+classifier they name (its :attr:`~.MLkNN.include_self` and
+:meth:`~.MLkNN.decide`), their metric variants and their label rule.
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ import numpy as np
 
 from ..._validation import check_Y
 from ...measures.discretize import Discretizer
-from .._reference import lean_reference_metrics, reference_predictions
 from ..classifiers import make_classifier
-from ..classifiers.mlknn import mlknn_posteriors, mlknn_tables
+from ..classifiers.mlknn import MLkNN, mlknn_posteriors, mlknn_tables
 from ..classifiers.neighbors import neighbour_label_counts
 from ..classifiers.prefix_knn import prefix_neighbour_counts
-from ..config import evaluation_conventions
+from ..conventions import resolve
 from ..metrics.lean import lean_metrics
-from ..reference_code import REFERENCE_METRICS, reference_label_mask
+from ..metrics.lean_variants import lean_variant_metrics
+from ..metrics.variants import VARIANT_METRICS
 
 PREFIX_MAX_WIDTH = 256
 
@@ -50,9 +52,10 @@ def batchable(classifier: tuple[str, dict], discretize: str, scaling: str) -> bo
     B): integer codes make every distance exact, whatever the column order.
     """
     name, params = classifier
-    if name != "mlknn" or discretize == "none" or scaling != "none":
+    if discretize == "none" or scaling != "none":
         return False
-    return make_classifier(name, params).scaling == "none"
+    model = make_classifier(name, params)
+    return isinstance(model, MLkNN) and model.scaling == "none"
 
 
 def run_mlknn_budgets(
@@ -86,11 +89,10 @@ def run_mlknn_budgets(
     discretize, bins
         The protocol's discretization (fitted on the training part).
     evaluation : str
-        ``"reference-code"``: each training sample is its own neighbour,
-        ``>=`` on the posterior, and the metrics of
-        :mod:`.reference_code` (``drop_constant`` is replaced by its rule).
-        A ``+``-joined convention set applies only those conventions
-        (``mlknn`` the neighbours and ``>=``; the others via :class:`_Scorer`).
+        A canonical evaluation (:func:`~mlfs_core.evaluation.conventions.canonical`):
+        its conventions may name another ML-kNN classifier (whose
+        ``include_self`` and ``decide`` apply), metric variants and a label
+        rule (applied by :class:`_Scorer`).
 
     Returns
     -------
@@ -100,12 +102,12 @@ def run_mlknn_budgets(
     del seed
     start = perf_counter()
     codes_train, codes_test = _codes(X_train, X_test, discretize, bins)
-    model = make_classifier(*classifier)
+    conventions = resolve(evaluation)
+    name = next((c.classifier for c in conventions if c.classifier), classifier[0])
+    model = make_classifier(name, classifier[1])
     Y = check_Y(Y_train, codes_train.shape[0]).astype(np.int64)
     k = int(max(0, min(model.k, Y.shape[0] - 1)))
-    on = set(evaluation_conventions(evaluation))
-    # convention (b): each training sample is one of its own neighbours
-    loo = "mlknn" not in on
+    loo = not model.include_self
     train_counts, train_s = _counts(codes_train, codes_train, Y, k, budgets, loo)
     test_counts, test_s = _counts(codes_test, codes_train, Y, k, budgets, False)
     score = _Scorer(Y_train, Y_test, metrics, drop_constant, evaluation)
@@ -116,10 +118,7 @@ def run_mlknn_budgets(
         fit_s = train_s[b] + perf_counter() - tic
         tic = perf_counter()
         posterior = mlknn_posteriors(prior, pos, neg, test_counts[b])
-        if "mlknn" in on:
-            Y_pred = reference_predictions(prior, pos, neg, test_counts[b])
-        else:
-            Y_pred = (posterior > 0.5).astype(np.int8)
+        Y_pred = model.decide(prior, pos, neg, test_counts[b], posterior)
         predict_s = test_s[b] + perf_counter() - tic
         tic = perf_counter()
         out[b] = {
@@ -138,30 +137,33 @@ def run_mlknn_budgets(
 
 
 class _Scorer:
-    """The metrics of one prediction under an evaluation (see ``protocols``).
+    """The metrics of one prediction under an evaluation's conventions.
 
-    ``"definition"``: ours. ``"reference-code"`` (all four conventions) or a
-    convention set: conventions (c) and (d) as
-    :func:`~.reference_conventions.paper001_metrics` applies them (labels
-    constant in the training OR test part dropped under (d), else those
-    constant in the training part when ``drop_constant``; ranking loss and
-    coverage on the 0/1 predictions under (c), needing two labels, else NaN;
-    ``weighted_*`` metrics from the reference code, the others ours).
+    With no convention: ours (:func:`~.metrics.lean.lean_metrics`, labels
+    constant in the training part dropped when ``drop_constant``). Else: the
+    labels the conventions' rule keeps (``"train_or_test"``: not constant in
+    the training part nor in the test part), then each metric under its
+    variant where a convention substitutes one (variants on 0/1 predictions
+    need two labels, else NaN), ours for the rest.
     """
 
     def __init__(self, Y_train, Y_test, metrics, drop_constant, evaluation):
         self.Y_train, self.Y_test, self.metrics = Y_train, Y_test, metrics
-        self.evaluation, self.mask = evaluation, None
-        on = set(evaluation_conventions(evaluation))
-        self.on_predictions = "ranking_on_predictions" in on
-        if "weighted_and_drop" in on:
-            self.mask = reference_label_mask(Y_train, Y_test)
+        conventions = resolve(evaluation)
+        self.plain, self.mask = not conventions, None
+        self.variants = {m: m for m in metrics if m in VARIANT_METRICS}
+        for c in conventions:
+            self.variants.update(
+                {m: v for m, v in c.metric_variants.items() if m in metrics}
+            )
+        if any(c.label_rule == "train_or_test" for c in conventions):
+            self.mask = _varies(Y_train) & _varies(Y_test)
         elif drop_constant:
             positives = np.asarray(Y_train).sum(axis=0)
             self.mask = (positives > 0) & (positives < Y_train.shape[0])
 
     def __call__(self, Y_pred, posterior) -> dict[str, float]:
-        if self.evaluation == "definition":
+        if self.plain:
             return lean_metrics(
                 self.Y_test,
                 Y_pred,
@@ -178,26 +180,27 @@ class _Scorer:
             Y, P, S = Y[:, self.mask], P[:, self.mask], S[:, self.mask]
         if Y.shape[1] == 0:
             return dict.fromkeys(self.metrics, float("nan"))
-        theirs = {"weighted_f1", "weighted_jaccard"}
-        if self.on_predictions:
-            theirs |= {"ranking_loss", "coverage_error"}
-        theirs &= set(self.metrics)
+        theirs = self.variants
         ours = [m for m in self.metrics if m not in theirs]
         out = lean_metrics(Y, P, S, metrics=ours) if ours else {}
         if theirs and Y.shape[1] < 2:
-            # the reference metrics on 0/1 predictions need two labels
-            single = {"ranking_loss", "coverage_error"}
-            out.update(
-                {
-                    m: float("nan")
-                    if m in single
-                    else REFERENCE_METRICS[m].function(Y, P, P)
-                    for m in theirs
-                }
-            )
+            # the variants on 0/1 predictions need two labels
+            for m, v in theirs.items():
+                single = v.endswith("_on_predictions")
+                out[m] = (
+                    float("nan") if single else VARIANT_METRICS[v].function(Y, P, P)
+                )
         elif theirs:
-            out.update(lean_reference_metrics(Y, P, sorted(theirs)))
+            values = lean_variant_metrics(Y, P, sorted(set(theirs.values())))
+            out.update({m: values[v] for m, v in theirs.items()})
         return {m: out[m] for m in self.metrics}
+
+
+def _varies(Y) -> np.ndarray:
+    Y = np.asarray(Y)
+    if Y.shape[0] == 0:
+        return np.zeros(Y.shape[1], dtype=bool)
+    return Y.min(axis=0) != Y.max(axis=0)
 
 
 def _busy(result: dict) -> float:

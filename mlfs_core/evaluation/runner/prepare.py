@@ -26,8 +26,8 @@ from ..config import (
     ExperimentConfig,
     MethodConfig,
     ProtocolConfig,
-    evaluation_conventions,
 )
+from ..conventions import SPLIT_PROVIDERS, resolve
 from ..metrics import get_metric
 from ..splits import Split, check_n_folds, holdout_split, own_split, stratified_kfold
 
@@ -94,16 +94,34 @@ def prepare(config: ExperimentConfig):
     datasets = []
     for i, item in enumerate(config.datasets):
         ds, source = _load(item, i, config.base_dir)
-        split = "split" in evaluation_conventions(protocol.evaluation)
-        if split and protocol.split == "own" and source:
-            from .._reference import reference_dataset  # Mulan's predefined split
-
-            ds = reference_dataset(ds, Path(source))
+        if protocol.split == "own" and source:
+            ds = _provided_split(ds, source, protocol, config.base_dir)
         datasets.append(_prepare_dataset(ds, source, protocol, config.seed, i))
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
         raise ConfigError(f"datasets: names must be unique (set 'name'), got {names}")
     return datasets, methods
+
+
+def _provided_split(ds, source, protocol: ProtocolConfig, base_dir):
+    """``ds`` as the evaluation's split providers give it (e.g. its published pair)."""
+    providers = [c.split for c in resolve(protocol.evaluation) if c.split]
+    if not providers:
+        return ds
+    from .. import predefined  # noqa: F401  registers the built-in "predefined"
+
+    splits_dir = None
+    if protocol.splits_dir is not None:
+        splits_dir = resolve_path(protocol.splits_dir, base_dir)
+    for name in providers:
+        try:
+            provider = SPLIT_PROVIDERS[name]
+        except KeyError:
+            known = sorted(SPLIT_PROVIDERS)
+            msg = f"unknown split provider {name!r}; known: {known}"
+            raise ConfigError(msg) from None
+        ds = provider(ds, Path(source), splits_dir=splits_dir)
+    return ds
 
 
 def _prepare_method(m: MethodConfig) -> PreparedMethod:
