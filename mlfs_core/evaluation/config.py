@@ -34,6 +34,7 @@ import tomli_w
 
 from .._validation import is_int
 from ..errors import ConfigError
+from ..options import Option, check_all
 from . import conventions
 
 if sys.version_info >= (3, 11):
@@ -48,6 +49,21 @@ LABEL_HANDLING = ("keep", "drop_constant")
 ON_SPARSE_LABEL = ("warn", "error", "ignore")
 DISCRETIZE = ("none", "uniform", "quantile", "binary")
 SCALING = ("none", "l2-rows", "maxabs")
+PROTOCOL_OPTIONS = (
+    Option("split", "cv", choices=SPLITS, help="cross-validation, hold-out or own"),
+    Option("n_folds", 10, low=2, help="folds of the cross-validation"),
+    Option("budget_unit", "percent", choices=BUDGET_UNITS),
+    Option("on_large_budget", "error", choices=ON_LARGE_BUDGET),
+    Option("n_repeats", 3, low=1, help="runs of each stochastic method"),
+    Option("discretize", "none", choices=DISCRETIZE),
+    Option("bins", 3, low=2, help="bins of the classifier input's discretization"),
+    Option("scaling", "none", choices=SCALING),
+    Option("label_handling", "keep", choices=LABEL_HANDLING),
+    Option("on_sparse_label", "warn", choices=ON_SPARSE_LABEL),
+)
+"""The protocol's scalar settings as :class:`~mlfs_core.options.Option` s: what
+:class:`ProtocolConfig` checks (every problem reported at once), what the app's
+form offers."""
 ALL_METRICS = (
     "micro_f1",
     "macro_f1",
@@ -191,20 +207,13 @@ class ProtocolConfig:
                 "classifier",
                 _from_mapping(ClassifierConfig, self.classifier, "protocol.classifier"),
             )
-        _check_choice("split", self.split, SPLITS)
-        _check_choice("budget_unit", self.budget_unit, BUDGET_UNITS)
-        _check_choice("on_large_budget", self.on_large_budget, ON_LARGE_BUDGET)
-        _check_choice("label_handling", self.label_handling, LABEL_HANDLING)
-        _check_choice("on_sparse_label", self.on_sparse_label, ON_SPARSE_LABEL)
-        _check_choice("discretize", self.discretize, DISCRETIZE)
-        _check_choice("scaling", self.scaling, SCALING)
+        values = {o.name: getattr(self, o.name) for o in PROTOCOL_OPTIONS}
+        for name, value in check_all(
+            PROTOCOL_OPTIONS, values, prefix="protocol."
+        ).items():
+            object.__setattr__(self, name, value)
         if self.evaluation != "definition":
             self._check_conventions()
-        object.__setattr__(
-            self, "n_repeats", _check_int("n_repeats", self.n_repeats, 1)
-        )
-        object.__setattr__(self, "n_folds", _check_int("n_folds", self.n_folds, 2))
-        object.__setattr__(self, "bins", _check_int("bins", self.bins, 2))
         if not 0.0 < float(self.test_size) < 1.0:
             raise ConfigError(
                 f"protocol.test_size must lie in (0, 1), got {self.test_size}"
@@ -232,6 +241,24 @@ class ProtocolConfig:
                 f"protocol.metrics under evaluation = {self.evaluation!r}: "
                 f"{unknown} not among {list(allowed)}"
             )
+
+
+def middle_budget(protocol: ProtocolConfig) -> int | float:
+    """The middle of a protocol's sorted budgets: the one rule for "the middle budget".
+
+    The similarity table of an experiment and of a study is taken there
+    (50 % for protocol A's 10..90 %); with an even number of budgets it is
+    the upper of the two middle ones.
+
+    Examples
+    --------
+    >>> middle_budget(protocol_a())
+    50
+    >>> middle_budget(protocol_b(budgets=(1, 2, 3, 4)))
+    3
+    """
+    budgets = sorted(protocol.budgets)
+    return budgets[len(budgets) // 2]
 
 
 def evaluation_conventions(evaluation: str) -> tuple[str, ...]:
@@ -453,13 +480,6 @@ def _coerce(item, cls, string_field: str, where: str):
     if isinstance(item, Mapping):
         return _from_mapping(cls, item, f"{where}[]")
     raise ConfigError(f"{where}: cannot use a {type(item).__name__} here")
-
-
-def _check_choice(name: str, value, choices) -> None:
-    if value not in choices:
-        raise ConfigError(
-            f"protocol.{name} must be one of {list(choices)}, got {value!r}"
-        )
 
 
 def _check_int(name: str, value, minimum: int) -> int:

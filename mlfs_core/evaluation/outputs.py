@@ -40,7 +40,7 @@ from ..columns import (
     REUSED,
 )
 from ..errors import ConfigError
-from .config import DatasetSpec, ExperimentConfig, config_to_toml
+from .config import DatasetSpec, ExperimentConfig, config_to_toml, middle_budget
 from .metrics import higher_is_better
 from .runner import ExperimentResult
 from .runner.prepare import ALL_FEATURES, SAMPLE_NAME, resolve_path
@@ -257,8 +257,7 @@ def analysis_tables(result: ExperimentResult) -> dict[str, pd.DataFrame]:
 def _similarity(result: ExperimentResult) -> pd.DataFrame:
     """Kuncheva matrix at the middle budget (50 % for protocol A)."""
     protocol = result.config.protocol
-    budgets = sorted(protocol.budgets)
-    middle = budgets[len(budgets) // 2]
+    middle = middle_budget(protocol)
     if protocol.budget_unit == "percent":
         return similarity_matrix(result.selections, budget_pct=middle)
     return similarity_matrix(result.selections, budget=int(middle))

@@ -223,6 +223,10 @@ def make_classifier(name: str, params: dict | None = None, *, random_state: int 
     ConfigError
         For an unknown name or parameters the factory does not accept.
     """
+    if name not in CLASSIFIERS:
+        from ..conventions import load_plugins  # a plug-in may register it
+
+        load_plugins()
     try:
         factory = CLASSIFIERS[name]
     except KeyError:

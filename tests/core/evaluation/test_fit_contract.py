@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlfs_core.cli_experiment import convergence_line
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import run_experiment
 from mlfs_core.evaluation._tasks import run_fit, scale_pair
+from mlfs_core.evaluation.outputs import convergence_line
 from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a
 
 

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from mlfs_core import load_dataset
-from mlfs_core.cli_experiment import reuse_line
 from mlfs_core.evaluation import _budget_fits, _fits, _prefix_knn
 from mlfs_core.evaluation._budget_fits import run_mlknn_budgets
 from mlfs_core.evaluation._lean_metrics import lean_metrics
 from mlfs_core.evaluation._neighbors import neighbour_label_counts
 from mlfs_core.evaluation._tasks import run_fit
 from mlfs_core.evaluation.metrics import METRICS, compute_metrics
+from mlfs_core.evaluation.outputs import reuse_line
 from mlfs_core.evaluation.protocols import (
     ExperimentConfig,
     MethodConfig,
