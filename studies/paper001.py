@@ -23,7 +23,7 @@ from mlfs_core.analysis import (
 )
 from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC
 from mlfs_core.evaluation import METRICS
-from mlfs_core.evaluation.reference_code import REFERENCE_METRICS
+from mlfs_core.reproduction.paper001.conventions import REFERENCE_METRICS
 from mlfs_core.reproduction.paper001.evaluations import evaluation_agreement
 
 from .data import (

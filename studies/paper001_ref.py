@@ -4,7 +4,7 @@ Part of :mod:`studies.report` (see there). The definition-faithful evaluation is
 ``configs/study_paper001.toml``; the ATR authors' evaluation (``evaluation =
 "reference-code"``) is ``configs/study_paper001-ref.toml``; one convention alone
 (``evaluation = "mlknn"`` etc., see
-:class:`~mlfs_core.evaluation.reference_conventions.Conventions`) is
+:class:`~mlfs_core.reproduction.paper001.conventions.Conventions`) is
 ``configs/study_<CONVENTION_STUDIES[name]>.toml``. A study without a config or
 without current-engine data shows as pending. The analysis is
 :mod:`mlfs_core.reproduction.paper001.evaluations`.
@@ -18,7 +18,7 @@ import pandas as pd
 
 from mlfs_core.columns import DATASET, METRIC
 from mlfs_core.evaluation import METRICS
-from mlfs_core.evaluation.reference_code import REFERENCE_METRICS
+from mlfs_core.reproduction.paper001.conventions import REFERENCE_METRICS
 from mlfs_core.reproduction.paper001.evaluations import (
     EVALUATION,
     convention_effects,

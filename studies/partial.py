@@ -40,6 +40,7 @@ from pathlib import Path
 
 from mlfs_core.cache import DiskCache
 from mlfs_core.errors import ConfigError
+from mlfs_core.evaluation import plan_experiment
 
 TASKS_FILE = "tasks.jsonl.gz"
 PROGRESS_FILE = "progress.json"
@@ -131,27 +132,19 @@ def plan_tasks(config) -> list[PlannedTask]:
     Returns
     -------
     list of PlannedTask
-        The selections, then the fits, each with the key the runner caches it under.
-
-    Notes
-    -----
-    The runner has no public plan API yet, so this reads its (private) task
-    grid: the keys are the runner's own, never recomputed here.
+        The selections, then the fits, each with the key the runner caches it
+        under (:func:`mlfs_core.evaluation.plan_experiment`'s own keys).
     """
-    from mlfs_core.evaluation._fits import fit_key
-    from mlfs_core.evaluation._prepare import prepare
-    from mlfs_core.evaluation.runner import _fit_grid, _selection_grid
-
-    datasets, methods = prepare(config)
-    selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
+    plan = plan_experiment(config)
     tasks = [
         PlannedTask(s.key, "selection", s.method.label, s.fold, s.repeat, None)
-        for s in selections
+        for s in plan.selections
     ]
-    for j, k, _ in _fit_grid(selections):
-        s = selections[j]
-        key = fit_key(s, k, config)
-        tasks.append(PlannedTask(key, "fit", s.method.label, s.fold, s.repeat, int(k)))
+    for i, fit in enumerate(plan.fits):
+        s = plan.selections[fit.selection]
+        tasks.append(
+            PlannedTask(plan.fit_key(i), "fit", s.method.label, s.fold, s.repeat, fit.k)
+        )
     return tasks
 
 

@@ -65,6 +65,7 @@ from mlfs_core.columns import (
     VALUE,
 )
 from mlfs_core.evaluation import load_config, run_experiment
+from mlfs_core.evaluation.config import middle_budget
 from mlfs_core.evaluation.outputs import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,14 +94,8 @@ def compact_results(results: pd.DataFrame) -> pd.DataFrame:
     return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()
 
 
-def middle_budget(protocol) -> float:
-    """The study's similarity budget: the middle of its sorted budgets (50 %)."""
-    budgets = sorted(protocol.budgets)
-    return budgets[len(budgets) // 2]
-
-
 def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
-    """Kuncheva index between methods at :func:`middle_budget`, long form."""
+    """Kuncheva index between methods at the protocol's middle budget, long form."""
     middle = middle_budget(protocol)
     if protocol.budget_unit == "percent":
         matrix = similarity_matrix(selections, budget_pct=middle)
