@@ -339,6 +339,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     methods = args.methods.split(",")
+    version = _version()  # the code that runs, even if HEAD moves meanwhile
     results = {}
     for name in args.corpora.split(","):
         ds = load(name)
@@ -366,7 +367,7 @@ def main(argv: list[str] | None = None) -> None:
         results[name] = r
     print(_report(results, methods, args.k, not args.no_memory))
     blas = record()
-    print(f"\nOne thread; CPU seconds; code {_version()}; BLAS {blas['kernel']}.")
+    print(f"\nOne thread; CPU seconds; code {version}; BLAS {blas['kernel']}.")
 
 
 if __name__ == "__main__":

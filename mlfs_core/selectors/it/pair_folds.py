@@ -49,13 +49,7 @@ from .pairs import (
     conditional_sum,
     interaction_sum,
 )
-from .pairs_sparse import (
-    _code_cells_delta,
-    _cooccurrence,
-    _feature_chunks,
-    _mode_cells_delta,
-    _touched,
-)
+from .pairs_sparse import PairCounts, _feature_chunks, _touched, shared_cell_deltas
 from .terms import Statics
 
 # A feature is dense when HEAVY x touched^2 > q^2 (its touched pairs dominate).
@@ -172,39 +166,6 @@ class _Touched:
         self.k_f = t_(bcv).sum(axis=1) + t_(self.x)
 
 
-def _shared_deltas(problem, both, entries, keep):
-    """Sorted keys ``f q^2 + t q + u`` of the kept features' shared cells, and deltas.
-
-    Every (f, t, u) whose non-mode samples share both labels, with the true
-    minus the no-shared-sample T-sum of its (f, l_t, l_u) table: the code-0
-    change per (f, t, u) plus the code >= 1 changes, placed by a sorted
-    search instead of a sort.
-    """
-    q2 = problem.n_labels**2
-    (f, v, pair, s), totals = _cooccurrence(problem)
-    totals.sort_indices()
-    g_f = np.repeat(np.arange(totals.shape[0]), np.diff(totals.indptr))
-    pick = keep[g_f]
-    g_f, g_pair = g_f[pick], totals.indices[pick].astype(np.intp)
-    big_s = totals.data[pick].astype(np.intp)
-    keys = g_f * q2 + g_pair  # sorted: rows, then sorted indices
-    deltas = np.empty(keys.size)
-    for start in range(0, keys.size, _PAIR_CHUNK):
-        part = slice(start, start + _PAIR_CHUNK)
-        deltas[part] = _mode_cells_delta(
-            problem, both, entries, g_f[part], g_pair[part], big_s[part]
-        )
-    pick = np.flatnonzero(keep[f])
-    where, code = np.empty(pick.size, dtype=np.intp), np.empty(pick.size)
-    for start in range(0, pick.size, _PAIR_CHUNK):
-        part = slice(start, start + _PAIR_CHUNK)
-        rec = pick[part]
-        code[part] = _code_cells_delta(problem, f[rec], v[rec], pair[rec], s[rec])
-        where[part] = np.searchsorted(keys, f[rec] * q2 + pair[rec])
-    deltas += np.bincount(where, weights=code, minlength=keys.size)
-    return keys, deltas
-
-
 def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
     """N I(f; l_t; l_u) of the touched pairs (left, right) of the same feature."""
     t_ = problem.tsum
@@ -216,13 +177,12 @@ def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
         k3 += t_(bcv[left] - small[left] - small[right])
     k3 += t_(b) + t_(lab.n[t] - at - b) + t_(lab.n[u] - au - b)
     k3 += t_(x - c + at + au)
-    keys, deltas = shared
-    if keys.size:
+    if left.size:
         q = problem.n_labels
+        features = np.unique(ent.f[left])  # the chunk's features, sorted
+        keys, deltas = shared_cell_deltas(problem, lab.b, *shared, features)
         pair_keys = (ent.f[left] * q + t) * q + u  # sorted: features, then t, u
-        lo, hi = np.searchsorted(keys, [pair_keys[0], pair_keys[-1] + 1])
-        where = np.searchsorted(pair_keys, keys[lo:hi])
-        k3[where] += deltas[lo:hi]
+        k3[np.searchsorted(pair_keys, keys)] += deltas
     value = problem.table[problem.n_samples] - ent.k_f[left]
     value -= lab.label_tsum[t] + lab.label_tsum[u]
     value += ent.k_ft[left] + ent.k_ft[right] + lab.pair_tsum[t, u]
@@ -280,7 +240,7 @@ def positive_interaction_sum(problem: DiscreteProblem, statics: Statics) -> np.n
     per_entry = _keyed_positive_rows(problem, lab, ent.t, ent.x, ent.alpha)
     per_entry -= _keyed_positive_rows(problem, lab, ent.t, ent.x, 0 * ent.alpha)
     half += np.bincount(ent.f, weights=per_entry, minlength=problem.n_features)
-    shared = _shared_deltas(problem, lab.b, entries, light)
+    shared = (entries, PairCounts(problem))
     for left, right in _feature_chunks(ent.f):
         t, u, x = ent.t[left], ent.t[right], ent.x[left]
         zero = np.zeros_like(x)
@@ -306,8 +266,10 @@ def _untouched_positive(problem, lab: _Labels, light: np.ndarray) -> np.ndarray:
     return out
 
 
-# Best partners kept per key before scanning for an untouched one.
+# Best partners kept per (x, t) before scanning for an untouched one, and the
+# most kept per (t, x, a) key (rows past it fall back to a full row).
 _SCAN = 8
+_SCAN_CAP = 64
 
 
 def _information_untouched(problem, lab: _Labels, x, t) -> np.ndarray:
@@ -369,20 +331,28 @@ def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool
         rows[np.arange(tk.size), tk] = -np.inf  # u = t is no pair
         return rows
 
-    best_labels = np.empty((unique.size, min(_SCAN, q)), dtype=np.intp)
-    best_values = np.empty(best_labels.shape)
-    for start in range(0, unique.size, _KEY_CHUNK):
-        part = slice(start, start + _KEY_CHUNK)
-        best_labels[part], best_values[part] = _ranked(rows_of(unique[part]), _SCAN)
+    # Enough partners that the first untouched one is listed (up to a cap).
+    n_touched = np.bincount(ent.f, minlength=problem.n_features).max(initial=0)
+    n_best = int(min(q, n_touched + 1, _SCAN_CAP))
+    by_key = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[by_key], np.arange(0, unique.size + 1, _KEY_CHUNK))
+    bounds = np.append(bounds, by_key.size)
+    out = np.empty(keys.size)
+    for chunk, start in enumerate(range(0, unique.size, _KEY_CHUNK)):
+        labels, values = _ranked(rows_of(unique[start : start + _KEY_CHUNK]), n_best)
+        rows = by_key[bounds[chunk] : bounds[chunk + 1]]
+        local = inverse[rows] - start
 
-    def fallback(missing):
-        rows = rows_of(keys[missing])
-        rows[touched[ent.f[missing]]] = -np.inf
-        return rows.max(axis=1)
+        def fallback(missing, rows=rows):
+            picked = rows[missing]
+            full = rows_of(keys[picked])
+            full[touched[ent.f[picked]]] = -np.inf
+            return full.max(axis=1)
 
-    return _first_untouched(
-        touched, ent.f, best_labels[inverse], best_values[inverse], fallback
-    )
+        out[rows] = _first_untouched(
+            touched, ent.f[rows], labels[local], values[local], fallback
+        )
+    return out
 
 
 def _untouched_max(problem, lab: _Labels, light, touched, floor) -> np.ndarray:
@@ -467,7 +437,7 @@ def max_conditional_sparse(problem: DiscreteProblem, statics: Statics) -> np.nda
     given = info + _one_touched_max(problem, lab, ent, touched, True)
     given = np.maximum(given, _one_touched_max(problem, lab, ent, touched, False))
     _max_by_feature(best, ent.f, given)
-    shared = _shared_deltas(problem, lab.b, entries, light)
+    shared = (entries, PairCounts(problem))
     for left, right in _feature_chunks(ent.f):
         value = _true_pairs(problem, lab, ent, left, right, shared)
         _max_by_feature(best, ent.f[left], np.maximum(info[left], info[right]) - value)

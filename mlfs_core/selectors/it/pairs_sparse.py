@@ -157,36 +157,64 @@ def _label_pair_matrix(problem: DiscreteProblem) -> sp.csr_matrix:
     )
 
 
-def _cooccurrence(problem: DiscreteProblem):
-    """Counts of (f = v >= 1, l_t = l_u = 1), t < u, from one sparse product.
+# Co-occurrence records per block of features: bounds the product's memory.
+_RECORDS = 1 << 19
 
-    Returns
-    -------
-    records : tuple of ndarray
-        ``(f, v, pair, s)``: feature, code index ``v - 1``, column
-        ``t * q + u`` and count s > 0 of every stored cell, sorted by
-        (f, v, pair).
-    totals : csr_matrix of shape (n_features, q * q)
-        The counts summed over the codes >= 1 (samples of f's non-mode codes
-        with both labels).
+
+class PairCounts:
+    """Counts of (f = v >= 1, l_t = l_u = 1), t < u, by blocks of features.
+
+    One sparse product of the codes with :func:`_label_pair_matrix` per block:
+    a block holds at most about ``_RECORDS`` stored counts (a feature's
+    non-mode samples times their label pairs), so memory stays bounded even
+    when documents carry many labels.
     """
-    pairs = _label_pair_matrix(problem)
-    b1 = problem.n_codes - 1
-    product = sp.csr_matrix(problem.small.T) @ pairs  # rows (f, v) in order
-    product.sort_indices()
-    product = product.tocoo()
-    rows = product.row.astype(np.intp)
-    records = (
-        rows // b1,
-        rows % b1,
-        product.col.astype(np.intp),
-        np.rint(product.data).astype(np.intp),
-    )
-    present = problem.codes.copy()
-    present.data = np.ones(present.nnz)
-    totals = sp.csr_matrix(present.T @ pairs)  # indices need not be sorted
-    totals.data = np.rint(totals.data)
-    return records, totals
+
+    def __init__(self, problem: DiscreteProblem) -> None:
+        self.problem = problem
+        self.pairs = _label_pair_matrix(problem)
+        self.small_t = sp.csr_matrix(problem.small.T)  # rows (f, v) in order
+        present = sp.csr_matrix(problem.codes.T)
+        present.data = np.ones(present.nnz)
+        self.present_t = present
+        per_sample = np.diff(self.pairs.indptr).astype(np.float64)
+        self.work = present @ per_sample  # records of each feature, at most
+
+    def blocks(self):
+        """Yield feature ranges ``(f0, f1)`` of bounded work, covering all."""
+        m = self.problem.n_features
+        cum = np.cumsum(self.work)
+        f0 = 0
+        while f0 < m:
+            base = cum[f0 - 1] if f0 else 0.0
+            f1 = int(np.searchsorted(cum, base + _RECORDS, side="right"))
+            f1 = min(max(f1, f0 + 1), m)
+            yield f0, f1
+            f0 = f1
+
+    def counts(self, features: np.ndarray):
+        """Records ``(f, v, pair, s)`` and totals ``(f, pair, S)`` of ``features``.
+
+        ``features`` is sorted; ``pair`` is the column ``t * q + u``; records
+        are sorted by (f, v, pair), totals by (f, pair). ``S`` sums ``s`` over
+        the codes >= 1.
+        """
+        b1 = self.problem.n_codes - 1
+        rows = (features[:, None] * b1 + np.arange(b1)).ravel()
+        product = (self.small_t[rows] @ self.pairs).tocsr()
+        product.sort_indices()
+        owner = rows[np.repeat(np.arange(rows.size), np.diff(product.indptr))]
+        records = (
+            owner // b1,
+            owner % b1,
+            product.indices.astype(np.intp),
+            np.rint(product.data).astype(np.intp),
+        )
+        totals = (self.present_t[features] @ self.pairs).tocsr()
+        totals.sort_indices()
+        g_f = np.repeat(features, np.diff(totals.indptr))
+        big_s = np.rint(totals.data).astype(np.intp)
+        return records, (g_f, totals.indices.astype(np.intp), big_s)
 
 
 def _code_cells_delta(problem, f, v, pair, s) -> np.ndarray:
@@ -223,39 +251,47 @@ def _mode_cells_delta(problem, both, entries, g_f, pair, big_s) -> np.ndarray:
     return delta
 
 
-def shared_cell_deltas(problem, both, entries, cooc):
-    """Yield ``(f, pair, delta)`` chunks: the true minus the no-shared-sample T-sum.
+def shared_cell_deltas(problem, both, entries, counts: PairCounts, features):
+    """Keys ``f q^2 + pair`` (sorted) and true minus no-shared-sample T-sums.
 
-    ``pair`` is ``t * q + u``; one (f, pair) may appear several times (once
-    per code >= 1 and once for code 0): the deltas add up.
+    For the sorted ``features``: every (f, t, u) whose non-mode samples share both
+    labels, with the change of its (f, l_t, l_u) table: the code-0 change
+    per (f, t, u) plus the code >= 1 changes, placed by a sorted search.
     """
-    (f, v, pair, s), totals = cooc
-    for start in range(0, f.size, _PAIR_CHUNK):
+    q2 = problem.n_labels**2
+    (f, v, pair, s), (g_f, g_pair, big_s) = counts.counts(features)
+    keys = g_f * q2 + g_pair  # sorted
+    deltas = np.empty(keys.size)
+    for start in range(0, keys.size, _PAIR_CHUNK):
         part = slice(start, start + _PAIR_CHUNK)
-        delta = _code_cells_delta(problem, f[part], v[part], pair[part], s[part])
-        yield f[part], pair[part], delta
-    g_f = np.repeat(np.arange(totals.shape[0]), np.diff(totals.indptr))
-    g_pair = totals.indices.astype(np.intp)
-    big_s = totals.data.astype(np.intp)
-    for start in range(0, g_f.size, _PAIR_CHUNK):
-        part = slice(start, start + _PAIR_CHUNK)
-        delta = _mode_cells_delta(
+        deltas[part] = _mode_cells_delta(
             problem, both, entries, g_f[part], g_pair[part], big_s[part]
         )
-        yield g_f[part], g_pair[part], delta
+    where = np.empty(f.size, dtype=np.intp)
+    code = np.empty(f.size)
+    for start in range(0, f.size, _PAIR_CHUNK):
+        part = slice(start, start + _PAIR_CHUNK)
+        code[part] = _code_cells_delta(problem, f[part], v[part], pair[part], s[part])
+        where[part] = np.searchsorted(keys, f[part] * q2 + pair[part])
+    deltas += np.bincount(where, weights=code, minlength=keys.size)
+    return keys, deltas
 
 
-def _shared_cells_change(problem, both, entries, cooc) -> np.ndarray:
+def _shared_cells_change(problem, both, entries) -> np.ndarray:
     """Per feature: change of the pair tables where non-mode samples have both labels.
 
     The pair corrections of :func:`_pair_corrections` assume that no
     non-mode sample of f has both labels; here every stored co-occurrence
     (its code >= 1 cells, then the code-0 cells of its (f, t, u) total S)
-    is added back, in chunks that keep the temporaries in cache.
+    is added back, block by block of features.
     """
+    q2 = problem.n_labels**2
+    counts = PairCounts(problem)
     out = np.zeros(problem.n_features)
-    for f, _, delta in shared_cell_deltas(problem, both, entries, cooc):
-        out += np.bincount(f, weights=delta, minlength=problem.n_features)
+    for f0, f1 in counts.blocks():
+        features = np.arange(f0, f1)
+        keys, deltas = shared_cell_deltas(problem, both, entries, counts, features)
+        out += np.bincount(keys // q2, weights=deltas, minlength=problem.n_features)
     return out
 
 
@@ -339,5 +375,5 @@ def triple_tsum_sum(problem: DiscreteProblem, both: np.ndarray) -> np.ndarray:
     for left, right in _feature_chunks(f):
         k += _pair_corrections(problem, arrays, left, right)
     if problem.n_labels > 1:
-        k += _shared_cells_change(problem, both, entries, _cooccurrence(problem))
+        k += _shared_cells_change(problem, both, entries)
     return k

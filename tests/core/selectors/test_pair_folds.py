@@ -14,7 +14,7 @@ import pytest
 
 from mlfs_core._random import check_rng
 from mlfs_core.selectors.greedy import rank_discrete
-from mlfs_core.selectors.it import pair_folds, pairs
+from mlfs_core.selectors.it import pair_folds, pairs, pairs_sparse
 from mlfs_core.selectors.it.data import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics
 
@@ -44,8 +44,11 @@ def forced(request, monkeypatch):
     else:
         monkeypatch.setattr(pair_folds, "_HEAVY", 0)
         monkeypatch.setattr(pair_folds, "_SCAN", 1)
+        monkeypatch.setattr(pair_folds, "_SCAN_CAP", 1)
         monkeypatch.setattr(pair_folds, "_KEY_CHUNK", 3)
         monkeypatch.setattr(pair_folds, "_PAIR_CHUNK", 4)
+        monkeypatch.setattr(pairs_sparse, "_PAIR_CHUNK", 5)
+        monkeypatch.setattr(pairs_sparse, "_RECORDS", 3)
     return request.param
 
 
@@ -90,3 +93,21 @@ def test_sparse_path_is_taken_on_text_like_data():
     dense, light = pair_folds._split(problem, pair_folds._touched(problem))
     assert light.sum() > 0.9 * m
     assert dense.size + light.sum() == m
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pair_sum_in_feature_blocks_equals_the_dense_blocks(seed, monkeypatch):
+    """Check sum_{i<j} H(f, l_i, l_j) with one-feature co-occurrence blocks."""
+    monkeypatch.setattr(pairs_sparse, "_RECORDS", 1)
+    codes, Y = _sparse_codes(seed)
+    problem = prepare_codes(codes, Y)
+    blocks = list(pairs_sparse.PairCounts(problem).blocks())
+    assert len(blocks) > 2
+    assert [b[0] for b in blocks[1:]] == [b[1] for b in blocks[:-1]]
+    assert (blocks[0][0], blocks[-1][1]) == (0, codes.shape[1])
+    dense = np.zeros(codes.shape[1])
+    for fs, _, _, h3 in pairs.triple_blocks(problem):
+        dense[fs] += h3.sum(axis=1)
+    np.testing.assert_allclose(
+        pairs.triple_entropy_sum(problem), dense, rtol=0, atol=1e-9
+    )
