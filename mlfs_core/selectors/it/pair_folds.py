@@ -56,7 +56,7 @@ from .terms import Statics
 _HEAVY = 4
 # Keys (rows of q values) per chunk of the keyed evaluations.
 _KEY_CHUNK = 1 << 11
-_PAIR_CHUNK = 1 << 16
+_PAIR_CHUNK = 1 << 14  # entries (or pairs) per scan chunk
 
 
 def _sub_problem(problem: DiscreteProblem, features: np.ndarray) -> DiscreteProblem:
@@ -340,18 +340,19 @@ def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool
     out = np.empty(keys.size)
     for chunk, start in enumerate(range(0, unique.size, _KEY_CHUNK)):
         labels, values = _ranked(rows_of(unique[start : start + _KEY_CHUNK]), n_best)
-        rows = by_key[bounds[chunk] : bounds[chunk + 1]]
-        local = inverse[rows] - start
+        for lo in range(bounds[chunk], bounds[chunk + 1], _PAIR_CHUNK):
+            rows = by_key[lo : min(lo + _PAIR_CHUNK, bounds[chunk + 1])]
+            local = inverse[rows] - start
 
-        def fallback(missing, rows=rows):
-            picked = rows[missing]
-            full = rows_of(keys[picked])
-            full[touched[ent.f[picked]]] = -np.inf
-            return full.max(axis=1)
+            def fallback(missing, rows=rows):
+                picked = rows[missing]
+                full = rows_of(keys[picked])
+                full[touched[ent.f[picked]]] = -np.inf
+                return full.max(axis=1)
 
-        out[rows] = _first_untouched(
-            touched, ent.f[rows], labels[local], values[local], fallback
-        )
+            out[rows] = _first_untouched(
+                touched, ent.f[rows], labels[local], values[local], fallback
+            )
     return out
 
 
