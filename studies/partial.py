@@ -103,6 +103,8 @@ class Progress:
         CPU time of the computing processes, summed over the runs that
         measured it (None when none did); unlike the task times it leaves out
         the time a task waited for the CPU on a shared machine.
+    selection_seconds : float
+        The finished selections' measured times (part of ``compute_seconds``).
     """
 
     done: int
@@ -119,6 +121,7 @@ class Progress:
     kernel: str
     updated: str
     cpu_seconds: float | None = None
+    selection_seconds: float = 0.0
 
 
 def plan_tasks(config) -> list[PlannedTask]:
@@ -296,6 +299,9 @@ def summarize(rows: Sequence[dict], total: int, runs: Sequence[dict]) -> Progres
         kernel=_joined(rows, "kernel"),
         updated=utc_now(),
         cpu_seconds=round(sum(cpu), 1) if cpu else None,
+        selection_seconds=round(
+            sum(_task_seconds(r) for r in rows if r["kind"] == "selection"), 1
+        ),
     )
 
 

@@ -149,8 +149,8 @@ def progress_note(study: str, dataset: str, progress: Progress) -> str:
     if progress.n_fits:
         hours = progress.fit_seconds * FITS_PROTOCOL_A / 3600
         note += (
-            f"; {progress.fit_seconds:.1f} s per BR fit over the {progress.n_fits:,} "
-            f"computed so far, {hours:.1f} core-hours for protocol A's "
+            f"; {progress.fit_seconds:.1f} s of task time per BR fit over the "
+            f"{progress.n_fits:,} computed so far, {hours:.1f} h for protocol A's "
             f"{FITS_PROTOCOL_A:,} fits"
         )
         bench = BENCH_FIT_SECONDS.get((study, dataset))
@@ -166,6 +166,16 @@ def progress_note(study: str, dataset: str, progress: Progress) -> str:
             f"; CPU time of the computing process {progress.cpu_seconds:.0f} s "
             "(the task times above also count waiting for a shared CPU)"
         )
+        if progress.n_fits:
+            # selections are a small share: their task times stand in for their CPU
+            per_fit = (
+                progress.cpu_seconds - progress.selection_seconds
+            ) / progress.n_fits
+            hours = per_fit * FITS_PROTOCOL_A / 3600
+            note += (
+                f", {per_fit:.1f} s per fit after the selections: {hours:.1f} "
+                "core-hours"
+            )
     return (
         f"{note}; BLAS {progress.kernel}; partial data in "
         f"`studies/{study}/partial/{dataset}`, in no table or average until done"

@@ -299,11 +299,19 @@ def test_progress_note_sets_the_benchmark_beside_the_measured_cost():
     note = status.progress_note("paper000", "delicious", progress)
     hours = 30.0 * status.FITS_PROTOCOL_A / 3600
     assert (
-        f"30.0 s per BR fit over the 40 computed so far, {hours:.1f} core-hours" in note
+        f"30.0 s of task time per BR fit over the 40 computed so far, {hours:.1f} h"
+        in note
     )
     assert "predicted 23.4-33 s" in note and "8.8-12.5 h" in note
     assert note.startswith("1600 (1 worker) so far")
     assert "predicted" not in status.progress_note("paper000", "other", progress)
+    timed = _progress(cpu_seconds=1240.0, selection_seconds=40.0)
+    per_fit = (1240.0 - 40.0) / 40
+    hours = per_fit * status.FITS_PROTOCOL_A / 3600
+    assert (
+        f"{per_fit:.1f} s per fit after the selections: {hours:.1f} core-hours"
+        in status.progress_note("paper000", "delicious", timed)
+    )
 
 
 def test_process_cpu_seconds_reads_a_process_and_knows_a_missing_one():
