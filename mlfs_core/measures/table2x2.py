@@ -4,6 +4,11 @@ Each is a function of :class:`~mlfs_core.measures.counts.Counts` returning an
 array of shape (n_labels, n_features), finite everywhere (METHODS.md section 2,
 "Further measures").
 
+Their logarithms are taken in extended precision and rounded to float64
+(:func:`_log`): numpy's float64 ``log`` picks a SIMD implementation by CPU
+(numpy 1.x's AVX-512 one differs from the others in the last bit), the
+extended-precision one is the C library's, the same on every x86-64 CPU.
+
 They need the four cells and several temporaries per cell; computed on all
 labels at once that peaked at about 6x MaxCS's memory. They run on blocks of
 labels (:data:`_BLOCK_CELLS` cells at a time) writing into one output array,
@@ -51,9 +56,18 @@ def _label_rows(counts: Counts, part: slice, q: int) -> Counts:
     )
 
 
+def _log(x: np.ndarray, base2: bool = False) -> np.ndarray:
+    """``log(x)`` (or ``log2``), the same bits on every CPU (see the module notes)."""
+    wide = np.asarray(x, dtype=np.longdouble)
+    return (np.log2(wide) if base2 else np.log(wide)).astype(np.float64)
+
+
 def _plogp(p: np.ndarray) -> np.ndarray:
     out = np.zeros_like(p)
-    np.multiply(p, np.log2(p, out=np.zeros_like(p), where=p > 0), out=out, where=p > 0)
+    positive = p > 0
+    logs = np.zeros_like(p)
+    logs[positive] = _log(p[positive], base2=True)
+    np.multiply(p, logs, out=out, where=positive)
     return out
 
 
@@ -109,7 +123,7 @@ def odds_ratio_from_counts(counts: Counts, *, smoothing: float = 0.5) -> np.ndar
     if smoothing <= 0:
         raise ValueError(f"smoothing must be positive, got {smoothing}")
     tp, fp, fn, tn = (c + smoothing for c in counts.cells())
-    return np.abs(np.log(tp) + np.log(tn) - np.log(fp) - np.log(fn))
+    return np.abs(_log(tp) + _log(tn) - _log(fp) - _log(fn))
 
 
 @_by_label_blocks
