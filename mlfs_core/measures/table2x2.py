@@ -4,10 +4,12 @@ Each is a function of :class:`~mlfs_core.measures.counts.Counts` returning an
 array of shape (n_labels, n_features), finite everywhere (METHODS.md section 2,
 "Further measures").
 
-Their logarithms are taken in extended precision and rounded to float64
-(:func:`_log`): numpy's float64 ``log`` picks a SIMD implementation by CPU
-(numpy 1.x's AVX-512 one differs from the others in the last bit), the
-extended-precision one is the C library's, the same on every x86-64 CPU.
+Their logarithms are the same bits on every CPU (:func:`_log`): numpy's
+float64 ``log`` picks a SIMD implementation by CPU (numpy 1.x's AVX-512 one
+differs from the others in the last bit), so the logarithms of the counts
+(whole numbers) come from a table computed in extended precision by the C
+library and rounded to float64, and any other value is taken in extended
+precision directly.
 
 They need the four cells and several temporaries per cell; computed on all
 labels at once that peaked at about 6x MaxCS's memory. They run on blocks of
@@ -56,27 +58,39 @@ def _label_rows(counts: Counts, part: slice, q: int) -> Counts:
     )
 
 
-def _log(x: np.ndarray, base2: bool = False) -> np.ndarray:
-    """``log(x)`` (or ``log2``), the same bits on every CPU (see the module notes)."""
-    wide = np.asarray(x, dtype=np.longdouble)
-    return (np.log2(wide) if base2 else np.log(wide)).astype(np.float64)
+def _log(x: np.ndarray, base2: bool = False, offset: float = 0.0) -> np.ndarray:
+    """``log(x + offset)`` (or ``log2``), the same bits on every CPU.
 
-
-def _plogp(p: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(p)
-    positive = p > 0
-    logs = np.zeros_like(p)
-    logs[positive] = _log(p[positive], base2=True)
-    np.multiply(p, logs, out=out, where=positive)
-    return out
+    Counts (whole numbers up to 2**24) are looked up in a table of their
+    logarithms; other values are taken in extended precision. ``log(0)`` is
+    ``-inf``.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    whole = x.size > 0 and x.min() >= 0 and x.max() <= 2**24
+    if whole and np.array_equal(x, np.rint(x)):
+        grid = np.arange(int(x.max()) + 1, dtype=np.longdouble) + offset
+        with np.errstate(divide="ignore"):
+            table = (np.log2(grid) if base2 else np.log(grid)).astype(np.float64)
+        return table[x.astype(np.intp)]
+    wide = x.astype(np.longdouble) + offset
+    with np.errstate(divide="ignore"):
+        return (np.log2(wide) if base2 else np.log(wide)).astype(np.float64)
 
 
 def _entropy2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Entropy in bits of the two-cell distribution (a, b) given as counts."""
+    """Entropy in bits of the two-cell distribution (a, b) given as counts.
+
+    Each term p log2 p is (c / t) (log2 c - log2 t) for a count c > 0 of the
+    total t (0 where c = 0).
+    """
     total = a + b
-    pa = np.divide(a, total, out=np.zeros_like(a), where=total > 0)
-    pb = np.divide(b, total, out=np.zeros_like(b), where=total > 0)
-    return -(_plogp(pa) + _plogp(pb))
+    log_total = _log(total, base2=True)
+    h = np.zeros_like(total, dtype=np.float64)
+    for c in (a, b):
+        share = np.divide(c, total, out=np.zeros_like(total), where=total > 0)
+        term = share * (_log(c, base2=True) - log_total)
+        h -= np.where(c > 0, term, 0.0)
+    return h
 
 
 @_by_label_blocks
@@ -122,8 +136,8 @@ def odds_ratio_from_counts(counts: Counts, *, smoothing: float = 0.5) -> np.ndar
     """
     if smoothing <= 0:
         raise ValueError(f"smoothing must be positive, got {smoothing}")
-    tp, fp, fn, tn = (c + smoothing for c in counts.cells())
-    return np.abs(_log(tp) + _log(tn) - _log(fp) - _log(fn))
+    tp, fp, fn, tn = (_log(c, offset=smoothing) for c in counts.cells())
+    return np.abs(tp + tn - fp - fn)
 
 
 @_by_label_blocks
