@@ -14,7 +14,7 @@ Prints (medians of ``--repeats`` runs where it says so):
    already computed (click -> script run finished);
 3. an uncached ranking (engine call, no Streamlit cache) on the sample and on
    bibtex, per method, plus the time to load each dataset.
-Targets (issue 5): first page < 3 s, cached interaction < 0.5 s.
+Targets: first page < 3 s, cached interaction < 0.5 s.
 """
 
 from __future__ import annotations

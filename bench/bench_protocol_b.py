@@ -1,6 +1,6 @@
 """Protocol B's cost: the whole runner next to a bare ML-kNN loop (not a test).
 
-Issue 15 part 3: on one ranking, k = 1..50, the runner should cost no more
+The target: on one ranking, k = 1..50, the runner should cost no more
 than 1.5x a bare loop that refits ML-kNN per k on the same (discretized)
 columns. For each dataset this prints, measured in the same run:
 

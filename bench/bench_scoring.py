@@ -1,4 +1,4 @@
-"""Benchmark of the paper-000 scoring core (issue 2).
+"""Benchmark of the paper-000 scoring core (docs: benchmarks).
 
 Prints, for bibtex and for a synthetic dataset the size of paper 000's rcv1v2
 subset (6000 x 47236, q = 101, about 0.2% density), the median wall time of:
@@ -12,7 +12,7 @@ subset (6000 x 47236, q = 101, about 0.2% density), the median wall time of:
 with ratios against the floor and the speed-up of MaxCS over the loop, plus
 the peak traced memory (tracemalloc) of each.
 
-A second table (issue 15 part 5) compares, in the same run, each lean path
+A second table compares, in the same run, each lean path
 with the previous one it replaced: RoR/RaR top 50 on each label's top 50
 (partition) vs a full q x M argsort; IG/OR/DF on label blocks vs all labels
 at once (peak relative to MaxCS's); ``presence()`` with one copy of X's
@@ -131,7 +131,7 @@ def bench_dataset(name, X, Y, repeats):
 
 
 def _old_presence(X):
-    """presence() before issue 15: copy X, binarize its data, drop zeros."""
+    """presence() before the lean paths: copy X, binarize its data, drop zeros."""
     B = sp.csr_matrix(X, copy=True)
     B.data = (B.data != 0).astype(np.float64)
     B.eliminate_zeros()

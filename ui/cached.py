@@ -296,7 +296,7 @@ def means_by_dataset(
     return display_table(means, index=DATASET, columns=METHOD)
 
 
-# ---- paper 000 as published beside the study (issue 11 item 4) ----------------
+# ---- paper 000 as published beside the study ---------------------------------
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)

@@ -22,11 +22,11 @@ STUDIES_DIR = Path(__file__).resolve().parents[1] / "studies"
 STUDY_SOURCES = {
     "Paper 000 study": "paper000",
     "Paper 001 study": "paper001",
-    # the ATR authors' evaluation conventions (issue 12): weighted F1/Jaccard,
+    # the ATR authors' evaluation conventions (docs: experiments): weighted F1/Jaccard,
     # ranking metrics on 0/1 predictions, Mulan's splits, their ML-kNN
     "Paper 001 study, authors' evaluation": "paper001-ref",
     # paper 000's protocol on the shared datasets that are not the paper's,
-    # CS/BNS on features binarized at their median (issue 11 item 1)
+    # CS/BNS on features binarized at their median (docs: methods, binarize)
     "Paper 000 protocol, other datasets": "paper000-secondary",
 }
 

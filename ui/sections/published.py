@@ -1,4 +1,4 @@
-"""Paper 000 as published beside the Paper 000 study (issue 11 item 4).
+"""Paper 000 as published beside the Paper 000 study (docs: the app, results sources).
 
 Used by the Average ranks page (Tables 4 and 5) and the Similarity page
 (Table 6) when their results source is the Paper 000 study. The comparison

@@ -1,4 +1,4 @@
-"""The Experiment page's figure of the run just finished (issue 13, defect 6)."""
+"""The Experiment page's figure of the run just finished."""
 
 from __future__ import annotations
 
