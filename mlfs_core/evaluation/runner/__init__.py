@@ -60,7 +60,7 @@ from ..classifiers import kernel_dependent
 from ..config import ExperimentConfig
 from .fits import execute, fit_key, run_fits, task_seed
 from .prepare import PreparedDataset, PreparedMethod, prepare
-from .tasks import run_selection
+from .tasks import FitValues, SelectionValues, run_selection
 
 Progress = Callable[[int, int, str], None]
 RESULT_COLUMNS = [
@@ -217,12 +217,23 @@ class Outcome:
         Per selection, ``{"order": [...], "seconds": s}``, or None where the
         plan's fits did not need it.
     fits : tuple of dict
-        Per fit: ``metrics`` (name -> value), timings and solver state.
+        Per fit: ``metrics`` (name -> value), timings and solver state, as
+        the cache stores them; :meth:`fit_values` gives them typed
+        (:class:`~.tasks.FitValues`).
     """
 
     plan: Plan
     orders: tuple
     fits: tuple
+
+    def fit_values(self, i: int) -> FitValues:
+        """Fit ``i``'s values, typed."""
+        return FitValues.from_dict(self.fits[i])
+
+    def selection_values(self, j: int) -> SelectionValues | None:
+        """Selection ``j``'s ranking, typed (None where it did not run)."""
+        order = self.orders[j]
+        return None if order is None else SelectionValues.from_dict(order)
 
 
 def plan_experiment(config: ExperimentConfig) -> Plan:

@@ -27,6 +27,7 @@ classifier they name (its :attr:`~.MLkNN.include_self` and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from time import perf_counter
 
 import numpy as np
@@ -41,6 +42,7 @@ from ..conventions import resolve
 from ..metrics.lean import lean_metrics
 from ..metrics.lean_variants import lean_variant_metrics
 from ..metrics.variants import VARIANT_METRICS
+from .tasks import FitValues
 
 PREFIX_MAX_WIDTH = 256
 
@@ -121,19 +123,19 @@ def run_mlknn_budgets(
         Y_pred = model.decide(prior, pos, neg, test_counts[b], posterior)
         predict_s = test_s[b] + perf_counter() - tic
         tic = perf_counter()
-        out[b] = {
-            "metrics": score(Y_pred, posterior),
-            "fit_seconds": fit_s,
-            "predict_seconds": predict_s,
-            "metric_seconds": perf_counter() - tic,
-            "n_fitted": int(Y.shape[1]),
-            "n_not_converged": 0,
-            "max_n_iter": None,
-        }
+        out[b] = FitValues(
+            metrics=score(Y_pred, posterior),
+            fit_seconds=fit_s,
+            predict_seconds=predict_s,
+            metric_seconds=perf_counter() - tic,
+            n_fitted=int(Y.shape[1]),
+            n_not_converged=0,
+        )
     first = out[budgets[0]]
     shared = perf_counter() - start - sum(_busy(v) for v in out.values())
-    first["fit_seconds"] += max(shared, 0.0)  # discretization and bookkeeping
-    return [out[b] for b in budgets]
+    # discretization and bookkeeping count as the first budget's fit time
+    out[budgets[0]] = replace(first, fit_seconds=first.fit_seconds + max(shared, 0.0))
+    return [out[b].to_dict() for b in budgets]
 
 
 class _Scorer:
@@ -203,8 +205,8 @@ def _varies(Y) -> np.ndarray:
     return Y.min(axis=0) != Y.max(axis=0)
 
 
-def _busy(result: dict) -> float:
-    return sum(result[s] for s in ("fit_seconds", "predict_seconds", "metric_seconds"))
+def _busy(result: FitValues) -> float:
+    return result.fit_seconds + result.predict_seconds + result.metric_seconds
 
 
 def _codes(X_train, X_test, discretize: str, bins: int):

@@ -8,6 +8,8 @@ store their results.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
 from time import perf_counter
 
 import numpy as np
@@ -16,10 +18,107 @@ from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from ... import blas
+from ...columns import REUSED
 from ...errors import MLFSError
 from ...selectors.api import compute_ranking
 from ..classifiers import kernel_dependent, make_classifier
 from ..metrics import compute_metrics
+
+
+@dataclass(frozen=True)
+class SelectionValues:
+    """What a selection task computes. The cache stores :meth:`to_dict`.
+
+    Attributes
+    ----------
+    order : list of int
+        Feature indices, best first.
+    seconds : float
+        Time of the ranking.
+    """
+
+    order: list
+    seconds: float
+
+    def to_dict(self) -> dict:
+        """The plain dict the task cache stores."""
+        return {"order": list(self.order), "seconds": float(self.seconds)}
+
+    @classmethod
+    def from_dict(cls, value: Mapping) -> SelectionValues:
+        """Read a cached value back."""
+        return cls(list(value["order"]), float(value["seconds"]))
+
+
+@dataclass(frozen=True)
+class FitValues:
+    """What a fit task computes. The cache stores :meth:`to_dict`.
+
+    Attributes
+    ----------
+    metrics : dict
+        Metric name -> value.
+    fit_seconds, predict_seconds, metric_seconds : float
+    n_fitted : int
+        Per-label classifiers fitted (constant labels get none).
+    n_not_converged : int
+        Of those, how many stopped at ``max_iter``.
+    max_n_iter : int or None
+        The largest solver iteration count (None without an iterative solver).
+    blas : str or None
+        The BLAS kernel of a kernel-dependent fit (:func:`mlfs_core.blas.kernel_id`).
+    reused : bool
+        True when the values are an identical earlier fit's (timings 0).
+    """
+
+    metrics: dict
+    fit_seconds: float
+    predict_seconds: float
+    metric_seconds: float
+    n_fitted: int
+    n_not_converged: int
+    max_n_iter: int | None = None
+    blas: str | None = None
+    reused: bool = False
+
+    def to_dict(self) -> dict:
+        """The plain dict the task cache stores (``blas``, ``reused`` only if set)."""
+        out = {
+            "metrics": dict(self.metrics),
+            "fit_seconds": self.fit_seconds,
+            "predict_seconds": self.predict_seconds,
+            "metric_seconds": self.metric_seconds,
+            "n_fitted": self.n_fitted,
+            "n_not_converged": self.n_not_converged,
+            "max_n_iter": self.max_n_iter,
+        }
+        if self.blas is not None:
+            out["blas"] = self.blas
+        if self.reused:
+            out[REUSED] = True
+        return out
+
+    @classmethod
+    def from_dict(cls, value: Mapping) -> FitValues:
+        """Read a cached value back (entries from older engines included).
+
+        Examples
+        --------
+        >>> v = FitValues({"micro_f1": 0.5}, 1.0, 0.5, 0.1, 3, 0)
+        >>> FitValues.from_dict(v.to_dict()) == v
+        True
+        """
+        return cls(
+            metrics=dict(value["metrics"]),
+            fit_seconds=value["fit_seconds"],
+            predict_seconds=value["predict_seconds"],
+            metric_seconds=value.get("metric_seconds", float("nan")),
+            n_fitted=value.get("n_fitted", 0),
+            n_not_converged=value.get("n_not_converged", 0),
+            max_n_iter=value.get("max_n_iter"),
+            blas=value.get("blas"),
+            reused=bool(value.get(REUSED, False)),
+        )
 
 
 def run_selection(X, Y, method: str, params: dict, k: int, seed: int | None) -> dict:
@@ -33,10 +132,8 @@ def run_selection(X, Y, method: str, params: dict, k: int, seed: int | None) -> 
     start = perf_counter()
     ranking = compute_ranking(X, Y, method, k=k, random_state=seed, **params)
     seconds = perf_counter() - start
-    return {
-        "order": np.asarray(ranking.order, dtype=np.int64).tolist(),
-        "seconds": seconds,
-    }
+    order = np.asarray(ranking.order, dtype=np.int64).tolist()
+    return SelectionValues(order, seconds).to_dict()
 
 
 def run_fit(
@@ -145,18 +242,16 @@ def _fit_and_score(
         mask = (positives > 0) & (positives < Y_train.shape[0])
     start = perf_counter()
     values = compute_metrics(Y_test, Y_pred, scores, metrics=metrics, label_mask=mask)
-    out = {
-        "metrics": values,
-        "fit_seconds": fit_seconds,
-        "predict_seconds": predict_seconds,
-        "metric_seconds": perf_counter() - start,
-        "n_fitted": n_fitted,
-        "n_not_converged": n_not_converged,
-        "max_n_iter": max_n_iter,
-    }
-    if dependent:
-        out["blas"] = blas.kernel_id()
-    return out
+    return FitValues(
+        metrics=values,
+        fit_seconds=fit_seconds,
+        predict_seconds=predict_seconds,
+        metric_seconds=perf_counter() - start,
+        n_fitted=n_fitted,
+        n_not_converged=n_not_converged,
+        max_n_iter=max_n_iter,
+        blas=blas.kernel_id() if dependent else None,
+    ).to_dict()
 
 
 def check_kernel(classifier: str) -> None:

@@ -56,6 +56,10 @@ def test_a_plan_of_some_fits_runs_only_their_selections():
     ran = [j for j, o in enumerate(outcome.orders) if o is not None]
     assert ran == part.needed_selections and len(ran) <= 2
     values = result_tables(outcome).results
+    typed = outcome.fit_values(0)
+    assert typed.metrics == outcome.fits[0]["metrics"] and typed.n_fitted > 0
+    assert typed.blas is not None  # LinearSVC: a kernel-dependent fit
+    assert outcome.selection_values(ran[0]).order == outcome.orders[ran[0]]["order"]
     keys = ["method", "budget", "fold", "repeat", "metric"]
     merged = values.merge(whole, on=keys, suffixes=("", "_whole"))
     assert len(merged) == len(values) > 0
