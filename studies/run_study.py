@@ -230,9 +230,42 @@ def run_one(
         "python": platform.python_version(),
         "versions": _versions(),
         "code_version": code,
+        "blas": blas_record(result.environment),
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     return out
+
+
+def blas_record(environment: dict) -> dict:
+    """What ``meta.json`` records of the BLAS: the kernel the fits ran under.
+
+    Parameters
+    ----------
+    environment : dict
+        :attr:`mlfs_core.evaluation.ExperimentResult.environment`.
+
+    Returns
+    -------
+    dict
+        ``kernel`` (the fits' kernels joined by ``+``, or this process's when
+        the classifier follows none; ``mlfs verify`` compares it),
+        ``fit_kernels``, ``pinned`` and ``libraries`` (name, version, kernel).
+
+    Examples
+    --------
+    >>> env = {"blas": {"kernel": "openblas/Haswell", "pinned": "Haswell",
+    ...                 "libraries": []}, "fit_kernels": ["openblas/Haswell"]}
+    >>> blas_record(env)["kernel"]
+    'openblas/Haswell'
+    """
+    process = environment.get("blas", {})
+    fits = list(environment.get("fit_kernels", []))
+    return {
+        "kernel": "+".join(fits) if fits else process.get("kernel"),
+        "fit_kernels": fits,
+        "pinned": process.get("pinned"),
+        "libraries": process.get("libraries", []),
+    }
 
 
 def code_version() -> dict:
