@@ -38,9 +38,9 @@ Convention by convention, what it changes against our evaluation:
     Ours: when the likelihoods P(E_j | H) are estimated, a training sample's
     k neighbours are k *other* training samples (Zhang & Zhou's leave-one-out
     rule); a label is predicted when its posterior exceeds 1/2.
-    Reference: a training sample is its own neighbour (scikit-multilearn's
-    issue #22: the neighbours of the training set are searched in the
-    training set itself), so each sample counts its own label among its k
+    Reference: a training sample is its own neighbour (scikit-multilearn
+    searches the neighbours of the training set in the training set
+    itself, a reported defect of that library), so each sample counts its own label among its k
     neighbours plus k - 1 others; and ``predict`` sets a label when
     P(H1) P(E_c | H1) >= P(H0) P(E_c | H0), i.e. the posterior is at least
     1/2. What changes: the likelihood tables lean towards "my neighbours carry
