@@ -39,15 +39,15 @@ Convention by convention, what it changes against our evaluation:
     k neighbours are k *other* training samples (Zhang & Zhou's leave-one-out
     rule); a label is predicted when its posterior exceeds 1/2.
     Reference: a training sample is its own neighbour (scikit-multilearn
-    searches the neighbours of the training set in the training set
-    itself, a reported defect of that library), so each sample counts its own label among its k
-    neighbours plus k - 1 others; and ``predict`` sets a label when
-    P(H1) P(E_c | H1) >= P(H0) P(E_c | H0), i.e. the posterior is at least
-    1/2. What changes: the likelihood tables lean towards "my neighbours carry
-    my label" (more so for small k), which pushes posteriors towards the
-    extremes; a posterior of exactly 1/2 predicts the label. Neighbours at
-    equal distance are taken by lower training index, our rule, and the
-    prior, the smoothing and the test-time neighbours are as ours.
+    searches the neighbours of the training set in the training set itself, a
+    reported defect of that library), so each sample counts its own label among
+    its k neighbours plus k - 1 others; and ``predict`` sets a label when P(H1)
+    P(E_c | H1) >= P(H0) P(E_c | H0), i.e. the posterior is at least 1/2. What
+    changes: the likelihood tables lean towards "my neighbours carry my label"
+    (more so for small k), which pushes posteriors towards the extremes; a
+    posterior of exactly 1/2 predicts the label. Neighbours at equal distance
+    are taken by lower training index, our rule, and the prior, the smoothing
+    and the test-time neighbours are as ours.
 
 (c) Ranking loss and coverage error on the 0/1 predictions.
     Ours: on the classifier's label scores (the ML-kNN posteriors).
