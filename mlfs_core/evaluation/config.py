@@ -144,9 +144,10 @@ class ProtocolConfig:
     on_sparse_label : {"warn", "error", "ignore"}
         What a label with fewer positives than folds triggers (CV only).
     metrics : tuple of str
-        Names from ``evaluation.METRICS`` (``"definition"``), or from
-        :data:`REFERENCE_CODE_METRICS` (``"reference-code"``; the default
-        list becomes that one).
+        Names from ``evaluation.METRICS``; under conventions also the metric
+        variants they allow (:func:`~.conventions.allowed_metrics`), and a
+        convention's default list replaces the default (the preset
+        ``"reference-code"`` has its own six).
     evaluation : str or mapping
         ``"definition"`` (default): METHODS.md section 5 as written. Else a
         set of registered conventions (:mod:`mlfs_core.evaluation.conventions`),
@@ -500,3 +501,27 @@ def _check_budgets(budgets: tuple, unit: str) -> None:
             raise ConfigError(f"protocol.budgets: a percentage above 100 ({b})")
         if unit == "count" and float(b) != int(b):
             raise ConfigError(f"protocol.budgets: counts must be integers, got {b!r}")
+
+
+_DEPRECATED = {
+    "EVALUATIONS": lambda: (conventions.DEFINITION, *conventions.PRESETS),
+    "CONVENTIONS": lambda: tuple(conventions.CONVENTIONS),
+    "REFERENCE_CODE_METRICS": lambda: conventions.PRESET_METRICS["reference-code"],
+}
+
+
+def __getattr__(name: str):
+    """The former constants of paper 001's conventions, read from the registry."""
+    if name not in _DEPRECATED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+
+    warnings.warn(
+        f"{__name__}.{name} is deprecated: the conventions are registered in "
+        "mlfs_core.evaluation.conventions (paper 001's by "
+        "mlfs_core.reproduction.paper001.conventions)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    conventions.load_plugins()
+    return _DEPRECATED[name]()

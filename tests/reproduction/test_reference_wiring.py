@@ -272,3 +272,18 @@ def test_protocol_numbers_accept_numpy_integers_and_refuse_bools():
     for bad in ({"bins": True}, {"n_folds": np.bool_(True)}, {"budgets": (True,)}):
         with pytest.raises(ConfigError):
             protocol_b(**bad)
+
+
+def test_former_config_constants_warn_and_come_from_the_registry():
+    """Check protocols.CONVENTIONS and friends still work, with a warning."""
+    import mlfs_core.evaluation.protocols as protocols
+
+    with pytest.warns(DeprecationWarning, match="conventions are registered"):
+        names = protocols.CONVENTIONS
+    assert names == CONVENTIONS
+    with pytest.warns(DeprecationWarning):
+        assert protocols.REFERENCE_CODE_METRICS == REFERENCE_CODE_METRICS
+    with pytest.warns(DeprecationWarning):
+        assert "reference-code" in protocols.EVALUATIONS
+    with pytest.raises(AttributeError):
+        protocols.NO_SUCH_NAME  # noqa: B018
