@@ -158,7 +158,7 @@ def l2_section(primary: dict, root: Path) -> tuple[list[str], list[str]]:
         f"`configs/study_{L2}.toml` is the primary study with one change: every "
         "row of the classifier's input is divided by its L2 norm over the "
         'selected columns (`scaling = "l2-rows"`), under which liblinear '
-        "converges where raw word counts stop it at max_iter (issue 11 item 2). "
+        "converges where raw word counts stop it at max_iter. "
         "The selections are the same; only the classifier's input differs. Its "
         "results stay in this section and never enter Study 1's tables.",
         "",

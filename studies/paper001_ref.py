@@ -189,7 +189,7 @@ def conventions_section(
             "**Pending:** needs protocol B run with each of the four conventions "
             'alone (`evaluation = "split"`, `"mlknn"`, `"ranking_on_predictions"`, '
             '`"weighted_and_drop"`; see '
-            "`mlfs_core/evaluation/reference_conventions.py`), as the studies "
+            "`mlfs_core/reproduction/paper001/conventions.py`), as the studies "
             f"{studies}; none has current-engine data yet. Each will give ATR's "
             "average rank under that convention against the definition's, and the "
             "statements' agreement.",

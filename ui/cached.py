@@ -30,7 +30,12 @@ from mlfs_core.analysis import (
     recovery_table,
     similarity_matrix,
 )
-from mlfs_core.analysis.paper000_published import (
+from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
+from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
+from mlfs_core.errors import DatasetError
+from mlfs_core.evaluation.io import read_results, read_selections
+from mlfs_core.evaluation.metrics import higher_is_better
+from mlfs_core.reproduction.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
     PUBLISHED_METRIC,
@@ -40,11 +45,6 @@ from mlfs_core.analysis.paper000_published import (
     rank_comparison,
     reproduction_ranks,
 )
-from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
-from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
-from mlfs_core.errors import DatasetError
-from mlfs_core.evaluation.io import read_results, read_selections
-from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.selectors.naming import measure_panels
 from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mlfs_core.analysis.paper000_published import (
+from mlfs_core.analysis.similarity import similarity_matrix
+from mlfs_core.evaluation.io import read_selections
+from mlfs_core.reproduction.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
     kuncheva_comparison,
     rank_comparison,
     reproduction_ranks,
 )
-from mlfs_core.analysis.similarity import similarity_matrix
-from mlfs_core.evaluation.io import read_selections
 from ui.sections.published import NOT_SHOWN
 
 from .conftest import charts, new_app, open_page
