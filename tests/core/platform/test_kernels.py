@@ -81,16 +81,21 @@ def _env(machine: str, extra: dict | None = None) -> dict:
     return env
 
 
-def _battery(env: dict, *args: str) -> dict:
-    run = subprocess.run(
-        [sys.executable, str(BATTERY), *args],
+def _python(env: dict, *args: str) -> subprocess.CompletedProcess:
+    """Run this Python with ``args`` in the project root, in ``env``."""
+    return subprocess.run(
+        [sys.executable, *args],
         env=env,
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=1800,
         check=False,
     )
+
+
+def _battery(env: dict, *args: str) -> dict:
+    run = _python(env, str(BATTERY), *args)
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout.strip().splitlines()[-1])
 
@@ -146,23 +151,9 @@ def test_unpinned_only_the_listed_values_follow_the_kernel():
 @pytest.mark.parametrize("machine", ["skylakex", "haswell", "numpy-no-avx512"])
 def test_determinism_and_verify_tests_pass_on_simulated_machines(machine):
     """Check the determinism and verify tests pass whole under another machine."""
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            str(ROOT / "tests" / "core" / "evaluation" / "test_determinism.py"),
-        ],
-        env=_env(machine),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
+    tests = ROOT / "tests" / "core" / "evaluation" / "test_determinism.py"
+    args = ("-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests))
+    run = _python(_env(machine), *args)
     assert run.returncode == 0, run.stdout[-4000:]
     assert " passed" in run.stdout and "failed" not in run.stdout
 
@@ -170,14 +161,9 @@ def test_determinism_and_verify_tests_pass_on_simulated_machines(machine):
 def test_mlfs_verify_finds_a_committed_study_dataset_identical(shared_datasets):
     """Check `mlfs verify` on a Study-1 dataset (compact table) prints identical."""
     folder = ROOT / "studies" / "paper000" / "data" / "medical"
-    run = subprocess.run(
-        [sys.executable, "-m", "mlfs_core", "verify", str(folder), "--sample", "4"],
-        env=_env("skylakex" if blas.cpu_supports("SkylakeX") else "this-cpu"),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
+    machine = "skylakex" if blas.cpu_supports("SkylakeX") else "this-cpu"
+    run = _python(
+        _env(machine), "-m", "mlfs_core", "verify", str(folder), "--sample", "4"
     )
     assert run.returncode == 0, run.stdout + run.stderr[-2000:]
     assert "identical" in run.stdout
