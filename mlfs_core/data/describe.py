@@ -205,6 +205,18 @@ def data_warnings(
     return out
 
 
+def dense_share(X: ArrayLike) -> float:
+    """Share of features non-zero in at least ``DENSE_PRESENCE`` of the samples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> dense_share(np.array([[1.0, 0.0], [2.0, 0.0], [3.0, 1.0]]))
+    0.5
+    """
+    return _dense_share(X, X.shape[0])
+
+
 def _dense_share(X: ArrayLike, n_samples: int) -> float:
     """Share of features non-zero in at least DENSE_PRESENCE of the samples."""
     if sp.issparse(X):

@@ -1,8 +1,11 @@
 """Experiment configuration: plain frozen dataclasses that round-trip to TOML.
 
 An :class:`ExperimentConfig` names the datasets, the methods, one
-:class:`ProtocolConfig` and a seed. :func:`protocol_a` and :func:`protocol_b`
-give the two papers' protocols (METHODS.md section 5). Configs are read with
+:class:`ProtocolConfig` and a seed. The generic presets A and B
+(:data:`PROTOCOL_PRESETS`, METHODS.md section 5) are :func:`protocol_a`,
+:func:`protocol_b` and :func:`protocol_preset`; in TOML ``protocol = "B"`` or
+``[protocol] name = "B"`` picks one, and the table's other keys override its
+defaults. Configs are read with
 :func:`load_config` / :func:`config_from_toml` and written with
 :func:`save_config` / :func:`config_to_toml`; a config read back equals the
 one written.
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -185,15 +188,23 @@ class ProtocolConfig:
     splits_dir: str | None = None
 
     def __post_init__(self) -> None:
+        problems = []
+        if not isinstance(self.name, str) or self.name not in PROTOCOL_PRESETS:
+            problems.append(unknown_protocol(self.name))
         object.__setattr__(self, "budgets", tuple(self.budgets))
-        _check_budgets(self.budgets, self.budget_unit)
-        plain = tuple(int(b) if is_int(b) else float(b) for b in self.budgets)
-        object.__setattr__(self, "budgets", plain)  # TOML-writable numbers
+        budget_problems = _budget_problems(self.budgets, self.budget_unit)
+        problems += budget_problems
+        if not budget_problems:
+            plain = tuple(int(b) if is_int(b) else float(b) for b in self.budgets)
+            object.__setattr__(self, "budgets", plain)  # TOML-writable numbers
         object.__setattr__(self, "metrics", tuple(self.metrics))
-        if isinstance(self.evaluation, Mapping):
-            evaluation = conventions.from_table(self.evaluation)
-        else:
-            evaluation = conventions.canonical(self.evaluation)
+        try:
+            if isinstance(self.evaluation, Mapping):
+                evaluation = conventions.from_table(self.evaluation)
+            else:
+                evaluation = conventions.canonical(self.evaluation)
+        except ConfigError as exc:
+            raise ConfigError("; ".join([*problems, str(exc)])) from None
         object.__setattr__(self, "evaluation", evaluation)
         defaults = [
             c.default_metrics
@@ -203,22 +214,48 @@ class ProtocolConfig:
         if defaults and self.metrics == ALL_METRICS:
             object.__setattr__(self, "metrics", tuple(defaults[-1]))
         if isinstance(self.classifier, Mapping):
-            object.__setattr__(
-                self,
-                "classifier",
-                _from_mapping(ClassifierConfig, self.classifier, "protocol.classifier"),
-            )
+            try:
+                classifier = _from_mapping(
+                    ClassifierConfig, self.classifier, "protocol.classifier"
+                )
+            except ConfigError as exc:
+                raise ConfigError("; ".join([*problems, str(exc)])) from None
+            object.__setattr__(self, "classifier", classifier)
         values = {o.name: getattr(self, o.name) for o in PROTOCOL_OPTIONS}
-        for name, value in check_all(
-            PROTOCOL_OPTIONS, values, prefix="protocol."
-        ).items():
-            object.__setattr__(self, name, value)
-        if self.evaluation != "definition":
-            self._check_conventions()
-        if not 0.0 < float(self.test_size) < 1.0:
-            raise ConfigError(
-                f"protocol.test_size must lie in (0, 1), got {self.test_size}"
+        try:
+            checked = check_all(PROTOCOL_OPTIONS, values, prefix="protocol.")
+        except ConfigError as exc:
+            problems.append(str(exc))
+        else:
+            for name, value in checked.items():
+                object.__setattr__(self, name, value)
+        ok = isinstance(self.test_size, (int, float)) and not isinstance(
+            self.test_size, bool
+        )
+        if not ok or not 0.0 < float(self.test_size) < 1.0:
+            problems.append(
+                f"protocol.test_size must lie in (0, 1), got {self.test_size!r}"
             )
+        if not problems and self.evaluation != "definition":
+            try:
+                self._check_conventions()
+            except ConfigError as exc:
+                problems.append(str(exc))
+        if problems:
+            raise ConfigError("; ".join(problems))
+        self._reset_unused_fields()
+
+    def _reset_unused_fields(self) -> None:
+        """Give the fields the split does not use the preset's values.
+
+        ``n_folds`` and ``on_sparse_label`` mean something under ``"cv"``
+        only, ``test_size`` under ``"holdout"`` and ``"own"`` only; a saved
+        config leaves them out (:func:`config_to_dict`), so resetting them
+        keeps a config read back equal to the one written.
+        """
+        for name, splits in SPLIT_FIELDS.items():
+            if self.split not in splits:
+                object.__setattr__(self, name, _preset_value(self.name, name))
 
     def _check_conventions(self) -> None:
         name = self.classifier.name
@@ -242,6 +279,42 @@ class ProtocolConfig:
                 f"protocol.metrics under evaluation = {self.evaluation!r}: "
                 f"{unknown} not among {list(allowed)}"
             )
+
+
+PROTOCOL_PRESETS: dict[str, dict] = {
+    "A": {},
+    "B": {
+        "split": "own",
+        "budgets": tuple(range(1, 51)),
+        "budget_unit": "count",
+        "on_large_budget": "clip",
+        "n_repeats": 3,
+        "classifier": {"name": "mlknn", "params": {"k": 10, "s": 1.0}},
+        "discretize": "uniform",
+        "bins": 3,
+        "label_handling": "drop_constant",
+    },
+}
+"""The generic protocol presets: name -> the :class:`ProtocolConfig` fields it sets.
+
+``"A"`` is the dataclass defaults (10-fold stratified CV, budgets 10..90 % of
+M, binary relevance + LinearSVC); ``"B"`` a train/test split (the dataset's
+own, else a 60/40 hold-out), budgets k = 1..50 features and ML-kNN on
+uniformly discretized features, scoring only labels that vary in the training
+part (METHODS.md section 5). A config picks one with ``protocol = "B"`` or
+``[protocol] name = "B"``; what the table gives overrides the preset.
+"""
+
+SPLIT_FIELDS: dict[str, tuple[str, ...]] = {
+    "n_folds": ("cv",),
+    "on_sparse_label": ("cv",),
+    "test_size": ("holdout", "own"),
+}
+"""Fields that apply to some splits only: a saved config omits them elsewhere."""
+
+_FIELD_DEFAULTS = {
+    f.name: f.default for f in fields(ProtocolConfig) if f.name in SPLIT_FIELDS
+}
 
 
 def middle_budget(protocol: ProtocolConfig) -> int | float:
@@ -271,39 +344,132 @@ def evaluation_conventions(evaluation: str) -> tuple[str, ...]:
 
 
 def protocol_a(**overrides: Any) -> ProtocolConfig:
-    """Protocol A of paper 000: 10-fold stratified CV, 10..90 % of M, BR + LinearSVC.
+    """Protocol A: 10-fold stratified CV, 10..90 % of M, BR + LinearSVC.
+
+    The same as ``protocol_preset("A", **overrides)``.
 
     Raises
     ------
     ConfigError
-        For an unknown or invalid override (the message names it).
+        For an unknown or invalid override (the message names every one).
     """
-    return _override(ProtocolConfig(), overrides)
+    return protocol_preset("A", **overrides)
 
 
 def protocol_b(**overrides: Any) -> ProtocolConfig:
-    """Protocol B of paper 001: own or 60/40 split, k = 1..50, discretized ML-kNN."""
-    base = ProtocolConfig(
-        name="B",
-        split="own",
-        budgets=tuple(range(1, 51)),
-        budget_unit="count",
-        on_large_budget="clip",
-        n_repeats=3,
-        classifier=ClassifierConfig("mlknn", {"k": 10, "s": 1.0}),
-        discretize="uniform",
-        bins=3,
-        label_handling="drop_constant",
-    )
-    return _override(base, overrides)
+    """Protocol B: own or 60/40 split, k = 1..50, discretized ML-kNN.
+
+    The same as ``protocol_preset("B", **overrides)``.
+    """
+    return protocol_preset("B", **overrides)
 
 
-def _override(base: ProtocolConfig, overrides: Mapping) -> ProtocolConfig:
-    known = {f.name for f in fields(ProtocolConfig)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ConfigError(f"protocol: unknown key(s) {unknown}; known: {sorted(known)}")
-    return replace(base, **overrides)
+def protocol_preset(name: str, **overrides: Any) -> ProtocolConfig:
+    """The protocol ``name`` (``"A"`` or ``"B"``) with its defaults, then ``overrides``.
+
+    A preset fills in the fields of :data:`PROTOCOL_PRESETS` that ``overrides``
+    does not give and nothing else; the other fields keep the
+    :class:`ProtocolConfig` defaults. Names are case-sensitive: ``"b"`` is an
+    error that suggests ``"B"`` (the name is also the label written to the
+    ``protocol`` column, so one spelling per protocol keeps tables
+    comparable).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`PROTOCOL_PRESETS`.
+    **overrides
+        Fields of :class:`ProtocolConfig` (``name`` excepted).
+
+    Returns
+    -------
+    ProtocolConfig
+
+    Raises
+    ------
+    ConfigError
+        For an unknown name (the message lists the known ones) or an unknown
+        or invalid override (every one named).
+
+    Examples
+    --------
+    >>> p = protocol_preset("B", bins=5)
+    >>> (p.name, p.split, p.classifier.name, p.bins)
+    ('B', 'own', 'mlknn', 5)
+    >>> protocol_preset("C")
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.ConfigError: protocol.name: unknown protocol 'C'; known: A, B
+    """
+    return protocol_from_table({**overrides, "name": name})
+
+
+def protocol_from_table(table: Mapping | str) -> ProtocolConfig:
+    """A :class:`ProtocolConfig` from a ``[protocol]`` table or a preset's name.
+
+    ``table["name"]`` (default ``"A"``) picks the preset whose defaults fill
+    the keys the table does not give; ``protocol = "B"`` in TOML is the same
+    as ``[protocol] name = "B"``.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown protocol name, unknown keys and invalid values: every
+        problem in one message.
+
+    Examples
+    --------
+    >>> protocol_from_table({"name": "B"}).budgets[-1]
+    50
+    >>> protocol_from_table("A").n_folds
+    10
+    """
+    if isinstance(table, str):
+        table = {"name": table}
+    if not isinstance(table, Mapping):
+        raise ConfigError(
+            f"protocol must be a table or a protocol name, got {type(table).__name__}"
+        )
+    name = table.get("name", "A")
+    if not isinstance(name, str) or name not in PROTOCOL_PRESETS:
+        problems = [unknown_protocol(name)]
+        known = {f.name for f in fields(ProtocolConfig)}
+        unknown = sorted(set(table) - known)
+        if unknown:
+            problems.append(
+                f"protocol: unknown key(s) {unknown}; known: {sorted(known)}"
+            )
+        raise ConfigError("; ".join(problems))
+    preset = PROTOCOL_PRESETS[name]
+    data = {**preset, **table}
+    if isinstance(data.get("classifier"), ClassifierConfig):
+        c = data["classifier"]
+        data["classifier"] = ClassifierConfig(c.name, dict(c.params))
+    elif "classifier" not in table and "classifier" in preset:
+        data["classifier"] = dict(preset["classifier"])
+    return _from_mapping(ProtocolConfig, data, "protocol")
+
+
+def unknown_protocol(name: object) -> str:
+    """The message for a protocol name that is not a preset's.
+
+    Examples
+    --------
+    >>> unknown_protocol("b")
+    "protocol.name: unknown protocol 'b'; known: A, B (names are case-sensitive: did you mean 'B'?)"
+    """  # noqa: E501
+    known = ", ".join(PROTOCOL_PRESETS)
+    message = f"protocol.name: unknown protocol {name!r}; known: {known}"
+    if isinstance(name, str) and name.upper() in PROTOCOL_PRESETS:
+        message += f" (names are case-sensitive: did you mean {name.upper()!r}?)"
+    return message
+
+
+def _preset_value(protocol: str, name: str):
+    preset = PROTOCOL_PRESETS.get(protocol, {})
+    if name in preset:
+        return preset[name]
+    return _FIELD_DEFAULTS[name]
 
 
 @dataclass(frozen=True)
@@ -360,24 +526,71 @@ class ExperimentConfig:
     base_dir: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        datasets = tuple(_as_dataset_spec(d) for d in self.datasets)
-        methods = tuple(_as_method(m) for m in self.methods)
+        problems: list[str] = []
+        datasets = _collect(self.datasets, _as_dataset_spec, problems)
+        methods = _collect(self.methods, _as_method, problems)
         object.__setattr__(self, "datasets", datasets)
         object.__setattr__(self, "methods", methods)
-        if isinstance(self.protocol, Mapping):
-            object.__setattr__(
-                self,
-                "protocol",
-                _from_mapping(ProtocolConfig, self.protocol, "protocol"),
-            )
-        if not datasets:
-            raise ConfigError("datasets: at least one dataset is needed")
-        if not methods:
-            raise ConfigError("methods: at least one method is needed")
+        if isinstance(self.protocol, (Mapping, str)):
+            try:
+                protocol = protocol_from_table(self.protocol)
+            except ConfigError as exc:
+                problems.append(str(exc))
+            else:
+                object.__setattr__(self, "protocol", protocol)
+        if not datasets and not problems:
+            problems.append("datasets: at least one dataset is needed")
+        if not methods and not problems:
+            problems.append("methods: at least one method is needed")
         labels = [m.display for m in methods]
         if len(set(labels)) != len(labels):
-            raise ConfigError(f"methods: names/labels must be unique, got {labels}")
-        object.__setattr__(self, "seed", _check_int("seed", self.seed, 0))
+            problems.append(f"methods: names/labels must be unique, got {labels}")
+        problems += _method_problems(methods)
+        try:
+            object.__setattr__(self, "seed", _check_int("seed", self.seed, 0))
+        except ConfigError as exc:
+            problems.append(str(exc))
+        if problems:
+            raise ConfigError("; ".join(dict.fromkeys(problems)))
+
+
+def _collect(items, coerce, problems: list[str]) -> tuple:
+    """``coerce`` of every item; each failure's message appended to ``problems``."""
+    out = []
+    for item in items:
+        try:
+            out.append(coerce(item))
+        except ConfigError as exc:
+            problems.append(str(exc))
+    return tuple(out)
+
+
+def _method_problems(methods) -> list[str]:
+    """Every bad option value of every registered method, in one list.
+
+    A name the registry does not know is left to the runner (a plugin may
+    register it later); its message lists the known methods.
+    """
+    from ..selectors._registry import get_method
+
+    problems = []
+    for m in methods:
+        try:
+            spec = get_method(m.name)
+        except ConfigError:
+            continue
+        where = f"methods: {m.display!r}: "
+        unknown = sorted(set(m.params) - {o.name for o in spec.options})
+        if unknown:
+            allowed = ", ".join(o.name for o in spec.options) or "none"
+            problems.append(
+                f"{where}unknown parameter(s) {unknown}; allowed: {allowed}"
+            )
+        try:
+            check_all(spec.options, m.params, prefix=where)
+        except ConfigError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def config_to_dict(config: ExperimentConfig) -> dict:
@@ -439,6 +652,10 @@ def _plain(obj) -> dict:
         value = getattr(obj, f.name)
         if value is None:
             continue
+        if isinstance(obj, ProtocolConfig) and obj.split not in SPLIT_FIELDS.get(
+            f.name, (obj.split,)
+        ):
+            continue  # e.g. no n_folds for a train/test run
         if f.name == "evaluation" and value != conventions.DEFINITION:
             value = conventions.to_table(value)  # [protocol.evaluation]
         elif hasattr(value, "__dataclass_fields__"):
@@ -490,17 +707,19 @@ def _check_int(name: str, value, minimum: int) -> int:
     return int(value)
 
 
-def _check_budgets(budgets: tuple, unit: str) -> None:
+def _budget_problems(budgets: tuple, unit: str) -> list[str]:
     if not budgets:
-        raise ConfigError("protocol.budgets must not be empty")
+        return ["protocol.budgets must not be empty"]
+    problems = []
     for b in budgets:
         number = is_int(b) or isinstance(b, (float, np.floating))
         if not number or b <= 0:
-            raise ConfigError(f"protocol.budgets must be positive numbers, got {b!r}")
-        if unit == "percent" and b > 100:
-            raise ConfigError(f"protocol.budgets: a percentage above 100 ({b})")
-        if unit == "count" and float(b) != int(b):
-            raise ConfigError(f"protocol.budgets: counts must be integers, got {b!r}")
+            problems.append(f"protocol.budgets must be positive numbers, got {b!r}")
+        elif unit == "percent" and b > 100:
+            problems.append(f"protocol.budgets: a percentage above 100 ({b})")
+        elif unit == "count" and float(b) != int(b):
+            problems.append(f"protocol.budgets: counts must be integers, got {b!r}")
+    return problems
 
 
 _DEPRECATED = {

@@ -154,7 +154,8 @@ def _load(item, index: int, base_dir: str | None):
 
     path = resolve_path(item.path, base_dir)
     if not path.exists():
-        raise ConfigError(f"datasets[{index}].path: {item.path!r} not found ({path})")
+        where = "" if str(path) == item.path else f" (looked for {path})"
+        raise ConfigError(f"datasets[{index}].path: {item.path!r} not found{where}")
     hints = {
         "labels": list(item.labels) if item.labels else None,
         "label_count": item.label_count,
