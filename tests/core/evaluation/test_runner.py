@@ -179,14 +179,12 @@ def test_bad_configs_fail_before_any_work(
 ):
     """Check that config errors are raised before any selection runs."""
     datasets = [toy, make_dataset(np.random.default_rng(1), name="other")]
-    if match is None:  # unknown method parameter
-        config = ExperimentConfig(
-            datasets=datasets, methods=[{"name": "RaRCS", "params": {"bins": 3}}]
-        )
-        match = "unknown parameter"
-    else:
-        config = _config(datasets, ["Spy", *methods], **protocol)
-    with pytest.raises(ConfigError, match=match):
+    with pytest.raises(ConfigError, match=match or "unknown parameter"):
+        if match is None:  # unknown method parameter: refused by the config itself
+            methods = [{"name": "RaRCS", "params": {"bins": 3}}]
+            config = ExperimentConfig(datasets=datasets, methods=methods)
+        else:
+            config = _config(datasets, ["Spy", *methods], **protocol)
         run_experiment(config)
     assert spy == []
 
