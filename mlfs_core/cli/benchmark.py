@@ -1,0 +1,152 @@
+"""The ``mlfs benchmark`` sub-command: a method of yours among a study's methods.
+
+``mlfs benchmark --plugin mine.py --method Mine --suite paper001 [--quick]
+[--out DIR]`` runs :func:`mlfs_core.benchmark.run_benchmark` (the method's
+tasks only; the study's methods come from its committed data where that data
+passes its checks), prints the average ranks of the suite's headline metric,
+the Friedman test, where the built-in values came from and the time it took,
+and writes the folder of :func:`mlfs_core.benchmark.write_benchmark` (a
+results source of the app). ``--plugin`` is the global option of every
+sub-command (:mod:`mlfs_core.plugins`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import ConfigError
+from ._base import jobs, progress
+
+DEFAULT_OUT = Path("results") / "benchmarks"
+DEFAULT_CACHE = Path("results") / "cache"
+
+
+def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``benchmark`` sub-command to an argparse ``subparsers`` object."""
+    p = subparsers.add_parser(
+        "benchmark",
+        help="run a method on a study's datasets under its protocol and rank it "
+        "among the study's methods (average ranks, Friedman/Nemenyi, CD diagram)",
+    )
+    p.add_argument("--method", required=True, help="a registered method's name")
+    p.add_argument(
+        "--suite",
+        required=True,
+        help="the study to compare with (paper000, paper001, or a plug-in's suite)",
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter of the method (VALUE read as JSON, else as text); repeatable",
+    )
+    p.add_argument("--label", help="the method's name in the tables (default --method)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few datasets, fewer folds and budgets (minutes on 2 cores)",
+    )
+    p.add_argument("--datasets", help="comma-separated: only these of the suite")
+    p.add_argument(
+        "--out",
+        help="output folder (default results/benchmarks/SUITE-LABEL[-quick]); "
+        "the app lists it as a results source",
+    )
+    p.add_argument("--jobs", type=jobs, default=1, help="parallel workers (-1 = all)")
+    p.add_argument(
+        "--cache", help="task cache folder (default results/cache, the studies' own)"
+    )
+    p.add_argument("--no-cache", action="store_true", help="do not cache task results")
+    p.add_argument(
+        "--recompute",
+        action="store_true",
+        help="compute the study's methods too instead of using its committed data",
+    )
+    p.set_defaults(func=run_benchmark_command)
+    return p
+
+
+def method_params(pairs) -> dict:
+    """``--param NAME=VALUE`` pairs as a dict (VALUE as JSON, else as text).
+
+    Examples
+    --------
+    >>> method_params(["k=3", "mode=fast"])
+    {'k': 3, 'mode': 'fast'}
+    """
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"--param must be NAME=VALUE, got {pair!r}")
+        try:
+            out[name.strip()] = json.loads(value)
+        except ValueError:
+            out[name.strip()] = value
+    return out
+
+
+def run_benchmark_command(args: argparse.Namespace) -> int:
+    """Run ``mlfs benchmark``; exit 0 when the tables are written."""
+    from ..benchmark import run_benchmark
+
+    label = args.label or args.method
+    method = {"name": args.method, "params": method_params(args.param), "label": label}
+    suffix = "-quick" if args.quick else ""
+    out = Path(args.out) if args.out else DEFAULT_OUT / f"{args.suite}-{label}{suffix}"
+    cache = None if args.no_cache else (args.cache or DEFAULT_CACHE)
+    only = [d for d in args.datasets.split(",") if d] if args.datasets else None
+    result = run_benchmark(
+        args.suite,
+        method,
+        quick=args.quick,
+        out=out,
+        cache_dir=cache,
+        n_jobs=args.jobs,
+        reuse=not args.recompute,
+        datasets=only,
+        progress=progress,
+    )
+    print(file=sys.stderr)
+    print(report(result))
+    return 0
+
+
+def report(result) -> str:
+    """What ``mlfs benchmark`` prints: ranks, Friedman test, sources, times."""
+    suite = result.suite
+    metric = suite.metric
+    quick = " (quick)" if result.quick else ""
+    n = result.results["dataset"].nunique()
+    lines = [f"{result.method} on {suite.title}{quick}: {n} datasets"]
+    ranks = result.average_ranks[result.average_ranks["metric"] == metric]
+    if len(ranks):
+        lines.append(f"Average rank by {metric} (1 = best):")
+        for row in ranks.itertuples(index=False):
+            mark = "  <-" if row.method == result.method else ""
+            lines.append(f"  {row.method:<12} {row.mean:6.2f}{mark}")
+    test = result.friedman[result.friedman["metric"] == metric]
+    if len(test):
+        t = test.iloc[0]
+        lines.append(
+            f"Friedman chi2 = {t['statistic']:.2f}, p = {t['pvalue']:.3g}; "
+            f"Nemenyi CD = {t['cd']:.2f} (alpha 0.05)"
+        )
+    used = [c.dataset for c in result.checks if c.usable]
+    redone = [f"{c.dataset} ({c.reason})" for c in result.checks if not c.usable]
+    lines.append(f"Built-in methods from the committed study data: {used or 'none'}")
+    if redone:
+        lines.append("Computed here (into the cache): " + "; ".join(redone))
+    s = result.timings
+    lines.append(
+        f"Time: {s['wall']:.1f} s wall; your method's tasks {s['method']:.1f} s "
+        f"({s['n_method_tasks']} tasks), built-in tasks computed "
+        f"{s['builtin']:.1f} s ({s['n_builtin_tasks']}), checks {s['checks']:.1f} s"
+    )
+    if result.folder is not None:
+        lines.append(f"Written to {result.folder}")
+    return "\n".join(lines)
