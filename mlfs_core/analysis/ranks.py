@@ -26,6 +26,7 @@ from ..columns import (
     STD,
     VALUE,
 )
+from ._select import select
 
 BEST = "best"
 N_DATASETS = "n_datasets"
@@ -42,27 +43,76 @@ def method_blocks(table: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     return wide.dropna(axis=0, how="any")
 
 
+_SELECTION_DOC = """metric : str, optional
+        The metric to rank by; required when ``table`` holds several. Its
+        direction is looked up in :data:`mlfs_core.METRICS`.
+    budget : optional
+        The budget to rank at (a value of ``budget_pct`` when every row has
+        one, else of ``budget``); required when ``table`` holds several budgets
+        and neither ``over_budgets`` nor a budget column in ``by`` is given.
+    over_budgets : {"mean"}, optional
+        Rank each method's mean over the budgets instead of one budget.
+    higher_is_better : bool, optional
+        Direction of ``value``, for a metric the registry does not know or a
+        table without a ``metric`` column; contradicting the registry is an
+        error. Leaving both ``metric`` and this out (on a table without a
+        metric column) is deprecated: higher is then taken as better, with a
+        DeprecationWarning."""
+
+
 def dataset_ranks(
-    table: pd.DataFrame, *, higher_is_better: bool = True, by: Sequence[str] = ()
+    table: pd.DataFrame,
+    *,
+    metric: str | None = None,
+    budget=None,
+    over_budgets: str | None = None,
+    higher_is_better: bool | None = None,
+    by: Sequence[str] = (),
+    reference_methods: Sequence[str] = ("AF",),
 ) -> pd.DataFrame:
     """Rank the methods within each dataset (and each ``by`` group).
 
     Parameters
     ----------
     table : DataFrame
-        Columns ``dataset, method, value`` plus the ``by`` columns. Several
-        rows per (dataset, method) (folds, repeats) are averaged first.
-    higher_is_better : bool, default=True
-        Direction of ``value``.
+        The tidy results table (or any table with columns ``dataset, method,
+        value`` plus the ``by`` columns). Several rows per (dataset, method)
+        (folds, repeats) are averaged first.
+    {selection}
     by : sequence of str
-        Extra grouping columns, e.g. ``["budget_pct"]``.
+        Extra grouping columns, e.g. ``["budget_pct"]`` (one ranking per
+        budget).
+    reference_methods : sequence of str
+        Single-budget methods (``AF``) ranked against the others at the chosen
+        budget (see :func:`broadcast_reference`).
 
     Returns
     -------
     DataFrame
         Long form: the ``by`` columns, ``dataset, method, rank``.
+
+    Raises
+    ------
+    ValueError
+        If the table holds several metrics or budgets where one is meant (the
+        message says what to pass), or the direction is unknown.
     """
     by = list(by)
+    chosen = select(
+        table,
+        metric=metric,
+        budget=budget,
+        over_budgets=over_budgets,
+        higher_is_better=higher_is_better,
+        by=by,
+        reference_methods=reference_methods,
+        caller="dataset_ranks",
+        suggest_by=True,
+    )
+    return _ranks(chosen.table, chosen.higher_is_better, by)
+
+
+def _ranks(table: pd.DataFrame, higher_is_better: bool, by: list[str]) -> pd.DataFrame:
     wide = method_blocks(table, by)
     if wide.empty:
         return pd.DataFrame(columns=[*by, DATASET, METHOD, RANK])
@@ -78,19 +128,30 @@ def dataset_ranks(
 
 
 def average_ranks(
-    table: pd.DataFrame, *, higher_is_better: bool = True, by: Sequence[str] = ()
+    table: pd.DataFrame,
+    *,
+    metric: str | None = None,
+    budget=None,
+    over_budgets: str | None = None,
+    higher_is_better: bool | None = None,
+    by: Sequence[str] = (),
+    reference_methods: Sequence[str] = ("AF",),
 ) -> pd.DataFrame:
     """Mean and population std of each method's rank over the datasets.
 
     Parameters
     ----------
     table : DataFrame
-        Columns ``dataset, method, value`` (plus ``by`` columns); repeated
-        rows per (dataset, method) are averaged before ranking.
-    higher_is_better : bool, default=True
-        Direction of ``value``: rank 1 goes to the highest value if True.
+        The tidy results table (or any table with columns ``dataset, method,
+        value`` plus ``by`` columns); repeated rows per (dataset, method) are
+        averaged before ranking.
+    {selection}
     by : sequence of str
-        Extra grouping columns (e.g. a budget); each group is ranked apart.
+        Extra grouping columns (e.g. ``["budget_pct"]``); each group is ranked
+        apart.
+    reference_methods : sequence of str
+        Single-budget methods (``AF``) ranked against the others at the chosen
+        budget (see :func:`broadcast_reference`).
 
     Returns
     -------
@@ -98,19 +159,41 @@ def average_ranks(
         Indexed by method (or by ``(*by, method)``), columns ``mean, std``
         (population std, ddof = 0), sorted by mean within each group.
 
+    Raises
+    ------
+    ValueError
+        If the table holds several metrics or budgets where one is meant (the
+        message says what to pass), or the direction is unknown.
+
     Examples
     --------
     >>> import pandas as pd
-    >>> t = pd.DataFrame({"dataset": ["a", "a", "b", "b"],
+    >>> t = pd.DataFrame({{"dataset": ["a", "a", "b", "b"],
     ...                   "method": ["X", "Y", "X", "Y"],
-    ...                   "value": [0.9, 0.8, 0.5, 0.5]})
+    ...                   "metric": "hamming_loss",
+    ...                   "value": [0.1, 0.2, 0.5, 0.5]}})
     >>> average_ranks(t).to_dict("index")
-    {'X': {'mean': 1.25, 'std': 0.25}, 'Y': {'mean': 1.75, 'std': 0.25}}
+    {{'X': {{'mean': 1.25, 'std': 0.25}}, 'Y': {{'mean': 1.75, 'std': 0.25}}}}
     """
     by = list(by)
-    ranks = dataset_ranks(table, higher_is_better=higher_is_better, by=by)
+    chosen = select(
+        table,
+        metric=metric,
+        budget=budget,
+        over_budgets=over_budgets,
+        higher_is_better=higher_is_better,
+        by=by,
+        reference_methods=reference_methods,
+        caller="average_ranks",
+        suggest_by=True,
+    )
+    ranks = _ranks(chosen.table, chosen.higher_is_better, by)
     out = _summarize(ranks, by)[[MEAN, STD]]
     return out.sort_values([*by, MEAN], kind="stable")
+
+
+dataset_ranks.__doc__ = dataset_ranks.__doc__.format(selection=_SELECTION_DOC)
+average_ranks.__doc__ = average_ranks.__doc__.format(selection=_SELECTION_DOC)
 
 
 def _summarize(ranks: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -125,7 +208,7 @@ def rank_table(
     results: pd.DataFrame,
     *,
     metric: str,
-    higher_is_better: bool,
+    higher_is_better: bool | None = None,
     by: str | None = None,
     reference_methods: Sequence[str] = ("AF",),
 ) -> pd.DataFrame:
@@ -138,8 +221,9 @@ def rank_table(
         fold, repeat, metric, value``).
     metric : str
         Metric to rank by.
-    higher_is_better : bool
-        Direction of ``metric`` (see :data:`mlfs_core.evaluation.METRICS`).
+    higher_is_better : bool, optional
+        Direction of ``metric``; default its entry in
+        :data:`mlfs_core.METRICS` (needed only for a metric it does not know).
     by : str, optional
         Budget column; default ``budget_pct`` when the results carry
         percentages, else ``budget``.
@@ -157,7 +241,17 @@ def rank_table(
     table = broadcast_reference(
         results[results[METRIC] == metric], by, reference_methods
     )
-    ranks = dataset_ranks(table, higher_is_better=higher_is_better, by=[by])
+    if table.empty:  # no rows of this metric (e.g. an empty panel of methods)
+        columns = [by, METHOD, MEAN, STD, N_DATASETS, BEST]
+        return pd.DataFrame(columns=columns)
+    chosen = select(
+        table,
+        metric=metric,
+        higher_is_better=higher_is_better,
+        by=[by],
+        caller="rank_table",
+    )
+    ranks = _ranks(chosen.table, chosen.higher_is_better, [by])
     out = _summarize(ranks, [by]).reset_index()
     best = out.groupby(by)[MEAN].transform("min")
     out[BEST] = np.isclose(out[MEAN], best)

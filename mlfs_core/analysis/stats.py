@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..columns import METRIC
+from ..columns import MEAN, METRIC, STD
+from ._select import select
 from .ranks import (
-    average_ranks,
+    _ranks,
+    _summarize,
     broadcast_reference,
     budget_column,
     method_blocks,
@@ -102,13 +105,33 @@ def nemenyi_cd(n_methods: int, n_datasets: int, alpha: float = 0.05) -> float:
     return nemenyi_q(m, alpha) * float(np.sqrt(m * (m + 1) / (6.0 * n_datasets)))
 
 
+ID_RTOL = 1e-9
+"""Relative tolerance under which Friedman's chi-squared counts as its maximum.
+
+Iman-Davenport's F divides by ``N (m - 1) - chi2``, which is 0 exactly when
+every dataset ranks the methods the same way. Computed in floating point,
+chi2 can then come out an ulp or two below ``N (m - 1)`` (59.99999999999999
+for 60), which would give F ~ 1e16 and a tiny but non-zero p instead of
+infinity and 0. The rule: when ``N (m - 1) - chi2 <= ID_RTOL * N (m - 1)``, F
+is ``inf`` and its p-value 0. Rounding error is a few ulps (~1e-15
+relative), far inside the tolerance; the closest a real chi2 comes to its
+maximum without reaching it (one swap of two adjacent ranks on one dataset)
+is about 24 / (m (m + 1)) below it, a relative gap of
+24 / (N m (m^2 - 1)), which is above 1e-9 for every table with
+N m^3 < 2e10 (e.g. 20 methods on a million datasets, or 100 methods on
+20 000), so no genuine F is turned into infinity.
+"""
+
+
 def iman_davenport(chi2: float, n_datasets: int, n_methods: int) -> tuple[float, float]:
     """Iman-Davenport F statistic and p-value from Friedman's chi-squared.
 
     F = (N - 1) chi2 / (N (m - 1) - chi2), distributed as F with m - 1 and
     (m - 1)(N - 1) degrees of freedom (Iman and Davenport 1980; Demsar 2006,
     section 3.2.2). When chi2 reaches its maximum N (m - 1) (every dataset
-    ranks the methods the same way) F is infinite and the p-value 0.
+    ranks the methods the same way) F is infinite and the p-value 0; chi2
+    within a relative :data:`ID_RTOL` of the maximum counts as reaching it
+    (float rounding can leave it an ulp below).
 
     Examples
     --------
@@ -117,10 +140,13 @@ def iman_davenport(chi2: float, n_datasets: int, n_methods: int) -> tuple[float,
     >>> f, p = iman_davenport(9.28, 14, 4)
     >>> round(f, 2)
     3.69
+    >>> iman_davenport(59.99999999999999, 20, 4)
+    (inf, 0.0)
     """
     n, m = int(n_datasets), int(n_methods)
-    denominator = n * (m - 1) - chi2
-    if denominator <= 0:
+    maximum = n * (m - 1)
+    denominator = maximum - chi2
+    if denominator <= ID_RTOL * maximum:
         return float("inf"), 0.0
     f = (n - 1) * chi2 / denominator
     from scipy import stats  # lazily: scipy.stats costs ~1 s at start-up
@@ -129,37 +155,83 @@ def iman_davenport(chi2: float, n_datasets: int, n_methods: int) -> tuple[float,
 
 
 def friedman_nemenyi(
-    table: pd.DataFrame, *, alpha: float = 0.05, higher_is_better: bool = True
+    table: pd.DataFrame,
+    *,
+    metric: str | None = None,
+    budget=None,
+    over_budgets: str | None = None,
+    alpha: float = 0.05,
+    higher_is_better: bool | None = None,
+    reference_methods: Sequence[str] = ("AF",),
 ) -> FriedmanResult:
     """Friedman test of equal average ranks, plus the Nemenyi critical difference.
 
     Parameters
     ----------
     table : DataFrame
-        Columns ``dataset, method, value``; repeated rows per (dataset,
-        method) are averaged; datasets missing a method are left out.
+        The tidy results table (or any table with columns ``dataset, method,
+        value``); repeated rows per (dataset, method) are averaged; datasets
+        missing a method are left out.
+    metric : str, optional
+        The metric to test; required when ``table`` holds several. Its
+        direction is looked up in :data:`mlfs_core.METRICS`.
+    budget : optional
+        The budget to test at (a value of ``budget_pct`` when every row has
+        one, else of ``budget``); required when ``table`` holds several
+        budgets, unless ``over_budgets`` is given.
+    over_budgets : {"mean"}, optional
+        Test each method's mean over the budgets instead of one budget.
     alpha : float, default=0.05
         Significance level of the critical difference.
-    higher_is_better : bool, default=True
-        Direction of ``value``.
+    higher_is_better : bool, optional
+        Direction of ``value``, for a metric the registry does not know or a
+        table without a ``metric`` column; contradicting the registry is an
+        error. Leaving both ``metric`` and this out (on a table without a
+        metric column) is deprecated: higher is then taken as better, with a
+        DeprecationWarning.
+    reference_methods : sequence of str
+        Single-budget methods (``AF``) tested against the others at the chosen
+        budget (see :func:`~mlfs_core.analysis.broadcast_reference`).
 
     Returns
     -------
     FriedmanResult
+
+    Raises
+    ------
+    ValueError
+        If the table holds several metrics or budgets where one is meant (the
+        message says what to pass), the direction is unknown, or fewer than 2
+        complete datasets or 2 methods remain.
 
     Notes
     -----
     The statistic is 12 N / (m (m + 1)) [sum_j R_j^2 - m (m + 1)^2 / 4] with
     R_j the average ranks, divided by the tie correction
     1 - sum(t^3 - t) / (N m (m^2 - 1)), which makes it equal to
-    :func:`scipy.stats.friedmanchisquare` on the same blocks. A CD diagram
-    puts rank 1 on the left.
+    :func:`scipy.stats.friedmanchisquare` on the same blocks. When every
+    dataset ranks the methods the same way it is set to its maximum N (m - 1)
+    exactly (Iman-Davenport's F is then infinite, see :data:`ID_RTOL`). A CD
+    diagram puts rank 1 on the left.
 
     References
     ----------
     Demsar (2006), "Statistical comparisons of classifiers over multiple data
     sets", JMLR 7.
     """
+    chosen = select(
+        table,
+        metric=metric,
+        budget=budget,
+        over_budgets=over_budgets,
+        higher_is_better=higher_is_better,
+        reference_methods=reference_methods,
+        caller="friedman_nemenyi",
+    )
+    return _friedman(chosen.table, chosen.higher_is_better, alpha)
+
+
+def _friedman(table: pd.DataFrame, higher_is_better: bool, alpha: float):
     wide = method_blocks(table, [])
     n, m = wide.shape
     if n < 2 or m < 2:
@@ -177,7 +249,7 @@ def friedman_nemenyi(
     return FriedmanResult(
         statistic=statistic,
         pvalue=pvalue,
-        ranks=average_ranks(table, higher_is_better=higher_is_better),
+        ranks=_summary_ranks(table, higher_is_better),
         cd=nemenyi_cd(m, n, alpha),
         n_datasets=n,
         n_methods=m,
@@ -185,6 +257,12 @@ def friedman_nemenyi(
         iman_davenport=f_statistic,
         iman_davenport_pvalue=f_pvalue,
     )
+
+
+def _summary_ranks(table: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
+    """Average ranks (mean, std) per method, best first."""
+    ranks = _ranks(table, higher_is_better, [])
+    return _summarize(ranks, [])[[MEAN, STD]].sort_values(MEAN, kind="stable")
 
 
 def _friedman_statistic(ranks: np.ndarray) -> float:
@@ -198,6 +276,8 @@ def _friedman_statistic(ranks: np.ndarray) -> float:
     correction = 1.0 - ties / (n * m * (m * m - 1))
     if correction <= 0:  # every block fully tied: no evidence of any difference
         return 0.0
+    if (ranks == ranks[0]).all():  # every dataset ranks alike: the maximum, exactly
+        return float(n * (m - 1))
     return float(chi2 / correction)
 
 
@@ -205,12 +285,15 @@ def friedman_by_budget(
     results: pd.DataFrame,
     *,
     metric: str,
-    higher_is_better: bool,
+    higher_is_better: bool | None = None,
     by: str | None = None,
     alpha: float = 0.05,
     reference_methods=("AF",),
 ) -> pd.DataFrame:
     """Friedman statistic, p-value and Nemenyi CD for each budget.
+
+    ``higher_is_better`` defaults to the direction of ``metric`` in
+    :data:`mlfs_core.METRICS` (needed only for a metric it does not know).
 
     Returns
     -------
@@ -224,11 +307,14 @@ def friedman_by_budget(
         results[results[METRIC] == metric], by, reference_methods
     )
     rows = []
+    if table.empty:
+        return pd.DataFrame(rows, columns=[by, *SUMMARY_COLUMNS])
+    hib = select(
+        table, metric=metric, higher_is_better=higher_is_better, by=[by]
+    ).higher_is_better
     for budget, group in table.groupby(by, sort=True):
         try:
-            res = friedman_nemenyi(
-                group, alpha=alpha, higher_is_better=higher_is_better
-            )
+            res = _friedman(group, hib, alpha)
         except ValueError:
             continue
         rows.append({by: budget, **res.summary()})

@@ -30,7 +30,7 @@ HAND = _table(
 
 def test_average_ranks_hand_worked_with_ties():
     """Check average ranks and population std against a hand-worked table with ties."""
-    out = average_ranks(HAND)
+    out = average_ranks(HAND, higher_is_better=True)
     # A: 1, 3, 2 -> mean 2, std sqrt(2/3); B: 2.5, 1, 2 -> 11/6; C: 2.5, 2, 2 -> 13/6
     assert out.loc["A", "mean"] == pytest.approx(2.0)
     assert out.loc["A", "std"] == pytest.approx(np.sqrt(2 / 3))
@@ -50,14 +50,16 @@ def test_average_ranks_lower_is_better_reverses():
 def test_average_ranks_averages_repeated_rows_first():
     """Check that several rows per (dataset, method) are averaged before ranking."""
     t = _table([("d", "A", 0.0), ("d", "A", 1.0), ("d", "B", 0.6)])
-    out = average_ranks(t)
+    out = average_ranks(t, higher_is_better=True)
     assert out.loc["A", "mean"] == 2.0  # mean 0.5 < 0.6
 
 
 def test_average_ranks_skip_incomplete_datasets():
     """Check that a dataset missing a method is left out of the ranking."""
     t = pd.concat([HAND, _table([("d4", "A", 1.0), ("d4", "B", 0.0)])])
-    assert average_ranks(t).loc["A", "mean"] == pytest.approx(2.0)
+    assert average_ranks(t, higher_is_better=True).loc["A", "mean"] == pytest.approx(
+        2.0
+    )
 
 
 def test_rank_table_flags_best_and_broadcasts_af():

@@ -43,7 +43,7 @@ def test_nemenyi_cd_formula():
 def test_friedman_matches_scipy_without_ties(rng):
     """Check that the Friedman statistic and p-value equal scipy's without ties."""
     values = rng.random((8, 4))
-    res = friedman_nemenyi(_long(values))
+    res = friedman_nemenyi(_long(values), higher_is_better=True)
     ref = friedmanchisquare(*values.T)
     assert res.statistic == pytest.approx(ref.statistic)
     assert res.pvalue == pytest.approx(ref.pvalue)
@@ -62,21 +62,21 @@ def test_friedman_matches_scipy_with_ties(rng):
 def test_friedman_ranks_direction():
     """Check that the best method gets average rank 1 in the result's ranks."""
     values = np.array([[0.9, 0.1, 0.5], [0.8, 0.2, 0.4], [0.7, 0.3, 0.6]])
-    res = friedman_nemenyi(_long(values))
+    res = friedman_nemenyi(_long(values), higher_is_better=True)
     assert res.ranks.loc["m0", "mean"] == 1.0
     assert res.ranks.loc["m1", "mean"] == 3.0
 
 
 def test_friedman_all_tied_is_finite():
     """Check that fully tied blocks give statistic 0 and p-value 1, not NaN."""
-    res = friedman_nemenyi(_long(np.ones((4, 3))))
+    res = friedman_nemenyi(_long(np.ones((4, 3))), higher_is_better=True)
     assert res.statistic == 0.0 and res.pvalue == 1.0
 
 
 def test_friedman_needs_two_datasets():
     """Check that one dataset is rejected with a ValueError."""
     with pytest.raises(ValueError, match="at least 2"):
-        friedman_nemenyi(_long(np.ones((1, 3))))
+        friedman_nemenyi(_long(np.ones((1, 3))), higher_is_better=True)
 
 
 def test_friedman_by_budget_one_row_per_budget(rng):
@@ -106,7 +106,7 @@ def test_iman_davenport_by_hand():
             "value": [0.9, 0.5, 0.1, 0.9, 0.1, 0.5, 0.9, 0.5, 0.1],
         }
     )
-    res = friedman_nemenyi(table)
+    res = friedman_nemenyi(table, higher_is_better=True)
     assert res.statistic == pytest.approx(14 / 3)
     assert res.iman_davenport == pytest.approx(7.0)
     assert res.iman_davenport_pvalue == pytest.approx((1 + 3.5) ** -2)
@@ -122,5 +122,5 @@ def test_iman_davenport_perfect_agreement_is_infinite():
             "value": [1.0, 0.0, 1.0, 0.0],
         }
     )
-    res = friedman_nemenyi(table)
+    res = friedman_nemenyi(table, higher_is_better=True)
     assert res.iman_davenport == float("inf") and res.iman_davenport_pvalue == 0.0

@@ -148,8 +148,10 @@ def _statistics(out):
         for m in range(6)
     ]
     table = pd.DataFrame(rows)
-    out["stats/average_ranks"] = _frame_digest(average_ranks(table))
-    res = friedman_nemenyi(table)
+    out["stats/average_ranks"] = _frame_digest(
+        average_ranks(table, higher_is_better=True)
+    )
+    res = friedman_nemenyi(table, higher_is_better=True)
     out["stats/friedman"] = _digest(
         np.array(
             [

@@ -1,0 +1,235 @@
+"""One metric, one budget: the table every rank-based analysis works on.
+
+The tidy results table of an experiment holds every metric at every budget.
+Ranking methods over all of them at once averages F1 scores with losses and
+small budgets with large ones into one plausible-looking but meaningless
+number, so each analysis function first narrows the table here: one metric
+(whose direction comes from the metric registry), and one budget, the mean
+over the budgets, or one ranking per budget (``by``). A table that still holds
+several metrics or budgets where one is meant is refused with an error that
+says what to pass.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import pandas as pd
+
+from ..columns import BUDGET, BUDGET_PCT, DATASET, METHOD, METRIC, VALUE
+
+OVER_BUDGETS = ("mean",)
+"""The accepted values of ``over_budgets``."""
+
+_PREVIEW = 6
+
+
+class Selection(NamedTuple):
+    """The narrowed table and what was chosen."""
+
+    table: pd.DataFrame
+    """Rows of one metric and (unless grouped by it) one budget."""
+    higher_is_better: bool
+    metric: str | None
+    budget_column: str | None
+
+
+def _preview(values: Sequence) -> str:
+    shown = ", ".join(repr(v) for v in list(values)[:_PREVIEW])
+    return shown + (", ..." if len(values) > _PREVIEW else "")
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def registry_direction(metric: str) -> bool | None:
+    """``higher_is_better`` of a registered metric (or variant), None if unknown."""
+    from ..errors import ConfigError
+    from ..evaluation.metrics import higher_is_better
+
+    try:
+        return bool(higher_is_better(metric))
+    except ConfigError:
+        return None
+
+
+def _direction(
+    metric: str | None, higher_is_better: bool | None, caller: str, stacklevel: int
+) -> bool:
+    known = registry_direction(metric) if metric is not None else None
+    if higher_is_better is None:
+        if known is not None:
+            return known
+        if metric is not None:
+            raise ValueError(
+                f"{caller}: metric {metric!r} is not in the metric registry "
+                "(mlfs_core.METRICS), so its direction is unknown; pass "
+                "higher_is_better=True or higher_is_better=False"
+            )
+        warnings.warn(
+            f"{caller}: neither metric= nor higher_is_better= was given, so higher "
+            "values are taken as better. Pass metric= (its direction is looked up "
+            "in mlfs_core.METRICS) or higher_is_better=; this default will go.",
+            DeprecationWarning,
+            stacklevel=stacklevel + 1,
+        )
+        return True
+    if known is not None and bool(higher_is_better) != known:
+        better = "higher" if known else "lower"
+        raise ValueError(
+            f"{caller}: higher_is_better={bool(higher_is_better)} contradicts metric "
+            f"{metric!r}, for which {better} is better (mlfs_core.METRICS); leave "
+            "higher_is_better out"
+        )
+    return bool(higher_is_better)
+
+
+def _one_metric(table: pd.DataFrame, metric: str | None, caller: str):
+    if METRIC not in table.columns:
+        return table, metric
+    names = sorted(table[METRIC].dropna().unique().tolist())
+    if metric is None:
+        if len(names) > 1:
+            raise ValueError(
+                f"{caller}: the table holds {len(names)} metrics ({_preview(names)}); "
+                f"pass metric= to choose one, e.g. metric={names[0]!r}"
+            )
+        metric = names[0] if names else None
+    elif metric not in names:
+        raise ValueError(
+            f"{caller}: metric {metric!r} is not in the table, which holds "
+            f"{_preview(names) or 'no metric'}"
+        )
+    return table[table[METRIC] == metric], metric
+
+
+def _budget_column(table: pd.DataFrame) -> str | None:
+    """``budget_pct`` if every row has one, else ``budget``, else None."""
+    if BUDGET_PCT in table and len(table) and table[BUDGET_PCT].notna().all():
+        return BUDGET_PCT
+    return BUDGET if BUDGET in table else None
+
+
+def select(
+    table: pd.DataFrame,
+    *,
+    metric: str | None = None,
+    budget=None,
+    over_budgets: str | None = None,
+    higher_is_better: bool | None = None,
+    by: Sequence[str] = (),
+    reference_methods: Sequence[str] = ("AF",),
+    caller: str = "analysis",
+    suggest_by: bool = False,
+    stacklevel: int = 2,
+) -> Selection:
+    """Narrow a results table to one metric and one budget (or one per ``by``).
+
+    Parameters
+    ----------
+    table : DataFrame
+        Columns ``dataset, method, value``; optionally ``metric``, ``budget``,
+        ``budget_pct`` and the ``by`` columns.
+    metric : str, optional
+        The metric to analyse. Required when the table holds several; its
+        direction is looked up in :data:`mlfs_core.METRICS`.
+    budget : optional
+        The budget to analyse, a value of the budget column (``budget_pct``
+        when every row has one, else ``budget``).
+    over_budgets : {"mean"}, optional
+        Instead of one budget: each method's mean over the budgets (per
+        dataset, after averaging folds and repeats at each budget).
+    higher_is_better : bool, optional
+        Direction of ``value``; only needed for a metric the registry does not
+        know (or a table without a metric). Contradicting the registry is an
+        error.
+    by : sequence of str
+        Grouping columns the caller ranks apart (a budget column here means
+        one ranking per budget).
+    reference_methods : sequence of str
+        Single-budget methods (all features, ``AF``) compared at every budget:
+        their rows are copied to each budget of the others.
+    caller : str
+        The public function's name, for the error messages.
+    suggest_by : bool
+        Whether the caller takes ``by`` (the error then suggests it).
+    stacklevel : int
+        Stack level of the deprecation warning, counted from the caller.
+
+    Returns
+    -------
+    Selection
+
+    Raises
+    ------
+    ValueError
+        If a required column is missing, the table holds several metrics or
+        budgets where one is meant, the chosen metric or budget is not in the
+        table, the direction is unknown or contradicts the registry.
+    """
+    missing = [c for c in (DATASET, METHOD, VALUE) if c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"{caller}: the table has no column {', '.join(map(repr, missing))} "
+            f"(it has {_preview(list(table.columns))}); expected the tidy results "
+            "table of an experiment (dataset, method, ..., metric, value)"
+        )
+    by = list(by)
+    table, metric = _one_metric(table, metric, caller)
+    hib = _direction(metric, higher_is_better, caller, stacklevel + 1)
+    if over_budgets is not None and over_budgets not in OVER_BUDGETS:
+        raise ValueError(
+            f"{caller}: over_budgets={over_budgets!r} is not one of "
+            f"{', '.join(map(repr, OVER_BUDGETS))}"
+        )
+    if budget is not None and over_budgets is not None:
+        raise ValueError(f"{caller}: pass budget= or over_budgets=, not both")
+    column = _budget_column(table)
+    if column is None:
+        if budget is not None:
+            raise ValueError(
+                f"{caller}: budget={_plain(budget)!r} was given but the table has no "
+                f"{BUDGET!r} or {BUDGET_PCT!r} column"
+            )
+        return Selection(table, hib, metric, None)
+    from .ranks import broadcast_reference
+
+    grouped = [c for c in (column, BUDGET, BUDGET_PCT) if c in by]
+    if grouped:
+        if budget is not None or over_budgets is not None:
+            raise ValueError(
+                f"{caller}: by={by!r} ranks each budget apart; leave budget= and "
+                "over_budgets= out"
+            )
+        table = broadcast_reference(table, grouped[0], reference_methods)
+        return Selection(table, hib, metric, grouped[0])
+    table = broadcast_reference(table, column, reference_methods)
+    values = sorted(table[column].dropna().unique().tolist())
+    if budget is not None:
+        chosen = table[table[column] == budget]
+        if chosen.empty:
+            raise ValueError(
+                f"{caller}: budget={_plain(budget)!r} is not in the table's "
+                f"{column!r} column, which holds {_preview(values)}"
+            )
+        return Selection(chosen, hib, metric, column)
+    if over_budgets == "mean":
+        keys = [*by, DATASET, METHOD]
+        per_budget = table.groupby([*keys, column], dropna=False, sort=True)[
+            VALUE
+        ].mean()
+        means = per_budget.groupby(level=list(range(len(keys)))).mean()
+        return Selection(means.reset_index(), hib, metric, column)
+    if len(values) > 1:
+        grouped = f", or by=[{column!r}] (one ranking per budget)" if suggest_by else ""
+        raise ValueError(
+            f"{caller}: the table holds {len(values)} budgets ({column} = "
+            f"{_preview(values)}); pass budget= to choose one (e.g. "
+            f"budget={values[0]!r}), over_budgets='mean' (each method's mean over "
+            f"the budgets){grouped}"
+        )
+    return Selection(table, hib, metric, column)
