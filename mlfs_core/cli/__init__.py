@@ -18,8 +18,9 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import MLFSError
-from ._base import OneLineParser, jobs, one_line
+from ._base import OneLineParser, add_plugin_options, jobs, load_cli_plugins, one_line
 from .app import add_app_parser
+from .benchmark import add_benchmark_parser
 from .data import add_data_parsers
 from .experiment import add_experiment_parser, add_verify_parser
 
@@ -37,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_experiment_parser(sub)
     add_verify_parser(sub)
     add_app_parser(sub)
+    add_benchmark_parser(sub)
+    add_plugin_options(parser, sub)  # last: every sub-command gets --plugin
     return parser
 
 
@@ -57,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parse_args(parser, argv)
     try:
+        load_cli_plugins(args)
         return args.func(args)
     except BrokenPipeError:  # pragma: no cover - e.g. `mlfs rank ... | head`
         return 0

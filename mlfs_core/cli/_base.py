@@ -1,8 +1,9 @@
-"""What every ``mlfs`` sub-command shares: one-line errors, ``--jobs``, CSV output."""
+"""What every ``mlfs`` sub-command shares: one-line errors, ``--jobs``, ``--plugin``."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import pandas as pd
@@ -45,6 +46,59 @@ def jobs(value: str) -> int:
             f"got {value!r}"
         )
     return n
+
+
+_PLUGIN_HELP = (
+    "load a plug-in (a module name or a .py file) that registers methods, "
+    "classifiers or metrics; repeatable"
+)
+
+
+def add_plugin_options(parser: argparse.ArgumentParser, subparsers) -> None:
+    """Add ``--plugin SPEC`` (repeatable) to ``parser`` and to every sub-command.
+
+    ``mlfs --plugin mine.py experiment ...`` and ``mlfs experiment --plugin
+    mine.py ...`` are the same. Call it after every sub-command is added; a
+    sub-command must not define ``--plugin`` itself.
+    """
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        dest="plugins_before",
+        default=[],
+        metavar="SPEC",
+        help=_PLUGIN_HELP,
+    )
+    for sub in subparsers.choices.values():
+        sub.add_argument(
+            "--plugin",
+            action="append",
+            dest="plugins",
+            default=argparse.SUPPRESS,
+            metavar="SPEC",
+            help=_PLUGIN_HELP,
+        )
+
+
+def cli_plugin_specs(args: argparse.Namespace) -> list[str]:
+    """The ``--plugin`` specs given before and after the sub-command, in order."""
+    return [*getattr(args, "plugins_before", []), *getattr(args, "plugins", [])]
+
+
+def load_cli_plugins(args: argparse.Namespace) -> None:
+    """Load the ``--plugin`` specs, the installed plug-ins and ``MLFS_PLUGINS``.
+
+    The loaded specs are added to ``MLFS_PLUGINS`` in this process's
+    environment, so the processes it starts (the app's server, joblib
+    workers) load them too.
+    """
+    from ..plugins import ENV_VAR, load_plugins, plugin_specs
+
+    specs = cli_plugin_specs(args)
+    if not specs and not os.environ.get(ENV_VAR):
+        return  # installed entry points load on the first unknown name
+    load_plugins(specs)
+    os.environ[ENV_VAR] = os.pathsep.join(plugin_specs())
 
 
 def write_csv(df: pd.DataFrame, out: str | None) -> None:

@@ -110,8 +110,6 @@ SplitProvider = Callable[..., object]
 SPLIT_PROVIDERS: dict[str, SplitProvider] = {}
 """Split provider name -> ``provider(dataset, path, *, splits_dir) -> dataset``."""
 
-_plugins_loaded: list[bool] = []
-
 
 def register_convention(convention: Convention) -> None:
     """Make ``convention`` available to evaluations (re-registering replaces it).
@@ -189,21 +187,18 @@ def register_split_provider(name: str, provider: SplitProvider) -> None:
 def load_plugins() -> list[str]:
     """Import every installed plug-in (entry-point group :data:`PLUGIN_GROUP`) once.
 
+    Delegates to :func:`mlfs_core.plugins.load_plugins` (which also loads the
+    plug-ins named by ``MLFS_PLUGINS``).
+
     Returns
     -------
     list of str
         The entry points loaded by this call (empty after the first call).
     """
-    if _plugins_loaded:
-        return []
-    _plugins_loaded.append(True)
-    from importlib.metadata import entry_points
+    from ..plugins import load_plugins as load
 
-    loaded = []
-    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
-        ep.load()
-        loaded.append(ep.name)
-    return loaded
+    infos = load(entry_points=True, environment=True)
+    return [i.name for i in infos if i.kind == "entry point"]
 
 
 def _known(name: str) -> bool:

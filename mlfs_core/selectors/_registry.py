@@ -9,16 +9,21 @@ importing them changes nothing. :func:`rank_features`, the scikit-learn
 selector, the CLI, the experiment runner and the app all look methods up
 here by name.
 
-A method of your own is added with :func:`register`, which refuses a name
-already taken, and removed with :func:`unregister`.
+A method of your own is added with :func:`register` (a :class:`MethodSpec`
+or a plain ranking function), which refuses a name already taken, and
+removed with :func:`unregister`. Plug-ins (:mod:`mlfs_core.plugins`) call
+:func:`register` when they are loaded; a name the registry does not know
+triggers one load of the installed and ``MLFS_PLUGINS`` plug-ins before
+:func:`get_method` gives up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 
 from ..errors import ConfigError
-from ._spec import MethodSpec, Option, Ranking
+from ._spec import MethodSpec, Option, Ranking, spec_from_function
 from .filter import filter_specs
 from .greedy import greedy_specs
 
@@ -28,13 +33,23 @@ __all__ = [
     "MethodSpec",
     "Option",
     "Ranking",
+    "families",
     "get_method",
+    "is_built_in",
     "list_methods",
+    "method_identity",
+    "method_version",
     "register",
     "unregister",
 ]
 
 FAMILY_ORDER = ("paper000", "paper001", "baseline", "extra")
+FAMILY_LABELS = {
+    "paper000": "Score + aggregation (paper 000)",
+    "paper001": "Information-theoretic (paper 001)",
+    "baseline": "Baselines",
+    "extra": "Extra measures",
+}
 
 
 def _built_in() -> dict[str, MethodSpec]:
@@ -55,16 +70,51 @@ METHODS = MappingProxyType(_TABLE)
 """Read-only view: method name -> :class:`MethodSpec`, in registry order."""
 
 
-def register(spec: MethodSpec) -> MethodSpec:
+def register(spec: MethodSpec | Callable, **fields) -> MethodSpec:
     """Add a method of your own after the built-in ones.
+
+    Parameters
+    ----------
+    spec : MethodSpec or callable
+        A :class:`MethodSpec`, or a plain function
+        ``rank(X, Y, *, k, random_state, **options)`` returning an order
+        (with or without scores, see :func:`~._spec.spec_from_function`).
+    **fields
+        For a function: ``name`` (default its ``__name__``), ``family``
+        (default ``"user"``), ``stochastic``, ``options``, ``description``,
+        ``version``, ``family_label``.
+
+    Returns
+    -------
+    MethodSpec
+        What was registered.
 
     Raises
     ------
     ConfigError
         If a method of that name already exists (nothing is overwritten).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def by_column_sum(X, Y, *, k, random_state):
+    ...     return np.argsort(-np.asarray(X.sum(axis=0)).ravel(), kind="stable")[:k]
+    >>> spec = register(by_column_sum, version="1")
+    >>> spec.family, spec.version
+    ('user', '1')
+    >>> unregister("by_column_sum")
     """
-    if not isinstance(spec, MethodSpec):
-        raise ConfigError(f"register() takes a MethodSpec, got {type(spec).__name__}")
+    if isinstance(spec, MethodSpec):
+        if fields:
+            raise ConfigError(
+                f"register(MethodSpec) takes no other arguments, got {sorted(fields)}"
+            )
+    elif callable(spec):
+        spec = spec_from_function(spec, **fields)
+    else:
+        raise ConfigError(
+            f"register() takes a MethodSpec or a function, got {type(spec).__name__}"
+        )
     if spec.name in _TABLE:
         raise ConfigError(
             f"a method called {spec.name!r} is already registered; "
@@ -86,16 +136,85 @@ def unregister(name: str) -> None:
 def get_method(name: str) -> MethodSpec:
     """Return the spec registered under ``name``.
 
+    An unknown name first triggers one load of the installed plug-ins and
+    those of ``MLFS_PLUGINS`` (:func:`mlfs_core.plugins.load_plugins`).
+
     Raises
     ------
     ConfigError
         If no method has that name; the message lists the known names.
     """
+    if name not in _TABLE and isinstance(name, str):
+        from ..plugins import load_plugins
+
+        load_plugins()
     try:
         return _TABLE[name]
-    except KeyError:
+    except (KeyError, TypeError):
         known = ", ".join(_TABLE)
         raise ConfigError(f"unknown method {name!r}; known methods: {known}") from None
+
+
+def as_spec(method) -> MethodSpec:
+    """``method`` (a registered name, a :class:`MethodSpec` or a function) as a spec."""
+    if isinstance(method, MethodSpec):
+        return method
+    if isinstance(method, str):
+        return get_method(method)
+    if callable(method):
+        return spec_from_function(method)
+    raise ConfigError(
+        "method must be a registered name, a MethodSpec or a function, "
+        f"got {type(method).__name__}"
+    )
+
+
+def is_built_in(name: str) -> bool:
+    """Whether ``name`` is one of the methods that ship with mlfs_core."""
+    return name in _BUILT_IN
+
+
+def method_version(name: str) -> str:
+    """The ``version`` of the method registered as ``name`` ("" if it has none)."""
+    return get_method(name).version
+
+
+def method_identity(spec: MethodSpec | str) -> dict | None:
+    """The part of a selection's cache key that identifies the method's code.
+
+    None for the built-in methods (their keys stay as they were: the engine's
+    ``CACHE_VERSION`` covers them). For any other method: its ``version`` and
+    the SHA-256 of the file defining its ``rank`` (a plug-in file, a module),
+    so editing that file or bumping the version gives new keys.
+    """
+    if isinstance(spec, str):
+        spec = get_method(spec)
+    if spec.name in _BUILT_IN and _TABLE.get(spec.name) is spec:
+        return None
+    from ..cache import source_digest
+
+    return {"version": spec.version, "code": source_digest(spec.rank)}
+
+
+def families() -> list[tuple[str, str]]:
+    """``(family, title)`` of every family with a registered method, in order.
+
+    The built-in families first (:data:`FAMILY_ORDER`), then those of
+    methods added later, in the order they appeared.
+
+    Examples
+    --------
+    >>> families()[0]
+    ('paper000', 'Score + aggregation (paper 000)')
+    """
+    seen: dict[str, str] = {}
+    for spec in _TABLE.values():
+        if spec.family not in seen:
+            label = FAMILY_LABELS.get(spec.family) or spec.family_label or spec.family
+            seen[spec.family] = label
+    rank = {f: i for i, f in enumerate(FAMILY_ORDER)}
+    ordered = sorted(seen, key=lambda f: rank.get(f, len(rank)))
+    return [(f, seen[f]) for f in ordered]
 
 
 def list_methods(family: str | None = None) -> list[str]:

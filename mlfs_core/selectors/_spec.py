@@ -66,6 +66,14 @@ class MethodSpec:
         The keyword options ``rank`` accepts, with defaults and allowed values.
     description : str
         One sentence for the UI's About page.
+    version : str
+        Version of the implementation; change it when the method's results
+        change. Part of the cache keys of methods that are not built in (with
+        a digest of the file defining ``rank``), so cached values of an older
+        version are never returned.
+    family_label : str
+        How the app titles the family, for a family of your own (the built-in
+        families have their titles; default: the family name).
     """
 
     name: str
@@ -74,6 +82,8 @@ class MethodSpec:
     stochastic: bool = False
     options: tuple[Option, ...] = ()
     description: str = ""
+    version: str = ""
+    family_label: str = ""
 
     @property
     def defaults(self) -> dict[str, object]:
@@ -110,3 +120,143 @@ class MethodSpec:
             f"method {self.name!r} got unknown parameter(s) {sorted(names)}; "
             f"allowed: {allowed}"
         )
+
+
+class FunctionRank:
+    """A plain ``rank(X, Y, *, k, random_state, **options)`` as a spec's ``rank``.
+
+    The function may return an order (feature indices, best first), a pair
+    ``(order, scores)``, or a :class:`Ranking`; :func:`checked_ranking`
+    turns it into a checked :class:`Ranking`. Picklable when the function is.
+    """
+
+    def __init__(self, function: Callable):
+        self.function = function
+
+    def __call__(self, X, Y, *, k, rng, **params):
+        return self.function(X, Y, k=k, random_state=rng, **params)
+
+    def __eq__(self, other):
+        return isinstance(other, FunctionRank) and other.function is self.function
+
+    def __hash__(self):
+        return hash(self.function)
+
+
+def spec_from_function(
+    function: Callable,
+    *,
+    name: str | None = None,
+    family: str = "user",
+    stochastic: bool = False,
+    options: tuple[Option, ...] = (),
+    description: str = "",
+    version: str = "",
+    family_label: str = "",
+) -> MethodSpec:
+    """A :class:`MethodSpec` around a plain ranking function.
+
+    Parameters
+    ----------
+    function : callable
+        ``function(X, Y, *, k, random_state, **options)`` returning an order,
+        ``(order, scores)`` or a :class:`Ranking`; ``random_state`` is a
+        :class:`numpy.random.Generator`.
+    name : str, optional
+        Default: the function's ``__name__``.
+    family, stochastic, options, description, version, family_label
+        As in :class:`MethodSpec`.
+    """
+    if not callable(function):
+        raise ConfigError(
+            f"a method must be a MethodSpec or a function, got {function!r}"
+        )
+    name = name or getattr(function, "__name__", None)
+    if not name or name == "<lambda>":
+        raise ConfigError("a method made from a function needs a name (name=...)")
+    return MethodSpec(
+        name=name,
+        family=family,
+        rank=FunctionRank(function),
+        stochastic=stochastic,
+        options=tuple(options),
+        description=description or (function.__doc__ or "").strip().split("\n")[0],
+        version=str(version),
+        family_label=family_label,
+    )
+
+
+def _fail(name: str, rule: str) -> ConfigError:
+    return ConfigError(f"method {name!r} returned a bad ranking: {rule}")
+
+
+def checked_ranking(name: str, out, n_features: int, k: int) -> Ranking:
+    """``out`` (what a method's ``rank`` returned) as a :class:`Ranking`, checked.
+
+    The rules: the order is a 1-D array of ``k`` distinct integer feature
+    indices in ``[0, n_features)``; scores, when given, are ``n_features``
+    finite numbers. Missing scores are filled as for order-only methods
+    (``n_features - position`` for ranked features, 0 for the others).
+
+    Raises
+    ------
+    ConfigError
+        Naming the method and the rule it broke.
+    """
+    if isinstance(out, Ranking):
+        ranking = out
+    elif isinstance(out, tuple) and len(out) == 2:
+        ranking = Ranking(order=out[0], scores=out[1])
+    elif isinstance(out, (np.ndarray, list)):
+        ranking = Ranking(order=out, scores=None)
+    else:
+        raise _fail(
+            name,
+            "rank() must return an order (array of feature indices), a pair "
+            f"(order, scores) or a Ranking, got {type(out).__name__}",
+        )
+    try:
+        raw = np.asarray(ranking.order)
+    except (TypeError, ValueError):
+        raise _fail(name, "the order is not an array of feature indices") from None
+    if raw.ndim != 1:
+        raise _fail(name, f"the order must be 1-D, got shape {raw.shape}")
+    if raw.size and not np.issubdtype(raw.dtype, np.integer):
+        if not (
+            np.issubdtype(raw.dtype, np.floating)
+            and np.all(np.isfinite(raw))
+            and np.all(raw == np.round(raw))
+        ):
+            raise _fail(name, f"the order must hold integer indices, got {raw.dtype}")
+    order = raw.astype(np.int64)
+    if order.size != k:
+        raise _fail(name, f"asked for {k} features, the order has {order.size}")
+    bad = order[(order < 0) | (order >= n_features)]
+    if bad.size:
+        raise _fail(
+            name,
+            f"index {int(bad[0])} is out of range (n_features={n_features})",
+        )
+    if np.unique(order).size != order.size:
+        values, counts = np.unique(order, return_counts=True)
+        raise _fail(name, f"index {int(values[counts > 1][0])} appears more than once")
+    if ranking.scores is None:
+        scores = np.zeros(n_features)
+        scores[order] = n_features - np.arange(order.size)
+    else:
+        scores = np.asarray(ranking.scores, dtype=float)
+        if scores.shape != (n_features,):
+            raise _fail(
+                name,
+                f"scores must have shape ({n_features},), got {scores.shape}",
+            )
+        if not np.all(np.isfinite(scores)):
+            raise _fail(name, "scores must be finite (found NaN or infinity)")
+    if isinstance(out, Ranking) and out.scores is not None and raw.dtype == order.dtype:
+        return out  # unchanged: a well-formed Ranking (every built-in method)
+    return Ranking(
+        order=order,
+        scores=scores,
+        label_scores=ranking.label_scores,
+        criterion_path=ranking.criterion_path,
+    )

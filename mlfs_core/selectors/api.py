@@ -6,22 +6,34 @@ import numpy as np
 
 from .._random import check_rng
 from .._validation import check_k, check_XY
-from ._registry import Ranking, get_method
+from ._registry import MethodSpec, Ranking, as_spec
+from ._spec import checked_ranking
+
+
+def run_method(spec: MethodSpec, X, Y, *, k: int, rng, options: dict) -> Ranking:
+    """Call ``spec.rank`` on validated data and check what it returns.
+
+    The one place where a method's output enters the engine (ranking
+    functions, the selector, the experiment runner): see
+    :func:`~._spec.checked_ranking` for the rules.
+    """
+    out = spec.rank(X, Y, k=k, rng=rng, **options)
+    return checked_ranking(spec.name, out, X.shape[1], k)
 
 
 def compute_ranking(
     X, Y, method: str, *, k=None, random_state=None, **params
 ) -> Ranking:
-    """Rank features with a registered method and return the full :class:`Ranking`.
+    """Rank features with a method and return the full :class:`Ranking`.
 
     Same parameters as :func:`rank_features`; also returns scores, per-label
     scores and the greedy criterion path where the method has them.
     """
-    spec = get_method(method)
+    spec = as_spec(method)
     X, Y = check_XY(X, Y)
     k = check_k(k, X.shape[1])
     options = spec.resolve(params)
-    return spec.rank(X, Y, k=k, rng=check_rng(random_state), **options)
+    return run_method(spec, X, Y, k=k, rng=check_rng(random_state), options=options)
 
 
 def rank_features(
@@ -35,9 +47,11 @@ def rank_features(
         Feature values; a feature is *present* in a sample when non-zero.
     Y : array-like of shape (n_samples, n_labels)
         Binary label indicator matrix.
-    method : str
-        A registered name, e.g. ``"MaxCS"``, ``"RaRBNS"``, ``"PMU"``, ``"RFS"``;
-        :func:`mlfs_core.list_methods` lists them.
+    method : str, MethodSpec or callable
+        A registered name, e.g. ``"MaxCS"``, ``"RaRBNS"``, ``"PMU"``, ``"RFS"``
+        (:func:`mlfs_core.list_methods` lists them), a :class:`MethodSpec`, or
+        a plain function ``rank(X, Y, *, k, random_state, **options)``
+        returning an order (see :func:`mlfs_core.selectors.register`).
     k : int, optional
         Number of features to return (default all). ``k > n_features`` raises.
     random_state : int, numpy.random.Generator or None
@@ -52,6 +66,13 @@ def rank_features(
     -------
     ndarray of shape (k,)
         Feature indices, best first.
+
+    Raises
+    ------
+    ConfigError
+        Bad parameters, or a method whose output breaks a rule (duplicate or
+        out-of-range indices, wrong length, non-finite scores); the message
+        names the method and the rule.
 
     Examples
     --------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -14,7 +16,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._random import check_rng
 from .._validation import budget_from_percent, check_k, check_Y
 from ..errors import ConfigError
-from ._registry import get_method
+from ._registry import as_spec
+from .api import run_method
 
 # Declarative parameter rules, in the spirit of scikit-learn's
 # ``_parameter_constraints`` (whose machinery is private): each entry gives
@@ -73,12 +76,15 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : str, default="MaxCS"
+    method : str, MethodSpec or callable, default="MaxCS"
         A name from :func:`mlfs_core.list_methods` (``"MaxCS"``, ``"RaRBNS"``,
-        ``"PMU"``, ``"RFS"``, ...).
+        ``"PMU"``, ``"RFS"``, a plug-in's method...), a :class:`MethodSpec`, or
+        a plain function ``rank(X, Y, *, k, random_state, **options)``
+        returning an order (see :func:`mlfs_core.selectors.register`).
     k : int, default=10
         Number of features to keep, at least 1. A ``k`` larger than the
-        number of features raises at fit, as in :func:`mlfs_core.rank_features`.
+        number of features warns and keeps every feature, as scikit-learn's
+        ``SelectKBest`` does (:func:`mlfs_core.rank_features` raises instead).
         Ignored when ``percentile`` is given.
     percentile : float, optional
         Percentage of features to keep, in (0, 100]; rounded to nearest, at
@@ -103,6 +109,13 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
     criterion_path_ : ndarray of shape (n_selected_,) or None
         Greedy methods: criterion value of each feature when selected.
     n_features_in_ : int
+
+    Notes
+    -----
+    A pickled selector carries the specs of the plug-ins loaded in its
+    process (:func:`mlfs_core.plugins.plugin_specs`) and loads them when
+    unpickled, so ``GridSearchCV(..., n_jobs=2)`` workers know a plug-in's
+    methods.
 
     Examples
     --------
@@ -158,15 +171,12 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
             self, X, accept_sparse="csr", dtype=np.float64, ensure_all_finite=True
         )
         Y = check_Y(_as_indicator(y), X.shape[0], name="y")
-        spec = get_method(self.method)
-        params = {**spec.defaults, **(self.method_params or {})}
-        unknown = set(params) - set(spec.defaults)
-        if unknown:
-            raise ConfigError(
-                f"method {self.method!r} got unknown parameter(s) {sorted(unknown)}"
-            )
+        spec = as_spec(self.method)
+        params = spec.resolve(self.method_params or {})
         n_selected = self._n_selected(X.shape[1])
-        ranking = spec.rank(sp.csr_matrix(X), Y, k=n_selected, rng=rng, **params)
+        ranking = run_method(
+            spec, sp.csr_matrix(X), Y, k=n_selected, rng=rng, options=params
+        )
         self.n_selected_ = n_selected
         self.order_ = ranking.order[:n_selected]
         self.scores_ = ranking.scores
@@ -177,7 +187,26 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
     def _n_selected(self, n_features: int) -> int:
         if self.percentile is not None:
             return budget_from_percent(self.percentile, n_features)
+        if self.k > n_features:
+            warnings.warn(
+                f"k={self.k} is greater than n_features={n_features}; "
+                "all features will be kept",
+                UserWarning,
+                stacklevel=3,
+            )
+            return n_features
         return check_k(self.k, n_features)
+
+    def __reduce_ex__(self, protocol):
+        from ..plugins import plugin_specs
+
+        specs = plugin_specs()
+        if not specs:
+            return super().__reduce_ex__(protocol)
+        # The state is pickled inside, so that the plug-ins are loaded before a
+        # method object from a plug-in file is looked up.
+        state = pickle.dumps(self.__getstate__(), protocol=protocol)
+        return _restore, (type(self), specs, state)
 
     def _get_support_mask(self):
         check_is_fitted(self, "order_")
@@ -190,3 +219,13 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.sparse = True
         return tags
+
+
+def _restore(cls, specs, state: bytes):
+    """Unpickle a selector pickled with plug-ins loaded: load them, then the state."""
+    from ..plugins import ensure_plugins
+
+    ensure_plugins(specs)
+    obj = cls.__new__(cls)
+    obj.__setstate__(pickle.loads(state))
+    return obj

@@ -3,12 +3,15 @@
 :data:`CLASSIFIERS` maps the names used in experiment configs to factories
 ``factory(*, random_state, **params) -> estimator``; an estimator has
 ``fit(X, Y)``, ``predict(X) -> (n, q) 0/1`` and ``decision_function(X) ->
-(n, q) scores``. Register more with :func:`register_classifier`.
+(n, q) scores``. Register more with :func:`register_classifier` (a plug-in
+does so when loaded, see :mod:`mlfs_core.plugins`); an unknown parameter is
+an error naming the classifier and its allowed parameters.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -170,8 +173,27 @@ _KERNEL_DEPENDENT: dict[str, Callable[[dict], bool]] = {
 }
 
 
+_BUILT_IN = frozenset(CLASSIFIERS)
+
+# Parameters of the built-in factories that pass ``**params`` on to an estimator.
+_PARAMETERS: dict[str, Callable[[], tuple[str, ...]]] = {
+    "linear_svc": lambda: _estimator_params(LinearSVC),
+    "logistic_regression": lambda: _estimator_params(LogisticRegression),
+}
+_VERSIONS: dict[str, str] = {}
+
+
+def _estimator_params(cls) -> tuple[str, ...]:
+    return tuple(p for p in cls().get_params() if p != "random_state")
+
+
 def register_classifier(
-    name: str, factory: Callable[..., object], *, kernel_dependent: bool = True
+    name: str,
+    factory: Callable[..., object],
+    *,
+    kernel_dependent: bool = True,
+    parameters=None,
+    version: str = "",
 ) -> None:
     """Make ``factory`` available to experiment configs under ``name``.
 
@@ -187,9 +209,69 @@ def register_classifier(
         solvers do). Such fits always run under the pinned kernel (see
         :mod:`mlfs_core.blas`). Say False only for a classifier shown to give
         bit-identical results under every kernel.
+    parameters : sequence of str, optional
+        The parameters the factory accepts, for a factory that takes
+        ``**params`` (by default they are read from its signature).
+    version : str, default=""
+        Version of the implementation; with a digest of the factory's file it
+        enters the cache keys of this classifier's fits.
     """
     CLASSIFIERS[name] = factory
     _KERNEL_DEPENDENT[name] = lambda params, dep=bool(kernel_dependent): dep
+    if parameters is not None:
+        _PARAMETERS[name] = lambda names=tuple(parameters): names
+    else:
+        _PARAMETERS.pop(name, None)
+    _VERSIONS[name] = str(version)
+
+
+def unregister_classifier(name: str) -> None:
+    """Remove a classifier added by :func:`register_classifier`."""
+    if name in _BUILT_IN:
+        raise ConfigError(f"{name!r} is a built-in classifier and cannot be removed")
+    if name not in CLASSIFIERS:
+        raise ConfigError(f"no classifier called {name!r} is registered")
+    del CLASSIFIERS[name]
+    for table in (_KERNEL_DEPENDENT, _PARAMETERS, _VERSIONS):
+        table.pop(name, None)
+
+
+def classifier_parameters(name: str) -> tuple[str, ...] | None:
+    """The parameters classifier ``name`` accepts (None: any, not known here).
+
+    Examples
+    --------
+    >>> classifier_parameters("mlknn")
+    ('k', 's', 'scaling')
+    """
+    if name in _PARAMETERS:
+        return tuple(_PARAMETERS[name]())
+    try:
+        signature = inspect.signature(CLASSIFIERS[name])
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = []
+    for p in signature.parameters.values():
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            return None
+        if p.kind in kinds and p.name != "random_state":
+            names.append(p.name)
+    return tuple(names)
+
+
+def classifier_identity(name: str) -> dict | None:
+    """Part of a fit's cache key identifying a registered classifier's code.
+
+    None for the built-in classifiers (their keys stay as they were); else
+    its ``version`` and the SHA-256 of the file defining its factory.
+    """
+    from ...cache import source_digest
+
+    factory = CLASSIFIERS.get(name)
+    if name in _BUILT_IN or factory is None:
+        return None
+    return {"version": _VERSIONS.get(name, ""), "code": source_digest(factory)}
 
 
 def kernel_dependent(name: str, params: dict | None = None) -> bool:
@@ -224,7 +306,7 @@ def make_classifier(name: str, params: dict | None = None, *, random_state: int 
         For an unknown name or parameters the factory does not accept.
     """
     if name not in CLASSIFIERS:
-        from ..conventions import load_plugins  # a plug-in may register it
+        from ...plugins import load_plugins  # a plug-in may register it
 
         load_plugins()
     try:
@@ -232,7 +314,15 @@ def make_classifier(name: str, params: dict | None = None, *, random_state: int 
     except KeyError:
         known = ", ".join(CLASSIFIERS)
         raise ConfigError(f"unknown classifier {name!r}; known: {known}") from None
+    params = dict(params or {})
+    allowed = classifier_parameters(name)
+    unknown = sorted(set(params) - set(allowed or ())) if allowed is not None else []
+    if unknown:
+        raise ConfigError(
+            f"classifier {name!r} got unknown parameter(s) {unknown}; "
+            f"allowed: {', '.join(allowed) or 'none'}"
+        )
     try:
-        return factory(random_state=random_state, **(params or {}))
+        return factory(random_state=random_state, **params)
     except TypeError as exc:
         raise ConfigError(f"classifier {name!r}: bad parameters: {exc}") from None

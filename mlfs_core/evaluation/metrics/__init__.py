@@ -173,6 +173,81 @@ METRICS: dict[str, MetricSpec] = {
 }
 """Metric name -> :class:`MetricSpec`; keys feed configs, the CLI and the UI."""
 
+_BUILT_IN = frozenset(METRICS)
+_VERSIONS: dict[str, str] = {}
+
+
+def register_metric(
+    name: str,
+    function,
+    *,
+    higher_is_better: bool,
+    needs_scores: bool = False,
+    description: str = "",
+    version: str = "",
+) -> MetricSpec:
+    """Add a metric of your own to :data:`METRICS` (plug-ins call this).
+
+    Parameters
+    ----------
+    name : str
+        The name configs and result tables use.
+    function : callable
+        ``function(Y_true, Y_pred, scores) -> float`` over dense 0/1 arrays
+        of shape (n_samples, n_labels) and real-valued scores.
+    higher_is_better : bool
+        The metric's direction.
+    needs_scores : bool, default=False
+        Whether it reads the label scores rather than the 0/1 predictions.
+    description : str
+        One line for tables and the app.
+    version : str
+        Version of the implementation; with a digest of the function's file
+        it enters the cache keys of fits that compute it.
+
+    Returns
+    -------
+    MetricSpec
+
+    Raises
+    ------
+    ConfigError
+        If the name is taken (a metric or a metric variant) or ``function``
+        is not callable.
+    """
+    if name in METRICS or name in VARIANT_METRICS:
+        raise ConfigError(f"a metric called {name!r} is already registered")
+    if not callable(function):
+        raise ConfigError(f"metric {name!r}: function must be callable")
+    spec = MetricSpec(function, bool(higher_is_better), bool(needs_scores), description)
+    METRICS[name] = spec
+    _VERSIONS[name] = str(version)
+    return spec
+
+
+def unregister_metric(name: str) -> None:
+    """Remove a metric added by :func:`register_metric`."""
+    if name in _BUILT_IN:
+        raise ConfigError(f"{name!r} is a built-in metric and cannot be removed")
+    if name not in METRICS:
+        raise ConfigError(f"no metric called {name!r} is registered")
+    del METRICS[name]
+    _VERSIONS.pop(name, None)
+
+
+def metric_identity(name: str) -> dict | None:
+    """Part of a fit's cache key identifying a registered metric's code.
+
+    None for the built-in metrics and the variants; else the metric's
+    ``version`` and the SHA-256 of the file defining its function.
+    """
+    from ...cache import source_digest
+
+    if name in _BUILT_IN or name not in METRICS:
+        return None
+    code = source_digest(METRICS[name].function)
+    return {"version": _VERSIONS.get(name, ""), "code": code}
+
 
 def higher_is_better(metric: str) -> bool:
     """Return the direction of ``metric``: a registered metric or a variant.
@@ -204,6 +279,10 @@ def get_metric(name: str) -> MetricSpec:
     ConfigError
         If ``name`` is unknown; the message lists the known metrics.
     """
+    if name not in METRICS:
+        from ...plugins import load_plugins  # a plug-in may register it
+
+        load_plugins()
     try:
         return METRICS[name]
     except KeyError:

@@ -84,6 +84,11 @@ def test_make_classifier_names_and_errors():
     with pytest.raises(ConfigError, match="unknown classifier"):
         make_classifier("svm")
     with pytest.raises(ConfigError, match="bad parameters"):
-        make_classifier("mlknn", {"neighbours": 3})
+        make_classifier("br", {"estimator": "sklearn.svm.LinearSVC", "K": 3})
+    unknown = r"classifier 'mlknn' got unknown parameter\(s\) \['K'\]; allowed: k, s,"
+    with pytest.raises(ConfigError, match=unknown):
+        make_classifier("mlknn", {"K": 3})
+    with pytest.raises(ConfigError, match="'linear_svc' got unknown .* allowed: C, "):
+        make_classifier("linear_svc", {"c": 3})
     with pytest.raises(ConfigError, match="scikit-learn class path"):
         make_classifier("br", {"estimator": "os.system"})

@@ -15,6 +15,7 @@ from mlfs_core.selectors.estimator import MultiLabelSelector
 
 _SKLEARN_CHECKS = parametrize_with_checks(
     [
+        MultiLabelSelector(),  # the defaults: k=10 on data with fewer features
         MultiLabelSelector("MaxCS", k=2),
         MultiLabelSelector("RaRBNS", k=2, random_state=0),
         MultiLabelSelector("RFS", percentile=50, random_state=0),
@@ -106,14 +107,17 @@ def test_bad_k_and_percentile_raise_at_fit(small_xy, params, match):
         MultiLabelSelector("MaxCS", **params).fit(X, Y)
 
 
-def test_k_above_n_features_raises_like_rank_features(small_xy):
-    """Check that the selector and rank_features agree: k > M raises in both."""
+def test_k_above_n_features_warns_and_keeps_all_like_select_k_best(small_xy):
+    """Check that k > M warns and keeps every feature (SelectKBest's rule), in
+    the order rank_features gives, while rank_features itself stays strict."""
     X, Y = small_xy  # 12 features
-    with pytest.raises(ConfigError, match="k=13 is larger") as from_function:
+    with pytest.raises(ConfigError, match="k=13 is larger"):
         rank_features(X, Y, "MaxCS", k=13)
-    with pytest.raises(ConfigError, match="k=13 is larger") as from_selector:
-        MultiLabelSelector("MaxCS", k=13).fit(X, Y)
-    assert str(from_function.value) == str(from_selector.value)
+    with pytest.warns(UserWarning, match="k=13 is greater than n_features=12"):
+        sel = MultiLabelSelector("MaxCS", k=13).fit(X, Y)
+    assert sel.n_selected_ == 12
+    assert sel.get_support().all()
+    assert sel.order_.tolist() == rank_features(X, Y, "MaxCS").tolist()
 
 
 def test_random_state_accepts_a_numpy_random_state(small_xy):
@@ -129,28 +133,24 @@ def test_random_state_accepts_a_numpy_random_state(small_xy):
 
 
 @pytest.mark.parametrize("method", ["D2F", "MaxCS", "RaRBNS"])
-def test_only_the_selected_number_of_features_is_ranked(small_xy, monkeypatch, method):
-    """Check that fit asks the method for k features, not all M."""
-    from mlfs_core.selectors import estimator
+def test_only_the_selected_number_of_features_is_ranked(small_xy, method):
+    """Check that fit asks the method for k features, not all M (the selector
+    takes the spec itself: a MethodSpec is a valid ``method``)."""
+    from mlfs_core.selectors import get_method
 
     X, Y = small_xy
     asked = []
-    real = estimator.get_method
+    real = get_method(method)
 
-    def spy(name):
-        spec = real(name)
+    def rank(*args, k, **kwargs):
+        asked.append(k)
+        return real.rank(*args, k=k, **kwargs)
 
-        def rank(*args, k, **kwargs):
-            asked.append(k)
-            return spec.rank(*args, k=k, **kwargs)
-
-        return dataclasses.replace(spec, rank=rank)
-
-    monkeypatch.setattr(estimator, "get_method", spy)
-    sel = MultiLabelSelector(method, k=3, random_state=0).fit(X, Y)
+    spy = dataclasses.replace(real, rank=rank)
+    sel = MultiLabelSelector(spy, k=3, random_state=0).fit(X, Y)
     assert asked == [3]
     assert len(sel.order_) == 3
-    sel = MultiLabelSelector(method, percentile=25, random_state=0).fit(X, Y)
+    sel = MultiLabelSelector(spy, percentile=25, random_state=0).fit(X, Y)
     assert asked == [3, 3]
 
 

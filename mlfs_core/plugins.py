@@ -1,0 +1,377 @@
+"""Bring your own code: load plug-ins that register methods, classifiers and metrics.
+
+A *plug-in* is a Python module that, when imported, registers what it brings
+through the public functions :func:`mlfs_core.selectors.register` (ranking
+methods), :func:`mlfs_core.evaluation.classifiers.register_classifier`
+(classifiers) and :func:`mlfs_core.evaluation.metrics.register_metric`
+(metrics). It reaches the engine in one of four ways, all ending in
+:func:`load_plugins`:
+
+- the Python API: ``load_plugins(["mine.py"])`` or ``load_plugins(["my_pkg"])``;
+- the command line: ``mlfs --plugin mine.py experiment ...`` or
+  ``mlfs experiment --plugin mine.py ...`` (repeatable, every sub-command);
+- an experiment config: ``plugins = ["mine.py"]`` (paths relative to the
+  config file, like its dataset paths);
+- installed packages: the entry-point group ``mlfs_explorer.plugins``
+  (:data:`PLUGIN_GROUP`), and the environment variable ``MLFS_PLUGINS``
+  (:data:`ENV_VAR`, specs separated by :data:`os.pathsep`). These two are the
+  only ways into the app: it never accepts uploaded code.
+
+A *spec* is an importable module name (``"my_pkg.methods"``) or the path of a
+``.py`` file. Loading is idempotent: a spec already loaded in this process is
+not loaded again. A file is identified by its resolved path and the SHA-256
+digest of its bytes; asking again for a file whose bytes changed since it was
+loaded raises :class:`~mlfs_core.errors.ConfigError` (a process cannot hold
+two versions of one method; restart it). The digest of a plug-in's file and
+each method's ``version`` enter the method's cache keys, so changed code never
+returns stale cached values.
+
+Worker processes (joblib/loky, Dask, ``GridSearchCV(n_jobs=...)``) load the
+same plug-ins: the runner sends :func:`plugin_specs` along with each task and
+the worker calls :func:`ensure_plugins` before running it; a pickled
+:class:`~mlfs_core.selectors.MultiLabelSelector` carries them too. This
+module never changes ``os.environ``: to give plug-ins to processes you start
+yourself, set ``MLFS_PLUGINS`` before starting them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import re
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+
+__all__ = [
+    "ENV_VAR",
+    "PLUGIN_GROUP",
+    "PluginInfo",
+    "ensure_plugins",
+    "file_digest",
+    "load_plugins",
+    "loaded_plugins",
+    "plugin_specs",
+]
+
+PLUGIN_GROUP = "mlfs_explorer.plugins"
+"""Entry-point group of installed plug-ins (``[project.entry-points]`` in pyproject)."""
+ENV_VAR = "MLFS_PLUGINS"
+"""Environment variable of plug-in specs, separated by :data:`os.pathsep`."""
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """One loaded plug-in and what it registered.
+
+    Attributes
+    ----------
+    name : str
+        The module name, the file's name, or the entry point's name.
+    kind : {"module", "file", "entry point"}
+        How it was named.
+    source : str
+        The module name, the file's absolute path, or the entry point's value.
+    spec : str
+        What to pass to :func:`load_plugins` to load it again (another process).
+    digest : str or None
+        SHA-256 of the module's file (None for a module without a file).
+    methods : tuple of (str, str)
+        The methods it registered, with their versions.
+    classifiers, metrics : tuple of str
+        The classifiers and metrics it registered.
+    """
+
+    name: str
+    kind: str
+    source: str
+    spec: str
+    digest: str | None
+    methods: tuple[tuple[str, str], ...] = ()
+    classifiers: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
+
+
+_LOADED: dict[str, PluginInfo] = {}  # identity (module name or file path) -> info
+_ENTRY_POINTS_DONE: list[bool] = []
+
+
+def file_digest(path) -> str:
+    """SHA-256 hex digest of the bytes of ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".py", delete=False) as fh:
+    ...     _ = fh.write(b"x = 1\\n")
+    >>> len(file_digest(fh.name))
+    64
+    """
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _is_file_spec(spec: str) -> bool:
+    return spec.endswith(".py") or "/" in spec or os.sep in spec
+
+
+def _registries() -> tuple[dict, dict, dict]:
+    from .evaluation.classifiers import CLASSIFIERS
+    from .evaluation.metrics import METRICS
+    from .selectors import METHODS
+
+    return dict(METHODS), dict(CLASSIFIERS), dict(METRICS)
+
+
+def _rollback(before: tuple[dict, dict, dict]) -> None:
+    """Undo whatever a failed plug-in registered."""
+    from .evaluation.classifiers import unregister_classifier
+    from .evaluation.metrics import unregister_metric
+    from .selectors import METHODS, unregister
+
+    methods, classifiers, metrics = before
+    for name in [n for n in METHODS if n not in methods]:
+        unregister(name)
+    for name in [n for n in _registries()[1] if n not in classifiers]:
+        unregister_classifier(name)
+    for name in [n for n in _registries()[2] if n not in metrics]:
+        unregister_metric(name)
+
+
+def _registered(before, after) -> dict:
+    from .selectors._registry import method_version
+
+    methods = tuple((n, method_version(n)) for n in after[0] if n not in before[0])
+    return {
+        "methods": methods,
+        "classifiers": tuple(n for n in after[1] if n not in before[1]),
+        "metrics": tuple(n for n in after[2] if n not in before[2]),
+    }
+
+
+def _where(exc: BaseException, path: str | None) -> str:
+    """``' (file F, line N)'`` of the deepest frame in the plug-in's file."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f" (file {exc.filename}, line {exc.lineno})"
+    mine = [f for f in frames if path is None or f.filename == path]
+    if not mine:
+        return ""
+    frame = mine[-1]
+    return f" (file {frame.filename}, line {frame.lineno})"
+
+
+def _run_import(label: str, path: str | None, do_import):
+    before = _registries()
+    try:
+        module = do_import()
+    except ConfigError as exc:
+        _rollback(before)
+        raise ConfigError(f"plugin {label}: {exc}{_where(exc, path)}") from None
+    except ModuleNotFoundError as exc:
+        _rollback(before)
+        raise ConfigError(
+            f"plugin {label}: module {exc.name!r} not found "
+            "(is it installed, or on PYTHONPATH?)"
+        ) from None
+    except Exception as exc:
+        _rollback(before)
+        where = _where(exc, path)
+        raise ConfigError(
+            f"plugin {label} failed to load: {type(exc).__name__}: {exc}{where}"
+        ) from None
+    return module, _registered(before, _registries())
+
+
+def _module_name_for(path: Path, digest: str) -> str:
+    stem = re.sub(r"\W", "_", path.stem)
+    return f"_mlfs_plugin_{stem}_{digest[:12]}"
+
+
+def _load_file(spec: str, base) -> PluginInfo:
+    path = Path(spec)
+    if not path.is_absolute():
+        path = Path(base if base is not None else os.getcwd()) / path
+    path = path.resolve()
+    if not path.is_file():
+        raise ConfigError(f"plugin file {spec!r} not found ({path})")
+    digest = file_digest(path)
+    known = _LOADED.get(str(path))
+    if known is not None:
+        if known.digest != digest:
+            raise ConfigError(
+                f"plugin file {path} changed on disk since this process loaded it; "
+                "restart the process to use the new code"
+            )
+        return known
+    name = _module_name_for(path, digest)
+
+    def do_import():
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        return module
+
+    _, registered = _run_import(f"file {path}", str(path), do_import)
+    info = PluginInfo(path.name, "file", str(path), str(path), digest, **registered)
+    _LOADED[str(path)] = info
+    return info
+
+
+def _module_digest(module) -> str | None:
+    path = getattr(module, "__file__", None)
+    if not path or not os.path.isfile(path):
+        return None
+    return file_digest(path)
+
+
+def _load_module(spec: str) -> PluginInfo:
+    if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", spec):
+        raise ConfigError(
+            f"plugin {spec!r} is neither a module name nor a .py file path"
+        )
+    known = _LOADED.get(spec)
+    if known is not None:
+        return known
+    module, registered = _run_import(
+        f"module {spec!r}", None, lambda: importlib.import_module(spec)
+    )
+    info = PluginInfo(spec, "module", spec, spec, _module_digest(module), **registered)
+    _LOADED[spec] = info
+    return info
+
+
+def _load_entry_points() -> list[PluginInfo]:
+    if _ENTRY_POINTS_DONE:
+        return []
+    _ENTRY_POINTS_DONE.append(True)
+    from importlib.metadata import entry_points
+
+    infos = []
+    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        module_name = ep.value.split(":")[0].strip()
+        identity = module_name if ":" not in ep.value else f"entry point {ep.value}"
+        if identity in _LOADED:
+            continue
+
+        def do_import(ep=ep):
+            obj = ep.load()
+            if callable(obj) and not isinstance(obj, type(sys)):
+                obj()  # an entry point may name a setup function
+            return importlib.import_module(module_name)
+
+        module, registered = _run_import(f"entry point {ep.name!r}", None, do_import)
+        info = PluginInfo(
+            ep.name,
+            "entry point",
+            ep.value,
+            module_name,
+            _module_digest(module),
+            **registered,
+        )
+        _LOADED[identity] = info
+        infos.append(info)
+    return infos
+
+
+def _environment_specs() -> list[str]:
+    return [s for s in os.environ.get(ENV_VAR, "").split(os.pathsep) if s.strip()]
+
+
+def load_plugins(
+    specs: Sequence[str] = (),
+    *,
+    base=None,
+    entry_points: bool = True,
+    environment: bool = True,
+) -> list[PluginInfo]:
+    """Load plug-ins (once per process each) and say what they registered.
+
+    Parameters
+    ----------
+    specs : sequence of str
+        Importable module names or paths of ``.py`` files.
+    base : path, optional
+        Folder that relative file paths are resolved against (default the
+        working directory); experiment configs pass their own folder.
+    entry_points : bool, default=True
+        Also load the installed plug-ins of the group :data:`PLUGIN_GROUP`
+        (the first time only).
+    environment : bool, default=True
+        Also load the specs of the environment variable :data:`ENV_VAR`
+        (relative paths against the working directory).
+
+    Returns
+    -------
+    list of PluginInfo
+        One per plug-in named by this call (loaded now or before), entry
+        points first, then the environment's, then ``specs``.
+
+    Raises
+    ------
+    ConfigError
+        A module that cannot be found, a file that does not exist, a plug-in
+        that raises while loading (the message names the file and line; what
+        it registered before failing is removed again), or a file changed on
+        disk since it was loaded.
+    """
+    if isinstance(specs, (str, os.PathLike)):
+        specs = [specs]
+    infos: list[PluginInfo] = []
+    if entry_points:
+        infos.extend(_load_entry_points())
+    named = [(s, None) for s in _environment_specs()] if environment else []
+    named += [(os.fspath(s), base) for s in specs]
+    for spec, where in named:
+        spec = spec.strip()
+        if not spec:
+            continue
+        if _is_file_spec(spec):
+            info = _load_file(spec, where)
+        else:
+            info = _load_module(spec)
+        if info not in infos:
+            infos.append(info)
+    return infos
+
+
+def ensure_plugins(specs: Sequence[str]) -> None:
+    """Load ``specs`` in a worker process (cheap when already loaded).
+
+    Entry points and ``MLFS_PLUGINS`` are loaded too: a worker sees the same
+    installed plug-ins as its parent.
+    """
+    if specs and all(s in _LOADED for s in specs) and _ENTRY_POINTS_DONE:
+        return
+    load_plugins(specs, entry_points=True, environment=False)
+
+
+def loaded_plugins() -> list[PluginInfo]:
+    """Every plug-in loaded in this process, in load order."""
+    return list(_LOADED.values())
+
+
+def plugin_specs() -> tuple[str, ...]:
+    """Specs of the plug-ins this process loaded, to hand to worker processes.
+
+    Entry points are not listed (a worker loads them itself); files are
+    listed by absolute path.
+    """
+    return tuple(i.spec for i in _LOADED.values() if i.kind != "entry point")
+
+
+def run_with_plugins(specs, fn, args, kwargs):
+    """Load ``specs`` in this (worker) process, then return ``fn(*args, **kwargs)``."""
+    if specs:
+        ensure_plugins(specs)
+    return fn(*args, **kwargs)
