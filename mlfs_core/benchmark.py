@@ -130,6 +130,9 @@ class Suite:
     base_dir : path, optional
         Folder the config's relative dataset paths are resolved against
         (default: the config's folder).
+    datasets_dir : path, optional
+        Where the datasets are: each dataset of the config is read from
+        ``<datasets_dir>/<its folder name>`` instead of its path.
     description : str
     """
 
@@ -141,6 +144,7 @@ class Suite:
     metric: str
     quick: QuickPlan
     base_dir: Path | None = None
+    datasets_dir: Path | None = None
     description: str = ""
 
     def load_config(self):
@@ -152,7 +156,7 @@ class Suite:
             When the config file is missing (a suite reads its study from a
             checkout of the repository).
         """
-        from .evaluation.config import load_config
+        from .evaluation.config import DatasetSpec, load_config
 
         path = Path(self.config)
         if not path.is_file():
@@ -163,6 +167,14 @@ class Suite:
         config = load_config(path)
         if self.base_dir is not None:
             config = replace(config, base_dir=str(self.base_dir))
+        if self.datasets_dir is not None:
+            moved = tuple(
+                replace(d, path=str(Path(self.datasets_dir) / Path(d.path).name))
+                if isinstance(d, DatasetSpec)
+                else d
+                for d in config.datasets
+            )
+            config = replace(config, datasets=moved)
         labels = [m.display for m in config.methods]
         missing = [m for m in self.methods if m not in labels]
         if missing:

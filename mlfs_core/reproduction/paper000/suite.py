@@ -15,11 +15,15 @@ Its quick subset: the three cheapest of the paper's datasets to evaluate
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ...benchmark import QuickPlan, Suite, register_suite
 
 ROOT = Path(__file__).resolve().parents[3]
+# the shared datasets: $MLFS_DATASETS, by default a shared/datasets folder beside
+# the checkout (where the study configs' relative paths point)
+DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
 
 SUITE = register_suite(
     Suite(
@@ -46,6 +50,7 @@ SUITE = register_suite(
             budgets=(10, 50, 90),
         ),
         base_dir=ROOT,
+        datasets_dir=DATASETS,
         description="Spolaôr & Tsoumakas's text datasets under their protocol "
         "(BR + LinearSVC, 10-fold CV, 10..90 % of the features).",
     )

@@ -15,11 +15,15 @@ and every fifth budget (5, 10, ..., 50) of the same split.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ...benchmark import QuickPlan, Suite, register_suite
 
 ROOT = Path(__file__).resolve().parents[3]
+# the shared datasets: $MLFS_DATASETS, by default a shared/datasets folder beside
+# the checkout (where the study configs' relative paths point)
+DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
 
 SUITE = register_suite(
     Suite(
@@ -45,6 +49,7 @@ SUITE = register_suite(
             budgets=tuple(range(5, 51, 5)),
         ),
         base_dir=ROOT,
+        datasets_dir=DATASETS,
         description="The ATR paper's methods on the shared datasets under protocol "
         "B (ML-kNN, k = 1..50 features).",
     )
