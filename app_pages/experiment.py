@@ -35,6 +35,8 @@ if config is not None:
             on_click="ignore",
         )
 
+if config is not None:
+    st.info(experiment.run_statement(config), icon=":material/play_circle:")
 left, right = st.columns([1, 5])
 run = left.button("Run", type="primary", key="exp_run", disabled=config is None)
 right.button("Stop", key="exp_stop", help="Finished tasks stay cached.")

@@ -7,6 +7,8 @@ Datasets, rankings and results are recomputed through :mod:`ui.cached`.
 from __future__ import annotations
 
 import os
+import re
+import secrets
 from pathlib import Path
 
 import streamlit as st
@@ -25,6 +27,7 @@ EXPERIMENT_RESULTS = "experiment_results"  # path of this session's results CSV
 EXPERIMENT_CONFIG = "experiment_config"  # TOML text of the last experiment config
 RESULTS_SOURCE = "results_source"  # which results the analysis pages show
 UPLOADED_RESULTS = "uploaded_results"  # path of an uploaded results CSV
+SESSION = "session_token"  # random name of this browser session's folders
 
 SOURCE_SAMPLE = "Precomputed (sample)"
 SOURCE_SESSION = "This session's experiment"
@@ -47,6 +50,30 @@ def init_state() -> None:
     for key, value in DEFAULTS.items():
         if key not in st.session_state:
             st.session_state[key] = value.copy() if isinstance(value, dict) else value
+    session_token()
+
+
+def session_token() -> str:
+    """This browser session's random token (made on first use).
+
+    It names the session's own folders under the work dir (uploads, runs), so
+    one session never reads, evicts or overwrites another's files. It is not
+    Streamlit's session id, and says nothing about the user.
+    """
+    token = st.session_state.get(SESSION)
+    if not token:
+        token = st.session_state[SESSION] = secrets.token_hex(8)
+    return token
+
+
+def session_dir(kind: str) -> Path:
+    """``work_dir() / kind / <session token>``: this session's folder of ``kind``."""
+    token = session_token()
+    if not re.fullmatch(r"[0-9a-f]{16}", token):  # never a path from elsewhere
+        raise ValueError(f"invalid session token {token!r}")
+    path = work_dir() / kind / token
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def data_dir() -> Path | None:

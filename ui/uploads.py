@@ -15,7 +15,7 @@ import streamlit as st
 from mlfs_core.data._encode import LABEL_OPTIONS_HINT
 
 from . import cached, state
-from .datasets import DatasetKey, save_upload
+from .datasets import DatasetKey, UploadSpaceError, save_upload
 
 FILES = "upload_files"  # widget key: FILES_<round>, a new round after each load
 ROUND = "upload_round"
@@ -49,6 +49,8 @@ def upload_form() -> None:
             accept_multiple_files=True,
             key=files_key(),
         )
+        if st.session_state.get(ERROR):  # above the fields its advice names
+            st.error(st.session_state[ERROR])
         cols = st.columns(4)
         cols[0].text_input(
             "Label names",
@@ -68,9 +70,7 @@ def upload_form() -> None:
         )
         cols[3].text_input("Label name prefix", key=LABEL_PREFIX, help="e.g. Label")
         st.button("Load uploaded files", key="load_upload", on_click=_load_upload)
-    if st.session_state.get(ERROR):
-        st.error(st.session_state[ERROR])
-    elif st.session_state.get(LOADED):
+    if st.session_state.get(LOADED) and not st.session_state.get(ERROR):
         st.success(st.session_state[LOADED])
 
 
@@ -125,12 +125,18 @@ def _load_upload() -> None:
     if not files:
         st.session_state[ERROR] = "Choose one or more files first."
         return
-    st.session_state[ROUND] = st.session_state.get(ROUND, 0) + 1  # empty the uploader
+    # On a failure the files stay in the uploader: the message says what to
+    # fill in, and Load tries again with the same files.
     pairs = [(f.name, f.getvalue()) for f in files]
     options = _options()
-    key = DatasetKey("upload", save_upload(pairs), **options)
     try:
+        key = DatasetKey(
+            "upload", save_upload(pairs, session=state.session_token()), **options
+        )
         ds = cached.load(key)
+    except UploadSpaceError as exc:
+        st.session_state[ERROR] = f"Could not keep the upload: {exc}"
+        return
     except ValueError as exc:
         message = in_app_words(state.redact(str(exc)))
         st.session_state[ERROR] = f"Could not read the upload: {message}"
@@ -141,6 +147,7 @@ def _load_upload() -> None:
             f"Could not read the upload ({type(exc).__name__}): {message}"
         )
         return
+    st.session_state[ROUND] = st.session_state.get(ROUND, 0) + 1  # empty the uploader
     name = f"{ds.name} (upload)"
     spec = {"dir": key.path, **{k: v for k, v in options.items() if v is not None}}
     st.session_state[state.UPLOADS] = {**st.session_state[state.UPLOADS], name: spec}

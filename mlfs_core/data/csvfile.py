@@ -142,11 +142,15 @@ def _to_float(rows: list[list[str]], lines: list[int], header: list[str], where:
         return values
     row, col = int(bad[0]), int(bad[1])
     cell = rows[row][col].strip()
-    hint = (
-        "; missing values are not supported, impute them before loading"
-        if cell in ("", "?") or not np.isfinite(_as_float(cell))
-        else ""
-    )
+    if cell in ("", "?") or (_is_number(cell) and not np.isfinite(float(cell))):
+        hint = "; missing values are not supported, impute them before loading"
+    elif not _is_number(cell):
+        hint = (
+            f"; column {header[col]!r} holds text, and every feature must be a "
+            "number: drop the column or encode it as numbers before loading"
+        )
+    else:
+        hint = ""
     raise DatasetError(
         f"{where}, line {lines[row]}, column {header[col]!r}: "
         f"value {cell[:30]!r} is not a "
@@ -160,10 +164,3 @@ def _is_number(cell: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _as_float(cell: str) -> float:
-    try:
-        return float(cell)
-    except ValueError:
-        return float("nan")

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from .conftest import charts, new_app, open_page
 
-SMALL = {"exp_folds": 2, "exp_budgets_A": "10, 50"}
+SMALL = {"exp_folds_A": 2, "exp_budgets_A": "10, 50"}
 
 
 def _small_experiment():
     at = open_page(new_app(), "experiment")
     at.multiselect(key="exp_methods_A").set_value(["MaxCS", "RFS"]).run()
     for key, value in SMALL.items():
-        (at.number_input if key == "exp_folds" else at.text_input)(key=key).set_value(
-            value
-        ).run()
+        kind = at.number_input if key.startswith("exp_folds") else at.text_input
+        kind(key=key).set_value(value).run()
     return at
 
 
@@ -128,7 +127,7 @@ def test_scaling_and_binarize_reach_the_config_and_solver_state_is_shown():
     plain = at.dataframe[0].value
     assert any("stopped at max_iter" in c.value for c in at.caption)
     at.selectbox(key="exp_scaling_A").set_value("l2-rows").run()
-    at.selectbox(key="exp_binarize").set_value("median").run()
+    at.selectbox(key="exp_binarize_A").set_value("median").run()
     at.button(key="exp_run").click().run()
     assert not at.exception and not at.error
     folder = Path(at.session_state[state.EXPERIMENT_RESULTS])
@@ -243,3 +242,72 @@ def test_protocol_b_evaluation_choice_reaches_the_config_and_the_results():
     ).run()
     assert not at.exception
     assert at.selectbox(key="exp_evaluation").value == "split"
+
+
+def test_the_form_keeps_its_values_across_pages_and_protocol_switches(data_dir):
+    """Check: datasets, protocol and each protocol's edits survive a visit of Data
+    and B -> A -> B switches (Streamlit drops the state of widgets not drawn)."""
+    at = open_page(new_app(), "experiment")
+    at.multiselect(key="exp_datasets").set_value(["sample (planted)", "toy"]).run()
+    at.radio(key="exp_protocol").set_value("B").run()
+    at.multiselect(key="exp_methods_B").set_value(["PPT-MI", "SCLS", "ATR"]).run()
+    at.text_input(key="exp_budgets_B").set_value("1-10").run()
+    at.selectbox(key="exp_split").set_value("cv").run()
+    at.number_input(key="exp_folds_B").set_value(4).run()
+    open_page(at, "data")
+    open_page(at, "experiment")
+    assert at.multiselect(key="exp_datasets").value == ["sample (planted)", "toy"]
+    assert at.radio(key="exp_protocol").value == "B"
+    assert at.multiselect(key="exp_methods_B").value == ["PPT-MI", "SCLS", "ATR"]
+    assert at.text_input(key="exp_budgets_B").value == "1-10"
+    assert at.number_input(key="exp_folds_B").value == 4
+    at.radio(key="exp_protocol").set_value("A").run()
+    at.text_input(key="exp_budgets_A").set_value("20").run()
+    at.radio(key="exp_protocol").set_value("B").run()
+    assert at.multiselect(key="exp_methods_B").value == ["PPT-MI", "SCLS", "ATR"]
+    assert at.text_input(key="exp_budgets_B").value == "1-10"
+    at.radio(key="exp_protocol").set_value("A").run()
+    assert at.text_input(key="exp_budgets_A").value == "20"
+    assert not at.exception and not at.warning
+
+
+def test_the_page_states_datasets_and_protocol_before_a_run(data_dir):
+    """Check the sentence above Run names the protocol and every chosen dataset,
+    and the progress bar starts with it."""
+    at = _small_experiment()
+    at.multiselect(key="exp_datasets").set_value(["sample (planted)", "toy"]).run()
+    (info,) = [i.value for i in at.info if i.value.startswith("Run computes")]
+    assert "protocol A on 2 dataset(s): sample, toy" in info
+    assert "budgets 10, 50 (% of M), 2-fold CV" in info
+    at.radio(key="exp_protocol").set_value("B").run()
+    at.selectbox(key="exp_split").set_value("own").run()
+    (info,) = [i.value for i in at.info if i.value.startswith("Run computes")]
+    assert "protocol B on 2 dataset(s)" in info
+    assert "the dataset's own train/test split" in info
+
+
+def test_protocol_b_own_split_has_no_folds_and_no_solver_line():
+    """Check: no "Folds (CV)" for an own/holdout split, and an ML-kNN run's
+    summary does not count per-label fits stopped at max_iter."""
+    at = open_page(new_app(), "experiment")
+    at.radio(key="exp_protocol").set_value("B").run()
+    at.selectbox(key="exp_split").set_value("holdout").run()
+    assert "Folds (CV)" not in [n.label for n in at.number_input]
+    at.multiselect(key="exp_methods_B").set_value(["PPT-MI"]).run()
+    at.text_input(key="exp_budgets_B").set_value("1-3").run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    assert not any("max_iter" in c.value for c in at.caption)
+    at.selectbox(key="exp_split").set_value("cv").run()
+    assert "Folds (CV)" in [n.label for n in at.number_input]
+
+
+def test_time_left_is_read_from_recent_tasks_and_never_a_stuck_second():
+    """Check the progress text's time left: recent tasks' pace, no "1 s"."""
+    from ui.sections.experiment import eta_text
+
+    # 10 cached tasks in 0.1 s, then slow ones at 20 s each: minutes, not "1 s"
+    assert eta_text(40.1, 12, 20, 20.0) == " · about 3 min left"
+    assert eta_text(3.0, 9, 10, 0.5) == " · a few seconds left"
+    assert eta_text(3.0, 10, 10, 0.5) == ""
+    assert eta_text(30.0, 5, 10, None) == " · about 30 s left"

@@ -32,22 +32,46 @@ def _uploader(at):
     return next(u for u in at.file_uploader if u.key.startswith("upload_files"))
 
 
-def test_uploader_is_emptied_after_success_and_after_failure():
-    """Check that a second dataset does not fail with "several dataset files"."""
+def test_uploader_keeps_the_files_after_a_failure_and_is_emptied_after_success():
+    """Check the retry: after "no way to tell which attributes are labels" the
+    files stay, the label fields come below the message, and Load with "Label
+    count" filled in loads them; after a success the uploader is emptied, so a
+    second dataset does not fail with "several dataset files"."""
     at = new_app()
     upload(at, [("a.arff", NO_LABELS.encode(), "text/plain")])
     assert at.error and "no way to tell" in at.error[0].value
-    assert not _uploader(at).value  # emptied after the failure
+    assert [f.name for f in _uploader(at).value] == ["a.arff"]  # kept for the retry
+    (box,) = [e for e in at.expander if e.label == "Load your own dataset"]
+    order = [node.type for node in box.children.values()]
+    assert order.index("error") < order.index("flex_container")  # fields below
+    at.number_input(key="upload_label_count").set_value(3).run()
+    at.radio(key="upload_label_end").set_value("last").run()
+    at.button(key="load_upload").click().run()
+    assert not at.error, [e.value for e in at.error]
+    assert at.session_state["dataset"] == "a (upload)"
+    assert not _uploader(at).value  # emptied after the success
     upload(
         at,
         [("up.arff", toy_arff(seed=3).encode(), "text/plain"),
          ("up.xml", TOY_XML.encode(), "text/xml")],
+        upload_label_count=0,
     )  # fmt: skip
     assert not at.error and at.session_state["dataset"] == "up (upload)"
-    assert not _uploader(at).value  # emptied after the success
     upload(at, [("other.csv", b"w,y\n1,1\n0,0\n2,1\n", "text/csv")], upload_labels="y")
     assert not at.exception and not at.error
     assert at.session_state["dataset"] == "other (upload)"
+
+
+def test_a_csv_with_a_text_column_is_told_so_by_name():
+    """Check: a text feature column is named as text, not "missing values"."""
+    at = new_app()
+    csv = b"id,w,y\nab,1,1\ncd,0,0\nef,2,1\n"
+    upload(at, [("t.csv", csv, "text/csv")], upload_labels="y")
+    (message,) = [e.value for e in at.error]
+    assert "column 'id' holds text" in message and "line 2" in message
+    assert "missing values" not in message
+    upload(at, [("m.csv", b"w,y\n,1\n1,0\n", "text/csv")], upload_labels="y")
+    assert "missing values are not supported" in at.error[0].value
 
 
 def test_the_last_n_attributes_can_be_the_labels():
@@ -119,20 +143,20 @@ def test_the_data_page_says_which_attributes_are_labels(data_dir):
 def test_uploads_are_kept_within_the_quota_least_recently_used_first(
     tmp_path, monkeypatch
 ):
-    """Check that saving over the quota removes the oldest-used uploads only."""
+    """Check that saving over a session's quota removes its oldest-used uploads."""
     from ui import datasets
 
     monkeypatch.setenv("MLFS_UPLOAD_QUOTA_MB", str(2.5 * 1000 / 1024 / 1024))
-    blob = b"x" * 1000
-    a = datasets.save_upload([("a.csv", blob)])
-    b = datasets.save_upload([("b.csv", blob)])
+    blob, me = b"x" * 1000, "0123456789abcdef"
+    a = datasets.save_upload([("a.csv", blob)], session=me)
+    b = datasets.save_upload([("b.csv", blob)], session=me)
     past = time.time() - 100
     os.utime(b, (past, past))  # b is now the least recently used
     datasets.touch_upload(a)
-    c = datasets.save_upload([("c.csv", blob)])
-    kept = {p.name for p in datasets.uploads_dir().iterdir()}
+    c = datasets.save_upload([("c.csv", blob)], session=me)
+    kept = {p.name for p in datasets.uploads_dir(me).iterdir()}
     assert kept == {os.path.basename(a), os.path.basename(c)}
     assert datasets.upload_quota() == 2500
     # the upload just saved is never removed, even alone over the quota
-    big = datasets.save_upload([("big.csv", b"y" * 5000)])
+    big = datasets.save_upload([("big.csv", b"y" * 5000)], session=me)
     assert os.path.isdir(big)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from mlfs_core.columns import MAX_N_ITER
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation.outputs import (
     TIMINGS_FILE,
@@ -153,19 +154,24 @@ def read_config(text: str) -> ExperimentConfig:
     return config_from_toml(text, base_dir=str(state.ROOT))
 
 
-def run(
-    config: ExperimentConfig, report: Callable[[int, int, float | None, str], None]
-) -> Path:
-    """Run ``config`` with the disk cache; call ``report(done, total, eta_s, msg)``.
+def run(config: ExperimentConfig, report: Callable[[int, int, str, str], None]) -> Path:
+    """Run ``config`` with the disk cache; call ``report(done, total, eta, msg)``.
+
+    ``eta`` is the time-left text of :func:`eta_text`.
 
     Returns the folder where ``results.csv`` and ``selections.csv`` were written.
     """
     start = time.monotonic()
+    stamps: list[float] = []
 
     def progress(done: int, total: int, message: str) -> None:
-        elapsed = time.monotonic() - start
-        eta = elapsed / done * (total - done) if done else None
-        report(done, total, eta, message)
+        now = time.monotonic()
+        stamps.append(now)
+        window = stamps[-6:]
+        recent = None
+        if len(window) > 1:
+            recent = (window[-1] - window[0]) / (len(window) - 1)
+        report(done, total, eta_text(now - start, done, total, recent), message)
 
     cache_dir = state.work_dir() / "experiment_cache"
     result = run_experiment(config, cache_dir=cache_dir, progress=progress)
@@ -173,8 +179,14 @@ def run(
 
 
 def _run_folder(config: ExperimentConfig) -> Path:
+    """This session's folder for ``config``'s output files.
+
+    Under the session's own ``runs`` folder: another session running the same
+    config writes its own copy, never over this one's (the task cache, keyed
+    by content, stays shared).
+    """
     digest = hashlib.sha256(repr(config).encode("utf-8")).hexdigest()[:16]
-    return state.work_dir() / "runs" / digest
+    return state.session_dir("runs") / digest
 
 
 def save(result: ExperimentResult, folder: Path) -> Path:
@@ -188,10 +200,64 @@ def save(result: ExperimentResult, folder: Path) -> Path:
 
 
 def solver_summary(folder: Path) -> str | None:
-    """The run's classifier-convergence sentence, or None without timings."""
+    """The run's classifier-convergence sentence.
+
+    None without timings, and None when no fit ran an iterative solver (no
+    ``max_n_iter`` recorded, e.g. ML-kNN): "0 stopped at max_iter" would say
+    nothing there.
+    """
     import pandas as pd
 
     path = Path(folder) / TIMINGS_FILE
     if not path.is_file():
         return None
-    return convergence_line(pd.read_csv(path))
+    timings = pd.read_csv(path)
+    fits = timings[timings["stage"] == "fit"]
+    if MAX_N_ITER not in fits or not fits[MAX_N_ITER].fillna(0).gt(0).any():
+        return None
+    return convergence_line(timings)
+
+
+def eta_text(elapsed: float, done: int, total: int, recent: float | None) -> str:
+    """The time-left part of the progress text.
+
+    ``recent`` is the mean duration of the last few tasks (None before any);
+    it, rather than the run's overall mean, predicts the rest, since cached
+    tasks finish at once and the slow ones come later. Under 10 s the text
+    says "a few seconds", not a number that would stand still while one
+    task runs.
+
+    Examples
+    --------
+    >>> eta_text(2.0, 4, 10, 0.5)
+    ' · a few seconds left'
+    >>> eta_text(10.0, 5, 10, 30.0)
+    ' · about 3 min left'
+    """
+    if not done or done >= total:
+        return ""
+    rate = recent if recent is not None else elapsed / done
+    left = rate * (total - done)
+    if left < 10:
+        return " · a few seconds left"
+    if left < 90:
+        return f" · about {10 * round(left / 10):.0f} s left"
+    return f" · about {left / 60:.0f} min left"
+
+
+def run_statement(config: ExperimentConfig) -> str:
+    """What Run will compute: protocol, datasets, methods, budgets, folds."""
+    proto = config.protocol
+    names = [getattr(d, "name", None) or str(d) for d in config.datasets]
+    unit = "% of M" if proto.budget_unit == "percent" else "features"
+    budgets = ", ".join(f"{b:g}" for b in proto.budgets)
+    split = {
+        "cv": f"{proto.n_folds}-fold CV",
+        "own": "the dataset's own train/test split",
+        "holdout": "a 60/40 holdout split",
+    }.get(proto.split, proto.split)
+    return (
+        f"Run computes protocol {proto.name} on {len(names)} dataset(s): "
+        f"{', '.join(names)}; {len(config.methods)} method(s) at budgets "
+        f"{budgets} ({unit}), {split}."
+    )

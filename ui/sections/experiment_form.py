@@ -10,7 +10,13 @@ import mlfs_core
 
 from .. import cached, state, widgets
 from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
-from .experiment import TEACHING_DEFAULTS, read_config, run, solver_summary
+from .experiment import (
+    TEACHING_DEFAULTS,
+    read_config,
+    run,
+    run_statement,
+    solver_summary,
+)
 
 PROTOCOLS = {
     "A": "A: paper 000 (k-fold CV, BR + linear SVM, budgets in % of M)",
@@ -21,57 +27,104 @@ CONFIG_UPLOAD = "exp_config_upload"
 CONFIG_MESSAGE = "exp_config_message"
 
 
+KEPT = "exp_kept"
+"""Session-state key of the form's values: {widget key: value}.
+
+Streamlit forgets the state of a widget not drawn on a run (another page, or
+the other protocol's widgets), so every value is also kept here and put back
+when its widget is drawn again (:func:`_restore`).
+"""
+
+
+def _restore(key: str, default, options=None) -> dict:
+    """The keyword arguments of widget ``key``, its value put back first.
+
+    The kept value (else ``default``) is written to the widget's key before
+    the widget is drawn, on every run, so a value Streamlit dropped comes
+    back; the widget's ``on_change`` keeps each new value (:func:`_keep`).
+    With ``options``, a kept value (or list of values) not among them is
+    dropped, e.g. a dataset no longer in the sidebar's list.
+    """
+    kept = st.session_state.setdefault(KEPT, {})
+    value = kept.get(key, st.session_state.get(key, default))
+    if options is not None:
+        if isinstance(value, list):
+            value = [v for v in value if v in options]
+        elif value not in options:
+            value = default
+    st.session_state[key] = kept[key] = value
+    return {"key": key, "on_change": _keep, "args": (key,)}
+
+
+def _keep(key: str):
+    """Store widget ``key``'s current value in :data:`KEPT`; return the value."""
+    value = st.session_state[key]
+    st.session_state.setdefault(KEPT, {})[key] = value
+    return value
+
+
+def uses_folds(protocol: str, split: str) -> bool:
+    """Whether the protocol's split has folds (A always; B only with ``cv``)."""
+    return protocol == "A" or split == "cv"
+
+
 def settings(dataset_names: list[str], current: str) -> dict:
-    """Render the experiment widgets; return their values as keyword arguments."""
-    datasets = st.multiselect(
-        "Datasets", dataset_names, default=[current], key="exp_datasets"
+    """Render the experiment widgets; return their values as keyword arguments.
+
+    Every value survives page visits and protocol switches; the methods,
+    budgets, folds, runs and input settings are kept per protocol.
+    """
+    st.multiselect(
+        "Datasets",
+        dataset_names,
+        **_restore("exp_datasets", [current], dataset_names),
     )
-    protocol = st.radio(
+    datasets = _keep("exp_datasets")
+    st.radio(
         "Protocol",
         list(PROTOCOLS),
         format_func=PROTOCOLS.get,
-        key="exp_protocol",
+        **_restore("exp_protocol", "A", list(PROTOCOLS)),
         horizontal=True,
     )
+    protocol = _keep("exp_protocol")
     defaults = TEACHING_DEFAULTS[protocol]
     known = mlfs_core.list_methods()
-    methods = st.multiselect(
-        "Methods",
-        known,
-        default=[m for m in defaults["methods"] if m in known],
-        key=f"exp_methods_{protocol}",
+    kw = _restore(
+        f"exp_methods_{protocol}", [m for m in defaults["methods"] if m in known], known
     )
+    st.multiselect("Methods", known, **kw)
+    methods = _keep(kw["key"])
     cols = st.columns(4)
-    budgets = cols[0].text_input(
+    kw = _restore(f"exp_budgets_{protocol}", defaults["budgets"])
+    cols[0].text_input(
         "Budgets (% of M)" if protocol == "A" else "Budgets (number of features)",
-        value=defaults["budgets"],
-        key=f"exp_budgets_{protocol}",
+        **kw,
         help="Comma-separated values or ranges, e.g. 10, 30, 50 or 1-50.",
     )
+    budgets = _keep(kw["key"])
     split = "cv"
     if protocol == "B":
-        split = cols[1].selectbox(
+        cols[1].selectbox(
             "Split",
             SPLITS,
-            key="exp_split",
+            **_restore("exp_split", SPLITS[0], SPLITS),
             help="own = the dataset's split, else 60/40",
         )
-    folds = cols[2].number_input(
-        "Folds (CV)",
-        2,
-        10,
-        defaults["folds"],
-        key="exp_folds",
-        help="The papers use 10.",
-    )
-    repeats = cols[3].number_input(
+        split = _keep("exp_split")
+    kw = _restore(f"exp_folds_{protocol}", defaults["folds"])
+    if uses_folds(protocol, split):
+        cols[2].number_input("Folds (CV)", 2, 10, **kw, help="The papers use 10.")
+    folds = _keep(kw["key"])
+    kw = _restore(f"exp_repeats_{protocol}", 1)
+    cols[3].number_input(
         "Runs of RaR / RFS",
         1,
         5,
-        1,
-        key="exp_repeats",
+        **kw,
         help="Paper 000 averages 3 runs.",
     )
+    repeats = _keep(kw["key"])
     scaling, binarize = _input_settings(protocol)
     values = {
         "datasets": datasets,
@@ -85,17 +138,18 @@ def settings(dataset_names: list[str], current: str) -> dict:
         "binarize": binarize,
     }
     if protocol == "B":
-        values["evaluation"] = st.selectbox(
+        st.selectbox(
             "Evaluation",
             list(EVALUATIONS),
             format_func=EVALUATIONS.get,
-            key="exp_evaluation",
+            **_restore("exp_evaluation", "definition", list(EVALUATIONS)),
             help="How the selected features are evaluated: METHODS.md's protocol "
             "B, the ATR authors' published code (paper 001's own numbers), or one "
             "of that code's four conventions alone, to see which one moves a "
             "method. The authors' conventions compare distances of the "
             "discretized codes, so they need the scaling 'none'.",
         )
+        values["evaluation"] = _keep("exp_evaluation")
     return values
 
 
@@ -128,27 +182,30 @@ BINARIZE = {
 
 
 def _input_settings(protocol: str) -> tuple[str, str]:
-    """Classifier-input scaling and the CS/BNS presence rule."""
+    """Classifier-input scaling and the CS/BNS presence rule (kept per protocol)."""
     cols = st.columns(2)
     options = SCALINGS[protocol]
-    scaling = cols[0].selectbox(
+    kw = _restore(f"exp_scaling_{protocol}", "none", list(options))
+    cols[0].selectbox(
         "Classifier input scaling",
         list(options),
         format_func=options.get,
-        key=f"exp_scaling_{protocol}",
+        **kw,
         help="Protocol A: how the selected columns are scaled before LinearSVC "
         "(part of the cache key; the run's summary says how many fits did not "
         "converge). Protocol B: ML-kNN's feature scaling.",
     )
-    binarize = cols[1].selectbox(
+    scaling = _keep(kw["key"])
+    kw = _restore(f"exp_binarize_{protocol}", "presence", list(BINARIZE))
+    cols[1].selectbox(
         "CS/BNS: a feature is present when",
         list(BINARIZE),
         format_func=BINARIZE.get,
-        key="exp_binarize",
+        **kw,
         help="Applies to the CS/BNS methods; on dense data non-zero makes "
         "nearly every score tie.",
     )
-    return scaling, binarize
+    return scaling, _keep(kw["key"])
 
 
 def config_upload() -> None:
@@ -179,25 +236,26 @@ def _apply_config() -> None:
         return
     proto = config.protocol
     name = proto.name if proto.name in PROTOCOLS else "A"
-    st.session_state["exp_protocol"] = name
-    st.session_state[f"exp_methods_{name}"] = [m.name for m in config.methods]
-    st.session_state[f"exp_budgets_{name}"] = ", ".join(f"{b:g}" for b in proto.budgets)
-    st.session_state["exp_folds"] = min(max(proto.n_folds, 2), 10)
-    st.session_state["exp_repeats"] = min(proto.n_repeats, 5)
+    _set("exp_protocol", name)
+    _set(f"exp_methods_{name}", [m.name for m in config.methods])
+    _set(f"exp_budgets_{name}", ", ".join(f"{b:g}" for b in proto.budgets))
+    _set(f"exp_folds_{name}", min(max(proto.n_folds, 2), 10))
+    _set(f"exp_repeats_{name}", min(proto.n_repeats, 5))
     if name == "B":
-        st.session_state["exp_split"] = proto.split
+        _set("exp_split", proto.split)
         scaling = proto.classifier.params.get("scaling", "none")
         if proto.evaluation in EVALUATIONS:
-            st.session_state["exp_evaluation"] = proto.evaluation
+            _set("exp_evaluation", proto.evaluation)
     else:
         scaling = proto.scaling
     if scaling in SCALINGS[name]:
-        st.session_state[f"exp_scaling_{name}"] = scaling
+        _set(f"exp_scaling_{name}", scaling)
     rules = {m.params.get("binarize", "presence") for m in config.methods}
-    st.session_state["exp_binarize"] = "median" if "median" in rules else "presence"
+    binarize = "median" if "median" in rules else "presence"
+    _set(f"exp_binarize_{name}", binarize)
     st.session_state[state.SEED] = config.seed
     names, left_out = _dataset_names(config.datasets)
-    st.session_state["exp_datasets"] = names
+    _set("exp_datasets", names)
     message = f"Loaded {upload.name}"
     if left_out:
         message += (
@@ -207,6 +265,12 @@ def _apply_config() -> None:
             "folder, your uploads)."
         )
     st.session_state[CONFIG_MESSAGE] = message
+
+
+def _set(key: str, value) -> None:
+    """Set widget ``key`` and its kept copy (:data:`KEPT`)."""
+    st.session_state[key] = value
+    st.session_state.setdefault(KEPT, {})[key] = value
 
 
 def _dataset_names(specs) -> tuple[list[str], list[str]]:
@@ -241,15 +305,17 @@ RUNNING = "exp_running"  # (done, total) while a run is in progress, else None
 
 
 def run_with_progress(config) -> Path | None:
-    """Run ``config`` with a progress bar and remaining-time estimate."""
-    bar = st.progress(0, text="Starting ...")
+    """Run ``config`` with a progress bar and remaining-time estimate.
 
-    def report(done: int, total: int, eta: float | None, message: str) -> None:
+    The bar's first text says what runs (:func:`run_statement`), so a run
+    never starts on datasets or a protocol the user did not see.
+    """
+    bar = st.progress(0, text=f"Starting: {run_statement(config)}")
+
+    def report(done: int, total: int, eta: str, message: str) -> None:
         st.session_state[RUNNING] = (done, total)
-        left = "" if eta is None else f" · about {eta:.0f} s left"
-        bar.progress(
-            done / max(total, 1), text=f"{done}/{total} tasks{left} · {message}"
-        )
+        text = f"{done}/{total} tasks{eta} · {message}"
+        bar.progress(done / max(total, 1), text=text)
 
     st.session_state[RUNNING] = (0, 0)
     try:

@@ -1,0 +1,76 @@
+"""Two browser sessions on one server stay apart (AppTest: one per session)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .conftest import TOY_XML, new_app, open_page, toy_arff, upload
+
+
+def _upload_toy(at, stem: str, seed: int):
+    upload(
+        at,
+        [(f"{stem}.arff", toy_arff(seed=seed).encode(), "text/plain"),
+         (f"{stem}.xml", TOY_XML.encode(), "text/xml")],
+    )  # fmt: skip
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    return at
+
+
+def test_two_sessions_never_see_or_evict_each_others_uploads(monkeypatch):
+    """Check: B's uploads over the quota evict only B's own, A never lists B's
+    upload, and A's upload still loads after B filled its quota."""
+    monkeypatch.setenv("MLFS_UPLOAD_QUOTA_MB", str(3000 / 1024 / 1024))
+    alice, bob = new_app(), new_app()
+    _upload_toy(alice, "alice", 1)
+    for i in range(3):  # each toy upload is about 1.7 kB: bob evicts his own
+        _upload_toy(bob, f"bob{i}", 10 + i)
+    assert "alice (upload)" not in bob.selectbox(key="dataset").options
+    assert not any("bob" in o for o in alice.selectbox(key="dataset").options)
+    alice_dir = Path(alice.session_state["uploads"]["alice (upload)"]["dir"])
+    assert alice_dir.is_dir()  # not evicted by bob's quota
+    assert not Path(bob.session_state["uploads"]["bob0 (upload)"]["dir"]).is_dir()
+    bob_dirs = {Path(s["dir"]).parent for s in bob.session_state["uploads"].values()}
+    assert bob_dirs.isdisjoint({alice_dir.parent})
+    open_page(alice, "data")
+    assert not alice.exception and not alice.error
+    assert alice.session_state["dataset"] == "alice (upload)"
+
+
+def test_the_global_cap_refuses_an_upload_with_a_clear_message(monkeypatch):
+    """Check: past MLFS_UPLOAD_TOTAL_MB (all sessions) the upload is refused with
+    a message naming the cap, and the other session's upload stays."""
+    alice, bob = new_app(), new_app()
+    _upload_toy(alice, "alice", 1)
+    monkeypatch.setenv("MLFS_UPLOAD_TOTAL_MB", str(2500 / 1024 / 1024))
+    upload(
+        bob,
+        [("bob.arff", toy_arff(seed=2).encode(), "text/plain"),
+         ("bob.xml", TOY_XML.encode(), "text/xml")],
+    )  # fmt: skip
+    assert not bob.exception
+    (message,) = [e.value for e in bob.error]
+    assert message.startswith("Could not keep the upload: the server's space")
+    assert "MLFS_UPLOAD_TOTAL_MB" in message
+    assert Path(alice.session_state["uploads"]["alice (upload)"]["dir"]).is_dir()
+    assert [f.name for f in next(iter(bob.file_uploader)).value] == [
+        "bob.arff",
+        "bob.xml",
+    ]
+
+
+def test_the_same_experiment_in_two_sessions_writes_two_result_folders():
+    """Check: each session's "this session's experiment" is its own folder."""
+    folders = []
+    for _ in range(2):
+        at = open_page(new_app(), "experiment")
+        at.multiselect(key="exp_methods_A").set_value(["MaxCS"]).run()
+        at.text_input(key="exp_budgets_A").set_value("50").run()
+        at.number_input(key="exp_folds_A").set_value(2).run()
+        at.button(key="exp_run").click().run()
+        assert not at.exception and not at.error
+        folders.append(Path(at.session_state["experiment_results"]))
+    assert folders[0] != folders[1]
+    assert folders[0].name == folders[1].name  # same config, same digest
+    assert (folders[0] / "results.csv").is_file()
+    assert (folders[1] / "results.csv").is_file()
