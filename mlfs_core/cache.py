@@ -2,7 +2,12 @@
 
 Keys are SHA-256 digests of a canonical JSON encoding of a description of the
 task (dataset content hash, method, parameters, fold, seed...), so any change
-to an input gives a new key and stale entries are simply never read. Entries
+to an input gives a new key and stale entries are simply never read. A
+description naming a method, classifier or metric that is not built in (a
+plug-in's, or one registered in Python) also gets that code's identity: its
+``version`` and the SHA-256 of the file defining it (:func:`code_identity`),
+so editing a plug-in never returns stale values. Keys of the built-in ones
+are unchanged by this. Entries
 are written atomically (temporary file + rename), so an interrupted run
 leaves only complete entries behind and a rerun resumes from them.
 """
@@ -64,8 +69,51 @@ def source_digest(obj) -> str | None:
     return None
 
 
+def code_identity(description: Mapping[str, Any]) -> dict:
+    """Identity of the user code a task description names (empty for built-ins).
+
+    Looks at the description's ``"method"`` (a registered method name),
+    ``"classifier"`` (``[name, params]``) and ``"metrics"`` (names); for
+    each one that is registered but not built in, records its ``version``
+    and the digest of its source file.
+
+    Examples
+    --------
+    >>> code_identity({"method": "MaxCS", "classifier": ["mlknn", {}]})
+    {}
+    """
+    out: dict[str, Any] = {}
+    method = description.get("method")
+    if isinstance(method, str):
+        from .selectors._registry import METHODS, method_identity
+
+        if method in METHODS:
+            ident = method_identity(METHODS[method])
+            if ident is not None:
+                out["method"] = ident
+    classifier = description.get("classifier")
+    if isinstance(classifier, (list, tuple)) and classifier:
+        from .evaluation.classifiers import classifier_identity
+
+        ident = classifier_identity(str(classifier[0]))
+        if ident is not None:
+            out["classifier"] = ident
+    metrics = description.get("metrics")
+    if isinstance(metrics, (list, tuple)):
+        from .evaluation.metrics import metric_identity
+
+        idents = {str(m): metric_identity(str(m)) for m in metrics}
+        idents = {m: i for m, i in idents.items() if i is not None}
+        if idents:
+            out["metrics"] = idents
+    return out
+
+
 def hash_key(description: Mapping[str, Any]) -> str:
     """Stable hex digest of a JSON-serialisable description.
+
+    The identity of any user code the description names
+    (:func:`code_identity`) is part of the digest.
 
     Examples
     --------
@@ -73,6 +121,9 @@ def hash_key(description: Mapping[str, Any]) -> str:
     True
     """
     payload = {"cache_version": CACHE_VERSION, **description}
+    code = code_identity(description)
+    if code:  # built-in methods, classifiers and metrics keep their keys
+        payload["code"] = code
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=_default)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

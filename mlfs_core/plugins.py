@@ -53,11 +53,14 @@ __all__ = [
     "ENV_VAR",
     "PLUGIN_GROUP",
     "PluginInfo",
+    "config_plugins",
     "ensure_plugins",
     "file_digest",
     "load_plugins",
     "loaded_plugins",
     "plugin_specs",
+    "registered_here",
+    "run_with_plugins",
 ]
 
 PLUGIN_GROUP = "mlfs_explorer.plugins"
@@ -345,6 +348,38 @@ def load_plugins(
     return infos
 
 
+def config_plugins(specs, base_dir, problems: list[str]) -> tuple[str, ...]:
+    """Load an experiment config's ``plugins = [...]``; return them as a tuple.
+
+    Relative ``.py`` paths are resolved against ``base_dir`` (the config's
+    folder), as its dataset paths are, and returned absolute (so a saved
+    ``config.toml`` loads the same files from anywhere). Each problem (not a
+    list of strings, a plug-in that cannot be loaded) is appended to
+    ``problems`` as ``"plugins: ..."``.
+    """
+    if isinstance(specs, str):
+        specs = [specs]
+    if not isinstance(specs, (list, tuple)) or not all(
+        isinstance(s, str) for s in specs
+    ):
+        problems.append(
+            f"plugins: must be a list of module names or .py paths, got {specs!r}"
+        )
+        return ()
+    out = []
+    for spec in specs:
+        try:
+            infos = load_plugins(
+                [spec], base=base_dir, entry_points=False, environment=False
+            )
+        except ConfigError as exc:
+            problems.append(f"plugins: {exc}")
+            out.append(spec)
+        else:
+            out.append(infos[-1].spec)
+    return tuple(out)
+
+
 def ensure_plugins(specs: Sequence[str]) -> None:
     """Load ``specs`` in a worker process (cheap when already loaded).
 
@@ -370,8 +405,89 @@ def plugin_specs() -> tuple[str, ...]:
     return tuple(i.spec for i in _LOADED.values() if i.kind != "entry point")
 
 
-def run_with_plugins(specs, fn, args, kwargs):
-    """Load ``specs`` in this (worker) process, then return ``fn(*args, **kwargs)``."""
+def registered_here() -> dict:
+    """What this process registered outside any plug-in (``register`` in a script).
+
+    Returns
+    -------
+    dict
+        ``methods`` (MethodSpec objects), ``classifiers`` (name -> (factory,
+        kernel_dependent, parameters, version)) and ``metrics`` (name ->
+        MetricSpec, version) that are neither built in nor from a loaded
+        plug-in. The runner sends them to worker processes with each task
+        (they must pickle, as joblib's cloudpickle does for functions).
+    """
+    from .evaluation import classifiers as c
+    from .evaluation import metrics as m
+    from .selectors import METHODS
+    from .selectors._registry import is_built_in
+
+    from_plugins = {"methods": set(), "classifiers": set(), "metrics": set()}
+    for info in _LOADED.values():
+        from_plugins["methods"].update(n for n, _ in info.methods)
+        from_plugins["classifiers"].update(info.classifiers)
+        from_plugins["metrics"].update(info.metrics)
+    out: dict = {"methods": [], "classifiers": {}, "metrics": {}}
+    for name, spec in METHODS.items():
+        if not is_built_in(name) and name not in from_plugins["methods"]:
+            out["methods"].append(spec)
+    for name, factory in c.CLASSIFIERS.items():
+        if name not in c._BUILT_IN and name not in from_plugins["classifiers"]:
+            params = c._PARAMETERS.get(name)
+            out["classifiers"][name] = (
+                factory,
+                c.kernel_dependent(name, {}),
+                None if params is None else tuple(params()),
+                c._VERSIONS.get(name, ""),
+            )
+    for name, spec in m.METRICS.items():
+        if name not in m._BUILT_IN and name not in from_plugins["metrics"]:
+            out["metrics"][name] = (spec, m._VERSIONS.get(name, ""))
+    if not any(out.values()):
+        return {}
+    return out
+
+
+def _register_missing(additions: dict) -> None:
+    """Register in this (worker) process what :func:`registered_here` sent."""
+    from .evaluation import classifiers as c
+    from .evaluation import metrics as m
+    from .selectors import METHODS, register
+
+    for spec in additions.get("methods", ()):
+        if spec.name not in METHODS:
+            register(spec)
+    for name, (factory, dependent, params, version) in additions.get(
+        "classifiers", {}
+    ).items():
+        if name not in c.CLASSIFIERS:
+            c.register_classifier(
+                name,
+                factory,
+                kernel_dependent=dependent,
+                parameters=params,
+                version=version,
+            )
+    for name, (spec, version) in additions.get("metrics", {}).items():
+        if name not in m.METRICS:
+            m.register_metric(
+                name,
+                spec.function,
+                higher_is_better=spec.higher_is_better,
+                needs_scores=spec.needs_scores,
+                description=spec.description,
+                version=version,
+            )
+
+
+def run_with_plugins(specs, fn, args, kwargs, additions=None):
+    """Load ``specs`` in this (worker) process, then return ``fn(*args, **kwargs)``.
+
+    ``additions`` (from :func:`registered_here`) are registered first where
+    missing, so a method registered in the parent's script works in workers.
+    """
     if specs:
         ensure_plugins(specs)
+    if additions:
+        _register_missing(additions)
     return fn(*args, **kwargs)

@@ -516,6 +516,8 @@ class ExperimentConfig:
     ``datasets`` items may be :class:`DatasetSpec`, path strings, or
     in-memory ``mlfs_core.data.Dataset`` objects (uploads; these cannot be
     written to TOML). ``methods`` items may be :class:`MethodConfig` or names.
+    ``plugins`` are loaded first (:func:`mlfs_core.plugins.config_plugins`:
+    module names or ``.py`` paths, relative to the config's folder).
     """
 
     datasets: tuple
@@ -524,9 +526,14 @@ class ExperimentConfig:
     seed: int = 0
     name: str = "experiment"
     base_dir: str | None = field(default=None, compare=False)
+    plugins: tuple = ()
 
     def __post_init__(self) -> None:
+        from ..plugins import config_plugins
+
         problems: list[str] = []
+        plugins = config_plugins(self.plugins, self.base_dir, problems)
+        object.__setattr__(self, "plugins", plugins)
         datasets = _collect(self.datasets, _as_dataset_spec, problems)
         methods = _collect(self.methods, _as_method, problems)
         object.__setattr__(self, "datasets", datasets)
@@ -605,6 +612,8 @@ def config_to_dict(config: ExperimentConfig) -> dict:
         "datasets": [_plain(d) for d in config.datasets],
         "methods": [_plain(m) for m in config.methods],
     }
+    if config.plugins:
+        out["plugins"] = list(config.plugins)
     return out
 
 

@@ -32,6 +32,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from ... import blas
 from ...cache import DiskCache, hash_key
 from ...columns import REUSED
+from ...plugins import plugin_specs, registered_here, run_with_plugins
 from ..classifiers import kernel_dependent
 from .budget_fits import batchable, run_mlknn_budgets
 from .tasks import run_fit
@@ -73,16 +74,24 @@ def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
     before :mod:`mlfs_core`): where joblib would run them in this process, they
     go to one worker process started with the pinned environment instead.
     Worker processes joblib starts inherit the pin from ``os.environ``.
+    Each task carries this process's plug-in specs
+    (:func:`mlfs_core.plugins.plugin_specs`) and what it registered outside
+    plug-ins (:func:`mlfs_core.plugins.registered_here`): a worker process
+    (loky, Dask) loads and registers them before it runs the task.
     """
     if not todo:
         return iter(())
     if kernel_dependent and not blas.kernel_matches() and effective_n_jobs(n_jobs) == 1:
         return _in_pinned_worker(todo, make_call)
+    specs, additions = plugin_specs(), registered_here()
 
     def jobs():
         for i in todo:
             fn, args, kwargs = make_call(i)
-            yield delayed(fn)(*args, **kwargs)
+            if specs or additions:
+                yield delayed(run_with_plugins)(specs, fn, args, kwargs, additions)
+            else:
+                yield delayed(fn)(*args, **kwargs)
 
     return Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
 
@@ -97,9 +106,11 @@ def _in_pinned_worker(todo, make_call) -> Iterator:
         env = blas.pinned_environment()
         _PINNED_WORKER.append(ProcessPoolExecutor(max_workers=1, env=env))
     executor = _PINNED_WORKER[0]
+    specs, additions = plugin_specs(), registered_here()
     for i in todo:
         fn, args, kwargs = make_call(i)
-        yield executor.submit(fn, *args, **kwargs).result()
+        call = executor.submit(run_with_plugins, specs, fn, args, kwargs, additions)
+        yield call.result()
 
 
 def fit_key(s, k: int, config) -> str:
