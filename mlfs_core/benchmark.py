@@ -323,6 +323,7 @@ def run_benchmark(
     n_jobs: int = 1,
     reuse: bool = True,
     datasets: Sequence[str] | None = None,
+    all_figures: bool = False,
     progress: Progress | None = None,
 ) -> BenchmarkResult:
     """Run ``method`` on a suite's datasets under its protocol, beside its methods.
@@ -347,6 +348,9 @@ def run_benchmark(
         False computes the built-in methods too (into the cache).
     datasets : sequence of str, optional
         Only these datasets of the suite (or of its quick subset).
+    all_figures : bool, default=False
+        A critical-difference diagram for every metric (default: the suite's
+        headline metric only; a figure costs about a second).
     progress : callable, optional
         ``progress(done, total, message)`` after every task.
 
@@ -425,7 +429,12 @@ def run_benchmark(
         selections.append(_compact_selections(tables.selections, config.protocol))
     results = pd.concat(parts, ignore_index=True)
     methods = [*suite.methods, user.display]
-    ranks, friedman, figures = rank_methods(results, methods, title=suite.title)
+    ranks, friedman, figures = rank_methods(
+        results,
+        methods,
+        title=suite.title,
+        figures=None if all_figures else (suite.metric,),
+    )
     by_budget = _ranks_by_budget(results, suite.metric)
     times["wall"] = time.perf_counter() - start
     timings = {k: round(v, 2) for k, v in times.items()} | counts
@@ -739,7 +748,12 @@ def _selection_cost(folder: Path) -> dict[str, float]:
 
 
 def rank_methods(
-    results: pd.DataFrame, methods: Sequence[str], *, title: str = "", alpha=0.05
+    results: pd.DataFrame,
+    methods: Sequence[str],
+    *,
+    title: str = "",
+    alpha: float = 0.05,
+    figures: Sequence[str] | None = None,
 ):
     """Average ranks, Friedman/Nemenyi per metric and a CD diagram per metric.
 
@@ -757,6 +771,8 @@ def rank_methods(
         Prefix of the figures' titles.
     alpha : float, default=0.05
         Significance level of the critical difference.
+    figures : sequence of str, optional
+        The metrics to draw a diagram of (default every metric).
 
     Returns
     -------
@@ -770,7 +786,7 @@ def rank_methods(
     from .plots import cd_diagram
 
     means = dataset_means(results[results[METHOD].isin(list(methods))])
-    rank_rows, test_rows, figures = [], [], {}
+    rank_rows, test_rows, drawn = [], [], {}
     for metric, sub in means.groupby(METRIC, sort=False):
         table = sub.rename(columns={MEAN: VALUE})[[DATASET, METHOD, VALUE]]
         complete = table.groupby(DATASET)[METHOD].transform("nunique") == len(methods)
@@ -792,8 +808,9 @@ def rank_methods(
                 }
             )
         test_rows.append({METRIC: metric, **res.summary(), "best": ranks.index[0]})
-        label = f"{title}: {metric}" if title else metric
-        figures[metric] = cd_diagram(ranks[MEAN], res.cd, title=label)
+        if figures is None or metric in figures:
+            label = f"{title}: {metric}" if title else metric
+            drawn[metric] = cd_diagram(ranks[MEAN], res.cd, title=label)
     rank_cols = [METRIC, METHOD, MEAN, STD, "n_datasets"]
     from .analysis.stats import SUMMARY_COLUMNS
 
@@ -801,7 +818,7 @@ def rank_methods(
     return (
         pd.DataFrame(rank_rows, columns=rank_cols),
         pd.DataFrame(test_rows, columns=test_cols),
-        figures,
+        drawn,
     )
 
 

@@ -62,6 +62,11 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--no-cache", action="store_true", help="do not cache task results")
     p.add_argument(
+        "--all-figures",
+        action="store_true",
+        help="a CD diagram for every metric (default: the suite's headline metric)",
+    )
+    p.add_argument(
         "--recompute",
         action="store_true",
         help="compute the study's methods too instead of using its committed data",
@@ -109,6 +114,7 @@ def run_benchmark_command(args: argparse.Namespace) -> int:
         n_jobs=args.jobs,
         reuse=not args.recompute,
         datasets=only,
+        all_figures=args.all_figures,
         progress=progress,
     )
     print(file=sys.stderr)

@@ -165,8 +165,15 @@ def test_missing_committed_rows_are_not_reused(tiny_suite, mine, tmp_path):
 def test_outputs_and_the_app_source(tiny_suite, mine, tmp_path, monkeypatch):
     """Check the written files: tables with finite ranks, CD diagrams, the manifest."""
     out = tmp_path / "benchmarks" / "mine"
-    result = run_benchmark(tiny_suite, mine, out=out, cache_dir=tmp_path / "c")
+    result = run_benchmark(
+        tiny_suite, mine, out=out, cache_dir=tmp_path / "c", all_figures=True
+    )
     assert result.folder == out
+    assert sorted(p.name for p in out.glob("cd_*.html")) == [
+        "cd_hamming_loss.html",
+        "cd_micro_f1.html",
+        "cd_ranking_loss.html",
+    ]
     ranks = pd.read_csv(out / "average_ranks.csv")
     assert set(ranks["metric"]) == {"hamming_loss", "micro_f1", "ranking_loss"}
     assert set(ranks["method"]) == {*BUILT_INS, mine}
