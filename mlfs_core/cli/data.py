@@ -87,31 +87,41 @@ def _method_params(args) -> dict:
     return params
 
 
-def _warn_about_data(ds, args) -> None:
-    """Print the dataset's warnings (dense data under presence, odd labels)."""
+def _warn_about_data(ds, args, presence: list[str]) -> None:
+    """Print the dataset's warnings: odd labels, and dense data under ``presence``.
+
+    ``presence`` names what counts a non-zero feature as present here (the
+    method or the measure); without it dense data is no problem and is not
+    mentioned (:mod:`mlfs_core.evaluation.dense`).
+    """
     from ..data.describe import data_warnings
+    from ..evaluation.dense import dense_warning
 
     messages = data_warnings(ds.X, ds.Y, ds.label_names)
-    if getattr(args, "binarize", None) == "median":  # the advice is already taken
-        messages = [m for m in messages if not m.startswith("Dense data")]
+    messages = [m for m in messages if not m.startswith("Dense data")]
+    dense = dense_warning(ds.X, presence)
+    messages = [dense, *messages] if dense else messages
     for message in messages:
         print(f"mlfs {args.command}: warning: {message}", file=sys.stderr)
 
 
 def rank_command(args: argparse.Namespace) -> int:
     """Run ``mlfs rank``: position, feature_index, feature_name, score."""
+    from ..evaluation.config import MethodConfig
+    from ..evaluation.dense import presence_methods
     from ..selectors.api import compute_ranking
     from ..selectors.tables import FEATURE, ranking_frame
 
     ds = _load(args)
-    _warn_about_data(ds, args)
+    params = _method_params(args)
+    _warn_about_data(ds, args, presence_methods([MethodConfig(args.method, params)]))
     r = compute_ranking(
         ds.X,
         ds.Y,
         args.method,
         k=args.k,
         random_state=args.seed,
-        **_method_params(args),
+        **params,
     )
     df = ranking_frame(r, ds.feature_names).rename(columns={FEATURE: "feature_name"})
     write_csv(df, args.out)
@@ -119,11 +129,23 @@ def rank_command(args: argparse.Namespace) -> int:
 
 
 def scores_command(args: argparse.Namespace) -> int:
-    """Run ``mlfs scores``: the per-label score matrix, one row per label."""
-    from ..measures import label_scores
+    """Run ``mlfs scores``: the per-label score matrix, one row per label.
+
+    ``--binarize median`` counts a feature present when above its median
+    (dense numeric data); with the default ``presence`` a dense dataset gets
+    the warning of :mod:`mlfs_core.evaluation.dense`.
+    """
+    from .._validation import check_XY
+    from ..measures import get_measure
+    from ..measures.counts import contingency_counts
 
     ds = _load(args)
-    S = label_scores(ds.X, ds.Y, args.measure)
+    measure = get_measure(args.measure)  # an unknown name fails before the warning
+    binarize = args.binarize or "presence"
+    presence = [f"the {args.measure} scores"] if binarize == "presence" else []
+    _warn_about_data(ds, args, presence)
+    X, Y = check_XY(ds.X, ds.Y)
+    S = measure(contingency_counts(X, Y, rule=binarize))
     df = pd.DataFrame(S, columns=ds.feature_names)
     df.insert(0, "label", ds.label_names)
     write_csv(df, args.out)
@@ -200,6 +222,12 @@ def add_data_parsers(sub) -> None:
     _add_dataset_args(p)
     p.add_argument(
         "--measure", default="chi2", help="chi2 | bns | ig | odds_ratio | df"
+    )
+    p.add_argument(
+        "--binarize",
+        choices=_choices("MaxCS", "binarize"),
+        help="present = non-zero (default, text) or above the feature's median "
+        "(dense numeric data)",
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=scores_command)

@@ -2,22 +2,34 @@
 
 ``mlfs experiment CONFIG.toml --out DIR [--jobs N] [--cache DIR]`` runs the
 grid and writes the files of :func:`mlfs_core.evaluation.outputs.write_outputs`
-into ``DIR``; ``--scheduler ADDRESS`` runs the tasks on a Dask cluster
-(:mod:`mlfs_core.evaluation.cluster`) while this process still writes the
-cache. ``mlfs verify DIR`` recomputes fits of such a folder. A progress line
-goes to stderr.
+into ``DIR`` (a ``README.md`` there describes each); ``--scheduler ADDRESS``
+runs the tasks on a Dask cluster (:mod:`mlfs_core.evaluation.cluster`) while
+this process still writes the cache. ``mlfs verify DIR`` recomputes fits of
+such a folder. A progress line and the warnings (dense data under
+presence-based methods, :mod:`mlfs_core.evaluation.dense`) go to stderr.
+
+A ``DIR`` that holds files already needs ``--overwrite``. A failed run leaves
+nothing behind: the files are written only once every task has run, and a
+``DIR`` the run created is removed again when it fails (with the default
+cache inside it; ``--cache`` elsewhere keeps finished tasks). Ctrl-C keeps
+the cache, so the same command resumes.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
+import tempfile
+import warnings
 from pathlib import Path
 
 from ..errors import ConfigError
 from ..evaluation.config import load_config
-from ..evaluation.outputs import write_outputs
-from ..evaluation.runner import run_experiment
+from ..evaluation.dense import DenseDataWarning, warn_dense_data
+from ..evaluation.outputs import OUTPUT_FILES, summary_metrics, write_outputs
+from ..evaluation.runner import execute_plan, plan_experiment, result_tables
 from ._base import jobs, progress
 
 
@@ -29,6 +41,17 @@ def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("config", help="experiment config (TOML), see configs/")
     p.add_argument("--out", required=True, help="output folder (created if missing)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the output files of an --out folder that holds files already",
+    )
+    p.add_argument(
+        "--summary-metric",
+        action="append",
+        metavar="METRIC[,METRIC...]",
+        help="metric(s) summary.md reports (repeatable; default micro_f1)",
+    )
     p.add_argument("--jobs", type=jobs, default=1, help="parallel workers (-1 = all)")
     p.add_argument("--cache", help="task cache folder (default OUT/cache)")
     p.add_argument("--no-cache", action="store_true", help="do not cache task results")
@@ -139,23 +162,84 @@ def with_splits_dir(config, environ=None):
 
 def run_experiment_command(args: argparse.Namespace) -> int:
     """Run ``mlfs experiment``; returns the exit status (ConfigError propagates)."""
-    config = with_splits_dir(load_config(args.config))
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    _check_out(out, getattr(args, "overwrite", False))
+    config = with_splits_dir(load_config(args.config))
+    metrics = summary_metrics(getattr(args, "summary_metric", None))
+    unknown = [m for m in metrics or () if m not in config.protocol.metrics]
+    if unknown:
+        raise ConfigError(
+            f"--summary-metric: {', '.join(unknown)} not among the config's "
+            f"protocol.metrics ({', '.join(config.protocol.metrics)})"
+        )
+    plan = plan_experiment(config)  # every config and data error, before any work
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DenseDataWarning)
+        warn_dense_data(plan)
+    for w in caught:
+        print(f"mlfs experiment: warning: {w.message}", file=sys.stderr)
+    created = not out.exists()
+    try:
+        result = _run(plan, args, out)
+        print(file=sys.stderr)
+        written = _write_atomically(result, out, metrics)
+    except Exception:
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    print(f"wrote {len(written)} files to {out}")
+    return 0
+
+
+def _check_out(out: Path, overwrite: bool) -> None:
+    """Refuse a file, or a folder holding files unless ``overwrite``."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file, not a folder")
+    if out.is_dir() and not overwrite:
+        # the default cache alone is what an interrupted run leaves: resume it
+        held = sorted(p.name for p in out.iterdir() if p.name != "cache")
+        if held:
+            shown = ", ".join(held[:4]) + (" ..." if len(held) > 4 else "")
+            raise ConfigError(
+                f"--out {out} holds files already ({shown}): pass --overwrite to "
+                "replace them, or choose another folder"
+            )
+
+
+def _run(plan, args: argparse.Namespace, out: Path):
     cache = None if args.no_cache else (args.cache or out / "cache")
     if getattr(args, "scheduler", None):
         from ..evaluation.runner.cluster import dask_backend
 
         with dask_backend(args.scheduler):
             n_jobs = -1 if args.jobs == 1 else args.jobs
-            result = run_experiment(
-                config, cache_dir=cache, n_jobs=n_jobs, progress=progress
+            outcome = execute_plan(
+                plan, cache_dir=cache, n_jobs=n_jobs, progress=progress
             )
     else:
-        result = run_experiment(
-            config, cache_dir=cache, n_jobs=args.jobs, progress=progress
+        outcome = execute_plan(
+            plan, cache_dir=cache, n_jobs=args.jobs, progress=progress
         )
-    print(file=sys.stderr)
-    written = write_outputs(result, out)
-    print(f"wrote {len(written)} files to {out}")
-    return 0
+    return result_tables(outcome)
+
+
+def _write_atomically(result, out: Path, metrics) -> list[Path]:
+    """Write the files into a scratch folder in ``out``, then move them in place.
+
+    Files of an earlier run that this one does not write (e.g. its
+    ``recovery.csv``) are removed; the cache folder is left alone.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=".writing-", dir=out))
+    try:
+        written = write_outputs(result, scratch, summary_metrics=metrics)
+        names = {p.name for p in written}
+        for stale in set(OUTPUT_FILES) - names:
+            (out / stale).unlink(missing_ok=True)
+        final = []
+        for path in written:
+            os.replace(path, out / path.name)
+            final.append(out / path.name)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return final

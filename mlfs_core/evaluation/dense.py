@@ -43,9 +43,10 @@ __all__ = [
 PRESENCE = "presence"
 """The ``binarize`` rule that counts any non-zero value as present."""
 ADVICE = (
-    'set binarize = "median" for them (present = above the feature\'s median): '
-    'params = { binarize = "median" } in a config, the "Present when" choice '
-    "in the app, --binarize median for mlfs rank and mlfs scores"
+    'set binarize = "median" (present = above the feature\'s median): '
+    'params = { binarize = "median" } in a config, the app\'s "CS/BNS: a '
+    'feature is present when" choice, --binarize median for mlfs rank and '
+    "mlfs scores"
 )
 
 
@@ -128,12 +129,11 @@ def dense_warning(X, names: Iterable[str], *, dataset: str | None = None) -> str
         return None
     head = f"{dataset}: " if dataset else ""
     return (
-        f"{head}dense data: {share:.0%} of the features are non-zero in at least "
-        f"{DENSE_PRESENCE:.0%} of the samples, and {', '.join(names)} count a "
-        "feature as present when it is non-zero, so they see almost every "
-        "feature present everywhere: their scores say little, many tie, and "
-        "ties fall back to feature index order (MaxCS and MeanCS then select "
-        f"alike); {ADVICE}."
+        f"{head}Dense data: {share:.0%} of the features are non-zero in at least "
+        f"{DENSE_PRESENCE:.0%} of the samples. For {', '.join(names)} a feature is "
+        "present when non-zero, so almost every feature is present everywhere: "
+        "the scores say little, many tie and ties fall back to feature index "
+        f"order (MaxCS and MeanCS then select alike). To fix it, {ADVICE}."
     )
 
 

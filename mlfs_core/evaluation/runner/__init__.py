@@ -115,6 +115,9 @@ class ExperimentResult:
         version, this process's BLAS (:func:`mlfs_core.blas.record`) and
         ``fit_kernels``, the BLAS kernels the kernel-dependent fits ran under
         (``"unrecorded"`` for cached fits from before kernels were recorded).
+    feature_names : dict
+        Dataset name -> its feature names (a tuple of str), so the indices of
+        ``selections`` can be named (``selections.csv``'s ``feature_names``).
     """
 
     results: pd.DataFrame
@@ -122,6 +125,7 @@ class ExperimentResult:
     timings: pd.DataFrame
     config: ExperimentConfig
     environment: dict = field(default_factory=dict)
+    feature_names: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -332,7 +336,21 @@ def result_tables(outcome: Outcome) -> ExperimentResult:
         ),
         config=plan.config,
         environment=environment(plan.config, outcome.fits),
+        feature_names=plan_feature_names(plan),
     )
+
+
+def plan_feature_names(plan: Plan) -> dict:
+    """Dataset name -> feature names (tuple of str) of the datasets of ``plan``."""
+    out = {}
+    for s in plan.selections:
+        ds = s.dataset
+        if ds.name not in out:
+            names = getattr(ds.dataset, "feature_names", None)
+            if names is None:
+                names = [f"f{i}" for i in range(ds.n_features)]
+            out[ds.name] = tuple(str(n) for n in names)
+    return out
 
 
 def run_experiment(

@@ -78,8 +78,12 @@ def test_experiment_command_bad_config_raises(tmp_path):
 # ---- every file `mlfs experiment --out` writes, byte for byte -----------------
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "experiment_outputs"
-"""What the command wrote for :func:`_golden_config` before the output writers
-moved from the CLI into :mod:`mlfs_core.evaluation.outputs`."""
+"""What the command writes for :func:`_golden_config`: first recorded before the
+output writers moved from the CLI into :mod:`mlfs_core.evaluation.outputs`, then
+changed on purpose once (issue 26: ``README.md``, ``selections.csv``'s
+``feature_names``, ``curves.csv``'s ``lower``/``upper``, the metric's direction
+in ``summary.md`` and no ``test_size`` in a cross-validation ``config.toml``);
+every value stayed the same."""
 
 TIMED = {"timings.csv", "results.parquet"}  # seconds differ from run to run
 MACHINE = {"environment.json"}  # the BLAS libraries of the machine that ran it
