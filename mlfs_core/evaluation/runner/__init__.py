@@ -362,7 +362,9 @@ def run_experiment(
 ) -> ExperimentResult:
     """Run an experiment grid and return its tidy result tables.
 
-    The same as ``result_tables(execute_plan(plan_experiment(config), ...))``.
+    The same as ``result_tables(execute_plan(plan_experiment(config), ...))``,
+    with a :class:`~mlfs_core.evaluation.dense.DenseDataWarning` for each
+    dataset that is dense under a presence-based method (CS, BNS, ...).
 
     Parameters
     ----------
@@ -385,8 +387,17 @@ def run_experiment(
     ------
     ConfigError
         Before any task runs, for any invalid part of ``config``.
+
+    Warns
+    -----
+    DenseDataWarning
+        Presence-based scores on dense numeric data (the message says what
+        to do).
     """
+    from ..dense import warn_dense_data
+
     plan = plan_experiment(config)
+    warn_dense_data(plan)
     outcome = execute_plan(plan, cache_dir=cache_dir, n_jobs=n_jobs, progress=progress)
     return result_tables(outcome)
 
