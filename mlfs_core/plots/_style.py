@@ -1,25 +1,53 @@
-"""Shared look of every figure: one template, one colour per method."""
+"""Shared look of every figure: one template, one colour and line style per method."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import pandas as pd
-import plotly.express as px
 import plotly.graph_objects as go
 
 TEMPLATE = "plotly_white"
-PALETTE = px.colors.qualitative.Plotly + px.colors.qualitative.Dark24
+OKABE_ITO = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#000000",  # black
+)
+"""Okabe & Ito's colour-blind safe palette (Okabe and Ito, 2008, "Color Universal
+Design"); its yellow is left out, it is too faint on white."""
+TOL_MUTED = (
+    "#332288",
+    "#117733",
+    "#44AA99",
+    "#88CCEE",
+    "#DDCC77",
+    "#CC6677",
+    "#AA4499",
+    "#882255",
+)
+"""Paul Tol's "muted" qualitative scheme (colour-blind safe), for bars beyond 7."""
+PALETTE = OKABE_ITO + TOL_MUTED
+DASHES = ("solid", "dash", "dot", "dashdot")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross")
+GREY = "#BDBDBD"
+"""Colour of the methods that are not highlighted."""
 LEGEND = {
     "title": {"text": ""},
     "orientation": "h",
     "yref": "container",
-    "y": 0.0,
-    "yanchor": "bottom",
+    "y": 1.0,
+    "yanchor": "top",
     "x": 0.0,
     "tracegroupgap": 0,
 }
-"""Legend under the plot (the margin grows to hold it), all entries visible."""
+"""One legend at the top, under the title (the margin grows to hold it), all
+entries visible however many panels follow."""
+TITLE_PX = 44
+"""Height kept for the title above the legend."""
 MAX_TICK_CHARS = 32
 
 
@@ -36,34 +64,119 @@ def short_label(text: str, limit: int = MAX_TICK_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def method_colors(methods: Sequence[str]) -> dict[str, str]:
-    """Map each method name to a colour, stable for a given order of names.
+def method_styles(methods: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Map each method name to a colour, dash and marker, stable for an order of names.
+
+    The first 7 methods get the 7 colours of :data:`OKABE_ITO` with solid
+    lines; the next 7 the same colours dashed, and so on, so 12+ methods stay
+    apart by colour *and* line style (a method never shares both with
+    another among the first 28). Markers cycle through :data:`SYMBOLS`.
 
     Parameters
     ----------
     methods : sequence of str
-        Method names in display order.
+        Method names in display order (repeats are ignored).
 
     Returns
     -------
     dict
-        ``{method: colour}``; colours repeat after ``len(PALETTE)`` methods.
+        ``{method: {"color": ..., "dash": ..., "symbol": ...}}``.
+
+    Examples
+    --------
+    >>> styles = method_styles([f"M{i}" for i in range(9)])
+    >>> styles["M0"]["color"] == styles["M7"]["color"], styles["M7"]["dash"]
+    (True, 'dash')
     """
-    return {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(dict.fromkeys(methods))}
+    n = len(OKABE_ITO)
+    return {
+        m: {
+            "color": OKABE_ITO[i % n],
+            "dash": DASHES[(i // n) % len(DASHES)],
+            "symbol": SYMBOLS[i % len(SYMBOLS)],
+        }
+        for i, m in enumerate(dict.fromkeys(methods))
+    }
+
+
+def method_colors(methods: Sequence[str]) -> dict[str, str]:
+    """Map each method name to its colour of :func:`method_styles`."""
+    return {m: s["color"] for m, s in method_styles(methods).items()}
+
+
+def highlighted(highlight: str | Sequence[str] | None) -> frozenset[str]:
+    """The set of highlighted method names (empty: nothing is highlighted)."""
+    if highlight is None:
+        return frozenset()
+    if isinstance(highlight, str):
+        return frozenset([highlight])
+    return frozenset(str(h) for h in highlight)
+
+
+def trace_style(
+    name: str,
+    styles: dict[str, dict[str, str]],
+    highlight: frozenset[str],
+    *,
+    width: float = 2.0,
+) -> dict:
+    """Scatter keyword arguments drawing method ``name``: its own style, or grey.
+
+    With a non-empty ``highlight`` every other method turns thin and grey and
+    drops its markers, so the highlighted lines stand out; they are also
+    drawn wider.
+    """
+    style = styles[name]
+    order = list(styles).index(name) + 1
+    if highlight and name not in highlight:
+        return {
+            "line": {"color": GREY, "width": 1.0, "dash": style["dash"]},
+            "marker": {"color": GREY, "size": 4, "symbol": style["symbol"]},
+            "opacity": 0.8,
+            "legendrank": order,
+        }
+    return {
+        "line": {
+            "color": style["color"],
+            "width": width + (1.5 if highlight else 0.0),
+            "dash": style["dash"],
+        },
+        "marker": {"color": style["color"], "size": 7, "symbol": style["symbol"]},
+        "legendrank": order,
+    }
+
+
+def drawing_order(names: Sequence[str], highlight: frozenset[str]) -> list[str]:
+    """``names`` with the highlighted ones last, so they are drawn on top."""
+    return [n for n in names if n not in highlight] + [
+        n for n in names if n in highlight
+    ]
 
 
 def finish(fig: go.Figure, *, title: str, height: int | None = None) -> go.Figure:
-    """Apply the common template, title and margins to ``fig`` and return it.
+    """Apply the common template, title, legend and margins to ``fig`` and return it.
 
-    The legend runs horizontally under the plot, without gaps between legend
-    groups, so 10-12 methods all show (a vertical legend beside a short plot
-    hides the last entries behind a scrollbar).
+    The legend runs horizontally at the top, under the title, without gaps
+    between legend groups: one legend for all panels, visible before the
+    first panel however tall the figure (a legend under 11 panels sits
+    thousands of pixels down), and 10-12 methods all show (a vertical legend
+    beside a short plot hides the last entries behind a scrollbar).
     """
+    total = height if height is not None else 450
     fig.update_layout(
         template=TEMPLATE,
-        title={"text": title, "x": 0.0, "xanchor": "left"},
-        margin={"l": 60, "r": 20, "t": 70, "b": 50},
-        legend=LEGEND,
+        title={
+            "text": title,
+            "x": 0.0,
+            "xanchor": "left",
+            "xref": "container",
+            "yref": "container",
+            "y": 1.0,
+            "yanchor": "top",
+            "pad": {"t": 12, "l": 12},
+        },
+        margin={"l": 60, "r": 20, "t": TITLE_PX + 20, "b": 50},
+        legend={**LEGEND, "y": 1.0 - TITLE_PX / total},
     )
     if height is not None:
         fig.update_layout(height=height)
@@ -87,20 +200,33 @@ def method_lines(
     x: str,
     y: str,
     method: str,
-    colors: dict[str, str],
+    colors: dict[str, str] | None = None,
+    styles: dict[str, dict[str, str]] | None = None,
     mode: str = "lines",
     show_legend: bool = True,
+    highlight: frozenset[str] = frozenset(),
 ) -> list[go.Scatter]:
-    """One line trace per method of the long-form ``df``, in order of appearance."""
+    """One line trace per method of the long-form ``df``, highlighted ones last.
+
+    ``styles`` (from :func:`method_styles`) sets each method's colour, dash and
+    marker; without it ``colors`` sets the colours (solid lines), and without
+    both the methods' order in ``df`` gives :func:`method_styles`.
+    """
+    parts = {str(name): part for name, part in df.groupby(method, sort=False)}
+    if styles is None:
+        styles = method_styles(list(parts))
+        if colors is not None:
+            for name, style in styles.items():
+                style["color"], style["dash"] = colors[name], "solid"
     return [
         go.Scatter(
-            x=part[x],
-            y=part[y],
+            x=parts[name][x],
+            y=parts[name][y],
             mode=mode,
-            name=str(name),
-            legendgroup=str(name),
-            line={"color": colors[str(name)]},
+            name=name,
+            legendgroup=name,
             showlegend=show_legend,
+            **trace_style(name, styles, highlight),
         )
-        for name, part in df.groupby(method, sort=False)
+        for name in drawing_order(list(parts), highlight)
     ]

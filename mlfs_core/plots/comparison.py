@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..columns import BUDGET, DATASET, MEAN, METHOD
-from ._style import empty_figure, finish, method_colors, method_lines
+from ._style import (
+    drawing_order,
+    empty_figure,
+    finish,
+    highlighted,
+    method_lines,
+    method_styles,
+    trace_style,
+)
 
 
 def _panels(df: pd.DataFrame, facet: str | None) -> list[tuple[str, pd.DataFrame]]:
@@ -41,6 +51,8 @@ def average_rank_curves(
     facet: str | None = None,
     x_title: str = "Selected features (%)",
     title: str = "Average rank vs number of selected features",
+    highlight: str | Sequence[str] | None = None,
+    wrap: int = 2,
 ) -> go.Figure:
     """Average rank of each method against the budget (paper 000, Figure 1).
 
@@ -56,11 +68,17 @@ def average_rank_curves(
         in paper 000 where CS and BNS methods are ranked separately).
     x_title, title : str
         Axis and figure titles.
+    highlight : str or sequence of str, optional
+        Methods to pick out: every other method is drawn thin and grey.
+    wrap : int, default=2
+        Panels per row.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        One line per method and panel; the y axes read "lower is better".
+        One line per method and panel, each method with its own colour, dash
+        and marker (:func:`~mlfs_core.plots._style.method_styles`) and one
+        legend at the top; the y axes read "lower is better".
 
     Examples
     --------
@@ -71,9 +89,10 @@ def average_rank_curves(
     """
     if ranks.empty:
         return empty_figure(title)
-    colors = method_colors(ranks[method].astype(str).tolist())
+    styles = method_styles(ranks[method].astype(str).tolist())
+    picked = highlighted(highlight)
     panels = _panels(ranks, facet)
-    fig, cols = _grid([t for t, _ in panels], wrap=2, shared_y=True)
+    fig, cols = _grid([t for t, _ in panels], wrap=wrap, shared_y=True)
     for i, (_, part) in enumerate(panels):
         row, col = divmod(i, cols)
         traces = method_lines(
@@ -81,8 +100,9 @@ def average_rank_curves(
             x=x,
             y=rank,
             method=method,
-            colors=colors,
+            styles=styles,
             mode="lines+markers",
+            highlight=picked,
         )
         for trace in traces:
             fig.add_trace(trace, row=row + 1, col=col + 1)
@@ -133,6 +153,9 @@ def metric_vs_budget(
     facet: str | None = DATASET,
     higher_is_better: bool | None = None,
     title: str | None = None,
+    references: Sequence[str] = ("AF",),
+    highlight: str | Sequence[str] | None = None,
+    wrap: int = 2,
 ) -> go.Figure:
     """Metric against the number of selected features (paper 001, Figures 1-6).
 
@@ -151,12 +174,24 @@ def metric_vs_budget(
         Adds "(higher is better)" or "(lower is better)" to the y axis title.
     title : str, optional
         Figure title; defaults to "<metric> vs number of selected features".
+    references : sequence of str, default=("AF",)
+        Baselines drawn as horizontal reference lines across the budgets of
+        the other methods (their mean over their own budgets: AF, all
+        features, has one point at 100 %), so they neither vanish as one
+        point nor stretch the x axis; the x axis covers the budgets of the
+        other methods (or the references' own when they are alone).
+    highlight : str or sequence of str, optional
+        Methods to pick out: every other method is drawn thin and grey,
+        without its band.
+    wrap : int, default=2
+        Panels per row.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        Per panel: one line per method, plus one filled band per method when
-        the spread columns are present.
+        Per panel: one line per method (own colour, dash and marker) plus one
+        filled band per method when the spread columns are present, and one
+        legend at the top.
 
     Examples
     --------
@@ -168,29 +203,45 @@ def metric_vs_budget(
     title = title or f"{metric_label} vs number of selected features"
     if curves.empty:
         return empty_figure(title)
-    colors = method_colors(curves[method].astype(str).tolist())
+    styles = method_styles(curves[method].astype(str).tolist())
+    picked = highlighted(highlight)
+    refs = {str(r) for r in references}
     has_band = lower in curves.columns and upper in curves.columns
     panels = _panels(curves, facet)
-    fig, cols = _grid([t for t, _ in panels], wrap=2, shared_y=False)
+    fig, cols = _grid([t for t, _ in panels], wrap=wrap, shared_y=False)
     for i, (_, part) in enumerate(panels):
-        row, col = divmod(i, cols)
-        for name, line in part.groupby(method, sort=False):
-            name = str(name)
-            line = line.sort_values(x)
-            if has_band:
-                band = _band(line, x, lower, upper, colors[name], name)
-                fig.add_trace(band, row=row + 1, col=col + 1)
+        cell = {"row": i // cols + 1, "col": i % cols + 1}
+        lines = {str(n): g.sort_values(x) for n, g in part.groupby(method, sort=False)}
+        others = [g[x] for n, g in lines.items() if n not in refs]
+        span = pd.concat(others) if others else part[x]
+        x_range = [float(span.min()), float(span.max())]
+        for name in drawing_order(list(lines), picked):
+            line = lines[name]
+            if name in refs:
+                line = _reference(line, x, y, lower, upper, x_range, has_band)
+            dimmed = bool(picked) and name not in picked
+            if has_band and not dimmed:
+                fig.add_trace(
+                    _band(line, x, lower, upper, styles[name]["color"], name), **cell
+                )
+            style = trace_style(name, styles, picked)
+            if name in refs:
+                style["line"] = {**style["line"], "dash": "longdash"}
             fig.add_trace(
                 go.Scatter(
                     x=line[x],
                     y=line[y],
-                    mode="lines",
-                    name=name,
+                    mode="lines" if name in refs or len(line) > 20 else "lines+markers",
+                    name=f"{name} (reference)" if name in refs else name,
                     legendgroup=name,
-                    line={"color": colors[name]},
+                    hovertemplate=(
+                        f"{name}, reference: %{{y:.4g}}<extra></extra>"
+                        if name in refs
+                        else None
+                    ),
+                    **style,
                 ),
-                row=row + 1,
-                col=col + 1,
+                **cell,
             )
     _legend_once(fig)
     direction = {True: " (higher is better)", False: " (lower is better)"}
@@ -204,6 +255,23 @@ def metric_vs_budget(
     y_title = metric_label + direction.get(higher_is_better, "")
     fig.update_yaxes(title_text=y_title, col=1)
     return finish(fig, title=title, height=380 * (-(-len(panels) // cols)))
+
+
+def _reference(
+    line: pd.DataFrame,
+    x: str,
+    y: str,
+    lower: str | None,
+    upper: str | None,
+    x_range: list[float],
+    has_band: bool,
+) -> pd.DataFrame:
+    """A baseline's rows as a flat line at its mean over ``x_range``'s two ends."""
+    row = {x: x_range, y: [float(line[y].mean())] * 2}
+    if has_band:
+        row[lower] = [float(line[lower].mean())] * 2
+        row[upper] = [float(line[upper].mean())] * 2
+    return pd.DataFrame(row)
 
 
 def similarity_heatmap(

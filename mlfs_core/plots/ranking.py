@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..columns import METHOD
-from ._style import empty_figure, finish, method_colors, method_lines, short_label
+from ._style import empty_figure, finish, method_lines, short_label
 
 
 def feature_score_bar(
@@ -100,9 +100,8 @@ def precision_at_k_curve(
     """
     if curves.empty:
         return empty_figure(title)
-    colors = method_colors(curves[method].astype(str).tolist())
     fig = go.Figure()
-    fig.add_traces(method_lines(curves, x=k, y=precision, method=method, colors=colors))
+    fig.add_traces(method_lines(curves, x=k, y=precision, method=method))
     fig.update_xaxes(title_text="k (number of top features)")
     fig.update_yaxes(title_text="Precision@k", range=[0, 1.05])
     return finish(fig, title=title)

@@ -1,0 +1,94 @@
+"""Issue 27: many-method figures stay readable, baselines are references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mlfs_core.plots import average_rank_curves, cooccurrence_heatmap, metric_vs_budget
+from mlfs_core.plots._style import GREY, method_styles
+
+
+def _curves(methods, budgets=(10, 20, 30)) -> pd.DataFrame:
+    rows = [
+        {"method": m, "budget_pct": b, "mean": 0.1 * i + 0.001 * b}
+        for i, m in enumerate(methods)
+        for b in budgets
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_twelve_methods_get_twelve_distinct_colour_and_dash_pairs():
+    """Check that 12 methods (paper 001) never share both colour and dash."""
+    styles = method_styles([f"M{i}" for i in range(12)])
+    assert len({(s["color"], s["dash"]) for s in styles.values()}) == 12
+    # neighbours in the list always differ in colour
+    colours = [s["color"] for s in styles.values()]
+    assert all(a != b for a, b in zip(colours, colours[1:], strict=False))
+
+
+def test_af_single_point_becomes_a_flat_line_over_the_other_budgets():
+    """Check that AF at 100 % spans the budgets run (10-30), not one point."""
+    df = pd.concat(
+        [
+            _curves(["A", "B"]),
+            pd.DataFrame([{"method": "AF", "budget_pct": 100, "mean": 0.7}]),
+        ]
+    )
+    fig = metric_vs_budget(df, x="budget_pct", facet=None)
+    (af,) = [t for t in fig.data if t.legendgroup == "AF"]
+    assert list(af.x) == [10.0, 30.0] and list(af.y) == [0.7, 0.7]
+    assert af.name == "AF (reference)" and af.line.dash == "longdash"
+    assert max(max(t.x) for t in fig.data) == 30
+
+
+def test_reference_alone_keeps_its_own_budget():
+    """Check that a panel with only AF still draws it (finite, at its budget)."""
+    df = pd.DataFrame([{"method": "AF", "budget_pct": 100, "mean": 0.7}])
+    fig = metric_vs_budget(df, x="budget_pct", facet=None)
+    assert list(fig.data[0].x) == [100.0, 100.0]
+
+
+def test_highlight_greys_every_other_method_and_draws_it_last():
+    """Check that highlighting B turns A and C grey and puts B on top."""
+    df = _curves(["A", "B", "C"])
+    for fig in (
+        metric_vs_budget(df, x="budget_pct", facet=None, highlight="B"),
+        average_rank_curves(df, x="budget_pct", highlight="B"),
+    ):
+        colours = {t.name: t.line.color for t in fig.data}
+        assert colours["A"] == colours["C"] == GREY != colours["B"]
+        assert fig.data[-1].name == "B"
+        # the legend keeps the methods' order, whatever the drawing order
+        ranks = {t.name: t.legendrank for t in fig.data}
+        assert ranks["A"] < ranks["B"] < ranks["C"]
+
+
+def test_one_legend_at_the_top_of_a_tall_figure():
+    """Check that 11 panels keep one legend at the top, below the title."""
+    df = pd.concat(
+        [_curves(["A", "B"]).assign(dataset=f"d{i}") for i in range(11)],
+        ignore_index=True,
+    )
+    fig = metric_vs_budget(df, x="budget_pct")
+    legend = fig.layout.legend
+    assert legend.yanchor == "top" and legend.yref == "container"
+    assert legend.y > 0.95 and sum(bool(t.showlegend) for t in fig.data) == 2
+
+
+def test_one_panel_per_row_on_request():
+    """Check that wrap=1 stacks the panels (one at a time on a small screen)."""
+    df = pd.concat(
+        [_curves(["A"]).assign(dataset=f"d{i}") for i in range(2)], ignore_index=True
+    )
+    fig = metric_vs_budget(df, x="budget_pct", wrap=1)
+    assert fig.layout.xaxis.domain == fig.layout.xaxis2.domain
+
+
+def test_crowded_cooccurrence_ticks_stand_upright_and_are_cut():
+    """Check that 40 long label names get upright, cut ticks (no overlap)."""
+    names = [f"TAG_a_very_long_label_name_{i:02d}" for i in range(40)]
+    m = pd.DataFrame(np.eye(40), index=names, columns=names)
+    fig = cooccurrence_heatmap(m)
+    assert fig.layout.xaxis.tickangle == -90
+    assert max(len(t) for t in fig.layout.xaxis.ticktext) <= 18
