@@ -276,3 +276,34 @@ def test_plans_name_the_quick_subsets():
         assert isinstance(quick, QuickPlan) and len(quick.datasets) >= 2
         config = get_suite(name).load_config()
         assert set(quick.budgets) < set(config.protocol.budgets)
+
+
+def test_the_docs_example_plugin_benchmarks(tiny_suite, mine, tmp_path):
+    """Check the how-to page's plug-in file: it registers and benchmarks.
+
+    Its method is the test plug-in's written as a plain function, so the two
+    give the same values on every task.
+    """
+    import re
+    from pathlib import Path
+
+    from mlfs_core.selectors import list_methods, unregister
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "user-guide"
+    text = (page / "benchmark.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n# mine.py\n(.*?)```", text, flags=re.S).group(1)
+    code = code.replace('name="SumPearson"', 'name="SumPearsonDoc"')
+    exec(compile(code, "mine.py", "exec"), {})
+    try:
+        assert "SumPearsonDoc" in list_methods()
+        doc = run_benchmark(tiny_suite, "SumPearsonDoc", cache_dir=tmp_path / "c")
+        ours = run_benchmark(tiny_suite, mine, cache_dir=tmp_path / "c")
+    finally:
+        unregister("SumPearsonDoc")
+    a = doc.results[doc.results["method"] == "SumPearsonDoc"]
+    b = ours.results[ours.results["method"] == mine]
+    both = a.drop(columns="method").merge(
+        b.drop(columns="method"), on=[k for k in KEYS if k != "method"]
+    )
+    assert len(both) == len(a) > 0
+    assert np.array_equal(both["value_x"], both["value_y"])
