@@ -14,11 +14,16 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from mlfs_core.benchmark import find_benchmarks
+
 from . import state
 
 RESULTS_FILE = "results.csv"
 SELECTIONS_FILE = "selections.csv"
 STUDIES_DIR = Path(__file__).resolve().parents[1] / "studies"
+# where `mlfs benchmark` writes by default (run from the project root), and
+# $MLFS_BENCHMARKS: docs/user-guide/benchmark.md
+BENCHMARKS_DIR = STUDIES_DIR.parent / "results" / "benchmarks"
 STUDY_SOURCES = {
     "Paper 000 study": "paper000",
     "Paper 001 study": "paper001",
@@ -114,6 +119,7 @@ def study_sources() -> dict[str, Path]:
 def available_sources() -> dict[str, Path | None]:
     """Source label -> folder (None for an upload not made yet)."""
     sources: dict[str, Path | None] = {**sample_sources(), **study_sources()}
+    sources.update(find_benchmarks(BENCHMARKS_DIR))  # `mlfs benchmark` outputs
     session = st.session_state.get(state.EXPERIMENT_RESULTS)
     if session and (Path(session) / RESULTS_FILE).is_file():
         sources[state.SOURCE_SESSION] = Path(session)
