@@ -78,7 +78,7 @@ widgets.show_figure(
     filename=f"aggregation_{method}",
 )
 planted = learn.planted_note(
-    key, steps["feature"].tolist()[:step], what=f"the first {step} picks"
+    key, steps["feature"].tolist()[:step], what=learn.first_picks(step)
 )
 table = steps.head(step).assign(
     feature=[

@@ -36,12 +36,18 @@ if curves is None or curves.empty:
     st.stop()
 
 by = widgets.budget_axis(curves)
+panels = [str(p) for p in curves["panel"].unique() if p]
+highlight, shown = widgets.chart_controls(
+    methods, panels, key="ranks", panel_word="panels"
+)
 fig = average_rank_curves(
-    curves,
+    curves[curves["panel"].isin(shown)] if panels else curves,
     x=by,
     facet="panel",
     x_title=widgets.budget_title(by),
     title=f"Average rank by {metric} (lower is better)",
+    highlight=highlight,
+    wrap=1 if len(shown) == 1 else 2,
 )
 widgets.show_figure(fig, curves, key="ranks_fig", filename=f"average_ranks_{metric}")
 
@@ -54,7 +60,9 @@ for panel, part in curves.groupby("panel", sort=False):
 published.ranks_beside_published(ref, n_datasets)
 
 st.subheader("Friedman test and critical difference at one budget")
-budget = st.select_slider("Budget", widgets.budgets_of(curves, by), key="ranks_budget")
+budget = widgets.budget_slider(
+    "Budget", widgets.budgets_of(curves, by), by, key="ranks_budget"
+)
 if n_datasets < 2:
     st.info(
         "The Friedman test and the CD diagram need results on at least two datasets: "
@@ -79,7 +87,9 @@ if result is not None:
     )
     ranks = result.ranks["mean"]
     widgets.show_figure(
-        cd_diagram(ranks, result.cd, title=f"{metric} at {budget}"),
+        cd_diagram(
+            ranks, result.cd, title=f"{metric} at {widgets.budget_text(budget, by)}"
+        ),
         result.ranks.reset_index(),
         key="cd_fig",
         filename="cd_diagram",

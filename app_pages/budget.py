@@ -6,20 +6,50 @@ from mlfs_core.plots import metric_vs_budget
 from ui import cached, tables, widgets
 
 st.title("Metric vs number of selected features")
-st.caption("Mean over folds and repeats; the band spans mean ± one standard deviation.")
+st.caption(
+    "Mean over folds and repeats; the band spans mean ± one standard deviation "
+    "(or the interval the results file gives). Baselines drawn as references "
+    "are long-dashed flat lines across the budgets: AF keeps all features, so it "
+    "has one value, not a curve."
+)
 ref, table = widgets.chosen_results(prefer=("paper 001 study", "protocol b"))
 
 metric, methods = widgets.metric_and_methods(
     table, key="budget", default_metric="hamming_loss"
 )
-curves = widgets.call_or_error("No curves here", cached.curves, ref, metric, methods)
+with st.spinner("Averaging over folds ..."):
+    curves = widgets.call_or_error(
+        "No curves here", cached.curves, ref, metric, methods
+    )
 if curves is None or curves.empty:
     st.info("Choose at least one method with results.")
     st.stop()
 
+datasets = widgets.datasets_in(curves)
+highlight, shown = widgets.chart_controls(
+    methods, datasets, key="budget", panel_word="datasets"
+)
+references = ["AF"]
+if "RFS" in methods:
+    if st.toggle(
+        "Draw RFS (random features) as a reference line too",
+        value=False,
+        key="budget_rfs_reference",
+        help="RFS's mean over the budgets as a flat line, like AF, "
+        "instead of its curve.",
+    ):
+        references.append("RFS")
 hib = widgets.is_higher_better(metric)
 by = widgets.budget_axis(curves)
-fig = metric_vs_budget(curves, metric_label=metric, x=by, higher_is_better=hib)
+fig = metric_vs_budget(
+    curves[curves["dataset"].isin(shown)],
+    metric_label=metric,
+    x=by,
+    higher_is_better=hib,
+    references=references,
+    highlight=highlight,
+    wrap=1 if len(shown) == 1 else 2,
+)
 fig.update_xaxes(title_text=widgets.budget_title(by))
 widgets.show_figure(fig, curves, key="budget_fig", filename=f"curves_{metric}")
 

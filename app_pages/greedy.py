@@ -68,7 +68,7 @@ widgets.show_figure(
     filename=f"criterion_path_{method}",
 )
 planted = learn.planted_note(
-    key, result.path["feature"].tolist()[:step], what=f"the first {step} picks"
+    key, result.path["feature"].tolist()[:step], what=learn.first_picks(step)
 )
 st.dataframe(
     result.path.head(step).assign(

@@ -25,10 +25,27 @@ if table is None:
 
 shown = min(top, len(table))  # flags has M = 43: "top 43", not "top 100"
 st.subheader(f"Top {shown} features of {name} by {method}")
+order_only = full_ranking.is_order_score(table, n_features)
 if full_ranking.is_stepwise(method):
     st.caption("Score: the criterion value J(f | S) when the feature was selected.")
-left, right = st.columns([2, 3])
-left.dataframe(table.head(shown), hide_index=True, height=420)
+elif order_only:
+    st.info(
+        f"{method} ranks features by their order alone (ranks of ranks, a random "
+        "draw, or a random order), so it has no score of strength: the "
+        f"“score” is the position turned around, {n_features} for the "
+        f"1st feature, {n_features - 1} for the 2nd and so on. It orders the "
+        "features and says nothing about how far apart they are, so no bar "
+        "chart is drawn. To see how strongly features relate to the labels, "
+        "rank with MaxCS or MeanBNS, or open Learn: aggregation.",
+        icon=":material/info:",
+    )
+left, right = st.columns([1, 1]) if not order_only else (st.container(), None)
+left.dataframe(
+    full_ranking.display_table(table.head(shown), order_only=order_only),
+    hide_index=True,
+    height=full_ranking.table_height(shown),
+    column_config=full_ranking.column_config(order_only=order_only),
+)
 with left:
     full = table if len(table) == n_features else None
     if full is None:
@@ -44,13 +61,14 @@ with left:
             key="rank_csv",
             on_click="ignore",
         )
-with right:
-    widgets.show_figure(
-        feature_score_bar(table, top=shown, title=f"{method}: top {shown}"),
-        table.head(shown),
-        key="rank_bar",
-        filename=f"scores_{method}",
-    )
+if right is not None:
+    with right:
+        widgets.show_figure(
+            feature_score_bar(table, top=shown, title=f"{method}: top {shown}"),
+            table.head(shown),
+            key="rank_bar",
+            filename=f"scores_{method}",
+        )
 
 st.subheader("Compare with another method")
 with st.container(border=True):

@@ -43,7 +43,9 @@ if steps is None:
 
 st.subheader(f"1. The 2x2 table of {features[feature]} and {labels[label]}")
 st.table(steps.table())
-left, right = st.columns(2)
+# one after the other, not side by side: at 1024 px a half-width column cuts
+# the BNS table's last column (quantile)
+left, right = st.container(), st.container()
 with left:
     st.subheader("2. Chi-squared (CS)")
     st.caption(
@@ -63,7 +65,7 @@ with right:
     learn.formula(learn.BNS_FORMULA)
     st.table(steps.bns_rates.style.format("{:.4g}"))
     st.metric("BNS = |F^-1(tpr) - F^-1(fpr)|", f"{steps.bns:.4g}")
-learn.planted_note(key, [feature], what="this 1 feature")
+learn.planted_note(key, [feature], what="this feature", marked=False)
 
 st.subheader("4. Every label's score of the top features")
 measure = st.radio(
@@ -79,9 +81,7 @@ top = st.slider(
 matrix = cached.top_scores(key, measure, top, binarize)
 short = {"chi2": "CS", "bns": "BNS"}[measure]
 widgets.show_figure(
-    label_score_heatmap(
-        matrix, title=f"{measure.upper()} of the top {top} features, per label"
-    ),
+    label_score_heatmap(matrix, title=f"{short} of the top {top} features, per label"),
     matrix.reset_index(names="label"),
     key="learn_heat",
     filename=f"label_scores_{measure}",

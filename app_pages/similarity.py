@@ -16,22 +16,21 @@ ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
 
 methods = widgets.methods_picker(table, key="sim")
 by = widgets.budget_axis(table.dropna(axis=1, how="all"))
-budget = st.select_slider(
-    widgets.budget_title(by), widgets.budgets_of(table, by), key="sim_budget"
+budget = widgets.budget_slider(
+    widgets.budget_title(by), widgets.budgets_of(table, by), by, key="sim_budget"
 )
 matrix = widgets.call_or_error(
     "No similarity here", cached.similarity, ref, methods, budget, by == "budget_pct"
 )
 if matrix is not None and not matrix.empty:
-    unit = "%" if by == "budget_pct" else " features"
-    fig = similarity_heatmap(matrix, title=f"Kuncheva similarity at {budget:g}{unit}")
+    size = widgets.budget_text(budget, by)
+    fig = similarity_heatmap(matrix, title=f"Kuncheva similarity at {size}")
     widgets.show_figure(fig, matrix.reset_index(), key="sim_fig", filename="similarity")
     absent = [m for m in methods if m not in matrix.index]
     if absent:  # say why a chosen method has no row instead of dropping it silently
         why = " (AF keeps every feature)" if "AF" in absent else ""
         st.caption(
-            f"Not in the heatmap: {', '.join(absent)}: no subset of "
-            f"{budget:g}{unit}{why}."
+            f"Not in the heatmap: {', '.join(absent)}: no subset of {size}{why}."
         )
 elif matrix is not None:
     st.info("Fewer than two methods have subsets of this size.")

@@ -45,11 +45,23 @@ from mlfs_core.reproduction.paper000.published import (
     rank_comparison,
     reproduction_ranks,
 )
-from mlfs_core.selectors.naming import measure_panels
+from mlfs_core.selectors.naming import (
+    BASELINES,
+    OTHER_PANEL,
+    is_filter_name,
+    measure_panels,
+)
 from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
 
 from .datasets import DatasetKey, touch_upload
-from .results import RESULTS_FILE, SELECTIONS_FILE, STUDIES_DIR, ResultsRef, data_file
+from .results import (
+    CURVES_FILE,
+    RESULTS_FILE,
+    SELECTIONS_FILE,
+    STUDIES_DIR,
+    ResultsRef,
+    data_file,
+)
 
 BOUNDS = {"max_entries": 64, "ttl": 2 * 3600}
 """Bounds of every ``st.cache_data`` function here (entries, seconds)."""
@@ -217,13 +229,13 @@ def _direction(metric: str) -> bool:
         return True
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
+@st.cache_data(show_spinner="Reading the results ...", **BOUNDS)
 def results(ref: ResultsRef) -> pd.DataFrame:
     """The tidy results table of a results folder (raises ValueError if malformed)."""
     return read_results(data_file(ref.folder, RESULTS_FILE))
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
+@st.cache_data(show_spinner="Reading the selected subsets ...", **BOUNDS)
 def selections(ref: ResultsRef) -> pd.DataFrame | None:
     """The selections table (ranked feature indices), or None if the folder has none."""
     path = data_file(ref.folder, SELECTIONS_FILE)
@@ -246,10 +258,25 @@ def rank_curves(
     frames = [
         rank_table(
             table[table[METHOD].isin(members)], metric=metric, higher_is_better=hib
-        ).assign(panel=panel)
+        ).assign(panel=panel_title(panel, members))
         for panel, members in groups.items()
     ]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def panel_title(panel: str, members: list[str]) -> str:
+    """The title a reader understands for a :func:`measure_panels` panel.
+
+    The engine's catch-all panel (``"other"``) holds the information-theoretic
+    filters (ATR, PPT-MI ...), and perhaps a lone filter of some measure;
+    it is titled by what it holds.
+    """
+    if panel != OTHER_PANEL:
+        return panel
+    own = [m for m in members if m not in BASELINES]
+    if own and not any(is_filter_name(m) for m in own):
+        return "Information-theoretic methods"
+    return "Other methods"
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
@@ -280,11 +307,39 @@ def similarity(
     return similarity_matrix(table, budget=int(budget), methods=list(methods))
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
+@st.cache_data(show_spinner="Averaging over folds ...", **BOUNDS)
 def curves(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
-    """Mean and spread (mean +- std over folds and repeats) per budget."""
+    """Mean and spread band per budget.
+
+    The band is the ``lower``/``upper`` of the folder's ``curves.csv`` when
+    it has them (``mlfs experiment --out`` writes the interval there), else
+    mean +- std over folds and repeats.
+    """
     table = metric_curves(_subset(ref, metric, methods), metric=metric)
+    band = _curves_band(ref, metric)
+    keys = [c for c in (DATASET, METHOD, "budget", "budget_pct") if c in table]
+    if band is not None and set(keys) <= set(band.columns):
+        band = band[[*keys, "lower", "upper"]].drop_duplicates(keys)
+        merged = table.merge(band, on=keys, how="left")
+        return merged.assign(
+            lower=merged["lower"].fillna(merged[MEAN] - merged[STD]),
+            upper=merged["upper"].fillna(merged[MEAN] + merged[STD]),
+        )
     return table.assign(lower=table[MEAN] - table[STD], upper=table[MEAN] + table[STD])
+
+
+def _curves_band(ref: ResultsRef, metric: str) -> pd.DataFrame | None:
+    """The ``curves.csv`` rows of ``metric`` with a lower/upper band, or None."""
+    path = data_file(ref.folder, CURVES_FILE)
+    if not path.is_file():
+        return None
+    try:
+        band = pd.read_csv(path)
+    except (ValueError, OSError):
+        return None
+    if not {"lower", "upper", METRIC}.issubset(band.columns):
+        return None
+    return band[band[METRIC] == metric]
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)

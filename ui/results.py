@@ -20,6 +20,7 @@ from . import state
 
 RESULTS_FILE = "results.csv"
 SELECTIONS_FILE = "selections.csv"
+CURVES_FILE = "curves.csv"
 STUDIES_DIR = Path(__file__).resolve().parents[1] / "studies"
 # where `mlfs benchmark` writes by default (run from the project root), and
 # $MLFS_BENCHMARKS: docs/user-guide/benchmark.md

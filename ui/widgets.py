@@ -244,6 +244,117 @@ def budgets_of(table: pd.DataFrame, by: str) -> list[float]:
     return sorted(float(v) for v in values)
 
 
+def budget_text(value: float, by: str) -> str:
+    """A budget as people write it: "50 %" or "10 features" (never "10.0").
+
+    Examples
+    --------
+    >>> budget_text(50.0, "budget_pct"), budget_text(1.0, "budget")
+    ('50 %', '1 feature')
+    >>> budget_text(12.5, "budget_pct")
+    '12.5 %'
+    """
+    shown = f"{value:g}"
+    if by == BUDGET_PCT:
+        return f"{shown} %"
+    return plural(int(value) if float(value).is_integer() else value, "feature")
+
+
+def default_budget(budgets: list[float], by: str) -> float:
+    """The budget an analysis page opens at: one where the methods differ.
+
+    Percent budgets (paper 000): 50 %, or the nearest run. Feature counts
+    (protocol B): k = 10 when that was run, else the middle of the range, so
+    no page opens at one feature (where every subset is alike).
+
+    Examples
+    --------
+    >>> default_budget([10.0, 30.0, 50.0, 90.0], "budget_pct")
+    50.0
+    >>> default_budget([1.0, 2.0, 3.0, 4.0, 5.0], "budget")
+    3.0
+    >>> default_budget([1.0, 5.0, 10.0, 20.0], "budget")
+    10.0
+    """
+    if not budgets:
+        raise ValueError("no budgets to choose from")
+    if by == BUDGET_PCT:
+        return min(budgets, key=lambda b: (abs(b - 50.0), b))
+    if 10.0 in budgets:
+        return 10.0
+    return budgets[(len(budgets) - 1) // 2 + (len(budgets) - 1) % 2]
+
+
+def budget_slider(label: str, budgets: list[float], by: str, *, key: str) -> float:
+    """A select slider over ``budgets``, shown as integers or percent, opening at
+    :func:`default_budget`; the widget key carries the budgets (a new source
+    opens at its own default)."""
+    return st.select_slider(
+        label,
+        budgets,
+        value=default_budget(budgets, by),
+        format_func=lambda b: budget_text(b, by),
+        key=options_key(key, budgets),
+    )
+
+
+def plural(count: float, word: str, many: str | None = None) -> str:
+    """``count`` and ``word``, plural unless the count is 1: "1 feature", "3 features".
+
+    Examples
+    --------
+    >>> plural(1, "feature"), plural(3, "feature"), plural(2, "is", "are")
+    ('1 feature', '3 features', '2 are')
+    """
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def ordinal(n: int) -> str:
+    """English ordinal of ``n``: 1st, 2nd, 3rd, 4th, 11th, 21st ...
+
+    Examples
+    --------
+    >>> [ordinal(i) for i in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd']
+    """
+    if 10 <= n % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+NO_HIGHLIGHT = "(none)"
+ALL_PANELS = "All"
+
+
+def chart_controls(
+    methods: tuple[str, ...], panels: list[str], *, key: str, panel_word: str
+) -> tuple[str | None, list[str]]:
+    """ "Highlight a method" and "show one panel" pickers of a many-method chart.
+
+    Returns the highlighted method (None for none) and the panels to draw:
+    all of them, or the one chosen (readable on a projector or a small
+    screen, where 11 panels of 12 lines are too many).
+    """
+    left, right = st.columns(2)
+    picked = left.selectbox(
+        "Highlight a method (the others turn grey)",
+        [NO_HIGHLIGHT, *methods],
+        key=options_key(f"{key}_highlight", list(methods)),
+    )
+    shown = list(panels)
+    if len(panels) > 1:
+        choice = right.selectbox(
+            f"Show the {panel_word}",
+            [ALL_PANELS, *panels],
+            format_func=lambda p: f"all {len(panels)}" if p == ALL_PANELS else p,
+            key=options_key(f"{key}_panel", list(panels)),
+        )
+        shown = list(panels) if choice == ALL_PANELS else [choice]
+    return (None if picked == NO_HIGHLIGHT else picked), shown
+
+
 def is_higher_better(metric: str) -> bool | None:
     """Direction of a known metric, ours or the reference code's (None if unknown)."""
     try:

@@ -120,11 +120,11 @@ def test_bad_results_upload_shows_an_error():
 def test_similarity_heatmap_on_uploaded_selections():
     """Check that the Kuncheva heatmap shows A and B similar and C apart."""
     at = upload_results(open_page(new_app(), "similarity"))
-    at.select_slider(key="sim_budget").set_value(10.0).run()
+    widget(at, "select_slider", "sim_budget").set_value(10.0).run()
     trace = figure_data(charts(at)[0])[0]
     z = dict(zip(trace["y"], trace["z"], strict=True))
     assert z["A"][1] == 1.0 and z["A"][2] < 0
-    assert "Kuncheva similarity at 10%" in charts(at)[0].proto.spec
+    assert "Kuncheva similarity at 10 %" in charts(at)[0].proto.spec
 
 
 def test_similarity_default_renders_on_precomputed_results():
@@ -201,7 +201,7 @@ def test_study_similarity_at_its_stored_budget():
     """
     at = open_page(new_app(), "similarity")
     at.radio(key="results_source_widget").set_value("Paper 000 study").run()
-    at.select_slider(key="sim_budget").set_value(50.0).run()
+    widget(at, "select_slider", "sim_budget").set_value(50.0).run()
     assert not at.exception
     spec = charts(at)[0].proto.spec
     assert '"heatmap"' in spec and "MeanBNS" in spec
@@ -209,7 +209,7 @@ def test_study_similarity_at_its_stored_budget():
     assert "AF" in widget(at, "multiselect", "sim_methods").value
     assert '"AF"' not in spec
     notes = [c.value for c in at.caption if c.value.startswith("Not in the heatmap")]
-    why = "Not in the heatmap: AF: no subset of 50% (AF keeps every feature)."
+    why = "Not in the heatmap: AF: no subset of 50 % (AF keeps every feature)."
     assert notes == [why]
 
 
@@ -235,3 +235,104 @@ def test_authors_evaluation_source_ranks_its_own_metrics():
         source = at.radio(key="results_source_widget").value
         assert source == "Paper 001 study, authors' evaluation"
         assert charts(at) and not at.exception and not at.error
+
+
+# ---- issue 27: references, many methods, first views ----------------------------
+
+
+def _results_with_af(n_datasets: int = 2) -> bytes:
+    """results_csv plus AF, run once at 100 % as the pipeline records it."""
+    rows = results_csv(n_datasets=n_datasets).decode().strip().splitlines()
+    for d in range(n_datasets):
+        for fold in (0, 1):
+            rows.append(f"d{d},A,AF,100,100.0,{fold},0,micro_f1,{0.7 + 0.001 * fold}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+def _upload(at, content: bytes):
+    at.radio(key="results_source_widget").set_value("Uploaded results CSV").run()
+    at.file_uploader(key="results_upload").set_value(
+        ("results.csv", content, "text/csv")
+    ).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_af_is_a_reference_line_over_the_budgets_run():
+    """Check that AF (one point at 100 %) is a flat line over 10-50 %, not a point,
+    and that no trace stretches the x axis to 100 %."""
+    at = _upload(open_page(new_app(), "budget"), _results_with_af())
+    widget(at, "selectbox", "budget_metric").select("micro_f1").run()
+    lines = [t for t in figure_data(charts(at)[0]) if t.get("fill") != "toself"]
+    af = [t for t in lines if t["legendgroup"] == "AF"]
+    assert len(af) == 2  # one per dataset panel
+    for trace in af:
+        assert trace["x"] == [10.0, 50.0] and trace["y"][0] == trace["y"][1]
+        assert trace["name"] == "AF (reference)"
+    assert max(max(t["x"]) for t in figure_data(charts(at)[0])) == 50.0
+
+
+def test_rfs_becomes_a_reference_line_on_request():
+    """Check that the RFS toggle turns its curve into a flat reference line."""
+    rows = _results_with_af(1).decode().replace(",C,", ",RFS,").encode()
+    at = _upload(open_page(new_app(), "budget"), rows)
+    widget(at, "selectbox", "budget_metric").select("micro_f1").run()
+    rfs = [t for t in figure_data(charts(at)[0]) if t.get("legendgroup") == "RFS"]
+    assert [t["name"] for t in rfs if t.get("fill") != "toself"] == ["RFS"]
+    at.toggle(key="budget_rfs_reference").set_value(True).run()
+    rfs = [t for t in figure_data(charts(at)[0]) if t.get("legendgroup") == "RFS"]
+    (line,) = [t for t in rfs if t.get("fill") != "toself"]
+    assert line["name"] == "RFS (reference)" and line["y"][0] == line["y"][1]
+
+
+def test_highlight_greys_the_other_methods_and_one_dataset_panel():
+    """Check that highlighting B greys A and C, and the picker shows one dataset."""
+    at = upload_results(open_page(new_app(), "budget"))
+    widget(at, "selectbox", "budget_metric").select("micro_f1").run()
+    widget(at, "selectbox", "budget_highlight").select("B").run()
+    lines = [t for t in figure_data(charts(at)[0]) if t.get("fill") != "toself"]
+    colours = {t["name"]: t["line"]["color"] for t in lines}
+    assert colours["A"] == colours["C"] != colours["B"]
+    # the highlighted method is drawn last in each panel (on top of the grey ones)
+    assert lines[2]["name"] == "B"
+    widget(at, "selectbox", "budget_panel").select("d1").run()
+    spec = json.loads(charts(at)[0].proto.spec)
+    assert [a["text"] for a in spec["layout"]["annotations"]] == ["d1"]
+
+
+def test_many_methods_get_distinct_styles_and_one_legend_at_the_top():
+    """Check that the Paper 001 study's 12 methods get 12 distinct (colour, dash)
+    pairs and the one legend sits at the top of the figure, not 2,500 px down."""
+    at = open_page(new_app(), "budget")
+    assert at.radio(key="results_source_widget").value == "Paper 001 study"
+    spec = json.loads(charts(at)[0].proto.spec)
+    lines = [t for t in spec["data"] if t.get("fill") != "toself"]
+    styles = {t["name"]: (t["line"]["color"], t["line"]["dash"]) for t in lines}
+    assert len(styles) == 12 and len(set(styles.values())) == 12
+    legend = spec["layout"]["legend"]
+    assert legend["yanchor"] == "top" and legend["y"] > 0.95
+
+
+def test_first_views_open_where_methods_differ_and_budgets_read_as_numbers():
+    """Check that Average ranks (paper 000) opens its Friedman test at 50 %, shown
+    as "50 %" not "50.0", and Similarity on protocol B at k = 10 features."""
+    at = open_page(new_app(), "average_ranks")
+    slider = widget(at, "select_slider", "ranks_budget")
+    assert slider.value == 50.0
+    assert "50 %" in slider.options and not any(".0" in o for o in slider.options)
+    at = open_page(new_app(), "similarity")
+    at.radio(key="results_source_widget").set_value(
+        "Precomputed (sample): protocol b"
+    ).run()
+    slider = widget(at, "select_slider", "sim_budget")
+    assert slider.value == 10.0 and "10 features" in slider.options
+    assert "Kuncheva similarity at 10 features" in charts(at)[0].proto.spec
+
+
+def test_information_theoretic_panel_is_not_titled_other():
+    """Check that the paper-001 methods' rank panel says what it holds."""
+    at = open_page(new_app(), "average_ranks")
+    at.radio(key="results_source_widget").set_value("Paper 001 study").run()
+    spec = json.loads(charts(at)[0].proto.spec)
+    titles = [a["text"] for a in spec["layout"].get("annotations", [])]
+    assert titles == ["Information-theoretic methods"]

@@ -20,7 +20,8 @@ def test_rank_page_shows_top_features_table_and_bar_chart(data_dir):
     """Check that the default method ranks every feature and draws the bar chart."""
     at = _rank_page(data_dir)
     table = at.dataframe[0].value
-    assert list(table.columns) == ["position", "feature_index", "feature", "score"]
+    # no feature index in the view: the score column stays visible at 1024 px
+    assert list(table.columns) == ["position", "feature", "score"]
     assert table["feature"].iloc[0] == "w0"  # the planted informative word
     assert '"bar"' in charts(at)[0].proto.spec
 
@@ -179,3 +180,17 @@ def test_sample_page_never_ranks_every_feature(monkeypatch):
     assert any(m == "PPT-MI" for m, _ in calls)
     assert all(k is not None and k <= 50 for m, k in calls if m != "MaxCS"), calls
     assert at.button(key="rank_full").label == "Rank all 2000 features"
+
+
+def test_rank_only_scores_are_explained_not_drawn_as_a_flat_wall(data_dir):
+    """Check that RoR's "score" (12, 11, 10 ...: the position turned around) is
+    named an order score and explained, with no "higher is better" bar chart."""
+    at = _rank_page(data_dir)
+    at.selectbox(key="rank_a_aggregation").select("RoR").run()
+    assert not at.exception
+    assert at.subheader[0].value.endswith("by RoRCS")
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["position", "feature", "order score"]
+    assert table["order score"].tolist()[:3] == [12.0, 11.0, 10.0]
+    assert any("no score of strength" in i.value for i in at.info)
+    assert not [c for c in charts(at) if '"bar"' in c.proto.spec]

@@ -8,6 +8,7 @@ all features at once and are ranked in full straight away.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -25,6 +26,51 @@ _REQUEST = "rank_full_request"
 def is_stepwise(method: str) -> bool:
     """Whether ``method`` ranks one feature per step (paper 001's greedy filters)."""
     return mlfs_core.get_method(method).family == "paper001"
+
+
+ORDER_SCORE = "order score"
+"""Column title of a score that is only the position turned around (M, M-1, ...)."""
+
+
+def is_order_score(table: pd.DataFrame, n_features: int) -> bool:
+    """Whether a ranking's scores are its positions turned around (M, M-1, ...).
+
+    RoR and RaR aggregate per-label ranks, and RFS/AF have no measure: their
+    "score" is ``M - position + 1``, an order, not a strength.
+    """
+    if table.empty:
+        return False
+    expected = n_features - table["position"].to_numpy() + 1
+    return bool(np.allclose(table["score"].to_numpy(dtype=float), expected))
+
+
+def display_table(table: pd.DataFrame, *, order_only: bool) -> pd.DataFrame:
+    """The columns the page shows: position, feature, score (no index column).
+
+    The feature index is left out of the view (the CSV keeps it), so the
+    score stays visible in half a 1024 px page.
+    """
+    shown = table[["position", "feature", "score"]]
+    return shown.rename(columns={"score": ORDER_SCORE}) if order_only else shown
+
+
+def column_config(*, order_only: bool) -> dict:
+    """Narrow position column and a compact score format for the ranking table."""
+    score = ORDER_SCORE if order_only else "score"
+    return {
+        "position": st.column_config.NumberColumn("#", width="small"),
+        "feature": st.column_config.TextColumn("feature", width="medium"),
+        score: st.column_config.NumberColumn(
+            score,
+            format="%d" if order_only else "%.4g",
+            help="M - position + 1: the order only" if order_only else None,
+        ),
+    }
+
+
+def table_height(rows: int) -> int:
+    """Pixel height that shows ``rows`` rows and the header without a scrollbar."""
+    return 35 * (min(rows, 100) + 1) + 3
 
 
 def top_ranking(

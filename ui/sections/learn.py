@@ -6,6 +6,7 @@ import streamlit as st
 
 from .. import cached
 from ..datasets import DatasetKey
+from ..widgets import ordinal, plural
 
 RANK_PAGE = "app_pages/rank.py"
 PRESENT_WHEN = {"presence": "non-zero", "median": "above its median"}
@@ -66,8 +67,14 @@ def formula(text: str) -> None:
     st.code(text, language=None, wrap_lines=True)
 
 
-def planted_note(key: DatasetKey, features: list[int], *, what: str) -> set[int]:
+def planted_note(
+    key: DatasetKey, features: list[int], *, what: str, marked: bool = True
+) -> set[int]:
     """Say how many of ``features`` are planted informative words; link the truth.
+
+    ``what`` names the features ("the first 3 picks", see :func:`first_picks`);
+    ``marked`` says whether the page marks them with ✓ (the note mentions the
+    mark only then, and only when there is one).
 
     Returns the planted indices among ``features`` (empty without a truth file).
     """
@@ -75,16 +82,26 @@ def planted_note(key: DatasetKey, features: list[int], *, what: str) -> set[int]
     if not truth:
         return set()
     hits = set(features) & set(truth)
-    st.markdown(
-        f"**Planted truth:** {len(hits)} of {what} are planted informative words "
-        f"(of {len(truth)} planted; marked ✓)."
-    )
+    of = f"the {plural(len(truth), 'planted informative word')}"
+    if len(features) == 1:
+        verdict = "is one of" if hits else "is not one of"
+        text = f"**Planted truth:** {what} {verdict} {of}."
+    else:
+        verb = "is a planted word" if len(hits) == 1 else "are planted words"
+        mark = "; marked ✓ below" if marked and hits else ""
+        text = f"**Planted truth:** {len(hits)} of {what} {verb} (of {of}{mark})."
+    st.markdown(text)
     st.page_link(
         RANK_PAGE,
         label="Planted-truth recovery of every method (Rank features)",
         icon=":material/target:",
     )
     return hits
+
+
+def first_picks(n: int) -> str:
+    """ "the first pick", "the first 3 picks" (no "the first 1 picks")."""
+    return "the first pick" if n == 1 else f"the first {n} picks"
 
 
 def feature_label(
@@ -115,7 +132,8 @@ def step_text(aggregation: str, step: int, row, features: list, labels: list) ->
         )
         skipped = int(row["skipped"])
         extra = (
-            f"; its {skipped} better feature(s) were already taken by other labels"
+            f"; its {plural(skipped, 'better feature')} "
+            f"{'was' if skipped == 1 else 'were'} already taken by other labels"
             if skipped
             else ""
         )
@@ -130,6 +148,6 @@ def step_text(aggregation: str, step: int, row, features: list, labels: list) ->
         else ""
     )
     return (
-        f"Step {step}: **{feature}** has the {step}. highest "
+        f"Step {step}: **{feature}** has the {ordinal(step)}-highest "
         f"{aggregation.lower()} score, {row['score']:.4g}{best}."
     )
