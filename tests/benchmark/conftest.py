@@ -9,7 +9,6 @@ meta.json``), so the tests can check what is reused and tamper with it.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from dataclasses import replace
@@ -37,11 +36,10 @@ TINY = "tiny-study"
 
 
 def load_test_plugin():
-    """Register the test plug-in's method in this process (once)."""
-    spec = importlib.util.spec_from_file_location("benchmark_test_plugin", PLUGIN)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """Load the test plug-in file as a user would (worker processes load it too)."""
+    from mlfs_core.plugins import load_plugins
+
+    return load_plugins([str(PLUGIN)])
 
 
 @pytest.fixture(scope="session")

@@ -307,3 +307,13 @@ def test_the_docs_example_plugin_benchmarks(tiny_suite, mine, tmp_path):
     )
     assert len(both) == len(a) > 0
     assert np.array_equal(both["value_x"], both["value_y"])
+
+
+def test_two_workers_give_the_same_benchmark(tiny_suite, mine, tmp_path):
+    """Check that worker processes load the plug-in and give the same values."""
+    one = run_benchmark(tiny_suite, mine, cache_dir=tmp_path / "c1")
+    two = run_benchmark(tiny_suite, mine, cache_dir=tmp_path / "c2", n_jobs=2)
+    both = _merged(one.results, two.results)
+    assert len(both) == len(one.results)
+    assert np.array_equal(both["value_a"], both["value_b"])
+    pd.testing.assert_frame_equal(one.average_ranks, two.average_ranks)
