@@ -15,6 +15,10 @@ HERE = Path(__file__).resolve().parent
 EXAMPLE_FILE = HERE / "example_plugin.py"
 EXAMPLE_PACKAGE = HERE / "example_package"
 
+# Importing these registers their methods: only the tests load them (--doctest-modules
+# would import them at collection).
+collect_ignore = ["example_plugin.py", "example_package"]
+
 
 @pytest.fixture(scope="session")
 def example_site(tmp_path_factory) -> Path:
@@ -92,3 +96,34 @@ def fresh_plugins(monkeypatch):
     for name in set(sys.modules) - modules:
         if name.startswith("_mlfs_plugin_"):
             del sys.modules[name]
+
+
+@pytest.fixture
+def small_data():
+    """A small planted corpus (80 documents, 60 words, 3 labels) in memory."""
+    from mlfs_core.data.synthetic import make_planted_corpus
+
+    dataset, _ = make_planted_corpus(80, 60, 3, 2, random_state=0)
+    return dataset
+
+
+@pytest.fixture
+def study(tmp_path, small_data, plugin_file):
+    """A folder with the plug-in file, a small dataset and an experiment config
+    naming the plug-in (``plugins = [...]``), its method, classifier and metric."""
+    from mlfs_core.data.synthetic import write_mulan
+
+    write_mulan(small_data, tmp_path, "small")
+    (tmp_path / "study.toml").write_text(
+        'name = "plugged"\n'
+        'plugins = ["example_plugin.py"]\n'
+        'methods = ["SumPearson", "MaxCS"]\n'
+        "[protocol]\n"
+        "n_folds = 2\n"
+        "budgets = [10, 50]\n"
+        'metrics = ["micro_f1", "cardinality_error"]\n'
+        '[protocol.classifier]\nname = "ridge_br"\n'
+        "[[datasets]]\n"
+        'path = "small.arff"\n'
+    )
+    return tmp_path

@@ -87,7 +87,7 @@ class BinaryRelevance(ClassifierMixin, BaseEstimator):
         iters = [
             (int(np.max(e.n_iter_)), e.get_params().get("max_iter"))
             for e in fitted
-            if hasattr(e, "n_iter_")
+            if getattr(e, "n_iter_", None) is not None  # None: a direct solver
         ]
         not_converged = sum(1 for n, cap in iters if cap is not None and n >= cap)
         biggest = max((n for n, _ in iters), default=None)
