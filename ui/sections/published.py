@@ -49,19 +49,23 @@ def _summary(summary: pd.DataFrame) -> pd.DataFrame:
     shown = summary.assign(
         table=(summary["table"] + " " + summary["measure"]).str.strip()
     ).sort_values(["table", "reproduction"], ascending=[True, False], kind="stable")
-    return shown[
-        ["table", "reproduction", "mean_abs_diff", "spearman_mean"]
-        + ["best_agree", "best_tie", "best_disagree"]
-    ].rename(
-        columns={
-            "reproduction": "ranks",
-            "mean_abs_diff": "mean |diff|",
-            "spearman_mean": "mean Spearman",
-            "best_agree": "best agrees",
-            "best_tie": "best tied",
-            "best_disagree": "best differs",
-        }
-    )
+    return (
+        shown[
+            ["table", "reproduction", "mean_abs_diff", "spearman_mean"]
+            + ["best_agree", "best_tie", "best_disagree"]
+        ]
+        .rename(
+            columns={
+                "reproduction": "ranks",
+                "mean_abs_diff": "mean |diff|",
+                "spearman_mean": "mean Spearman",
+                "best_agree": "best agrees",
+                "best_tie": "best tied",
+                "best_disagree": "best differs",
+            }
+        )
+        .set_index(["table", "ranks"])
+    )  # row labels, not a stray 0, 2, 1, 3 ... index
 
 
 def _cells(cells: pd.DataFrame) -> pd.DataFrame:
@@ -88,7 +92,7 @@ def _per_budget(per: pd.DataFrame) -> pd.DataFrame:
             "best (ours)": per["ours_best"].to_numpy(),
             "best method": per["outcome"].to_numpy(),
         }
-    )
+    ).set_index("budget")
 
 
 def _comparison(
