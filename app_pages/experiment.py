@@ -36,6 +36,7 @@ if config is not None:
         )
 
 if config is not None:
+    experiment_form.estimate_panel(config, st.session_state["exp_protocol"])
     st.info(experiment.run_statement(config), icon=":material/play_circle:")
 left, right = st.columns([1, 5])
 run = left.button("Run", type="primary", key="exp_run", disabled=config is None)

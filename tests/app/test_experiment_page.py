@@ -311,3 +311,28 @@ def test_time_left_is_read_from_recent_tasks_and_never_a_stuck_second():
     assert eta_text(3.0, 9, 10, 0.5) == " · a few seconds left"
     assert eta_text(3.0, 10, 10, 0.5) == ""
     assert eta_text(30.0, 5, 10, None) == " · about 30 s left"
+
+
+def test_an_estimate_before_the_run_and_a_quick_variant_for_a_long_one(monkeypatch):
+    """Check: "Estimate the run time" times one ranking and one fit and says
+    "about ... on this machine"; past the long-run limit it offers a quick
+    variant, which sets fewer budgets, 2 folds and l2-rows when chosen."""
+    from ui.sections import experiment_form
+
+    at = open_page(new_app(), "experiment")
+    at.text_input(key="exp_budgets_A").set_value("10, 20, 30, 40, 50").run()
+    at.button(key="exp_estimate").click().run()
+    assert not at.exception and not at.error
+    (info,) = [i.value for i in at.info if "on this machine" in i.value]
+    assert info.startswith("About ") and "extrapolated from one of each" in info
+    # 6 methods x 3 folds rankings; 5 methods x 3 folds x 5 budgets + AF's 3 fits
+    assert f"{6 * 3} rankings and {5 * 3 * 5 + 3} classifier fits" in info
+    assert not [b for b in at.button if b.key == "exp_quick"]  # short: no offer
+    monkeypatch.setattr(experiment_form, "LONG_RUN_S", 0.0)
+    at.button(key="exp_estimate").click().run()
+    assert any("long run" in w.value for w in at.warning)
+    at.button(key="exp_quick").click().run()
+    assert at.text_input(key="exp_budgets_A").value == "10, 30, 50"
+    assert at.number_input(key="exp_folds_A").value == 2
+    assert at.selectbox(key="exp_scaling_A").value == "l2-rows"
+    assert not [i for i in at.info if "on this machine" in i.value]  # new settings

@@ -29,7 +29,12 @@ from mlfs_core.evaluation.protocols import (
     protocol_a,
     protocol_b,
 )
-from mlfs_core.evaluation.runner import ExperimentResult, run_experiment
+from mlfs_core.evaluation.runner import (
+    ExperimentResult,
+    execute_plan,
+    plan_experiment,
+    run_experiment,
+)
 from mlfs_core.selectors import get_method
 
 from .. import cached, state
@@ -185,8 +190,12 @@ def _run_folder(config: ExperimentConfig) -> Path:
     config writes its own copy, never over this one's (the task cache, keyed
     by content, stays shared).
     """
-    digest = hashlib.sha256(repr(config).encode("utf-8")).hexdigest()[:16]
-    return state.session_dir("runs") / digest
+    return state.session_dir("runs") / config_digest(config)
+
+
+def config_digest(config: ExperimentConfig) -> str:
+    """A short hash naming ``config`` (its run folder, its time estimate)."""
+    return hashlib.sha256(repr(config).encode("utf-8")).hexdigest()[:16]
 
 
 def save(result: ExperimentResult, folder: Path) -> Path:
@@ -261,3 +270,91 @@ def run_statement(config: ExperimentConfig) -> str:
         f"{', '.join(names)}; {len(config.methods)} method(s) at budgets "
         f"{budgets} ({unit}), {split}."
     )
+
+
+LONG_RUN_S = 120.0
+"""An estimate above this many seconds offers the quick variant."""
+
+
+def estimate(config: ExperimentConfig) -> dict:
+    """Measure one selection and one fit of ``config``; extrapolate to the run.
+
+    The probe is the first dataset's first fold, the first method that is not
+    AF (all features), at the largest budget, computed without the cache so
+    its time is real. The run's time is that selection's time for every
+    selection plus that fit's time for every fit: a rough figure (methods
+    differ, cached tasks take no time), and said to be one.
+
+    Returns
+    -------
+    dict
+        ``seconds`` (the estimate), ``probe_seconds`` (what the probe took),
+        ``selections``, ``fits`` (task counts), ``method``, ``dataset``.
+    """
+    plan = plan_experiment(config)
+    first = next(
+        (j for j, s in enumerate(plan.selections) if not s.method.is_all_features),
+        0,
+    )
+    fits = [i for i, f in enumerate(plan.fits) if f.selection == first]
+    if not fits:
+        fits = [0]
+    probe = max(fits, key=lambda i: plan.fits[i].k)
+    start = time.monotonic()
+    outcome = execute_plan(plan.with_fits([probe]), cache_dir=None)
+    probe_seconds = time.monotonic() - start
+    selection = plan.selections[plan.fits[probe].selection]
+    order = outcome.selection_values(plan.fits[probe].selection)
+    sel_s = order.seconds if order is not None else 0.0
+    fit_s = max(probe_seconds - sel_s, 0.0)
+    n_sel = len(plan.needed_selections)
+    return {
+        "seconds": n_sel * sel_s + len(plan.fits) * fit_s,
+        "probe_seconds": probe_seconds,
+        "selections": n_sel,
+        "fits": len(plan.fits),
+        "method": selection.method.name,
+        "dataset": selection.dataset.name,
+    }
+
+
+def estimate_text(found: dict) -> str:
+    """``about N minutes on this machine`` and what the figure rests on.
+
+    Examples
+    --------
+    >>> estimate_text({"seconds": 600, "probe_seconds": 1.2, "selections": 30,
+    ...                "fits": 90, "method": "MaxCS", "dataset": "emotions"})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'About 10 minutes on this machine (30 rankings and 90 classifier fits,
+    extrapolated from one of each: MaxCS on emotions, 1.2 s; tasks already
+    cached take no time).'
+    """
+    seconds = found["seconds"]
+    if seconds < 60:
+        when = "under a minute"
+    else:
+        minutes = round(seconds / 60)
+        when = f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return (
+        f"About {when} on this machine ({found['selections']} rankings and "
+        f"{found['fits']} classifier fits, extrapolated from one of each: "
+        f"{found['method']} on {found['dataset']}, {found['probe_seconds']:.1f} s; "
+        "tasks already cached take no time)."
+    )
+
+
+def quick_budgets(budgets: tuple) -> str:
+    """At most three budgets of ``budgets``: the first, the middle, the last.
+
+    Examples
+    --------
+    >>> quick_budgets((1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
+    '1, 6, 10'
+    >>> quick_budgets((10, 50))
+    '10, 50'
+    """
+    values = list(budgets)
+    if len(values) > 3:
+        values = [values[0], values[len(values) // 2], values[-1]]
+    return ", ".join(f"{b:g}" for b in values)

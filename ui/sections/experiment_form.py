@@ -11,7 +11,13 @@ import mlfs_core
 from .. import cached, state, widgets
 from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 from .experiment import (
+    LONG_RUN_S,
     TEACHING_DEFAULTS,
+    config_digest,
+    estimate,
+    estimate_text,
+    parse_budgets,
+    quick_budgets,
     read_config,
     run,
     run_statement,
@@ -371,3 +377,54 @@ def show_session_results() -> None:
                 key=f"exp_{path.stem}_csv",
                 on_click="ignore",
             )
+
+
+ESTIMATE = "exp_estimate_result"  # (config digest, estimate dict) of the last probe
+
+
+def estimate_panel(config, protocol: str) -> None:
+    """The "Estimate the run time" button, its figure and, for a long run, the
+    offer of a quick variant (the user chooses: Run as set, or the variant)."""
+    digest = config_digest(config)
+    if st.button(
+        "Estimate the run time",
+        key="exp_estimate",
+        help="Times one ranking and one classifier fit of these settings on this "
+        "machine and extrapolates to the whole run.",
+    ):
+        found = widgets.call_or_error("Could not estimate the run", estimate, config)
+        st.session_state[ESTIMATE] = None if found is None else (digest, found)
+    kept = st.session_state.get(ESTIMATE)
+    if not kept or kept[0] != digest:
+        return
+    found = kept[1]
+    st.info(estimate_text(found), icon=":material/timer:")
+    if found["seconds"] <= LONG_RUN_S:
+        return
+    split = st.session_state.get("exp_split", "cv") if protocol == "B" else "cv"
+    budgets = quick_budgets(parse_budgets(st.session_state[f"exp_budgets_{protocol}"]))
+    parts = [f"budgets {budgets}"]
+    if uses_folds(protocol, split):
+        parts.append("2 folds")
+    if protocol == "A":
+        parts.append("l2-rows scaling (liblinear converges in fewer iterations)")
+    st.warning(
+        "That is a long run. Run it as set, or use a quick variant: "
+        + ", ".join(parts)
+        + ".",
+        icon=":material/hourglass_top:",
+    )
+    st.button(
+        "Use the quick variant",
+        key="exp_quick",
+        on_click=_apply_quick,
+        args=(protocol, budgets, uses_folds(protocol, split)),
+    )
+
+
+def _apply_quick(protocol: str, budgets: str, folds: bool) -> None:
+    _set(f"exp_budgets_{protocol}", budgets)
+    if folds:
+        _set(f"exp_folds_{protocol}", 2)
+    if protocol == "A":
+        _set("exp_scaling_A", "l2-rows")

@@ -1,0 +1,450 @@
+"""Benchmark of a classroom: N browser sessions on one server at the same moment.
+
+Run from the project root (the machine otherwise idle)::
+
+    nice .venv/bin/python bench/bench_classroom.py [--sessions 1,10,20,30]
+
+One ``streamlit run app.py`` on loopback, one headless Chromium (Playwright)
+with one browser context per session. Every session, all at once, step by
+step (each step starts when every session has finished the one before):
+
+1. ``first page``: opens the app (the Data page's heading and a chart drawn);
+2. ``upload``: uploads its own small generated dataset (ARFF + XML, a name
+   and label names no other session has) and waits for "Loaded ...";
+3. ``rank``: opens Rank features on it (heading and chart drawn);
+4. ``experiment``: runs the Experiment page's default experiment on it (6
+   methods, 3 budgets, 3 folds) and waits for its results.
+
+Printed per N: p50/p95 seconds of each step, exceptions shown in the page,
+console errors, whether any session saw another's dataset (its name in the
+page text or in the sidebar's dataset list), the server's CPU seconds per
+session for each step (``psutil`` on the server process and its children)
+and its peak RSS (sampled every 50 ms). Last, the issue's targets for the
+largest N next to the measured values: no exception, no leak, peak RSS under
+2 GB, CPU per session at most 1 s for the first page plus one interaction
+(``first page`` + ``rank``). Bounded: at most 40 sessions, ``--timeout``
+seconds per step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "app"))
+
+from streamlit_server import streamlit_command  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+IDLE = (
+    '[data-testid="stApp"][data-test-script-state="notRunning"]'
+    '[data-test-connection-state="CONNECTED"]'
+)
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
+STEPS = ("first page", "upload", "rank", "experiment")
+MAX_SESSIONS = 40
+RSS_TARGET = 2 * 1024**3
+CPU_TARGET = 1.0
+
+
+def dataset_files(name: str, folder: Path, seed: int) -> list[str]:
+    """A Mulan ARFF + XML named ``name``: 80 documents, 20 word counts, 3 labels.
+
+    The label names carry ``name`` too, so any trace of this dataset in
+    another session's page is found by searching for ``name``.
+    """
+    rng = np.random.default_rng(seed)
+    X = rng.poisson(0.8, size=(80, 20))
+    Y = (rng.random((80, 3)) < 0.4).astype(int)
+    X[:, 0] += 2 * Y[:, 0]
+    labels = [f"{name}_l{i}" for i in range(3)]
+    lines = [f"@relation {name}"]
+    lines += [f"@attribute w{j} numeric" for j in range(X.shape[1])]
+    lines += [f"@attribute {label} {{0,1}}" for label in labels]
+    lines.append("@data")
+    lines += [",".join(map(str, [*x, *y])) for x, y in zip(X, Y, strict=True)]
+    arff, xml = folder / f"{name}.arff", folder / f"{name}.xml"
+    arff.write_text("\n".join(lines) + "\n")
+    xml.write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<labels xmlns="http://mulan.sourceforge.net/labels">\n'
+        + "".join(f'<label name="{label}"></label>\n' for label in labels)
+        + "</labels>\n"
+    )
+    return [str(arff), str(xml)]
+
+
+class Server:
+    """``streamlit run app.py`` on a free loopback port, watched with psutil."""
+
+    def __init__(self, work: str):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        env = dict(
+            os.environ,
+            MLFS_WORK_DIR=work,
+            STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+        )
+        env.pop("MLFS_DATA_DIR", None)
+        self.proc = subprocess.Popen(
+            streamlit_command(port),
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+        self.url = f"http://127.0.0.1:{port}"
+        self.ps = psutil.Process(self.proc.pid)
+        self.peak_rss = 0
+        self._stop = threading.Event()
+        self._watch = threading.Thread(target=self._sample, daemon=True)
+        self._watch.start()
+
+    def _processes(self) -> list[psutil.Process]:
+        try:
+            return [self.ps, *self.ps.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return []
+
+    def rss(self) -> int:
+        """Resident memory of the server and its children, in bytes."""
+        total = 0
+        for p in self._processes():
+            try:
+                total += p.memory_info().rss
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) of the server and its children so far."""
+        total = 0.0
+        for p in self._processes():
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            self.peak_rss = max(self.peak_rss, self.rss())
+            time.sleep(0.05)
+
+    def wait_healthy(self) -> None:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("streamlit exited")
+            try:
+                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server not healthy after 90 s")
+
+    def stop(self) -> None:
+        self._stop.set()
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+class Session:
+    """One browser context: its page, dataset name, times and problems."""
+
+    def __init__(self, index: int, tag: str):
+        self.name = f"s{index:02d}{tag}"
+        self.times: dict[str, float] = {}
+        self.console: list[str] = []
+        self.exceptions = 0
+        self.failures: list[str] = []
+        self.leaks: set[str] = set()
+        self.page = None
+
+
+async def _idle(page) -> None:
+    await page.wait_for_timeout(100)
+    await page.wait_for_selector(IDLE)
+
+
+async def _new_page(browser, session: Session, timeout_s: float):
+    ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await ctx.new_page()
+    page.set_default_timeout(timeout_s * 1000)
+
+    def on_console(message) -> None:
+        if message.type == "error":
+            session.console.append(message.text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda e: session.console.append(f"pageerror: {e}"))
+
+    async def guard(route):
+        if route.request.url.startswith(LOCAL):
+            await route.continue_()
+        else:
+            session.console.append(f"blocked off-machine request {route.request.url}")
+            await route.abort()
+
+    await page.route("**/*", guard)
+    session.page = page
+    return page
+
+
+async def _first_page(session: Session, browser, url: str, timeout_s: float) -> None:
+    page = await _new_page(browser, session, timeout_s)
+    await page.goto(url + "/")
+    await page.get_by_role("heading", name="Data", exact=True).wait_for()
+    await page.locator(".js-plotly-plot .gtitle").first.wait_for()
+    await _idle(page)
+
+
+async def _upload(session: Session, files: list[str]) -> None:
+    page = session.page
+    await page.get_by_text("Load your own dataset").click()
+    uploader = page.get_by_test_id("stFileUploader").locator('input[type="file"]')
+    await uploader.set_input_files(files)
+    await _idle(page)
+    await page.get_by_role("button", name="Load uploaded files").click()
+    await (
+        page.get_by_test_id("stAlertContentSuccess")
+        .filter(has_text=f"Loaded {session.name} (upload)")
+        .wait_for()
+    )
+    await _idle(page)
+
+
+async def _rank(session: Session) -> None:
+    page = session.page
+    nav = page.get_by_test_id("stSidebarNav")
+    await nav.get_by_text("Rank features", exact=True).click()
+    await page.get_by_role("heading", name="Rank features", exact=True).wait_for()
+    await _idle(page)
+    await page.locator(".js-plotly-plot .gtitle").first.wait_for()
+
+
+async def _experiment(session: Session) -> None:
+    page = session.page
+    nav = page.get_by_test_id("stSidebarNav")
+    await nav.get_by_text("Experiment", exact=True).click()
+    await page.get_by_role("heading", name="Experiment", exact=True).wait_for()
+    await _idle(page)
+    await page.get_by_role("button", name="Run", exact=True).click()
+    await page.get_by_role(
+        "heading", name="Results of this session's experiment"
+    ).wait_for()
+    await _idle(page)
+
+
+async def _check(session: Session, others: list[str]) -> None:
+    """Count shown exceptions and any other session's name in this page."""
+    page = session.page
+    shown = page.get_by_test_id("stException")
+    if await shown.count():
+        session.exceptions += await shown.count()
+        text = " ".join(await shown.all_inner_texts())
+        session.failures.append(f"exception shown: {text[:300]}")
+    text = await page.inner_text('[data-testid="stApp"]')
+    session.leaks.update(name for name in others if name in text)
+
+
+async def _dataset_options(session: Session) -> list[str]:
+    page = session.page
+    sidebar = page.get_by_test_id("stSidebar")
+    await sidebar.get_by_role("combobox", name="Dataset", exact=True).click()
+    options = await page.get_by_role("option").all_inner_texts()
+    await page.keyboard.press("Escape")
+    return options
+
+
+async def _step(name: str, session: Session, work) -> None:
+    start = time.monotonic()
+    try:
+        await work
+        session.times[name] = time.monotonic() - start
+    except Exception as exc:  # a timeout or a missing element: recorded, not raised
+        session.failures.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
+
+
+async def classroom(n: int, timeout_s: float, tag: str) -> dict:
+    """Run ``n`` sessions through :data:`STEPS` on a fresh server; the figures."""
+    from playwright.async_api import async_playwright
+
+    with tempfile.TemporaryDirectory() as work:
+        folder = Path(work) / "files"
+        folder.mkdir()
+        server = Server(str(Path(work) / "work"))
+        try:
+            server.wait_healthy()
+            sessions = [Session(i, tag) for i in range(n)]
+            files = [dataset_files(s.name, folder, i) for i, s in enumerate(sessions)]
+            names = [s.name for s in sessions]
+            cpu: dict[str, float] = {}
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(
+                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+                )
+                for step in STEPS:
+                    before = server.cpu()
+                    works = []
+                    for s, f in zip(sessions, files, strict=True):
+                        if s.failures:
+                            continue
+                        if step == "first page":
+                            work_ = _first_page(s, browser, server.url, timeout_s)
+                        elif step == "upload":
+                            work_ = _upload(s, f)
+                        elif step == "rank":
+                            work_ = _rank(s)
+                        else:
+                            work_ = _experiment(s)
+                        works.append(_step(step, s, work_))
+                    await asyncio.wait_for(
+                        asyncio.gather(*works), timeout=timeout_s + 30
+                    )
+                    cpu[step] = (server.cpu() - before) / n
+                    alive = [s for s in sessions if s.page is not None]
+                    await asyncio.gather(
+                        *(_check(s, [m for m in names if m != s.name]) for s in alive)
+                    )
+                for s in sessions:
+                    if s.page is None or s.failures:
+                        continue
+                    try:
+                        options = await _dataset_options(s)
+                    except Exception as exc:  # recorded as a failed step
+                        s.failures.append(f"dataset list: {type(exc).__name__}")
+                        continue
+                    s.leaks.update(m for m in names if m != s.name and m in options)
+                await browser.close()
+            return {
+                "n": n,
+                "sessions": sessions,
+                "cpu": cpu,
+                "peak_rss": server.peak_rss,
+            }
+        finally:
+            server.stop()
+
+
+def _quantile(values: list[float], q: float) -> float:
+    return float(np.quantile(values, q)) if values else float("nan")
+
+
+def report(result: dict) -> list[str]:
+    """The table rows of one N."""
+    sessions = result["sessions"]
+    rows = []
+    for step in STEPS:
+        times = [s.times[step] for s in sessions if step in s.times]
+        rows.append(
+            f"| {result['n']} | {step} | {len(times)}/{len(sessions)} | "
+            f"{_quantile(times, 0.5):.2f} | {_quantile(times, 0.95):.2f} | "
+            f"{result['cpu'].get(step, float('nan')):.2f} |"
+        )
+    return rows
+
+
+def summary(result: dict) -> dict:
+    sessions = result["sessions"]
+    return {
+        "exceptions": sum(s.exceptions for s in sessions),
+        "failures": [f for s in sessions for f in s.failures],
+        "console": [c for s in sessions for c in s.console],
+        "leaks": sum(bool(s.leaks) for s in sessions),
+        "peak_rss": result["peak_rss"],
+        "cpu_first_interaction": result["cpu"].get("first page", float("nan"))
+        + result["cpu"].get("rank", float("nan")),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", default="1,10,20,30", help="e.g. 1,10,20,30")
+    parser.add_argument("--timeout", type=float, default=600, help="s per step")
+    args = parser.parse_args()
+    counts = [int(c) for c in args.sessions.split(",") if c.strip()]
+    if not counts or min(counts) < 1 or max(counts) > MAX_SESSIONS:
+        parser.error(f"--sessions: between 1 and {MAX_SESSIONS} each")
+    if not Path(CHROMIUM).exists():
+        sys.exit(f"Chromium not found at {CHROMIUM} (set CHROMIUM_PATH)")
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    print("| N | step | done | p50 s | p95 s | server CPU s / session |")
+    print("|---|---|---|---|---|---|")
+    results = []
+    for n in counts:
+        result = asyncio.run(classroom(n, args.timeout, tag=f"x{n}"))
+        results.append(result)
+        for row in report(result):
+            print(row, flush=True)
+    print()
+    print(
+        "| N | exceptions | failed steps | console errors | sessions that saw "
+        "another's data | server peak RSS MB |"
+    )
+    print("|---|---|---|---|---|---|")
+    for result in results:
+        s = summary(result)
+        print(
+            f"| {result['n']} | {s['exceptions']} | {len(s['failures'])} | "
+            f"{len(s['console'])} | {s['leaks']} | {s['peak_rss'] / 1024**2:.0f} |"
+        )
+    for result in results:
+        s = summary(result)
+        for line in [*s["failures"], *dict.fromkeys(s["console"])][:10]:
+            print(f"  N={result['n']}: {line}")
+    last = summary(results[-1])
+    n = results[-1]["n"]
+    print()
+    print(f"Targets at N = {n}:")
+    print("| target | measured | met |")
+    print("|---|---|---|")
+    checks = [
+        ("no exception, no failed step", f"{last['exceptions']} exceptions, "
+         f"{len(last['failures'])} failed steps",
+         last["exceptions"] == 0 and not last["failures"]),
+        ("no session sees another's data", f"{last['leaks']} sessions",
+         last["leaks"] == 0),
+        ("server peak RSS < 2048 MB", f"{last['peak_rss'] / 1024**2:.0f} MB",
+         last["peak_rss"] < RSS_TARGET),
+        ("server CPU per session <= 1 s (first page + rank)",
+         f"{last['cpu_first_interaction']:.2f} s",
+         last["cpu_first_interaction"] <= CPU_TARGET),
+    ]  # fmt: skip
+    for target, measured, met in checks:
+        print(f"| {target} | {measured} | {'yes' if met else 'NO'} |")
+
+
+if __name__ == "__main__":
+    main()
