@@ -15,43 +15,29 @@ Its quick subset: the three cheapest of the paper's datasets to evaluate
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from ...benchmark import QuickPlan
+from .._suites import register_study_suite
 
-from ...benchmark import QuickPlan, Suite, register_suite
-
-ROOT = Path(__file__).resolve().parents[3]
-# the shared datasets: $MLFS_DATASETS, by default a shared/datasets folder beside
-# the checkout (where the study configs' relative paths point)
-DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
-
-SUITE = register_suite(
-    Suite(
-        name="paper000",
-        title="Paper 000, protocol A",
-        config=ROOT / "configs" / "study_paper000.toml",
-        data_dir=ROOT / "studies" / "paper000" / "data",
-        methods=(
-            "MaxCS",
-            "MeanCS",
-            "RoRCS",
-            "RaRCS",
-            "MaxBNS",
-            "MeanBNS",
-            "RoRBNS",
-            "RaRBNS",
-            "RFS",
-            "AF",
-        ),
-        metric="micro_f1",
-        quick=QuickPlan(
-            datasets=("slashdot", "medical", "enron"),
-            folds=(0, 1, 2),
-            budgets=(10, 50, 90),
-        ),
-        base_dir=ROOT,
-        datasets_dir=DATASETS,
-        description="Spolaôr & Tsoumakas's text datasets under their protocol "
-        "(BR + LinearSVC, 10-fold CV, 10..90 % of the features).",
-    )
+SUITE = register_study_suite(
+    "paper000",
+    title="Paper 000, protocol A",
+    methods=(
+        "MaxCS",
+        "MeanCS",
+        "RoRCS",
+        "RaRCS",
+        "MaxBNS",
+        "MeanBNS",
+        "RoRBNS",
+        "RaRBNS",
+        "RFS",
+        "AF",
+    ),
+    quick=QuickPlan(
+        datasets=("slashdot", "medical", "enron"),
+        folds=(0, 1, 2),
+        budgets=(10, 50, 90),
+    ),
+    description="Spolaôr & Tsoumakas's text datasets under their protocol "
+    "(BR + LinearSVC, 10-fold CV, 10..90 % of the features).",
 )

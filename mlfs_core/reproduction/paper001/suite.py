@@ -15,42 +15,28 @@ and every fifth budget (5, 10, ..., 50) of the same split.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from ...benchmark import QuickPlan
+from .._suites import register_study_suite
 
-from ...benchmark import QuickPlan, Suite, register_suite
-
-ROOT = Path(__file__).resolve().parents[3]
-# the shared datasets: $MLFS_DATASETS, by default a shared/datasets folder beside
-# the checkout (where the study configs' relative paths point)
-DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
-
-SUITE = register_suite(
-    Suite(
-        name="paper001",
-        title="Paper 001, protocol B",
-        config=ROOT / "configs" / "study_paper001.toml",
-        data_dir=ROOT / "studies" / "paper001" / "data",
-        methods=(
-            "ATR",
-            "PPT-MI",
-            "IGMF",
-            "PMU",
-            "D2F",
-            "MDMR",
-            "LRFS",
-            "LSMFS",
-            "MLSMFS",
-            "SCLS",
-        ),
-        metric="micro_f1",
-        quick=QuickPlan(
-            datasets=("emotions", "birds", "PlantPseAAC", "genbase"),
-            budgets=tuple(range(5, 51, 5)),
-        ),
-        base_dir=ROOT,
-        datasets_dir=DATASETS,
-        description="The ATR paper's methods on the shared datasets under protocol "
-        "B (ML-kNN, k = 1..50 features).",
-    )
+SUITE = register_study_suite(
+    "paper001",
+    title="Paper 001, protocol B",
+    methods=(
+        "ATR",
+        "PPT-MI",
+        "IGMF",
+        "PMU",
+        "D2F",
+        "MDMR",
+        "LRFS",
+        "LSMFS",
+        "MLSMFS",
+        "SCLS",
+    ),
+    quick=QuickPlan(
+        datasets=("emotions", "birds", "PlantPseAAC", "genbase"),
+        budgets=tuple(range(5, 51, 5)),
+    ),
+    description="The ATR paper's methods on the shared datasets under protocol "
+    "B (ML-kNN, k = 1..50 features).",
 )
