@@ -118,3 +118,31 @@ def test_aggregation_page_median_rule_reaches_the_engine(data_dir):
     assert shown == [ds.feature_names[j] for j in order]
     presence = mlfs_core.rank_features(ds.X, ds.Y, "MaxCS", k=5)
     assert order.tolist() != presence.tolist()  # the rule changes the ranking here
+
+
+# ---- issue 27: wording ----------------------------------------------------------
+
+
+def test_score_page_says_cs_and_one_feature_in_plain_english():
+    """Check the sample's Score page: "this feature is (not) one of the ...
+    planted informative words", no "1 of this 1 feature are", no "marked ✓"
+    (nothing is marked there), and the heatmap titled CS, not CHI2."""
+    at = open_page(new_app(), "learn_score")
+    (note,) = [m.value for m in at.markdown if m.value.startswith("**Planted truth")]
+    assert "this feature is" in note and "one of the" in note
+    assert "1 of this 1" not in note and "marked" not in note
+    spec = charts(at)[0].proto.spec
+    assert "CS of the top 20 features" in spec and "CHI2" not in spec
+
+
+def test_aggregation_steps_use_ordinals_and_singulars(data_dir):
+    """Check "the 1st-highest max score" (not "the 1. highest") and "the first
+    pick" (not "the first 1 picks")."""
+    at = _on_toy("learn_aggregation")
+    at.selectbox(key="learn_agg_aggregation").set_value("Max").run()
+    at.slider(key="learn_agg_step").set_value(1).run()
+    assert not at.exception
+    assert "has the 1st-highest max score" in at.info[0].value
+    at.slider(key="learn_agg_step").set_value(2).run()
+    assert "has the 2nd-highest max score" in at.info[0].value
+    assert not [m.value for m in at.markdown if "1 picks" in m.value]
