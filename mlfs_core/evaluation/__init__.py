@@ -3,7 +3,8 @@
 Organised by concept:
 
 - :mod:`.config`: the typed experiment config, its TOML form and the protocol
-  presets (:func:`protocol_a`, :func:`protocol_b`);
+  presets (:func:`protocol_a`, :func:`protocol_b`, :func:`protocol_preset`);
+- :mod:`.dense`: the warning for presence-based scores on dense data;
 - :mod:`.splits`: cross-validation, hold-out and a dataset's own split;
 - :mod:`.metrics`: one registry of metrics (:data:`METRICS`), with the fast
   paths beside it (``metrics.lean``, ``metrics.ranking``);
@@ -42,9 +43,14 @@ _EXPORTS = {
     "config_from_toml": ".config",
     "config_to_toml": ".config",
     "load_config": ".config",
+    "PROTOCOL_PRESETS": ".config",
     "protocol_a": ".config",
     "protocol_b": ".config",
+    "protocol_preset": ".config",
     "save_config": ".config",
+    "DenseDataWarning": ".dense",
+    "dense_warning": ".dense",
+    "presence_methods": ".dense",
     "ExperimentResult": ".runner",
     "FitTask": ".runner",
     "FitValues": ".runner.tasks",
@@ -86,8 +92,13 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "config_from_toml",
     "config_to_toml",
     "load_config",
+    "PROTOCOL_PRESETS",
     "protocol_a",
     "protocol_b",
+    "protocol_preset",
+    "DenseDataWarning",
+    "dense_warning",
+    "presence_methods",
     "read_results",
     "read_selections",
     "run_experiment",

@@ -364,7 +364,7 @@ def protocol_b(**overrides: Any) -> ProtocolConfig:
     return protocol_preset("B", **overrides)
 
 
-def protocol_preset(name: str, **overrides: Any) -> ProtocolConfig:
+def protocol_preset(name: str, /, **overrides: Any) -> ProtocolConfig:
     """The protocol ``name`` (``"A"`` or ``"B"``) with its defaults, then ``overrides``.
 
     A preset fills in the fields of :data:`PROTOCOL_PRESETS` that ``overrides``
@@ -401,6 +401,11 @@ def protocol_preset(name: str, **overrides: Any) -> ProtocolConfig:
     ...
     mlfs_core.errors.ConfigError: protocol.name: unknown protocol 'C'; known: A, B
     """
+    if "name" in overrides:
+        raise ConfigError(
+            f"protocol: the preset {name!r} is the protocol's name; pass no "
+            "name= override (protocol_preset(NAME, ...) picks another preset)"
+        )
     return protocol_from_table({**overrides, "name": name})
 
 

@@ -133,7 +133,7 @@ def dense_warning(X, names: Iterable[str], *, dataset: str | None = None) -> str
         f"{DENSE_PRESENCE:.0%} of the samples. For {', '.join(names)} a feature is "
         "present when non-zero, so almost every feature is present everywhere: "
         "the scores say little, many tie and ties fall back to feature index "
-        f"order (MaxCS and MeanCS then select alike). To fix it, {ADVICE}."
+        f"order (methods of one score then select alike). To fix it, {ADVICE}."
     )
 
 

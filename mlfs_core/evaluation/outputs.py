@@ -575,8 +575,8 @@ OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
             "n_features": "number of features M of the dataset",
             FEATURES: "the ranked feature indices (0-based columns), "
             "space-separated, best first",
-            FEATURE_NAMES: "the same ranking as feature names, separated by | "
-            "(a | inside a name is written \\|)",
+            FEATURE_NAMES: "the same ranking as feature names, separated by the "
+            "character | (a | inside a name is preceded by a backslash)",
         },
     ),
     TIMINGS_FILE: (
@@ -736,5 +736,16 @@ def readme_markdown(
         lines += ["", f"## {name}", "", what]
         if columns:
             lines += ["", "| column | meaning |", "|---|---|"]
-            lines += [f"| {c} | {m} |" for c, m in columns.items()]
+            lines += [f"| {c} | {_cell(m)} |" for c, m in columns.items()]
     return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    r"""``text`` for a Markdown table cell: each ``|`` escaped.
+
+    Examples
+    --------
+    >>> _cell("a | b")
+    'a \\| b'
+    """
+    return text.replace("|", "\\|")

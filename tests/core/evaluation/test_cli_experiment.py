@@ -80,7 +80,7 @@ def test_experiment_command_bad_config_raises(tmp_path):
 GOLDEN = Path(__file__).resolve().parent / "data" / "experiment_outputs"
 """What the command writes for :func:`_golden_config`: first recorded before the
 output writers moved from the CLI into :mod:`mlfs_core.evaluation.outputs`, then
-changed on purpose once (issue 26: ``README.md``, ``selections.csv``'s
+changed on purpose once (``README.md``, ``selections.csv``'s
 ``feature_names``, ``curves.csv``'s ``lower``/``upper``, the metric's direction
 in ``summary.md`` and no ``test_size`` in a cross-validation ``config.toml``);
 every value stayed the same."""
