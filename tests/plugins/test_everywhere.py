@@ -1,0 +1,172 @@
+"""A plug-in's method, classifier and metric work in every process the engine
+runs in: the API, the selector, GridSearchCV workers, ``mlfs experiment --jobs
+2``, ``mlfs verify``, a Dask LocalCluster."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlfs_core import rank_features
+from mlfs_core.selectors import MultiLabelSelector, get_method
+
+from .conftest import run_mlfs, run_python
+
+
+def _sum_pearson(X, Y, k):
+    """The example plug-in's ranking, recomputed here from its definition."""
+    X = np.asarray(X, dtype=float)
+    Xc, Yc = X - X.mean(axis=0), Y - Y.mean(axis=0)
+    r = np.abs(Xc.T @ Yc)
+    norms = np.sqrt((Xc**2).sum(axis=0))[:, None] * np.sqrt((Yc**2).sum(axis=0))
+    r = np.divide(r, norms, out=np.zeros_like(r), where=norms > 0)
+    return np.argsort(-r.sum(axis=1), kind="stable")[:k]
+
+
+def test_rank_features_and_the_selector(fresh_plugins, plugin_file, small_data):
+    """Check that rank_features and MultiLabelSelector (by name, spec, function)
+    give the plug-in's ranking."""
+    fresh_plugins.load_plugins([plugin_file], entry_points=False)
+    X, Y = small_data.X, np.asarray(small_data.Y)
+    expected = _sum_pearson(X.toarray(), Y, 5).tolist()
+    assert rank_features(X, Y, "SumPearson", k=5).tolist() == expected
+    spec = get_method("SumPearson")
+    for method in ("SumPearson", spec, spec.rank.function):
+        selector = MultiLabelSelector(method, k=5).fit(X, Y)
+        assert selector.order_.tolist() == expected
+
+
+_GRID = """
+import numpy as np
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.linear_model import RidgeClassifier
+from mlfs_core.data.synthetic import make_planted_corpus
+from mlfs_core.plugins import load_plugins
+from mlfs_core.selectors import MultiLabelSelector
+
+load_plugins([{plugin!r}], entry_points=False, environment=False)
+ds, _ = make_planted_corpus(80, 60, 3, 2, random_state=0)
+pipe = Pipeline([("sel", MultiLabelSelector("SumPearson")),
+                 ("clf", OneVsRestClassifier(RidgeClassifier()))])
+grid = GridSearchCV(pipe, {{"sel__k": [3, 6]}}, cv=2, n_jobs=2).fit(
+    ds.X, np.asarray(ds.Y))
+print(sorted(grid.cv_results_["param_sel__k"].tolist()))
+"""
+
+
+def test_grid_search_workers_know_the_plugin_method(plugin_file, tmp_path):
+    """Check GridSearchCV(n_jobs=2) over a selector naming a plug-in method
+    (the workers learn the plug-in from the pickled selector)."""
+    done = run_python(
+        ["-c", _GRID.format(plugin=str(plugin_file))], cwd=tmp_path, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[3, 6]"
+
+
+_SCRIPT = """
+import json
+import numpy as np
+from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a
+from mlfs_core.evaluation.runner import run_experiment
+from mlfs_core.selectors import register
+
+def ColumnSum(X, Y, *, k, random_state):
+    scores = np.asarray(X.sum(axis=0)).ravel()
+    return np.argsort(-scores, kind="stable")[:k], scores
+
+register(ColumnSum, version="1")
+config = ExperimentConfig(datasets=[{path!r}], methods=["ColumnSum", "MaxCS"],
+                          protocol=protocol_a(n_folds=2, budgets=(10, 50)))
+one = run_experiment(config, n_jobs=1).results
+two = run_experiment(config, n_jobs=2).results
+print(json.dumps([one.equals(two), sorted(set(two["method"]))]))
+"""
+
+
+def test_a_method_registered_in_a_script_reaches_the_workers(study):
+    """Check run_experiment(n_jobs=2) with a method register()-ed in __main__."""
+    script = _SCRIPT.format(path=str(study / "small.arff"))
+    done = run_python(["-c", script], cwd=study, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [True, ["ColumnSum", "MaxCS"]]
+
+
+def _results(folder):
+    table = pd.read_csv(folder / "results.csv")
+    return table.drop(columns=[c for c in table if "seconds" in c])
+
+
+def test_mlfs_experiment_with_two_jobs_and_verify(study):
+    """Check ``mlfs experiment --jobs 2`` with a config naming a plug-in equals
+    --jobs 1, computes the plug-in metric with the plug-in classifier, and that
+    ``mlfs verify`` recomputes it identically."""
+    runs = {}
+    for jobs in ("1", "2"):
+        out = study / f"out{jobs}"
+        done = run_mlfs(
+            ["experiment", "study.toml", "--jobs", jobs, "--out", out],
+            cwd=study,
+            timeout=900,
+        )
+        assert done.returncode == 0, done.stderr
+        runs[jobs] = _results(out)
+    pd.testing.assert_frame_equal(runs["1"], runs["2"])
+    table = runs["2"]
+    assert set(table["method"]) == {"SumPearson", "MaxCS"}
+    metrics = table["metric"] if "metric" in table else table.columns
+    assert "cardinality_error" in set(metrics)
+    done = run_mlfs(["verify", "out2", "--jobs", "2"], cwd=study, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert "identical" in done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two Dask worker processes on the loopback interface (they start after
+    nothing was loaded, so only the tasks can tell them about plug-ins)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as local:
+        yield local
+
+
+def test_dask_local_cluster(fresh_plugins, study, cluster):
+    """Check a plug-in experiment on a LocalCluster equals the one-process run."""
+    from mlfs_core.evaluation.cluster import dask_backend
+    from mlfs_core.evaluation.protocols import load_config
+    from mlfs_core.evaluation.runner import run_experiment
+
+    config = load_config(study / "study.toml")
+    assert fresh_plugins.plugin_specs() == (str(study / "example_plugin.py"),)
+    local = run_experiment(config, n_jobs=1).results
+    with dask_backend(cluster) as client:
+        remote = run_experiment(config, n_jobs=2).results
+        loaded = client.run(
+            lambda: sorted(
+                n for n in __import__("mlfs_core").list_methods() if n == "SumPearson"
+            )
+        )
+    assert sorted(loaded.values()) == [["SumPearson"], ["SumPearson"]]
+    keep = [c for c in local if "seconds" not in c]
+    pd.testing.assert_frame_equal(local[keep], remote[keep])
+
+
+def test_bad_plugin_in_a_config_is_one_error(study):
+    """Check that a config naming a missing plug-in fails in one line, exit 2."""
+    text = (study / "study.toml").read_text()
+    (study / "bad.toml").write_text(text.replace("example_plugin.py", "nope.py"))
+    done = run_mlfs(["experiment", "bad.toml", "--out", "x"], cwd=study)
+    assert done.returncode == 2
+    assert "plugins: plugin file 'nope.py' not found" in done.stderr
+    assert not (study / "x").exists()
