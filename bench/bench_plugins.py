@@ -73,12 +73,13 @@ params = {{ k = 10, s = 1.0 }}
 
 
 def one_run(folder: Path, jobs: int, plugin: bool) -> float:
-    """Wall time of one ``mlfs experiment`` process."""
+    """Wall time of one ``mlfs experiment`` process (a new output folder each)."""
+    out = folder / f"out-{len(list(folder.glob('out-*')))}"
     argv = [sys.executable, "-m", "mlfs_core"]
     if plugin:
         argv += ["--plugin", str(folder / "variance.py")]
     argv += ["experiment", str(folder / "study.toml"), "--no-cache"]
-    argv += ["--jobs", str(jobs), "--out", str(folder / f"out-{jobs}-{plugin}")]
+    argv += ["--jobs", str(jobs), "--out", str(out)]
     env = {k: v for k, v in os.environ.items() if k != "MLFS_PLUGINS"}
     start = time.perf_counter()
     proc = subprocess.run(argv, capture_output=True, text=True, env=env)

@@ -83,6 +83,7 @@ BENCHMARKS_ENV = "MLFS_BENCHMARKS"
 benchmark outputs for the app."""
 COMMITTED = "committed"
 COMPUTED = "computed"
+LEFT_OUT = "left out"
 
 
 @dataclass(frozen=True)
@@ -254,12 +255,19 @@ class Check:
         Why not (empty when usable), or what the probe compared.
     probe_seconds : float
         Time spent recomputing the probe task (0 when it came from the cache).
+    missing : bool
+        The dataset has no committed data (e.g. a study dataset in progress).
+    left_out : bool
+        The benchmark left the dataset out: no committed data, and the task
+        cache does not hold every built-in task it needs.
     """
 
     dataset: str
     usable: bool
     reason: str
     probe_seconds: float = 0.0
+    missing: bool = False
+    left_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -285,12 +293,15 @@ class BenchmarkResult:
         Average rank per budget of the headline metric
         (:func:`mlfs_core.analysis.rank_table`).
     checks : tuple of Check
-        Per dataset, whether its committed data was used.
+        Per dataset, whether its committed data was used (or the dataset
+        left out).
     timings : dict
         Seconds: ``wall`` (the whole call), ``method`` (the method's tasks:
         their wall time here), ``method_task_seconds`` (their measured
         selection and fit times), ``builtin`` (built-in tasks computed here),
-        ``checks`` (the probes) and ``n_method_tasks`` / ``n_builtin_tasks``.
+        ``checks`` (the probes); ``n_method_tasks`` and ``n_builtin_tasks``
+        count the tasks run or read from the cache, ``n_method_computed`` and
+        ``n_builtin_computed`` those computed.
     folder : Path or None
         The output folder.
     figures : dict
@@ -380,7 +391,7 @@ def run_benchmark(
     folds = suite.quick.folds if quick else None
     budgets = suite.quick.budgets if quick else None
     times = dict.fromkeys(("method", "method_task_seconds", "builtin", "checks"), 0.0)
-    counts = {"n_method_tasks": 0, "n_builtin_tasks": 0}
+    mine_count, theirs_count = _Counter(progress), _Counter(progress)
     parts, selections, checks = [], [], []
     for spec in specs:
         one = replace(config, datasets=(spec,), methods=(*builtins, user))
@@ -389,25 +400,34 @@ def run_benchmark(
         mine = [i for i in kept if _label(plan, i) == user.display]
         others = [i for i in kept if _label(plan, i) != user.display]
         name = plan.selections[0].dataset.name
+        if reuse:
+            check = check_committed(suite, spec, plan, others, cache_dir=cache_dir)
+        else:
+            check = Check(name, False, "reuse switched off")
+        times["checks"] += check.probe_seconds
+        if check.missing and not _all_cached(plan.with_fits(others), cache_dir):
+            checks.append(
+                replace(
+                    check,
+                    left_out=True,
+                    reason=f"{check.reason}, nor in the cache: left out "
+                    "(--recompute computes its methods)",
+                )
+            )
+            continue
+        checks.append(check)
         t0 = time.perf_counter()
         outcome = execute_plan(
-            plan.with_fits(mine), cache_dir=cache_dir, n_jobs=n_jobs, progress=progress
+            plan.with_fits(mine),
+            cache_dir=cache_dir,
+            n_jobs=n_jobs,
+            progress=mine_count,
         )
         times["method"] += time.perf_counter() - t0
-        counts["n_method_tasks"] += len(mine) + len(
-            plan.with_fits(mine).needed_selections
-        )
         tables = result_tables(outcome)
         times["method_task_seconds"] += _task_seconds(tables.timings)
         parts.append(compact_results(tables.results))
         selections.append(_compact_selections(tables.selections, config.protocol))
-        check = (
-            check_committed(suite, spec, plan, others, cache_dir=cache_dir)
-            if reuse
-            else Check(name, False, "reuse switched off")
-        )
-        times["checks"] += check.probe_seconds
-        checks.append(check)
         if check.usable:
             folder = Path(suite.data_dir) / _folder_name(spec)
             parts.append(_committed_rows(folder, plan, others))
@@ -418,15 +438,24 @@ def run_benchmark(
             plan.with_fits(others),
             cache_dir=cache_dir,
             n_jobs=n_jobs,
-            progress=progress,
+            progress=theirs_count,
         )
         times["builtin"] += time.perf_counter() - t0
-        counts["n_builtin_tasks"] += len(others) + len(
-            plan.with_fits(others).needed_selections
-        )
         tables = result_tables(theirs)
         parts.append(compact_results(tables.results))
         selections.append(_compact_selections(tables.selections, config.protocol))
+    used = [c.dataset for c in checks if not c.left_out]
+    if len(used) < 2:
+        raise ConfigError(
+            f"a benchmark needs at least 2 datasets with the suite's values, got "
+            f"{used}: " + "; ".join(f"{c.dataset}: {c.reason}" for c in checks)
+        )
+    counts = {
+        "n_method_tasks": mine_count.total,
+        "n_method_computed": mine_count.computed,
+        "n_builtin_tasks": theirs_count.total,
+        "n_builtin_computed": theirs_count.computed,
+    }
     results = pd.concat(parts, ignore_index=True)
     methods = [*suite.methods, user.display]
     ranks, friedman, figures = rank_methods(
@@ -454,6 +483,31 @@ def run_benchmark(
         sel = pd.concat(selections, ignore_index=True)
         result = replace(result, folder=write_benchmark(result, out, user, sel))
     return result
+
+
+class _Counter:
+    """A progress callback counting the tasks it sees, and those not cached."""
+
+    def __init__(self, progress: Progress | None):
+        self.progress, self.total, self.computed = progress, 0, 0
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        self.total += 1
+        self.computed += not message.endswith(("(cached)", "(reused)"))
+        if self.progress is not None:
+            self.progress(done, total, message)
+
+
+def _all_cached(plan, cache_dir) -> bool:
+    """Whether the cache holds every selection and fit of ``plan``."""
+    from .cache import DiskCache
+
+    cache = DiskCache(cache_dir)
+    if cache.directory is None:
+        return False
+    keys = [plan.selections[j].key for j in plan.needed_selections]
+    keys += [plan.fit_key(i) for i in range(len(plan.fits))]
+    return all(cache.get(k) is not None for k in keys)
 
 
 def _method_config(method):
@@ -645,7 +699,7 @@ def check_committed(
         not (folder / "results.csv.gz").is_file()
         or not (folder / "meta.json").is_file()
     ):
-        return no(f"no committed data in {folder}")
+        return Check(name, False, f"no committed data in {folder}", missing=True)
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     engine = meta.get("code_version", {}).get("engine", "unrecorded")
     if engine != current_engine():
@@ -874,8 +928,7 @@ def write_benchmark(result: BenchmarkResult, out, method, selections) -> Path:
         "methods": [*suite.methods, result.method],
         "metric": suite.metric,
         "builtin_values": {
-            c.dataset: {"from": COMMITTED if c.usable else COMPUTED, "why": c.reason}
-            for c in result.checks
+            c.dataset: {"from": _source(c), "why": c.reason} for c in result.checks
         },
         "seconds": result.timings,
         "engine": current_engine(),
@@ -884,6 +937,12 @@ def write_benchmark(result: BenchmarkResult, out, method, selections) -> Path:
     text = json.dumps(manifest, indent=2, default=str) + "\n"
     (folder / MANIFEST).write_text(text, encoding="utf-8")
     return folder
+
+
+def _source(check: Check) -> str:
+    if check.left_out:
+        return LEFT_OUT
+    return COMMITTED if check.usable else COMPUTED
 
 
 def _plugin_specs() -> list[str]:

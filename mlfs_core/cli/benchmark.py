@@ -143,15 +143,25 @@ def report(result) -> str:
             f"Nemenyi CD = {t['cd']:.2f} (alpha 0.05)"
         )
     used = [c.dataset for c in result.checks if c.usable]
-    redone = [f"{c.dataset} ({c.reason})" for c in result.checks if not c.usable]
+    redone = [
+        f"{c.dataset} ({c.reason})"
+        for c in result.checks
+        if not c.usable and not c.left_out
+    ]
+    out = [f"{c.dataset} ({c.reason})" for c in result.checks if c.left_out]
     lines.append(f"Built-in methods from the committed study data: {used or 'none'}")
     if redone:
-        lines.append("Computed here (into the cache): " + "; ".join(redone))
+        lines.append("Built-in methods computed here (or cached): " + "; ".join(redone))
+    if out:
+        lines.append("Left out: " + "; ".join(out))
     s = result.timings
     lines.append(
         f"Time: {s['wall']:.1f} s wall; your method's tasks {s['method']:.1f} s "
-        f"({s['n_method_tasks']} tasks), built-in tasks computed "
-        f"{s['builtin']:.1f} s ({s['n_builtin_tasks']}), checks {s['checks']:.1f} s"
+        f"({s['n_method_computed']} computed, "
+        f"{s['n_method_tasks'] - s['n_method_computed']} cached), built-in "
+        f"tasks {s['builtin']:.1f} s ({s['n_builtin_computed']} computed, "
+        f"{s['n_builtin_tasks'] - s['n_builtin_computed']} cached), "
+        f"checks {s['checks']:.1f} s"
     )
     if result.folder is not None:
         lines.append(f"Written to {result.folder}")

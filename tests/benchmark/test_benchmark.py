@@ -246,20 +246,22 @@ def test_the_papers_suites_come_from_the_plugin_entry_point():
         }
 
 
-@pytest.mark.filterwarnings("ignore::mlfs_core.evaluation.SparseLabelWarning")
 def test_quick_paper000_reuses_its_committed_folds(shared_datasets, mine, tmp_path):
     """Check paper 000's quick subset on two datasets: committed folds 0-2 reused.
 
     Protocol A's quick run keeps folds 0-2 of the study's 10-fold split and
     budgets 10, 50 and 90 %; the probe recomputes one LinearSVC fit exactly.
     """
-    result = run_benchmark(
-        "paper000",
-        mine,
-        quick=True,
-        datasets=["slashdot", "medical"],
-        cache_dir=tmp_path / "c",
-    )
+    from mlfs_core.evaluation import SparseLabelWarning
+
+    with pytest.warns(SparseLabelWarning, match="fewer positive samples"):
+        result = run_benchmark(
+            "paper000",
+            mine,
+            quick=True,
+            datasets=["slashdot", "medical"],
+            cache_dir=tmp_path / "c",
+        )
     assert all(c.usable for c in result.checks), result.checks
     res = result.results
     assert sorted(res["fold"].unique()) == [0, 1, 2]
@@ -317,3 +319,28 @@ def test_two_workers_give_the_same_benchmark(tiny_suite, mine, tmp_path):
     assert len(both) == len(one.results)
     assert np.array_equal(both["value_a"], both["value_b"])
     pd.testing.assert_frame_equal(one.average_ranks, two.average_ranks)
+
+
+def test_a_dataset_without_committed_data_is_left_out_or_read_from_cache(
+    tiny_suite, mine, tmp_path
+):
+    """Check a dataset with no committed data (a study in progress).
+
+    Its built-in methods are not computed behind the user's back: with the
+    other dataset only, the benchmark stops with one error naming it. Once the
+    cache holds its built-in tasks, they are read from there (nothing computed).
+    """
+    import shutil
+
+    shutil.rmtree(tiny_suite.data_dir / "flags")
+    cache = tmp_path / "c"
+    with pytest.raises(ConfigError, match=r"flags: no committed data .* left out"):
+        run_benchmark(tiny_suite, mine, cache_dir=cache)
+    run_benchmark(tiny_suite, mine, cache_dir=cache, reuse=False)  # fills the cache
+    result = run_benchmark(tiny_suite, mine, cache_dir=cache)
+    flags = next(c for c in result.checks if c.dataset == "flags")
+    assert flags.missing and not flags.left_out and not flags.usable
+    assert result.timings["n_builtin_tasks"] > 0
+    assert result.timings["n_builtin_computed"] == 0
+    assert result.timings["n_method_computed"] == 0
+    assert set(result.results["dataset"]) == {"emotions", "flags"}

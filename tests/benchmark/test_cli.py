@@ -55,7 +55,8 @@ def test_mlfs_benchmark_quick_ranks_a_plugin_method(shared_datasets, tmp_path):
     assert f"{METHOD}" in text.split("Average rank by micro_f1")[1]
     assert "Friedman chi2 = " in text and "Nemenyi CD = " in text
     assert "Built-in methods from the committed study data: ['emotions'" in text
-    assert "built-in tasks computed 0.0 s (0)" in text
+    assert "built-in tasks 0.0 s (0 computed, 0 cached)" in text
+    assert "(44 computed, 0 cached)" in text  # 4 selections, 40 fits
     manifest = json.loads((out / "benchmark.json").read_text())
     assert manifest["quick"] and manifest["method"] == METHOD
     assert sorted(manifest["datasets"]) == sorted(suite.quick.datasets)
