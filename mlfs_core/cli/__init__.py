@@ -1,12 +1,13 @@
-"""Command-line interface: ``mlfs stats|rank|scores|methods|experiment|verify|app``.
+"""Command-line interface: ``mlfs stats|rank|scores|methods|experiment|verify|app``
+and ``mlfs benchmark``.
 
 Every error, a bad argument included, is one line on stderr
 (``mlfs COMMAND: error: ...``) and exit status 2, never a traceback or a
 usage block; ``--help`` prints the usage.
 
 The package is thin: one module per command group (:mod:`.data`,
-:mod:`.experiment`, :mod:`.app`), each a parser plus calls into the engine;
-what the commands compute and write lives in the engine (for example
+:mod:`.experiment`, :mod:`.app`, :mod:`.benchmark`), each a parser plus calls
+into the engine; what the commands compute and write lives in the engine (for example
 :mod:`mlfs_core.evaluation.outputs`).
 """
 
