@@ -55,7 +55,10 @@ st.subheader("Mean (std) of the ranks; the best of each row in bold")
 for panel, part in curves.groupby("panel", sort=False):
     if panel:
         st.markdown(f"**{panel}**")
-    st.table(tables.mean_std_styler(part, by=by))
+    tables.show_wide(
+        lambda cols, part=part: tables.mean_std_styler(part, by=by, columns=cols),
+        list(dict.fromkeys(part["method"])),
+    )
 
 published.ranks_beside_published(ref, n_datasets)
 
@@ -76,7 +79,11 @@ if result is not None:
     cols = st.columns(4)
     cols[0].metric("Friedman chi-squared", f"{result.statistic:.2f}")
     cols[1].metric("p-value", f"{result.pvalue:.3g}")
-    cols[2].metric("Critical difference (alpha 0.05)", f"{result.cd:.2f}")
+    cols[2].metric(
+        "CD (α = 0.05)",
+        f"{result.cd:.2f}",
+        help="Nemenyi's critical difference of average ranks at alpha 0.05",
+    )
     cols[3].metric("Datasets x methods", f"{result.n_datasets} x {result.n_methods}")
     cols = st.columns(4)
     cols[0].metric("Iman-Davenport F", f"{result.iman_davenport:.2f}")

@@ -55,7 +55,10 @@ widgets.show_figure(fig, curves, key="budget_fig", filename=f"curves_{metric}")
 
 st.subheader(f"Mean {metric} over all budgets, per dataset (best in bold)")
 means = cached.means_by_dataset(ref, metric, methods)
-st.table(tables.best_bold(means, higher_is_better=hib))
+tables.show_wide(
+    lambda cols: tables.best_bold(means, higher_is_better=hib, columns=cols),
+    list(means.columns),
+)
 st.download_button(
     "Download the table (CSV)",
     means.to_csv(),

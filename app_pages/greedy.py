@@ -70,12 +70,16 @@ widgets.show_figure(
 planted = learn.planted_note(
     key, result.path["feature"].tolist()[:step], what=learn.first_picks(step)
 )
+path_table = result.path.head(step).assign(
+    feature=[
+        learn.feature_label(features, int(j), planted)
+        for j in result.path["feature"][:step]
+    ]
+)
 st.dataframe(
-    result.path.head(step).assign(
-        feature=[
-            learn.feature_label(features, int(j), planted)
-            for j in result.path["feature"][:step]
-        ]
-    ),
+    path_table,
     hide_index=True,
+    # the terms' formulas as headers are wider than a projector's page: short
+    # headers, the formula in each header's help (and in the chart's legend)
+    column_config=learn.term_columns(path_table.columns, terms=result.terms),
 )

@@ -39,7 +39,9 @@ elif order_only:
         "rank with MaxCS or MeanBNS, or open Learn: aggregation.",
         icon=":material/info:",
     )
-left, right = st.columns([1, 1]) if not order_only else (st.container(), None)
+# the table, then the chart: side by side, half of a 1024 px page hides the
+# score column
+left, right = st.container(), (None if order_only else st.container())
 left.dataframe(
     full_ranking.display_table(table.head(shown), order_only=order_only),
     hide_index=True,

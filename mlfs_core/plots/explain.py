@@ -44,7 +44,7 @@ def label_score_heatmap(
             hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category", tickangle=-45)
+    fig.update_xaxes(type="category", tickangle=-90)
     fig.update_yaxes(type="category", autorange="reversed")
     return finish(fig, title=title, height=max(320, 24 * len(matrix) + 200))
 
@@ -120,7 +120,7 @@ def aggregation_turns_figure(
             line_width=0,
         )
     fig.update_xaxes(
-        type="category", tickangle=-45, title_text="selected features, in order"
+        type="category", tickangle=-90, title_text="selected features, in order"
     )
     fig.update_yaxes(type="category", autorange="reversed", title_text="label")
     return finish(fig, title=title, height=max(340, 26 * len(labels) + 220))
@@ -150,7 +150,7 @@ def draw_probability_bar(
             hovertemplate="%{x}: p = %{y:.3f} (%{customdata} positives)<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category", title_text="label", tickangle=-45)
+    fig.update_xaxes(type="category", title_text="label", tickangle=-90)
     fig.update_yaxes(title_text="probability of the turn", rangemode="tozero")
     return finish(fig, title=title, height=320)
 
@@ -177,7 +177,7 @@ def coverage_bars(
             )
         )
     fig.update_layout(barmode="group")
-    fig.update_xaxes(type="category", title_text="label", tickangle=-45)
+    fig.update_xaxes(type="category", title_text="label", tickangle=-90)
     fig.update_yaxes(title_text="selected among its best", rangemode="tozero")
     return finish(fig, title=title, height=380)
 

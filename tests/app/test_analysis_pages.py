@@ -311,6 +311,10 @@ def test_many_methods_get_distinct_styles_and_one_legend_at_the_top():
     assert len(styles) == 12 and len(set(styles.values())) == 12
     legend = spec["layout"]["legend"]
     assert legend["yanchor"] == "top" and legend["y"] > 0.95
+    # the per-dataset means of 12 methods: two tables of 6, each fits 1024 px
+    means = [t.value for t in at.table]
+    assert [len(t.columns) for t in means] == [6, 6]
+    assert sorted(c for t in means for c in t.columns) == sorted(styles)
 
 
 def test_first_views_open_where_methods_differ_and_budgets_read_as_numbers():

@@ -151,3 +151,23 @@ def step_text(aggregation: str, step: int, row, features: list, labels: list) ->
         f"Step {step}: **{feature}** has the {ordinal(step)}-highest "
         f"{aggregation.lower()} score, {row['score']:.4g}{best}."
     )
+
+
+def term_columns(columns, *, terms) -> dict:
+    """Column settings of a greedy path table: each term headed "term 1", "term 2" ...
+
+    The full formula of the term is the header's help; the numbers get a
+    compact format, so step, feature, criterion and every term fit a
+    1024 px page.
+    """
+    config = {
+        "criterion": st.column_config.NumberColumn(
+            "J(f | S)", format="%.3g", help="the criterion value of the pick"
+        )
+    }
+    for i, term in enumerate(terms, start=1):
+        if term in columns:
+            config[term] = st.column_config.NumberColumn(
+                f"term {i}", format="%.3g", help=str(term), width="small"
+            )
+    return config
