@@ -15,8 +15,10 @@ st.set_page_config(page_title="MLFS Explorer", page_icon="📊", layout="wide")
 warm_up = warmup.start()  # before the heavy imports below
 
 from ui import state, widgets  # noqa: E402
+from ui.sections import methods  # noqa: E402
 
 state.init_state()
+methods.server_plugins()  # installed entry points and MLFS_PLUGINS, never uploads
 
 PAGES = {
     "Explore": [

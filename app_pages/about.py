@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from ui.sections import about
+from ui.sections import about, methods
 
+plugins = methods.server_plugins()
 st.title("About MLFS Explorer")
 st.markdown(about.INTRO)
 for family, title in about.families().items():
@@ -17,6 +18,12 @@ st.caption(
     "A sample with no true label counts 0 for coverage and ranking loss, 1 for "
     "average precision and 0 (correct) for one-error."
 )
+st.subheader("Plug-ins")
+st.markdown(about.PLUGINS_NOTE)
+if plugins:
+    st.markdown(about.plugin_list(plugins))
+else:
+    st.caption("No plug-in is loaded.")
 st.subheader("Rules that decide a number")
 st.markdown(about.RULES)
 st.subheader("Papers")

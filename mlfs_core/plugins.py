@@ -123,37 +123,66 @@ def _is_file_spec(spec: str) -> bool:
     return spec.endswith(".py") or "/" in spec or os.sep in spec
 
 
-def _registries() -> tuple[dict, dict, dict]:
-    from .evaluation.classifiers import CLASSIFIERS
-    from .evaluation.metrics import METRICS
-    from .selectors import METHODS
+_REGISTRY_MODULES = (
+    ("methods", "mlfs_core.selectors._registry", "_TABLE", "_BUILT_IN"),
+    ("classifiers", "mlfs_core.evaluation.classifiers", "CLASSIFIERS", "_BUILT_IN"),
+    ("metrics", "mlfs_core.evaluation.metrics", "METRICS", "_BUILT_IN"),
+)
 
-    return dict(METHODS), dict(CLASSIFIERS), dict(METRICS)
+
+def _registries() -> dict[str, dict | None]:
+    """Names in each registry now; None for a registry not imported yet (it then
+    holds only its built-ins), so that a snapshot imports nothing heavy."""
+    out: dict[str, dict | None] = {}
+    for kind, module_name, table, _ in _REGISTRY_MODULES:
+        module = sys.modules.get(module_name)
+        table_now = getattr(module, table, None) if module is not None else None
+        out[kind] = None if table_now is None else dict(table_now)
+    return out
 
 
-def _rollback(before: tuple[dict, dict, dict]) -> None:
+def _added(before: dict, kind: str) -> list[str]:
+    """Names registered in ``kind`` since the snapshot ``before``."""
+    for name, module_name, table, built_in in _REGISTRY_MODULES:
+        if name != kind:
+            continue
+        module = sys.modules.get(module_name)
+        if module is None:
+            return []
+        old = before[kind] if before[kind] is not None else getattr(module, built_in)
+        return [n for n in getattr(module, table) if n not in old]
+    raise KeyError(kind)
+
+
+def _rollback(before: dict) -> None:
     """Undo whatever a failed plug-in registered."""
-    from .evaluation.classifiers import unregister_classifier
-    from .evaluation.metrics import unregister_metric
-    from .selectors import METHODS, unregister
+    if _added(before, "methods"):
+        from .selectors import unregister
 
-    methods, classifiers, metrics = before
-    for name in [n for n in METHODS if n not in methods]:
-        unregister(name)
-    for name in [n for n in _registries()[1] if n not in classifiers]:
-        unregister_classifier(name)
-    for name in [n for n in _registries()[2] if n not in metrics]:
-        unregister_metric(name)
+        for name in _added(before, "methods"):
+            unregister(name)
+    if _added(before, "classifiers"):
+        from .evaluation.classifiers import unregister_classifier
+
+        for name in _added(before, "classifiers"):
+            unregister_classifier(name)
+    if _added(before, "metrics"):
+        from .evaluation.metrics import unregister_metric
+
+        for name in _added(before, "metrics"):
+            unregister_metric(name)
 
 
-def _registered(before, after) -> dict:
-    from .selectors._registry import method_version
+def _registered(before: dict) -> dict:
+    methods = _added(before, "methods")
+    if methods:
+        from .selectors._registry import method_version
 
-    methods = tuple((n, method_version(n)) for n in after[0] if n not in before[0])
+        methods = [(n, method_version(n)) for n in methods]
     return {
-        "methods": methods,
-        "classifiers": tuple(n for n in after[1] if n not in before[1]),
-        "metrics": tuple(n for n in after[2] if n not in before[2]),
+        "methods": tuple(methods),
+        "classifiers": tuple(_added(before, "classifiers")),
+        "metrics": tuple(_added(before, "metrics")),
     }
 
 
@@ -188,7 +217,7 @@ def _run_import(label: str, path: str | None, do_import):
         raise ConfigError(
             f"plugin {label} failed to load: {type(exc).__name__}: {exc}{where}"
         ) from None
-    return module, _registered(before, _registries())
+    return module, _registered(before)
 
 
 def _module_name_for(path: Path, digest: str) -> str:

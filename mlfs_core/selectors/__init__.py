@@ -13,6 +13,7 @@ _EXPORTS = {
     "MethodSpec": "._spec",
     "Option": "._spec",
     "Ranking": "._spec",
+    "families": "._registry",
     "get_method": "._registry",
     "list_methods": "._registry",
     "register": "._registry",

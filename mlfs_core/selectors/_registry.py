@@ -49,6 +49,7 @@ FAMILY_LABELS = {
     "paper001": "Information-theoretic (paper 001)",
     "baseline": "Baselines",
     "extra": "Extra measures",
+    "user": "Your methods",
 }
 
 

@@ -34,11 +34,11 @@ FAMILY_TITLES = {
 
 
 def families() -> dict[str, str]:
-    """Family -> section title, for every family in the registry."""
-    found = dict.fromkeys(
-        mlfs_core.get_method(n).family for n in mlfs_core.list_methods()
-    )
-    return {f: FAMILY_TITLES.get(f, f) for f in found}
+    """Family -> section title, for every family in the registry (a plug-in's
+    own family under the title it gave)."""
+    from mlfs_core.selectors import families as registry_families
+
+    return {f: FAMILY_TITLES.get(f, title) for f, title in registry_families()}
 
 
 REFERENCES = """
@@ -65,7 +65,8 @@ def method_table(family: str) -> pd.DataFrame:
     rows = []
     for name in mlfs_core.list_methods(family):
         spec = mlfs_core.get_method(name)
-        options = "; ".join(o.describe() for o in spec.options) or "-"
+        # "none", not "-": st.table renders a lone "-" as a Markdown bullet
+        options = "; ".join(o.describe() for o in spec.options) or "none"
         rows.append(
             {
                 "Method": name,
@@ -75,6 +76,38 @@ def method_table(family: str) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+PLUGINS_NOTE = """
+Plug-ins bring methods, classifiers and metrics of your own. The server loads
+them when it starts, from its side only: installed packages (entry-point group
+`mlfs_explorer.plugins`) and the files or modules named by `MLFS_PLUGINS` in the
+environment of whoever starts it. The app never accepts code from the browser.
+"""
+
+
+def plugin_list(infos) -> str:
+    """Markdown list of the loaded plug-ins: name, how it was named, its file's
+    digest, and what it registered (methods with their versions).
+
+    Parameters
+    ----------
+    infos : sequence of mlfs_core.plugins.PluginInfo
+    """
+    lines = []
+    for info in infos:
+        methods = ", ".join(
+            f"`{name}` (version {version})" if version else f"`{name}`"
+            for name, version in info.methods
+        )
+        parts = [
+            f"methods: {methods or 'none'}",
+            f"classifiers: {', '.join(info.classifiers) or 'none'}",
+            f"metrics: {', '.join(info.metrics) or 'none'}",
+        ]
+        digest = f", file digest `{info.digest[:12]}`" if info.digest else ""
+        lines.append(f"- **{info.name}** ({info.kind}{digest}): " + "; ".join(parts))
+    return "\n".join(lines)
 
 
 RULES = """
