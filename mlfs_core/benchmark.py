@@ -28,7 +28,9 @@ it among the study's methods:
    deterministic method on the first fold (equal to the committed ranking) and
    that ranking's fit at the smallest budget (equal metric values). The probe
    checks the split, the seed, the preprocessing, the classifier and the
-   metrics at once.
+   metrics at once. A dataset with no committed data at all (a study dataset
+   still in progress) is left out unless the cache holds all its built-in
+   tasks; ``reuse=False`` computes them.
 3. Average ranks per metric over the datasets (of each method's mean over
    budgets and folds), the Friedman test with the Nemenyi critical
    difference (:func:`mlfs_core.analysis.friedman_nemenyi`), the average rank
