@@ -26,6 +26,7 @@ _EXPORTS = {
     "BinaryRelevance": ".classifiers",
     "make_classifier": ".classifiers",
     "register_classifier": ".classifiers",
+    "register_metric": ".metrics",
     "METRICS": ".metrics",
     "MetricSpec": ".metrics",
     "compute_metrics": ".metrics",
@@ -118,5 +119,6 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "one_error",
     "own_split",
     "register_classifier",
+    "register_metric",
     "stratified_kfold",
 ]
