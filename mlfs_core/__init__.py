@@ -155,3 +155,7 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "save_config",
     "similarity_matrix",
 ]
+
+# Only the public names (and the submodules) in dir(mlfs_core): the helpers
+# used above are not part of the API.
+del TYPE_CHECKING, annotations, lazy_exports

@@ -18,6 +18,7 @@ from .explain import (
     label_score_heatmap,
 )
 from .export import png_export_available, to_png_bytes
+from .posthoc import pvalue_heatmap
 from .ranking import feature_score_bar, precision_at_k_curve
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "metric_vs_budget",
     "png_export_available",
     "precision_at_k_curve",
+    "pvalue_heatmap",
     "similarity_heatmap",
     "to_png_bytes",
 ]

@@ -1,4 +1,12 @@
-"""Critical-difference diagram (Demsar 2006), drawn with rank 1 on the left."""
+"""Critical-difference diagram (Demsar 2006), drawn with rank 1 on the left.
+
+The layout follows Demsar's Figure 1: a rank axis on top, the CD bar above
+it, the better half of the methods labelled on the left and the worse half on
+the right, each label on its own row, joined to its rank on the axis by an
+elbow line. Thick bars under the axis join methods whose average ranks differ
+by less than the critical difference; bars that would overlap go to separate
+rows, all of them above the first label row, so no bar crosses a label line.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +16,23 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ._style import empty_figure, finish
+
+BAR_WIDTH = 5
+"""Line width (px) of the bars joining methods not significantly different."""
+BAR_TOP = -0.3
+"""y of the first row of bars (the axis is at y = 0)."""
+BAR_STEP = 0.25
+"""Distance between two rows of bars."""
+LABEL_GAP = 0.45
+"""Distance from the last row of bars to the first row of labels."""
+LABEL_STEP = 0.5
+"""Distance between two rows of labels on one side."""
+UNIT_PX = 44
+"""Height in pixels of one y unit (a label row is ``LABEL_STEP`` units)."""
+BAR_CLEARANCE = 0.1
+"""Smallest horizontal gap (in ranks) between two bars sharing a row."""
+CHAR_PX = 7.2
+"""Approximate width of one label character at 12 px (for the side margins)."""
 
 
 def _cliques(ranks: pd.Series, cd: float) -> list[tuple[float, float]]:
@@ -23,8 +48,58 @@ def _cliques(ranks: pd.Series, cd: float) -> list[tuple[float, float]]:
     return spans
 
 
-def _label_positions(n: int) -> list[float]:
-    return [-(1 + i) for i in range(n)]
+def _bar_rows(spans: list[tuple[float, float]]) -> list[int]:
+    """Row of each bar: the first row where it clears every bar already there."""
+    rows: list[list[tuple[float, float]]] = []
+    placed = []
+    for lo, hi in spans:
+        for r, row in enumerate(rows):
+            if all(hi + BAR_CLEARANCE < a or b + BAR_CLEARANCE < lo for a, b in row):
+                row.append((lo, hi))
+                placed.append(r)
+                break
+        else:
+            rows.append([(lo, hi)])
+            placed.append(len(rows) - 1)
+    return placed
+
+
+def cd_layout(ranks: pd.Series, cd: float | None) -> dict:
+    """Where everything of a CD diagram goes (pure geometry, no figure).
+
+    Parameters
+    ----------
+    ranks : Series
+        Average rank per method (any order).
+    cd : float or None
+        Critical difference; ``None`` or non-finite draws no bars.
+
+    Returns
+    -------
+    dict
+        ``bars``: list of ``(lo, hi, y)``; ``left`` and ``right``: lists of
+        ``(method, rank, y)`` (the better half on the left, best nearest the
+        axis; the worse half on the right, worst nearest the axis); ``bottom``:
+        the lowest y used.
+    """
+    ranks = ranks.dropna().astype(float).sort_values(kind="stable")
+    bars = []
+    if cd is not None and math.isfinite(cd) and cd > 0:
+        spans = _cliques(ranks, cd)
+        rows = _bar_rows(spans)
+        bars = [
+            (lo, hi, BAR_TOP - BAR_STEP * r)
+            for (lo, hi), r in zip(spans, rows, strict=True)
+        ]
+    lowest_bar = min((y for *_, y in bars), default=BAR_TOP + BAR_STEP)
+    first = lowest_bar - LABEL_GAP
+    n_left = (len(ranks) + 1) // 2
+    items = list(ranks.items())
+    left = [(m, r, first - LABEL_STEP * i) for i, (m, r) in enumerate(items[:n_left])]
+    right_items = items[n_left:][::-1]  # the worst nearest the axis
+    right = [(m, r, first - LABEL_STEP * i) for i, (m, r) in enumerate(right_items)]
+    bottom = min((y for *_, y in left + right), default=first)
+    return {"bars": bars, "left": left, "right": right, "bottom": bottom}
 
 
 def cd_diagram(
@@ -35,25 +110,28 @@ def cd_diagram(
 ) -> go.Figure:
     """Critical-difference diagram of average ranks; rank 1 (best) is on the left.
 
-    Methods are marked on a rank axis from 1 to the number of methods. Thick
-    bars join groups of methods whose average ranks differ by less than the
-    critical difference ``cd`` (not significantly different); a bar of length
-    ``cd`` is drawn above the axis.
+    Methods are marked on a rank axis from 1 to the number of methods; the
+    better half is labelled on the left, the worse half on the right, as in
+    Demsar (2006). Thick bars join groups of methods whose average ranks differ
+    by less than the critical difference ``cd`` (not significantly different),
+    each group on a row where it overlaps no other; a bar of length ``cd`` is
+    drawn above the axis.
 
     Parameters
     ----------
     ranks : Series
         Average rank per method (index = method names, 1 = best).
     cd : float or None
-        Nemenyi critical difference; ``None`` or a non-finite value draws no
-        groups and no CD bar.
+        Nemenyi (or Bonferroni-Dunn) critical difference; ``None`` or a
+        non-finite value draws no groups and no CD bar.
     title : str
         Figure title; "(rank 1 = best, on the left)" is appended.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        The x axis runs from 1 on the left to ``len(ranks)`` on the right.
+        The x axis runs from 1 on the left to ``len(ranks)`` on the right; the
+        side margins fit the labels, so the figure reads at 1024 px wide.
 
     References
     ----------
@@ -67,92 +145,123 @@ def cd_diagram(
     True
     """
     full_title = f"{title} (rank 1 = best, on the left)"
-    ranks = ranks.dropna().astype(float).sort_values()
+    ranks = ranks.dropna().astype(float).sort_values(kind="stable")
     if ranks.empty:
         return empty_figure(full_title)
     n = max(len(ranks), 2)
+    layout = cd_layout(ranks, cd)
+    lo_x, hi_x = 1.0 - 0.25, n + 0.25  # where the label lines end
     fig = go.Figure()
-    _draw_methods(fig, ranks)
+    _draw_axis(fig, n)
+    _draw_methods(fig, ranks, layout, lo_x, hi_x)
+    for lo, hi, y in layout["bars"]:
+        fig.add_trace(
+            go.Scatter(
+                x=[lo - 0.03, hi + 0.03],
+                y=[y, y],
+                mode="lines",
+                line={"color": "#d62728", "width": BAR_WIDTH},
+                hoverinfo="skip",
+            )
+        )
+    top = 0.45
     if cd is not None and math.isfinite(cd) and cd > 0:
-        _draw_cliques(fig, ranks, cd)
         _draw_cd_bar(fig, cd, n)
-    fig.update_xaxes(
-        range=[0.5, n + 0.5],
-        dtick=1,
-        side="top",
-        title_text="Average rank",
-        showgrid=False,
-        zeroline=False,
+        top = 1.25
+    fig.update_xaxes(range=[lo_x, hi_x], visible=False)
+    fig.update_yaxes(visible=False, range=[layout["bottom"] - 0.35, top])
+    height = int(UNIT_PX * (top - layout["bottom"] + 0.35)) + 90
+    fig = finish(fig, title=full_title, height=max(height, 200))
+    side = max(len(_label(m, r)) for m, r in ranks.items()) * CHAR_PX + 16
+    fig.update_layout(
+        showlegend=False,
+        margin={"l": int(side), "r": int(side), "t": 60, "b": 10},
     )
-    fig.update_yaxes(visible=False, range=[-(len(ranks) + 1), 1.6])
-    fig = finish(fig, title=full_title, height=190 + 34 * len(ranks))
-    fig.update_layout(showlegend=False, margin={"t": 120})
     return fig
 
 
-def _draw_methods(fig: go.Figure, ranks: pd.Series) -> None:
-    ys = _label_positions(len(ranks))
-    for (name, r), y in zip(ranks.items(), ys, strict=True):
+def _label(method, rank: float) -> str:
+    return f"{method} ({rank:.2f})"
+
+
+def _draw_axis(fig: go.Figure, n: int) -> None:
+    """The rank axis at y = 0, a tick and a number at every integer rank."""
+    xs, ys = [1.0, float(n)], [0.0, 0.0]
+    fig.add_trace(
+        go.Scatter(x=xs, y=ys, mode="lines", line={"color": "black", "width": 1.5})
+    )
+    for r in range(1, n + 1):
         fig.add_trace(
             go.Scatter(
-                x=[r, r, 0.55],
-                y=[0, y, y],
+                x=[r, r],
+                y=[0.0, 0.12],
                 mode="lines",
-                line={"color": "#555"},
+                line={"color": "black", "width": 1},
                 hoverinfo="skip",
             )
         )
         fig.add_annotation(
-            x=0.55,
-            y=y,
-            text=f"{name} ({r:.2f})",
+            x=r,
+            y=0.14,
+            text=str(r),
             showarrow=False,
-            xanchor="left",
             yanchor="bottom",
             font={"size": 12},
         )
+
+
+def _draw_methods(
+    fig: go.Figure, ranks: pd.Series, layout: dict, lo_x: float, hi_x: float
+) -> None:
+    for side, end, anchor in (("left", lo_x, "right"), ("right", hi_x, "left")):
+        for name, r, y in layout[side]:
+            fig.add_trace(
+                go.Scatter(
+                    x=[r, r, end],
+                    y=[0, y, y],
+                    mode="lines",
+                    line={"color": "#555", "width": 1},
+                    hoverinfo="skip",
+                )
+            )
+            fig.add_annotation(
+                x=end,
+                y=y,
+                text=_label(name, r),
+                showarrow=False,
+                xanchor=anchor,
+                xshift=-4 if anchor == "right" else 4,
+                yanchor="middle",
+                font={"size": 12},
+            )
     fig.add_trace(
         go.Scatter(
             x=ranks.to_numpy(),
             y=[0.0] * len(ranks),
             mode="markers",
-            marker={"size": 9, "color": "#1f4e79"},
+            marker={"size": 8, "color": "#1f4e79"},
             text=list(ranks.index),
             hovertemplate="%{text}: %{x:.2f}<extra></extra>",
         )
     )
 
 
-def _draw_cliques(fig: go.Figure, ranks: pd.Series, cd: float) -> None:
-    for i, (lo, hi) in enumerate(_cliques(ranks, cd)):
-        y = -0.35 - 0.2 * i
-        fig.add_trace(
-            go.Scatter(
-                x=[lo - 0.03, hi + 0.03],
-                y=[y, y],
-                mode="lines",
-                line={"color": "#d62728", "width": 5},
-                hoverinfo="skip",
-            )
-        )
-
-
 def _draw_cd_bar(fig: go.Figure, cd: float, n: int) -> None:
     start = 1.0
-    end = min(start + cd, n + 0.5)
+    end = min(start + cd, float(n))
     fig.add_trace(
         go.Scatter(
             x=[start, end],
-            y=[1.0, 1.0],
+            y=[0.8, 0.8],
             mode="lines+markers",
             line={"color": "black", "width": 2},
-            marker={"symbol": "line-ns-open"},
+            marker={"symbol": "line-ns-open", "size": 10},
             hoverinfo="skip",
         )
     )
     fig.add_annotation(
         x=(start + end) / 2,
-        y=1.0,
+        y=0.86,
         text=f"CD = {cd:.2f}",
         showarrow=False,
         yanchor="bottom",

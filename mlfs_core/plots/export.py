@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import logging
 import os
 import shutil
 
@@ -62,7 +64,42 @@ def to_png_bytes(
 
     height = height or fig.layout.height or 500
     opts = {"format": "png", "width": width, "height": height, "scale": scale}
-    return kaleido.calc_fig_sync(fig.to_dict(), opts=opts, kopts=_kaleido_options())
+    with _quiet_browser_channel():
+        return kaleido.calc_fig_sync(fig.to_dict(), opts=opts, kopts=_kaleido_options())
+
+
+CHANNEL_LOGGER = "choreographer.channels.pipe"
+"""The logger of choreographer's pipe to the browser."""
+
+
+class _DropUndecodableMessages(logging.Filter):
+    """Drop choreographer's "JSONError decoding message. Ignoring" records.
+
+    When the browser closes, its last, partial message on the pipe cannot be
+    decoded; choreographer ignores it but logs the error with a traceback
+    (``logger.exception``), which lands on stderr although the PNG was
+    written. Every other record passes.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("JSONError decoding message")
+
+
+@contextlib.contextmanager
+def _quiet_browser_channel():
+    """While rendering, drop the ignored-message tracebacks of choreographer."""
+    # choreographer creates its loggers with its own class (logistro's, with a
+    # ``debug2`` level): import it first, so the logger is not made here as a
+    # plain one
+    with contextlib.suppress(ImportError):
+        importlib.import_module(CHANNEL_LOGGER)
+    logger = logging.getLogger(CHANNEL_LOGGER)
+    quiet = _DropUndecodableMessages()
+    logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logger.removeFilter(quiet)
 
 
 def _kaleido_options() -> dict:
