@@ -82,7 +82,7 @@ with st.container(border=True):
     if other_table is not None:
         side, overlap = topk_side_by_side(table, other_table, int(k), (method, other))
         st.metric(f"Features in both top-{k} lists", f"{overlap} of {k}")
-        st.dataframe(side, hide_index=True)
+        st.dataframe(side, hide_index=True, height=full_ranking.table_height(len(side)))
 
 if cached.planted_truth(key):
     st.subheader("Planted-truth recovery (precision@k)")
