@@ -122,18 +122,22 @@ def test_upload_through_the_real_file_input(page, st_server, tmp_path, shots):
     expect(page.get_by_role("combobox", name="Dataset")).to_have_value(
         "sample (planted)"
     )
-    # the failed file is gone from the uploader: the next upload is not mixed
-    # with it ("several dataset files"), in the same session
+    # the failed file stays in the uploader for a retry; removing it there
+    # keeps the next upload from being mixed with it ("several dataset files")
     wait_idle(page)
     expect(page.get_by_test_id("stFileUploader")).to_have_count(1)
-    expect(page.get_by_test_id("stFileUploaderFile")).to_have_count(0)
+    expect(page.get_by_test_id("stFileChip")).to_have_count(1)
+    expect(page.get_by_test_id("stFileChipName")).to_have_text("bad.arff")
+    page.get_by_test_id("stFileChipDeleteBtn").click()
+    wait_idle(page)
+    expect(page.get_by_test_id("stFileChip")).to_have_count(0)
     uploader.set_input_files([str(arff), str(xml)])
     wait_idle(page)
     page.get_by_role("button", name="Load uploaded files").click()
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
         "Loaded mine (upload). Labels (q = 3): l0, l1, l2"
     )
-    expect(page.get_by_test_id("stFileUploaderFile")).to_have_count(0)
+    expect(page.get_by_test_id("stFileChip")).to_have_count(0)  # emptied
     expect(page.get_by_role("combobox", name="Dataset")).to_have_value("mine (upload)")
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
     screenshot(page, shots, "upload")

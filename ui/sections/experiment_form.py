@@ -182,8 +182,8 @@ SCALINGS = {
     },
 }
 BINARIZE = {
-    "presence": "non-zero (presence, the papers' rule for text)",
-    "median": "above its median (for dense numeric data)",
+    "presence": "non-zero (papers, text)",
+    "median": "above its median (dense)",
 }
 
 
@@ -208,8 +208,9 @@ def _input_settings(protocol: str) -> tuple[str, str]:
         list(BINARIZE),
         format_func=BINARIZE.get,
         **kw,
-        help="Applies to the CS/BNS methods; on dense data non-zero makes "
-        "nearly every score tie.",
+        help="Applies to the CS/BNS methods. Non-zero (presence) is the papers' "
+        "rule for text; on dense numeric data it makes nearly every score tie, "
+        "so use above its median there.",
     )
     return scaling, _keep(kw["key"])
 
@@ -347,6 +348,22 @@ def report_stopped_run() -> None:
         st.session_state[RUNNING] = None
 
 
+def fitting_columns(table) -> tuple[list[str], list[str]]:
+    """The results columns to show, and those left out as constant.
+
+    A column holding one value in every row (the protocol, one dataset, one
+    repeat) says nothing per row; leaving it out lets every other column show
+    at projector width (1024 px). The method, metric and value always stay.
+    """
+    keep = {"method", "metric", "value"}
+    constant = [
+        c
+        for c in table.columns
+        if c not in keep and table[c].nunique(dropna=False) <= 1
+    ]
+    return [c for c in table.columns if c not in constant], constant
+
+
 def show_session_results() -> None:
     """This session's last results: a table and CSV downloads."""
     folder = st.session_state.get(state.EXPERIMENT_RESULTS)
@@ -359,11 +376,15 @@ def show_session_results() -> None:
     solver = solver_summary(Path(folder))
     if solver:
         st.caption(solver.capitalize() + ".")
-    st.dataframe(
-        cached.results(results_ref(folder)),
-        hide_index=True,
-        height=300,
-    )
+    table = cached.results(results_ref(folder))
+    shown, constant = fitting_columns(table)
+    if constant:
+        st.caption(
+            "Shown without the columns of one value throughout ("
+            + ", ".join(f"{c} = {table[c].iloc[0]}" for c in constant)
+            + "); the CSV below has every column."
+        )
+    st.dataframe(table[shown], hide_index=True, height=300)
     for column, file in zip(
         st.columns(2), (RESULTS_FILE, SELECTIONS_FILE), strict=True
     ):
