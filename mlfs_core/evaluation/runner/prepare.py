@@ -83,24 +83,42 @@ def prepare(config: ExperimentConfig):
     Raises
     ------
     ConfigError
-        On the first problem found; the message names the parameter.
+        Naming every problem found (unknown metrics, classifier or methods,
+        datasets that cannot be loaded or split), each once, in one message.
     """
     protocol = config.protocol
+    problems: list[str] = []
+
+    def collect(fn, *args):
+        try:
+            return fn(*args)
+        except ConfigError as exc:
+            problems.append(str(exc))
+            return None
+
     if protocol.evaluation == "definition":  # else checked by ProtocolConfig
         for name in protocol.metrics:
-            get_metric(name)
-    make_classifier(protocol.classifier.name, protocol.classifier.params)
-    methods = [_prepare_method(m) for m in config.methods]
+            collect(get_metric, name)
+    collect(make_classifier, protocol.classifier.name, protocol.classifier.params)
+    methods = [collect(_prepare_method, m) for m in config.methods]
     datasets = []
     for i, item in enumerate(config.datasets):
-        ds, source = _load(item, i, config.base_dir)
-        if protocol.split == "own" and source:
-            ds = _provided_split(ds, source, protocol, config.base_dir)
-        datasets.append(_prepare_dataset(ds, source, protocol, config.seed, i))
+        datasets.append(collect(_prepare_item, item, i, config))
+    if problems:
+        raise ConfigError("; ".join(dict.fromkeys(problems)))
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
         raise ConfigError(f"datasets: names must be unique (set 'name'), got {names}")
     return datasets, methods
+
+
+def _prepare_item(item, index: int, config: ExperimentConfig) -> PreparedDataset:
+    """Load, split and prepare the config's dataset ``index``."""
+    protocol = config.protocol
+    ds, source = _load(item, index, config.base_dir)
+    if protocol.split == "own" and source:
+        ds = _provided_split(ds, source, protocol, config.base_dir)
+    return _prepare_dataset(ds, source, protocol, config.seed, index)
 
 
 def _provided_split(ds, source, protocol: ProtocolConfig, base_dir):

@@ -355,3 +355,20 @@ def test_scores_takes_binarize_and_warns_on_dense_data(tmp_path, capsys):
     sparse = str(_write_toy(tmp_path / "sparse", dense=False))
     assert main(["scores", sparse, "--measure", "bns"]) == 0
     assert "Dense data" not in capsys.readouterr().err
+
+
+def test_the_runner_reports_every_dataset_and_method_problem_at_once(tmp_path):
+    """Check two missing datasets and an unknown method come in one message."""
+    from mlfs_core.evaluation.runner import plan_experiment
+
+    config = ExperimentConfig(
+        datasets=(str(tmp_path / "one"), "sample", str(tmp_path / "two")),
+        methods=("MaxCS", "NoSuchMethod"),
+        protocol=protocol_a(metrics=("micro_f1", "f3")),
+    )
+    with pytest.raises(ConfigError) as info:
+        plan_experiment(config)
+    message = str(info.value)
+    for part in ("datasets[0].path", "datasets[2].path", "NoSuchMethod", "f3"):
+        assert message.count(part) == 1, (part, message)
+    assert "datasets[1]" not in message
