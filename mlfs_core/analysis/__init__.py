@@ -10,6 +10,15 @@ from .means import (
     variant_ranks,
     within_dataset_ranks,
 )
+from .posthoc import (
+    bonferroni_dunn_cd,
+    bonferroni_dunn_q,
+    control_comparisons,
+    holm_adjust,
+    nemenyi_pvalues,
+    wilcoxon_holm,
+    wilcoxon_method,
+)
 from .ranks import (
     average_ranks,
     broadcast_reference,
@@ -31,8 +40,11 @@ from .stats import (
 __all__ = [
     "FriedmanResult",
     "average_ranks",
+    "bonferroni_dunn_cd",
+    "bonferroni_dunn_q",
     "broadcast_reference",
     "budget_column",
+    "control_comparisons",
     "dataset_means",
     "dataset_ranks",
     "display_table",
@@ -40,16 +52,20 @@ __all__ = [
     "friedman_nemenyi",
     "iman_davenport",
     "friedman_on_means",
+    "holm_adjust",
     "kuncheva_index",
     "load_planted_truth",
     "method_wins",
     "metric_curves",
     "nemenyi_cd",
+    "nemenyi_pvalues",
     "nemenyi_q",
     "precision_at_k",
     "rank_table",
     "recovery_table",
     "similarity_matrix",
     "variant_ranks",
+    "wilcoxon_holm",
+    "wilcoxon_method",
     "within_dataset_ranks",
 ]
