@@ -4,7 +4,7 @@ import streamlit as st
 
 from mlfs_core.plots import average_rank_curves, cd_diagram
 from ui import cached, tables, widgets
-from ui.sections import published
+from ui.sections import posthoc, published
 
 st.title("Average ranks")
 st.caption(
@@ -101,3 +101,4 @@ if result is not None:
         key="cd_fig",
         filename="cd_diagram",
     )
+    posthoc.show_posthoc(ref, metric, methods, budget, by)

@@ -1,0 +1,111 @@
+"""The Average ranks page's post-hoc tests: which pairs of methods differ.
+
+Under the CD diagram: a heatmap of pairwise p-values (Wilcoxon signed-rank
+with Holm's correction, or Nemenyi), significant cells marked, and a table of
+every method against a chosen control method (Bonferroni-Dunn or
+Wilcoxon-Holm), on the same metric, methods and budget as the Friedman test
+above it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from mlfs_core.analysis import control_comparisons, nemenyi_pvalues, wilcoxon_holm
+from mlfs_core.columns import METHOD, METRIC
+from mlfs_core.plots import pvalue_heatmap
+
+from .. import cached, widgets
+from ..results import ResultsRef
+
+ALPHA = 0.05
+TESTS = {
+    "Wilcoxon signed-rank, Holm-adjusted": ("wilcoxon-holm", wilcoxon_holm),
+    "Nemenyi (from the average ranks)": ("bonferroni-dunn", nemenyi_pvalues),
+}
+"""Label -> (the control-method test to pair with it, the pairwise function)."""
+PREFERRED_CONTROLS = ("ATR", "RFS")
+"""Default control method: the first of these among the compared methods."""
+
+
+def _direction(metric: str) -> bool:
+    """The metric's direction; an unknown (uploaded) metric counts as higher-better,
+    as on the rest of the page (the metric selector says so)."""
+    known = widgets.is_higher_better(metric)
+    return True if known is None else known
+
+
+def _table(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
+    table = cached.results(ref)
+    return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
+
+
+def show_posthoc(
+    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float, by: str
+) -> None:
+    """Pairwise p-value heatmap and control-method table at one budget."""
+    st.subheader("Which pairs differ? Post-hoc tests")
+    label = st.radio(
+        "Pairwise test",
+        list(TESTS),
+        horizontal=True,
+        key="posthoc_test",
+        help="Benavoli et al. (2016) recommend the Wilcoxon signed-rank test with "
+        "Holm's correction: its verdict on two methods does not depend on which "
+        "other methods are compared, unlike the mean-ranks tests (Nemenyi).",
+    )
+    control_test, pairwise = TESTS[label]
+    table = _table(ref, metric, methods)
+    choice = {
+        "metric": metric,
+        "budget": budget,
+        "higher_is_better": _direction(metric),
+    }
+    pvalues = widgets.call_or_error("No post-hoc test here", pairwise, table, **choice)
+    if pvalues is None:
+        return
+    where = widgets.budget_text(budget, by)
+    widgets.show_figure(
+        pvalue_heatmap(pvalues, alpha=ALPHA, title=f"{label}: {metric} at {where}"),
+        pvalues.reset_index(),
+        key="posthoc_fig",
+        filename=f"posthoc_{control_test}_{metric}",
+    )
+    st.caption(
+        f"Cells marked * (bold, framed) have p ≤ {ALPHA:g}: those two methods "
+        "differ significantly. Rows and columns run from the best average rank."
+    )
+    names = list(pvalues.index)
+    default = next((m for m in PREFERRED_CONTROLS if m in names), names[0])
+    control = st.selectbox(
+        "Control method (every other method against it)",
+        names,
+        index=names.index(default),
+        key="posthoc_control",
+    )
+    compared = widgets.call_or_error(
+        "No control comparison here",
+        control_comparisons,
+        table,
+        control,
+        test=control_test,
+        alpha=ALPHA,
+        **choice,
+    )
+    if compared is None:
+        return
+    name = "Bonferroni-Dunn" if control_test == "bonferroni-dunn" else "Wilcoxon-Holm"
+    st.markdown(f"**{name}: every method against {control}**")
+    st.dataframe(
+        compared.drop(columns=["control"]).round(
+            {"rank": 2, "control_rank": 2, "statistic": 3}
+        ),
+        hide_index=True,
+        column_config={
+            "pvalue": st.column_config.NumberColumn("p", format="%.4g"),
+            "pvalue_adjusted": st.column_config.NumberColumn(
+                "p (adjusted)", format="%.4g"
+            ),
+        },
+    )
