@@ -20,6 +20,8 @@ from ..errors import MLFSError
 
 RESULTS_REQUIRED = (DATASET, METHOD, METRIC, VALUE)
 """Columns every results table needs, besides ``budget`` or ``budget_pct``."""
+FEATURE_NAMES = "feature_names"
+"""The optional column of the ranked features' names (``|``-separated)."""
 SELECTIONS_REQUIRED = (DATASET, METHOD, FEATURES)
 """Columns every selections table needs."""
 
@@ -81,7 +83,9 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     -------
     DataFrame
         The table with ``features`` turned into int ndarrays (an empty cell
-        gives an empty array); other columns as written.
+        gives an empty array); other columns as written, the ``feature_names``
+        column of ``mlfs experiment`` (the ranking's names, ``|``-separated)
+        as text.
 
     Raises
     ------
@@ -98,8 +102,9 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     [[3, 1, 2], []]
     """
     name = _file_name(path)
-    # Read features as text: a column of single indices would otherwise be ints.
-    table = _read_csv(path, name, dtype={FEATURES: str})
+    # Read features (and names) as text: a column of single indices would
+    # otherwise be ints, and a feature named "12" would become a number.
+    table = _read_csv(path, name, dtype={FEATURES: str, FEATURE_NAMES: str})
     missing = [c for c in SELECTIONS_REQUIRED if c not in table.columns]
     if missing:
         raise MLFSError(f"{name} lacks the column(s) {', '.join(missing)}")

@@ -44,6 +44,7 @@ from ..columns import (
 )
 from ..errors import ConfigError
 from .config import DatasetSpec, ExperimentConfig, config_to_toml, middle_budget
+from .io import FEATURE_NAMES
 from .metrics import higher_is_better
 from .runner import ExperimentResult
 from .runner.prepare import ALL_FEATURES, SAMPLE_NAME, resolve_path
@@ -82,8 +83,6 @@ ENVIRONMENT_FILE = "environment.json"
 CONFIG_FILE = "config.toml"
 SUMMARY_FILE = "summary.md"
 README_FILE = "README.md"
-FEATURE_NAMES = "feature_names"
-"""Column of ``selections.csv``: the ranked features' names, ``|``-separated."""
 NAME_SEPARATOR = "|"
 
 GZIP = {"method": "gzip", "mtime": 0}

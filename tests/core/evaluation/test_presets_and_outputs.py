@@ -372,3 +372,18 @@ def test_the_runner_reports_every_dataset_and_method_problem_at_once(tmp_path):
     for part in ("datasets[0].path", "datasets[2].path", "NoSuchMethod", "f3"):
         assert message.count(part) == 1, (part, message)
     assert "datasets[1]" not in message
+
+
+def test_feature_names_that_look_like_numbers_are_read_back_as_text(tmp_path):
+    """Check a feature named "12" survives write_run_files -> read_selections."""
+    from mlfs_core.evaluation.io import read_selections
+    from mlfs_core.evaluation.outputs import selections_table, write_table
+
+    selections = pd.DataFrame(
+        {"dataset": ["d", "d"], "method": ["M", "N"], "features": [[1], [0]]}
+    )
+    names = {"d": ["7", "12"]}
+    path = write_table(selections_table(selections, names), tmp_path / "s.csv")
+    table = read_selections(path)
+    assert table["feature_names"].tolist() == ["12", "7"]
+    assert [f.tolist() for f in table["features"]] == [[1], [0]]
