@@ -15,7 +15,6 @@ leaves only complete entries behind and a rerun resumes from them.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import tempfile
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ._code import source_digest  # noqa: F401  (also public here)
 
 # Part of every task key. Bumped whenever a change can alter a cached value, so
 # results of two engine versions never mix: 2 = exact ties (CS, BNS, Mean),
@@ -42,31 +43,6 @@ def _default(obj):
     if isinstance(obj, (set, frozenset)):
         return sorted(obj)
     raise TypeError(f"cannot hash a {type(obj).__name__} in a cache key")
-
-
-def source_digest(obj) -> str | None:
-    """SHA-256 of the source file that defines ``obj`` (None when there is none).
-
-    ``obj`` is a function, a class, or a callable object (its class's file);
-    decorated functions are unwrapped. Cache keys of user code (plug-in
-    methods, classifiers and metrics) include it, so editing the file gives
-    new keys.
-
-    Examples
-    --------
-    >>> len(source_digest(hash_key))
-    64
-    """
-    target = getattr(obj, "function", None) or obj  # FunctionRank adapters
-    for candidate in (target, type(target)):
-        try:
-            path = inspect.getsourcefile(inspect.unwrap(candidate))
-        except (TypeError, ValueError):
-            continue
-        if path and os.path.isfile(path):
-            return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-        return None
-    return None
 
 
 def code_identity(description: Mapping[str, Any]) -> dict:

@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import _code
 from .errors import ConfigError
 
 __all__ = [
@@ -157,7 +158,7 @@ def _added(before: dict, kind: str) -> list[str]:
 def _rollback(before: dict) -> None:
     """Undo whatever a failed plug-in registered."""
     if _added(before, "methods"):
-        from .selectors import unregister
+        from .selectors._registry import unregister
 
         for name in _added(before, "methods"):
             unregister(name)
@@ -448,8 +449,7 @@ def registered_here() -> dict:
     """
     from .evaluation import classifiers as c
     from .evaluation import metrics as m
-    from .selectors import METHODS
-    from .selectors._registry import is_built_in
+    from .selectors._registry import METHODS, is_built_in
 
     from_plugins = {"methods": set(), "classifiers": set(), "metrics": set()}
     for info in _LOADED.values():
@@ -481,7 +481,7 @@ def _register_missing(additions: dict) -> None:
     """Register in this (worker) process what :func:`registered_here` sent."""
     from .evaluation import classifiers as c
     from .evaluation import metrics as m
-    from .selectors import METHODS, register
+    from .selectors._registry import METHODS, register
 
     for spec in additions.get("methods", ()):
         if spec.name not in METHODS:
@@ -520,3 +520,10 @@ def run_with_plugins(specs, fn, args, kwargs, additions=None):
     if additions:
         _register_missing(additions)
     return fn(*args, **kwargs)
+
+
+def _load_installed() -> None:
+    load_plugins()
+
+
+_code.UNKNOWN_NAME_LOADERS.append(_load_installed)  # the registries' fallback

@@ -146,9 +146,9 @@ def get_method(name: str) -> MethodSpec:
         If no method has that name; the message lists the known names.
     """
     if name not in _TABLE and isinstance(name, str):
-        from ..plugins import load_plugins
+        from .._code import on_unknown_name
 
-        load_plugins()
+        on_unknown_name()
     try:
         return _TABLE[name]
     except (KeyError, TypeError):
@@ -192,7 +192,7 @@ def method_identity(spec: MethodSpec | str) -> dict | None:
         spec = get_method(spec)
     if spec.name in _BUILT_IN and _TABLE.get(spec.name) is spec:
         return None
-    from ..cache import source_digest
+    from .._code import source_digest
 
     return {"version": spec.version, "code": source_digest(spec.rank)}
 

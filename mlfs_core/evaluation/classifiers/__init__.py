@@ -266,7 +266,7 @@ def classifier_identity(name: str) -> dict | None:
     None for the built-in classifiers (their keys stay as they were); else
     its ``version`` and the SHA-256 of the file defining its factory.
     """
-    from ...cache import source_digest
+    from ..._code import source_digest
 
     factory = CLASSIFIERS.get(name)
     if name in _BUILT_IN or factory is None:
@@ -306,9 +306,9 @@ def make_classifier(name: str, params: dict | None = None, *, random_state: int 
         For an unknown name or parameters the factory does not accept.
     """
     if name not in CLASSIFIERS:
-        from ...plugins import load_plugins  # a plug-in may register it
+        from ..._code import on_unknown_name  # a plug-in may register it
 
-        load_plugins()
+        on_unknown_name()
     try:
         factory = CLASSIFIERS[name]
     except KeyError:

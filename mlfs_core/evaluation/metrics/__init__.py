@@ -241,7 +241,7 @@ def metric_identity(name: str) -> dict | None:
     None for the built-in metrics and the variants; else the metric's
     ``version`` and the SHA-256 of the file defining its function.
     """
-    from ...cache import source_digest
+    from ..._code import source_digest
 
     if name in _BUILT_IN or name not in METRICS:
         return None
@@ -280,9 +280,9 @@ def get_metric(name: str) -> MetricSpec:
         If ``name`` is unknown; the message lists the known metrics.
     """
     if name not in METRICS:
-        from ...plugins import load_plugins  # a plug-in may register it
+        from ..._code import on_unknown_name  # a plug-in may register it
 
-        load_plugins()
+        on_unknown_name()
     try:
         return METRICS[name]
     except KeyError:
