@@ -250,8 +250,8 @@ def eta_text(elapsed: float, done: int, total: int, recent: float | None) -> str
     if left < 10:
         return " · a few seconds left"
     if left < 90:
-        return f" · about {10 * round(left / 10):.0f} s left"
-    return f" · about {left / 60:.0f} min left"
+        return f" · about {10 * int(left / 10 + 0.5)} s left"
+    return f" · about {int(left / 60 + 0.5)} min left"
 
 
 def run_statement(config: ExperimentConfig) -> str:
