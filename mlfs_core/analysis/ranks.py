@@ -249,6 +249,7 @@ def rank_table(
         metric=metric,
         higher_is_better=higher_is_better,
         by=[by],
+        reference_methods=(),  # copied to every budget above already
         caller="rank_table",
     )
     ranks = _ranks(chosen.table, chosen.higher_is_better, [by])

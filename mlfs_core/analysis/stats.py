@@ -310,7 +310,12 @@ def friedman_by_budget(
     if table.empty:
         return pd.DataFrame(rows, columns=[by, *SUMMARY_COLUMNS])
     hib = select(
-        table, metric=metric, higher_is_better=higher_is_better, by=[by]
+        table,
+        metric=metric,
+        higher_is_better=higher_is_better,
+        by=[by],
+        reference_methods=(),  # copied to every budget above already
+        caller="friedman_by_budget",
     ).higher_is_better
     for budget, group in table.groupby(by, sort=True):
         try:
