@@ -40,16 +40,19 @@ panels = [str(p) for p in curves["panel"].unique() if p]
 highlight, shown = widgets.chart_controls(
     methods, panels, key="ranks", panel_word="panels"
 )
-fig = average_rank_curves(
-    curves[curves["panel"].isin(shown)] if panels else curves,
-    x=by,
-    facet="panel",
-    x_title=widgets.budget_title(by),
-    title=f"Average rank by {metric} (lower is better)",
-    highlight=highlight,
-    wrap=1 if len(shown) == 1 else 2,
-)
-widgets.show_figure(fig, curves, key="ranks_fig", filename=f"average_ranks_{metric}")
+with st.spinner("Drawing the chart ..."):
+    fig = average_rank_curves(
+        curves[curves["panel"].isin(shown)] if panels else curves,
+        x=by,
+        facet="panel",
+        x_title=widgets.budget_title(by),
+        title=f"Average rank by {metric} (lower is better)",
+        highlight=highlight,
+        wrap=1 if len(shown) == 1 else 2,
+    )
+    widgets.show_figure(
+        fig, curves, key="ranks_fig", filename=f"average_ranks_{metric}"
+    )
 
 st.subheader("Mean (std) of the ranks; the best of each row in bold")
 for panel, part in curves.groupby("panel", sort=False):

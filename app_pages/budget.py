@@ -41,17 +41,18 @@ if "RFS" in methods:
         references.append("RFS")
 hib = widgets.is_higher_better(metric)
 by = widgets.budget_axis(curves)
-fig = metric_vs_budget(
-    curves[curves["dataset"].isin(shown)],
-    metric_label=metric,
-    x=by,
-    higher_is_better=hib,
-    references=references,
-    highlight=highlight,
-    wrap=1 if len(shown) == 1 else 2,
-)
-fig.update_xaxes(title_text=widgets.budget_title(by))
-widgets.show_figure(fig, curves, key="budget_fig", filename=f"curves_{metric}")
+with st.spinner("Drawing the chart ..."):  # 11 panels x 12 methods take a while
+    fig = metric_vs_budget(
+        curves[curves["dataset"].isin(shown)],
+        metric_label=metric,
+        x=by,
+        higher_is_better=hib,
+        references=references,
+        highlight=highlight,
+        wrap=1 if len(shown) == 1 else 2,
+    )
+    fig.update_xaxes(title_text=widgets.budget_title(by))
+    widgets.show_figure(fig, curves, key="budget_fig", filename=f"curves_{metric}")
 
 st.subheader(f"Mean {metric} over all budgets, per dataset (best in bold)")
 means = cached.means_by_dataset(ref, metric, methods)

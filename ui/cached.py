@@ -122,14 +122,14 @@ def names(key: DatasetKey) -> tuple[str, list[str], list[str]]:
     return ds.name, list(ds.feature_names), list(ds.label_names)
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
+@st.cache_data(show_spinner="Counting labels ...", **BOUNDS)
 def label_frequency(key: DatasetKey) -> pd.DataFrame:
     """Positive samples per label (``label, count, fraction``)."""
     ds = load(key)
     return describe.label_frequency(ds.Y, ds.label_names)
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
+@st.cache_data(show_spinner="Counting labels ...", **BOUNDS)
 def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
     """Label x label co-occurrence counts."""
     ds = load(key)
@@ -378,7 +378,7 @@ def paper000_kuncheva_comparison(ref: ResultsRef) -> KunchevaComparison:
 # ---- Learn pages (mlfs_core.explain) ------------------------------------------
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
+@st.cache_data(show_spinner="Scoring the features ...", **BOUNDS)
 def feature_choices(key: DatasetKey, measure: str, top: int) -> list[int]:
     """Indices of the ``top`` features by their best label score (Max)."""
     from mlfs_core.explain import top_feature_scores
@@ -387,7 +387,7 @@ def feature_choices(key: DatasetKey, measure: str, top: int) -> list[int]:
     return [int(j) for j in top_feature_scores(ds.X, ds.Y, measure, top=top).columns]
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
+@st.cache_data(show_spinner="Scoring ...", **BOUNDS)
 def score_steps(key: DatasetKey, feature: int, label: int, binarize: str):
     """The 2x2 table, CS terms and BNS rates of one (feature, label) pair."""
     from mlfs_core.explain import score_steps as steps
