@@ -110,8 +110,12 @@ class ProtocolConfig:
 
     Attributes
     ----------
-    name : str
-        Label written to the ``protocol`` column (``"A"``, ``"B"``...).
+    name : {"A", "B"}
+        The preset (:data:`PROTOCOL_PRESETS`), written to the ``protocol``
+        column: the preset-controlled fields not given (``None``) take its
+        values, so ``ProtocolConfig(name="B")`` equals :func:`protocol_b`
+        and a ``[protocol]`` table with only ``name = "B"`` runs protocol B.
+        Case-sensitive; any other name is an error.
     split : {"cv", "holdout", "own"}
         k-fold CV; one seeded stratified hold-out split; or the dataset's own
         train/test split, falling back to the hold-out split when it has none.
@@ -170,18 +174,18 @@ class ProtocolConfig:
     """
 
     name: str = "A"
-    split: str = "cv"
+    split: str = None  # type: ignore[assignment]  # None: the preset's
     n_folds: int = 10
     test_size: float = 0.4
-    budgets: tuple = (10, 20, 30, 40, 50, 60, 70, 80, 90)
-    budget_unit: str = "percent"
-    on_large_budget: str = "error"
-    n_repeats: int = 3
-    classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
-    discretize: str = "none"
-    bins: int = 3
+    budgets: tuple = None  # type: ignore[assignment]
+    budget_unit: str = None  # type: ignore[assignment]
+    on_large_budget: str = None  # type: ignore[assignment]
+    n_repeats: int = None  # type: ignore[assignment]
+    classifier: ClassifierConfig = None  # type: ignore[assignment]
+    discretize: str = None  # type: ignore[assignment]
+    bins: int = None  # type: ignore[assignment]
     scaling: str = "none"
-    label_handling: str = "keep"
+    label_handling: str = None  # type: ignore[assignment]
     on_sparse_label: str = "warn"
     metrics: tuple = ALL_METRICS
     evaluation: Any = "definition"
@@ -191,6 +195,12 @@ class ProtocolConfig:
         problems = []
         if not isinstance(self.name, str) or self.name not in PROTOCOL_PRESETS:
             problems.append(unknown_protocol(self.name))
+        preset = PROTOCOL_PRESETS.get(self.name, PROTOCOL_PRESETS["A"])
+        for key, value in preset.items():  # the fields not given: the preset's
+            if getattr(self, key) is None:
+                if key == "classifier":
+                    value = ClassifierConfig(value["name"], dict(value["params"]))
+                object.__setattr__(self, key, value)
         object.__setattr__(self, "budgets", tuple(self.budgets))
         budget_problems = _budget_problems(self.budgets, self.budget_unit)
         problems += budget_problems
@@ -282,7 +292,17 @@ class ProtocolConfig:
 
 
 PROTOCOL_PRESETS: dict[str, dict] = {
-    "A": {},
+    "A": {
+        "split": "cv",
+        "budgets": (10, 20, 30, 40, 50, 60, 70, 80, 90),
+        "budget_unit": "percent",
+        "on_large_budget": "error",
+        "n_repeats": 3,
+        "classifier": {"name": "linear_svc", "params": {"C": 3.0, "tol": 0.001}},
+        "discretize": "none",
+        "bins": 3,
+        "label_handling": "keep",
+    },
     "B": {
         "split": "own",
         "budgets": tuple(range(1, 51)),
@@ -297,8 +317,10 @@ PROTOCOL_PRESETS: dict[str, dict] = {
 }
 """The generic protocol presets: name -> the :class:`ProtocolConfig` fields it sets.
 
-``"A"`` is the dataclass defaults (10-fold stratified CV, budgets 10..90 % of
-M, binary relevance + LinearSVC); ``"B"`` a train/test split (the dataset's
+Every preset sets the same fields; a :class:`ProtocolConfig` takes those not
+given from the preset its ``name`` picks (``ProtocolConfig(name="B")`` is
+:func:`protocol_b`). ``"A"`` is 10-fold stratified CV, budgets 10..90 % of M,
+binary relevance + LinearSVC; ``"B"`` a train/test split (the dataset's
 own, else a 60/40 hold-out), budgets k = 1..50 features and ML-kNN on
 uniformly discretized features, scoring only labels that vary in the training
 part (METHODS.md section 5). A config picks one with ``protocol = "B"`` or
@@ -445,14 +467,7 @@ def protocol_from_table(table: Mapping | str) -> ProtocolConfig:
                 f"protocol: unknown key(s) {unknown}; known: {sorted(known)}"
             )
         raise ConfigError("; ".join(problems))
-    preset = PROTOCOL_PRESETS[name]
-    data = {**preset, **table}
-    if isinstance(data.get("classifier"), ClassifierConfig):
-        c = data["classifier"]
-        data["classifier"] = ClassifierConfig(c.name, dict(c.params))
-    elif "classifier" not in table and "classifier" in preset:
-        data["classifier"] = dict(preset["classifier"])
-    return _from_mapping(ProtocolConfig, data, "protocol")
+    return _from_mapping(ProtocolConfig, table, "protocol")
 
 
 def unknown_protocol(name: object) -> str:

@@ -387,3 +387,14 @@ def test_feature_names_that_look_like_numbers_are_read_back_as_text(tmp_path):
     table = read_selections(path)
     assert table["feature_names"].tolist() == ["12", "7"]
     assert [f.tolist() for f in table["features"]] == [[1], [0]]
+
+
+def test_the_dataclass_itself_takes_its_presets_defaults():
+    """Check ProtocolConfig(name="B") is protocol B, not A's defaults labelled B."""
+    from mlfs_core.evaluation.config import ProtocolConfig
+
+    assert ProtocolConfig(name="B") == protocol_b()
+    assert ProtocolConfig() == protocol_a() == ProtocolConfig(name="A")
+    assert ProtocolConfig(name="B", bins=4) == protocol_b(bins=4)
+    for name, preset in PROTOCOL_PRESETS.items():
+        assert set(preset) == set(PROTOCOL_PRESETS["A"]), name
