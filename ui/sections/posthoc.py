@@ -96,7 +96,7 @@ def show_posthoc(
     if compared is None:
         return
     name = "Bonferroni-Dunn" if control_test == "bonferroni-dunn" else "Wilcoxon-Holm"
-    st.markdown(f"**{name}: every method against {control}**")
+    st.markdown(f"Every method against **{control}**, by {name}:")
     st.dataframe(
         compared.drop(columns=["control"]).round(
             {"rank": 2, "control_rank": 2, "statistic": 3}
