@@ -138,7 +138,7 @@ def nemenyi_pvalues(
     """Nemenyi post-hoc p-values of every pair of methods.
 
     For k methods on N datasets with average ranks R_i, the statistic of a
-    pair is q = |R_i - R_j| / sqrt(k (k + 1) / (6 N)) and its p-value the
+    pair is q = abs(R_i - R_j) / sqrt(k (k + 1) / (6 N)) and its p-value the
     probability that the studentized range of k independent standard normals
     exceeds q sqrt(2) (Demsar 2006). The values equal
     ``scikit_posthocs.posthoc_nemenyi_friedman`` on the same blocks.
