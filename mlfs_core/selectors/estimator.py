@@ -205,7 +205,7 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
             return super().__reduce_ex__(protocol)
         # The state is pickled inside, so that the plug-ins are loaded before a
         # method object from a plug-in file is looked up.
-        state = pickle.dumps(self.__getstate__(), protocol=protocol)
+        state = _dumps(self.__getstate__(), protocol)
         return _restore, (type(self), specs, state)
 
     def _get_support_mask(self):
@@ -219,6 +219,18 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.sparse = True
         return tags
+
+
+def _dumps(obj, protocol) -> bytes:
+    """cloudpickle (joblib's, which also pickles local functions), else pickle."""
+    try:
+        import cloudpickle
+    except ImportError:  # pragma: no cover - older joblib vendors it
+        try:
+            from joblib.externals import cloudpickle
+        except ImportError:
+            cloudpickle = pickle
+    return cloudpickle.dumps(obj, protocol=protocol)
 
 
 def _restore(cls, specs, state: bytes):

@@ -170,3 +170,21 @@ def test_bad_plugin_in_a_config_is_one_error(study):
     assert done.returncode == 2
     assert "plugins: plugin file 'nope.py' not found" in done.stderr
     assert not (study / "x").exists()
+
+
+def test_a_pickled_selector_carries_the_plugins(fresh_plugins, plugin_file, small_data):
+    """Check a selector pickled with plug-ins loaded (a name, and a local
+    function) unpickles and fits to the same features."""
+    import pickle
+
+    fresh_plugins.load_plugins([plugin_file], entry_points=False)
+    X, Y = small_data.X, np.asarray(small_data.Y)
+
+    def local(X, Y, *, k, random_state):
+        return list(range(k))
+
+    for method in ("SumPearson", local):
+        selector = MultiLabelSelector(method, k=4)
+        again = pickle.loads(pickle.dumps(selector))
+        assert again.get_params()["k"] == 4
+        assert again.fit(X, Y).order_.tolist() == selector.fit(X, Y).order_.tolist()
