@@ -180,7 +180,8 @@ def metric_and_methods(
 ) -> tuple[str, tuple[str, ...]]:
     """Metric selectbox and methods multiselect over what a results table holds."""
     metrics = list(pd.unique(table[METRIC]))
-    left, right = st.columns([2, 3])
+    # half and half: "hamming_loss (lower is better)" fits at 1024 px
+    left, right = st.columns(2)
     index = metrics.index(default_metric) if default_metric in metrics else 0
     metric = left.selectbox(
         "Metric",

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from .conftest import (
+    PAGE_PATHS,
     charts,
     figure_data,
     new_app,
@@ -15,6 +16,19 @@ from .conftest import (
     upload_results,
     widget,
 )
+
+
+def _similarity_page():
+    """The Similarity page, first opened on the Paper 000 study at 50 %.
+
+    Its first open compares 4,680 pairs of subsets of thousands of features
+    (a few seconds on an idle machine): a longer timeout than the default
+    60 s keeps the test meaningful on a loaded shared machine.
+    """
+    at = new_app()
+    at.switch_page(PAGE_PATHS["similarity"]).run(timeout=300)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def test_average_ranks_opens_on_the_paper000_study():
@@ -118,7 +132,7 @@ def test_bad_results_upload_shows_an_error():
 
 def test_similarity_heatmap_on_uploaded_selections():
     """Check that the Kuncheva heatmap shows A and B similar and C apart."""
-    at = upload_results(open_page(new_app(), "similarity"))
+    at = upload_results(_similarity_page())
     widget(at, "select_slider", "sim_budget").set_value(10.0).run()
     trace = figure_data(charts(at)[0])[0]
     z = dict(zip(trace["y"], trace["z"], strict=True))
@@ -128,13 +142,13 @@ def test_similarity_heatmap_on_uploaded_selections():
 
 def test_similarity_default_renders_on_precomputed_results():
     """Check that the Similarity page draws a heatmap on first load."""
-    at = open_page(new_app(), "similarity")
+    at = _similarity_page()
     assert '"heatmap"' in charts(at)[0].proto.spec
 
 
 def test_similarity_has_no_metric_selector():
     """Check that Similarity offers methods only: a metric would change nothing."""
-    at = open_page(new_app(), "similarity")
+    at = _similarity_page()
     assert not [s for s in at.selectbox if "metric" in str(s.key)]
     assert widget(at, "multiselect", "sim_methods").value
 
@@ -198,7 +212,7 @@ def test_study_similarity_at_its_stored_budget():
     """Check that the paper-000 study's Similarity page draws the Table 6 heatmap at 50
     %.
     """
-    at = open_page(new_app(), "similarity")
+    at = _similarity_page()
     at.radio(key="results_source_widget").set_value("Paper 000 study").run()
     widget(at, "select_slider", "sim_budget").set_value(50.0).run()
     assert not at.exception
@@ -323,7 +337,7 @@ def test_first_views_open_where_methods_differ_and_budgets_read_as_numbers():
     slider = widget(at, "select_slider", "ranks_budget")
     assert slider.value == 50.0
     assert "50 %" in slider.options and not any(".0" in o for o in slider.options)
-    at = open_page(new_app(), "similarity")
+    at = _similarity_page()
     at.radio(key="results_source_widget").set_value(
         "Precomputed (sample): protocol b"
     ).run()
