@@ -413,7 +413,10 @@ def estimate_panel(config, protocol: str) -> None:
         help="Times one ranking and one classifier fit of these settings on this "
         "machine and extrapolates to the whole run.",
     ):
-        found = widgets.call_or_error("Could not estimate the run", estimate, config)
+        with st.spinner("Timing one ranking and one classifier fit ..."):
+            found = widgets.call_or_error(
+                "Could not estimate the run", estimate, config
+            )
         st.session_state[ESTIMATE] = None if found is None else (digest, found)
     kept = st.session_state.get(ESTIMATE)
     if not kept or kept[0] != digest:
