@@ -59,6 +59,7 @@ __all__ = [
     "file_digest",
     "load_plugins",
     "loaded_plugins",
+    "pack",
     "plugin_specs",
     "registered_here",
     "run_with_plugins",
@@ -477,19 +478,57 @@ def registered_here() -> dict:
     return out
 
 
-def _register_missing(additions: dict) -> None:
-    """Register in this (worker) process what :func:`registered_here` sent."""
+def _pickler():
+    try:
+        import cloudpickle
+    except ImportError:  # pragma: no cover - older joblib vendors it
+        from joblib.externals import cloudpickle
+    return cloudpickle
+
+
+def pack(additions: dict) -> tuple[bytes, ...]:
+    """:func:`registered_here`'s items, each pickled on its own (cloudpickle).
+
+    An item that cannot be pickled is left out; one that a worker cannot
+    unpickle (defined in a module the worker cannot import) is skipped there,
+    so it breaks only the tasks that need it (with "unknown method").
+    """
+    dumps = _pickler().dumps
+    out = []
+    for spec in additions.get("methods", ()):
+        items = [("method", spec)]
+        out += _try_dumps(dumps, items)
+    for name, value in additions.get("classifiers", {}).items():
+        out += _try_dumps(dumps, [("classifier", (name, value))])
+    for name, value in additions.get("metrics", {}).items():
+        out += _try_dumps(dumps, [("metric", (name, value))])
+    return tuple(out)
+
+
+def _try_dumps(dumps, items) -> list[bytes]:
+    try:
+        return [dumps(item) for item in items]
+    except Exception:  # noqa: BLE001 - not picklable: the worker lacks it
+        return []
+
+
+def _register_missing(packed) -> None:
+    """Register in this (worker) process what :func:`pack` sent, where missing."""
+    import pickle
+
     from .evaluation import classifiers as c
     from .evaluation import metrics as m
     from .selectors._registry import METHODS, register
 
-    for spec in additions.get("methods", ()):
-        if spec.name not in METHODS:
-            register(spec)
-    for name, (factory, dependent, params, version) in additions.get(
-        "classifiers", {}
-    ).items():
-        if name not in c.CLASSIFIERS:
+    for blob in packed:
+        try:
+            kind, value = pickle.loads(blob)
+        except Exception:  # noqa: BLE001 - its module is not importable here
+            continue
+        if kind == "method" and value.name not in METHODS:
+            register(value)
+        elif kind == "classifier" and value[0] not in c.CLASSIFIERS:
+            name, (factory, dependent, params, version) = value
             c.register_classifier(
                 name,
                 factory,
@@ -497,8 +536,8 @@ def _register_missing(additions: dict) -> None:
                 parameters=params,
                 version=version,
             )
-    for name, (spec, version) in additions.get("metrics", {}).items():
-        if name not in m.METRICS:
+        elif kind == "metric" and value[0] not in m.METRICS:
+            name, (spec, version) = value
             m.register_metric(
                 name,
                 spec.function,
@@ -512,8 +551,9 @@ def _register_missing(additions: dict) -> None:
 def run_with_plugins(specs, fn, args, kwargs, additions=None):
     """Load ``specs`` in this (worker) process, then return ``fn(*args, **kwargs)``.
 
-    ``additions`` (from :func:`registered_here`) are registered first where
-    missing, so a method registered in the parent's script works in workers.
+    ``additions`` (:func:`pack` of :func:`registered_here`) are registered
+    first where missing, so a method registered in the parent's script works
+    in workers.
     """
     if specs:
         ensure_plugins(specs)

@@ -188,3 +188,38 @@ def test_a_pickled_selector_carries_the_plugins(fresh_plugins, plugin_file, smal
         again = pickle.loads(pickle.dumps(selector))
         assert again.get_params()["k"] == 4
         assert again.fit(X, Y).order_.tolist() == selector.fit(X, Y).order_.tolist()
+
+
+def test_a_registration_workers_cannot_import_breaks_no_other_task(
+    fresh_plugins, tmp_path, small_data
+):
+    """Check that a method registered from a module the workers cannot import
+    (not a plug-in, not on sys.path) does not break n_jobs=2 runs of others."""
+    import importlib.util
+    import sys
+
+    from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a
+    from mlfs_core.evaluation.runner import run_experiment
+
+    source = tmp_path / "hidden_module.py"
+    source.write_text(
+        "from mlfs_core.selectors import register\n"
+        "def Hidden(X, Y, *, k, random_state):\n    return list(range(k))\n"
+        "register(Hidden)\n"
+    )
+    spec = importlib.util.spec_from_file_location("_hidden_for_test", source)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["_hidden_for_test"] = module
+    try:
+        spec.loader.exec_module(module)
+        config = ExperimentConfig(
+            datasets=[small_data],
+            methods=["MaxCS"],
+            protocol=protocol_a(n_folds=2, budgets=(10, 50)),
+        )
+        one = run_experiment(config, n_jobs=1).results
+        two = run_experiment(config, n_jobs=2).results
+    finally:
+        del sys.modules["_hidden_for_test"]
+    keep = [c for c in one if "seconds" not in c]
+    pd.testing.assert_frame_equal(one[keep], two[keep])

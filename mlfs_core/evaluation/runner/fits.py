@@ -32,7 +32,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from ... import blas
 from ...cache import DiskCache, hash_key
 from ...columns import REUSED
-from ...plugins import plugin_specs, registered_here, run_with_plugins
+from ...plugins import pack, plugin_specs, registered_here, run_with_plugins
 from ..classifiers import kernel_dependent
 from .budget_fits import batchable, run_mlknn_budgets
 from .tasks import run_fit
@@ -83,7 +83,7 @@ def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
         return iter(())
     if kernel_dependent and not blas.kernel_matches() and effective_n_jobs(n_jobs) == 1:
         return _in_pinned_worker(todo, make_call)
-    specs, additions = plugin_specs(), registered_here()
+    specs, additions = plugin_specs(), pack(registered_here())
 
     def jobs():
         for i in todo:
@@ -106,7 +106,7 @@ def _in_pinned_worker(todo, make_call) -> Iterator:
         env = blas.pinned_environment()
         _PINNED_WORKER.append(ProcessPoolExecutor(max_workers=1, env=env))
     executor = _PINNED_WORKER[0]
-    specs, additions = plugin_specs(), registered_here()
+    specs, additions = plugin_specs(), pack(registered_here())
     for i in todo:
         fn, args, kwargs = make_call(i)
         call = executor.submit(run_with_plugins, specs, fn, args, kwargs, additions)
