@@ -103,7 +103,7 @@ def pvalue_heatmap(
             line={"color": "#d62728", "width": 2},
             layer="above",
         )
-    fig.update_xaxes(type="category", tickangle=-45, side="bottom")
+    fig.update_xaxes(type="category", tickangle=-90, side="bottom")
     fig.update_yaxes(type="category", autorange="reversed")
     fig = finish(fig, title=full_title, height=max(380, 34 * k + 190))
     return fig
