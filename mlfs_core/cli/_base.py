@@ -95,8 +95,9 @@ def load_cli_plugins(args: argparse.Namespace) -> None:
     from ..plugins import ENV_VAR, load_plugins, plugin_specs
 
     specs = cli_plugin_specs(args)
-    if not specs and not os.environ.get(ENV_VAR):
-        return  # installed entry points load on the first unknown name
+    listing = getattr(args, "command", None) == "methods"  # lists every plug-in's
+    if not specs and not os.environ.get(ENV_VAR) and not listing:
+        return  # installed entry points load on the first unknown name (cheaper)
     load_plugins(specs)
     os.environ[ENV_VAR] = os.pathsep.join(plugin_specs())
 

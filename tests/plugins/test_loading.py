@@ -149,3 +149,10 @@ def test_cli_plugin_option_before_or_after_the_sub_command(plugin_file, tmp_path
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
     assert "plugin file 'missing.py' not found" in done.stderr
+
+
+def test_mlfs_methods_lists_an_installed_package_method(example_site, tmp_path):
+    """Check that ``mlfs methods`` shows the installed package's method and family."""
+    done = run_mlfs(["methods"], cwd=tmp_path, pythonpath=[example_site])
+    assert done.returncode == 0, done.stderr
+    assert "Spread,example" in done.stdout
