@@ -13,6 +13,7 @@ from ui import warmup
 
 st.set_page_config(page_title="MLFS Explorer", page_icon="📊", layout="wide")
 warm_up = warmup.start()  # before the heavy imports below
+warmup.import_all()  # one thread at a time: sessions starting together
 
 from ui import state, widgets  # noqa: E402
 from ui.sections import methods  # noqa: E402

@@ -14,11 +14,42 @@ so Streamlit does not remount them (an open expander would close).
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
+import threading
 
 import streamlit as st
 
 _DONE = "plotly_warm_up_done"
+_IMPORTS = threading.Lock()
+_IMPORTED = False
+HEAVY = ("pandas", "plotly.graph_objects", "ui.state", "ui.cached", "ui.widgets")
+"""Modules every page needs, imported once per process by :func:`import_all`."""
+
+
+def import_all() -> None:
+    """Import the app's heavy modules and every ``ui.sections`` module, once.
+
+    Streamlit runs each session's script in its own thread. When a class opens
+    the app at the same moment, several first runs imported pandas, plotly and
+    the engine at once, and one could get a partly initialised module
+    ("partially initialized module 'pandas' has no attribute 'Series'", seen
+    by ``bench/bench_classroom.py`` with 4 sessions). Here one thread imports
+    them while the others wait; later runs return at once.
+    """
+    global _IMPORTED
+    if _IMPORTED:
+        return
+    with _IMPORTS:
+        if _IMPORTED:
+            return
+        for name in HEAVY:
+            importlib.import_module(name)
+        sections = importlib.import_module("ui.sections")
+        for info in pkgutil.iter_modules(sections.__path__):
+            importlib.import_module(f"ui.sections.{info.name}")
+        _IMPORTED = True
 
 
 def start():
@@ -27,7 +58,8 @@ def start():
     if st.session_state.get(_DONE) or os.environ.get("MLFS_PLOTLY_WARMUP") == "0":
         return slot
     st.session_state[_DONE] = True
-    import plotly.graph_objects as go
+    with _IMPORTS:  # not while another thread is importing plotly's pandas
+        import plotly.graph_objects as go
 
     blank = go.Figure(layout={"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}})
     blank.update_xaxes(visible=False)

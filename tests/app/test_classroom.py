@@ -74,3 +74,41 @@ def test_the_same_experiment_in_two_sessions_writes_two_result_folders():
     assert folders[0].name == folders[1].name  # same config, same digest
     assert (folders[0] / "results.csv").is_file()
     assert (folders[1] / "results.csv").is_file()
+
+
+def test_sessions_starting_together_import_the_app_once(tmp_path):
+    """Check: 4 threads (4 first script runs) calling warmup.import_all at once
+    in a fresh interpreter all return without error, with every ui.sections
+    module imported (they got "partially initialized module 'pandas'")."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    code = (
+        "import sys, threading\n"
+        "import mlfs_core\n"
+        "from ui import warmup\n"
+        "errors = []\n"
+        "def run():\n"
+        "    try:\n"
+        "        warmup.import_all()\n"
+        "    except Exception as exc:\n"
+        "        errors.append(repr(exc))\n"
+        "threads = [threading.Thread(target=run) for _ in range(4)]\n"
+        "[t.start() for t in threads]\n"
+        "[t.join() for t in threads]\n"
+        "assert not errors, errors\n"
+        "assert 'ui.sections.experiment_form' in sys.modules\n"
+        "assert 'pandas' in sys.modules and hasattr(sys.modules['pandas'], 'Series')\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().endswith("ok")
