@@ -196,7 +196,6 @@ def select(
                 f"{BUDGET!r} or {BUDGET_PCT!r} column"
             )
         return Selection(table, hib, metric, None)
-    from .ranks import broadcast_reference
 
     grouped = [c for c in (column, BUDGET, BUDGET_PCT) if c in by]
     if grouped:
@@ -233,3 +232,24 @@ def select(
             f"the budgets){grouped}"
         )
     return Selection(table, hib, metric, column)
+
+
+def broadcast_reference(
+    table: pd.DataFrame, by: str, reference_methods: Sequence[str]
+) -> pd.DataFrame:
+    """Copy the rows of single-budget reference methods (AF) to every other budget.
+
+    Rows of the reference methods are repeated with ``by`` set to each budget
+    value the other methods have; their own budget value is dropped unless
+    another method also has it.
+    """
+    is_ref = table[METHOD].isin(list(reference_methods))
+    if not is_ref.any():
+        return table
+    others = table[~is_ref]
+    budgets = others[by].dropna().unique()
+    if budgets.size == 0:
+        return table
+    ref = table[is_ref]
+    copies = [ref.assign(**{by: b}) for b in budgets]
+    return pd.concat([others, *copies], ignore_index=True)

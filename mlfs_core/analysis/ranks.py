@@ -26,7 +26,7 @@ from ..columns import (
     STD,
     VALUE,
 )
-from ._select import select
+from ._select import broadcast_reference, select
 
 BEST = "best"
 N_DATASETS = "n_datasets"
@@ -268,24 +268,3 @@ def budget_column(results: pd.DataFrame) -> str:
     if BUDGET_PCT in results and len(results) and results[BUDGET_PCT].notna().all():
         return BUDGET_PCT
     return BUDGET
-
-
-def broadcast_reference(
-    table: pd.DataFrame, by: str, reference_methods: Sequence[str]
-) -> pd.DataFrame:
-    """Copy the rows of single-budget reference methods (AF) to every other budget.
-
-    Rows of the reference methods are repeated with ``by`` set to each budget
-    value the other methods have; their own budget value is dropped unless
-    another method also has it.
-    """
-    is_ref = table[METHOD].isin(list(reference_methods))
-    if not is_ref.any():
-        return table
-    others = table[~is_ref]
-    budgets = others[by].dropna().unique()
-    if budgets.size == 0:
-        return table
-    ref = table[is_ref]
-    copies = [ref.assign(**{by: b}) for b in budgets]
-    return pd.concat([others, *copies], ignore_index=True)
