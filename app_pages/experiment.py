@@ -1,8 +1,11 @@
 """Experiment: datasets x methods under protocol A or B, with progress and a cache."""
 
+import warnings
+
 import streamlit as st
 
-from ui import state, widgets
+from mlfs_core.evaluation.dense import DenseDataWarning, presence_methods
+from ui import cached, state, widgets
 from ui.sections import experiment, experiment_form, run_figure
 
 st.title("Experiment")
@@ -14,6 +17,7 @@ catalogue = widgets.dataset_catalogue()
 current, _ = widgets.current_dataset()
 experiment_form.config_upload()
 values = experiment_form.settings(list(catalogue), current)
+chosen = list(values["datasets"])
 
 config = widgets.call_showing_warnings(
     "Invalid settings",
@@ -36,6 +40,24 @@ if config is not None:
         )
 
 if config is not None:
+    # Before the run, not after it: presence-based methods on dense data.
+    presence = tuple(presence_methods(config.methods))
+    for name in chosen if presence else ():
+        message = widgets.call_or_error(
+            f"Reading {name}", cached.dense_warning, catalogue[name], presence, name
+        )
+        if message:
+            st.warning(message, icon=":material/warning:")
+
+
+def _run_without_dense_warnings(config):
+    """Run; the dense-data warnings were shown above, before the run."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DenseDataWarning)
+        return experiment_form.run_with_progress(config)
+
+
+if config is not None:
     experiment_form.estimate_panel(config, st.session_state["exp_protocol"])
     st.info(experiment.run_statement(config), icon=":material/play_circle:")
 left, right = st.columns([1, 5])
@@ -45,7 +67,7 @@ experiment_form.report_stopped_run()
 
 if run and config is not None:
     folder = widgets.call_showing_warnings(
-        "The experiment failed", experiment_form.run_with_progress, config
+        "The experiment failed", _run_without_dense_warnings, config
     )
     if folder is not None:
         st.session_state[state.EXPERIMENT_RESULTS] = str(folder)

@@ -481,3 +481,15 @@ def greedy_steps(
         return steps(ds.X, ds.Y, method, k=k, progress=report, **dict(params))
     finally:
         bar.empty()
+
+
+@st.cache_data(show_spinner="Checking the data ...", **BOUNDS)
+def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str | None:
+    """The dense-data warning for presence-based ``methods`` on dataset ``key``.
+
+    :func:`mlfs_core.evaluation.dense.dense_warning` on the loaded features;
+    None when the data are sparse enough or ``methods`` is empty.
+    """
+    from mlfs_core.evaluation.dense import dense_warning as warning
+
+    return warning(load(key).X, methods, dataset=name)

@@ -57,3 +57,17 @@ def test_no_dense_warning_for_methods_it_does_not_concern(dense_dir):
     """Check RFS alone, or MaxCS with the median rule, gets no dense-data warning."""
     assert _run(["RFS"]) == []
     assert _run(["MaxCS"], binarize="median") == []
+
+
+def test_the_warning_shows_before_the_run_and_once_after_it(dense_dir):
+    """Check the dense-data warning appears before Run, and only once after it."""
+    at = open_page(new_app(), "experiment")
+    at.multiselect(key="exp_datasets").set_value(["dense"]).run()
+    at.multiselect(key="exp_methods_A").set_value(["MaxCS", "ATR"]).run()
+    before = [w.value for w in at.warning if "Dense data" in w.value]
+    assert len(before) == 1 and "MaxCS" in before[0] and "ATR" not in before[0]
+    at.number_input(key="exp_folds_A").set_value(2).run()
+    at.text_input(key="exp_budgets_A").set_value("50").run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    assert [w.value for w in at.warning if "Dense data" in w.value] == before
