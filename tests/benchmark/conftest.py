@@ -30,9 +30,13 @@ from mlfs_core.evaluation.outputs import write_table
 
 HERE = Path(__file__).resolve().parent
 PLUGIN = HERE / "mine.py"
-METHOD = "SumPearson"
+METHOD = "MineSumPearson"  # not the example plug-in's name: both load in one session
 BUILT_INS = ("PPT-MI", "IGMF", "LRFS")
 TINY = "tiny-study"
+
+# The plug-in file is loaded by the tests, as a user's: never imported by
+# --doctest-modules collection (that would register its method for the session).
+collect_ignore = ["mine.py"]
 
 
 def load_test_plugin():
@@ -42,11 +46,19 @@ def load_test_plugin():
     return load_plugins([str(PLUGIN)])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def mine():
-    """The test plug-in's method, registered."""
+    """The test plug-in's method, registered for one test module, then removed
+    again (the plug-in tests check exactly what a process has loaded)."""
+    from mlfs_core import plugins
+
+    before = plugins._registries()
+    loaded = dict(plugins._LOADED)
     load_test_plugin()
-    return METHOD
+    yield METHOD
+    plugins._rollback(before)
+    plugins._LOADED.clear()
+    plugins._LOADED.update(loaded)
 
 
 def _config_text(datasets: Path) -> str:

@@ -1,6 +1,6 @@
 """A user's method as a plug-in file: the sum over labels of |Pearson r| (a filter).
 
-``mlfs benchmark --plugin tests/benchmark/mine.py --method SumPearson ...``
+``mlfs benchmark --plugin tests/benchmark/mine.py --method MineSumPearson ...``
 loads it; the tests also import it and register it in-process.
 """
 
@@ -28,7 +28,7 @@ def _sum_abs_pearson(X, Y, *, k, rng, **params):
 
 
 SPEC = MethodSpec(
-    name="SumPearson",
+    name="MineSumPearson",
     family="extra",
     rank=_sum_abs_pearson,
     description="Sum over labels of the absolute Pearson correlation.",

@@ -73,11 +73,16 @@ def test_mlfs_benchmark_quick_ranks_a_plugin_method(shared_datasets, tmp_path):
 
 
 def test_mlfs_benchmark_writes_where_the_app_looks(
-    shared_datasets, tmp_path, monkeypatch, capsys
+    shared_datasets, mine, tmp_path, monkeypatch, capsys
 ):
-    """Check the default folder: ``results/benchmarks/SUITE-LABEL-quick`` here."""
+    """Check the default folder: ``results/benchmarks/SUITE-LABEL-quick`` here.
+
+    In this process: ``mine`` removes the plug-in again after the module, and
+    ``MLFS_PLUGINS`` (where ``--plugin`` hands it on) is restored."""
     from mlfs_core.cli import main
 
+    # setenv, not delenv: delenv of an unset variable records nothing to undo
+    monkeypatch.setenv("MLFS_PLUGINS", "")
     monkeypatch.chdir(tmp_path)
     argv = ["benchmark", "--plugin", str(PLUGIN), "--method", METHOD]
     argv += ["--label", "Mine", "--suite", "paper001", "--quick"]
