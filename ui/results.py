@@ -17,6 +17,7 @@ import streamlit as st
 from mlfs_core.benchmark import find_benchmarks
 
 from . import state
+from .datasets import UploadSpaceError, save_upload, touch_upload
 
 RESULTS_FILE = "results.csv"
 SELECTIONS_FILE = "selections.csv"
@@ -46,6 +47,7 @@ def data_file(folder: Path | str, name: str) -> Path:
 
 RESULTS_UPLOAD = "results_upload"
 SELECTIONS_UPLOAD = "selections_upload"
+RESULTS_UPLOAD_ERROR = "results_upload_error"
 
 
 class ResultsRef(NamedTuple):
@@ -129,8 +131,16 @@ def available_sources() -> dict[str, Path | None]:
 
 
 def _uploaded_folder() -> Path | None:
+    """This session's uploaded results folder (None before an upload).
+
+    Reading it marks it used, so the session's quota removes its other
+    uploads first.
+    """
     folder = st.session_state.get(state.UPLOADED_RESULTS)
-    return Path(folder) if folder else None
+    if not folder:
+        return None
+    touch_upload(folder)
+    return Path(folder)
 
 
 def _remember_choice() -> None:
@@ -165,6 +175,12 @@ def choose_source(*, prefer: tuple[str, ...] = ()) -> ResultsRef | None:
     folder = (
         sources.get(choice) if choice != state.SOURCE_UPLOAD else _uploaded_folder()
     )
+    if choice == state.SOURCE_UPLOAD and folder is not None and not folder.is_dir():
+        st.info(
+            "The uploaded results were removed to keep this session's uploads "
+            "within their quota: upload them again."
+        )
+        return None
     if folder is None or not data_file(folder, RESULTS_FILE).is_file():
         st.info("No results here yet: run an experiment, or upload a results CSV.")
         return None
@@ -182,18 +198,29 @@ def _upload_form() -> None:
         key=SELECTIONS_UPLOAD,
         on_change=_save_uploads,
     )
+    if st.session_state.get(RESULTS_UPLOAD_ERROR):
+        st.error(st.session_state[RESULTS_UPLOAD_ERROR])
 
 
 def _save_uploads() -> None:
+    """Keep the uploaded CSVs in this browser session's own upload folder.
+
+    They go through :func:`ui.datasets.save_upload`, as dataset uploads do:
+    under the session's token, within its quota and the global cap, so one
+    session never sees, evicts or overwrites another's results. A failure
+    is kept as a message for :func:`_upload_form` (``st.error``).
+    """
+    st.session_state[RESULTS_UPLOAD_ERROR] = None
     results = st.session_state.get(RESULTS_UPLOAD)
     if results is None:
         return
     selections = st.session_state.get(SELECTIONS_UPLOAD)
-    blobs = [results.getvalue(), selections.getvalue() if selections else b""]
-    digest = hashlib.sha256(b"\0".join(blobs)).hexdigest()[:16]
-    folder = state.work_dir() / "results_uploads" / digest
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / RESULTS_FILE).write_bytes(blobs[0])
+    files = [(RESULTS_FILE, results.getvalue())]
     if selections is not None:
-        (folder / SELECTIONS_FILE).write_bytes(blobs[1])
-    st.session_state[state.UPLOADED_RESULTS] = str(folder)
+        files.append((SELECTIONS_FILE, selections.getvalue()))
+    try:
+        folder = save_upload(files, session=state.session_token())
+    except UploadSpaceError as exc:
+        st.session_state[RESULTS_UPLOAD_ERROR] = f"Could not keep the upload: {exc}"
+        return
+    st.session_state[state.UPLOADED_RESULTS] = folder
