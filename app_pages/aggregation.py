@@ -3,6 +3,7 @@
 import streamlit as st
 
 from mlfs_core.explain import uncovered_labels
+from mlfs_core.measures import MEASURE_LABELS
 from mlfs_core.plots import (
     aggregation_turns_figure,
     coverage_bars,
@@ -23,7 +24,14 @@ _, features, labels = cached.names(key)
 seed = widgets.seed()
 
 cols = st.columns(4)
-measure = cols[0].selectbox("Measure", ["CS", "BNS"], key="learn_agg_measure")
+measure = MEASURE_LABELS[
+    cols[0].selectbox(
+        "Measure",
+        learn.EXPLAINED_MEASURES,
+        format_func=MEASURE_LABELS.get,
+        key="learn_agg_measure",
+    )
+]
 binarize = cols[3].radio(
     "Feature present when",
     list(learn.PRESENT_WHEN),

@@ -3,14 +3,15 @@
 import streamlit as st
 
 from mlfs_core.plots import metric_vs_budget
+from mlfs_core.selectors import reference_methods
 from ui import cached, tables, widgets
 
 st.title("Metric vs number of selected features")
 st.caption(
     "Mean over folds and repeats; the band spans mean ± one standard deviation "
     "(or the interval the results file gives). Baselines drawn as references "
-    "are long-dashed flat lines across the budgets: AF keeps all features, so it "
-    "has one value, not a curve."
+    "are long-dashed flat lines across the budgets: a baseline that keeps all "
+    "features (AF) has one value, not a curve."
 )
 ref, table = widgets.chosen_results(prefer=("paper 001 study", "protocol b"))
 
@@ -29,16 +30,18 @@ datasets = widgets.datasets_in(curves)
 highlight, shown = widgets.chart_controls(
     methods, datasets, key="budget", panel_word="datasets"
 )
-references = ["AF"]
-if "RFS" in methods:
+references = list(cached.keeps_all_features())  # the registry's baselines
+randoms = [m for m in reference_methods("random") if m in methods]
+if randoms:
+    listed = ", ".join(randoms)
     if st.toggle(
-        "Draw RFS (random features) as a reference line too",
+        f"Draw {listed} (random features) as a reference line too",
         value=False,
         key="budget_rfs_reference",
-        help="RFS's mean over the budgets as a flat line, like AF, "
-        "instead of its curve.",
+        help=f"The mean of {listed} over the budgets as a flat line, like the "
+        "baselines that keep every feature, instead of a curve.",
     ):
-        references.append("RFS")
+        references += randoms
 hib = widgets.is_higher_better(metric)
 by = widgets.budget_axis(curves)
 with st.spinner("Drawing the chart ..."):  # 11 panels x 12 methods take a while

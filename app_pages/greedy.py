@@ -20,9 +20,18 @@ if not widgets.load_or_error(key):
 _, features, labels = cached.names(key)
 
 cols = st.columns([2, 3])
-methods = mlfs_core.list_methods("paper001")
+methods, family_of = learn.greedy_methods()
+if not methods:
+    st.error("No registered method has a criterion formula to show step by step.")
+    st.stop()
+many = len(set(family_of.values())) > 1
 method = cols[0].selectbox(
-    "Method", methods, index=methods.index("PMU"), key="learn_greedy_method"
+    "Method",
+    methods,
+    index=learn.first_default(methods),
+    key="learn_greedy_method",
+    # family after family; the family is named once there is more than one
+    format_func=(lambda m: f"{m} · {family_of[m]}") if many else str,
 )
 k = cols[1].slider(
     "Steps (features to select)",
@@ -35,7 +44,7 @@ with st.expander(f"{method} options (discretization, tau, variant)"):
     params = widgets.method_params(method, key="learn_greedy")
 st.markdown(f"**{method}.** {mlfs_core.get_method(method).description}")
 learn.formula(
-    f"J(f | S) = {learn.GREEDY_FORMULAS[method]}\n"
+    f"J(f | S) = {mlfs_core.get_method(method).formula}\n"
     "R(f) = sum_i I(f; l_i);  I(f; s; l) = I(f; s) - I(f; s | l);  "
     "with S empty every redundancy term is 0"
 )

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from mlfs_core.measures import MEASURE_LABELS
 from mlfs_core.plots import label_score_heatmap
 from ui import cached, widgets
 from ui.sections import learn
@@ -70,8 +71,8 @@ learn.planted_note(key, [feature], what="this feature", marked=False)
 st.subheader("4. Every label's score of the top features")
 measure = st.radio(
     "Measure",
-    ["chi2", "bns"],
-    format_func={"chi2": "CS", "bns": "BNS"}.get,
+    learn.EXPLAINED_MEASURES,
+    format_func=MEASURE_LABELS.get,
     key="learn_score_measure",
     horizontal=True,
 )
@@ -79,7 +80,7 @@ top = st.slider(
     "Top features (by their best label score)", 5, 40, 20, key="learn_score_top"
 )
 matrix = cached.top_scores(key, measure, top, binarize)
-short = {"chi2": "CS", "bns": "BNS"}[measure]
+short = MEASURE_LABELS[measure]
 widgets.show_figure(
     label_score_heatmap(matrix, title=f"{short} of the top {top} features, per label"),
     matrix.reset_index(names="label"),

@@ -28,7 +28,9 @@ if matrix is not None and not matrix.empty:
     widgets.show_figure(fig, matrix.reset_index(), key="sim_fig", filename="similarity")
     absent = [m for m in methods if m not in matrix.index]
     if absent:  # say why a chosen method has no row instead of dropping it silently
-        why = " (AF keeps every feature)" if "AF" in absent else ""
+        every = [m for m in absent if m in cached.keeps_all_features()]
+        keeps = "keeps" if len(every) == 1 else "keep"
+        why = f" ({', '.join(every)} {keeps} every feature)" if every else ""
         st.caption(
             f"Not in the heatmap: {', '.join(absent)}: no subset of {size}{why}."
         )

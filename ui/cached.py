@@ -45,6 +45,7 @@ from mlfs_core.reproduction.paper000.published import (
     rank_comparison,
     reproduction_ranks,
 )
+from mlfs_core.selectors import reference_methods
 from mlfs_core.selectors.naming import (
     BASELINES,
     OTHER_PANEL,
@@ -242,6 +243,16 @@ def selections(ref: ResultsRef) -> pd.DataFrame | None:
     return read_selections(path) if path.is_file() else None
 
 
+def keeps_all_features() -> tuple[str, ...]:
+    """The registered baselines that keep every feature (``reference="all"``).
+
+    A results table holds them once (at 100 %); the analyses set them beside
+    every budget as references, and they have no subset of a smaller budget.
+    Read from the registry on every call, so a plug-in's baseline counts too.
+    """
+    return tuple(reference_methods("all"))
+
+
 def _subset(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
     table = results(ref)
     return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
@@ -257,7 +268,10 @@ def rank_curves(
     groups = measure_panels(methods) if by_measure else {"": list(methods)}
     frames = [
         rank_table(
-            table[table[METHOD].isin(members)], metric=metric, higher_is_better=hib
+            table[table[METHOD].isin(members)],
+            metric=metric,
+            higher_is_better=hib,
+            reference_methods=keeps_all_features(),
         ).assign(panel=panel_title(panel, members))
         for panel, members in groups.items()
     ]
@@ -286,7 +300,7 @@ def friedman(
     """Friedman test and Nemenyi CD of ``methods`` at a budget (ValueError if N < 2)."""
     table = _subset(ref, metric, methods)
     by = budget_column(table)
-    table = broadcast_reference(table, by, ("AF",))
+    table = broadcast_reference(table, by, keeps_all_features())
     return friedman_nemenyi(
         table[table[by] == budget],
         alpha=0.05,
@@ -302,9 +316,10 @@ def similarity(
     table = selections(ref)
     if table is None:
         raise ValueError("these results have no selections.csv")
-    if percent:
-        return similarity_matrix(table, budget_pct=budget, methods=list(methods))
-    return similarity_matrix(table, budget=int(budget), methods=list(methods))
+    size = {"budget_pct": budget} if percent else {"budget": int(budget)}
+    return similarity_matrix(
+        table, methods=list(methods), exclude=keeps_all_features(), **size
+    )
 
 
 @st.cache_data(show_spinner="Averaging over folds ...", **BOUNDS)

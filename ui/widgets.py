@@ -240,8 +240,10 @@ def budget_title(by: str) -> str:
 
 
 def budgets_of(table: pd.DataFrame, by: str) -> list[float]:
-    """Sorted distinct budgets of a results table (AF's 100 % left out)."""
-    values = pd.unique(table.loc[table[METHOD] != "AF", by].dropna())
+    """Sorted distinct budgets of a results table (the 100 % of the baselines that
+    keep every feature left out)."""
+    kept = ~table[METHOD].isin(cached.keeps_all_features())
+    values = pd.unique(table.loc[kept, by].dropna())
     return sorted(float(v) for v in values)
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 from ..errors import ConfigError
-from ._spec import MethodSpec, Option, Ranking, spec_from_function
+from ._spec import REFERENCE_KINDS, MethodSpec, Option, Ranking, spec_from_function
 from .filter import filter_specs
 from .greedy import greedy_specs
 
@@ -32,13 +32,16 @@ __all__ = [
     "METHODS",
     "MethodSpec",
     "Option",
+    "REFERENCE_KINDS",
     "Ranking",
+    "default_methods",
     "families",
     "get_method",
     "is_built_in",
     "list_methods",
     "method_identity",
     "method_version",
+    "reference_methods",
     "register",
     "unregister",
 ]
@@ -83,7 +86,8 @@ def register(spec: MethodSpec | Callable, **fields) -> MethodSpec:
     **fields
         For a function: ``name`` (default its ``__name__``), ``family``
         (default ``"user"``), ``stochastic``, ``options``, ``description``,
-        ``version``, ``family_label``.
+        ``version``, ``family_label``, ``reference``, ``default_for``,
+        ``formula``.
 
     Returns
     -------
@@ -232,3 +236,45 @@ def list_methods(family: str | None = None) -> list[str]:
     ['RFS', 'AF']
     """
     return [n for n, s in _TABLE.items() if family is None or s.family == family]
+
+
+def default_methods(place: str) -> list[str]:
+    """Names of the methods whose ``default_for`` holds ``place``, in registry order.
+
+    Parameters
+    ----------
+    place : str
+        Where the app picks methods before the user does, e.g.
+        ``"experiment-A"``, ``"control"`` or ``"learn"`` (see
+        :attr:`MethodSpec.default_for`).
+
+    Examples
+    --------
+    >>> default_methods("nowhere")
+    []
+    """
+    return [n for n, s in _TABLE.items() if place in s.default_for]
+
+
+def reference_methods(kind: str | None = None) -> list[str]:
+    """Names of the baselines (methods with a ``reference``), in registry order.
+
+    Parameters
+    ----------
+    kind : str, optional
+        Only baselines of that kind: ``"all"`` (keeps every feature) or
+        ``"random"`` (see :data:`REFERENCE_KINDS`). Default: every baseline.
+
+    Raises
+    ------
+    ConfigError
+        For a kind that is not one of :data:`REFERENCE_KINDS`.
+    """
+    if kind is not None and (not kind or kind not in REFERENCE_KINDS):
+        kinds = ", ".join(repr(k) for k in REFERENCE_KINDS if k)
+        raise ConfigError(f"unknown reference kind {kind!r}; known: {kinds}")
+    return [
+        n
+        for n, s in _TABLE.items()
+        if s.reference and (kind is None or s.reference == kind)
+    ]

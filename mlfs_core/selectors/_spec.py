@@ -47,6 +47,14 @@ class Ranking:
     criterion_path: np.ndarray | None = None
 
 
+REFERENCE_KINDS = {
+    "": "a method that selects features",
+    "all": "keeps every feature (the no-selection baseline)",
+    "random": "selects features at random",
+}
+"""The values of :attr:`MethodSpec.reference` and what each means."""
+
+
 @dataclass(frozen=True)
 class MethodSpec:
     """Metadata and implementation of one ranking method.
@@ -74,6 +82,24 @@ class MethodSpec:
     family_label : str
         How the app titles the family, for a family of your own (the built-in
         families have their titles; default: the family name).
+    reference : str
+        ``""`` (default) for a method that selects, or the kind of baseline it
+        is: ``"all"`` keeps every feature (a results table holds it once, at
+        100 %; the analyses set it beside every budget as a flat reference and
+        it has no subset of a smaller budget), ``"random"`` selects at random
+        (the Metric vs budget page offers to draw it as a flat reference line).
+        See :data:`REFERENCE_KINDS`.
+    default_for : tuple of str
+        The places where the app picks the method before the user does (none
+        by default): ``"experiment-<protocol>"`` (e.g. ``"experiment-A"``: the
+        Experiment form's methods for that protocol), ``"control"`` (the
+        control method of the post-hoc tests: the first such method in
+        registry order among those compared) and ``"learn"`` (the Learn page's
+        method at first). Any other string is allowed and ignored by the app.
+    formula : str
+        The method's criterion in the plain notation of the Learn pages, e.g.
+        ``"I(f_P; Y_P)"`` for a greedy filter's J(f | S) ("" if it has none).
+        The Learn page "A greedy step" offers the methods that have one.
     """
 
     name: str
@@ -84,6 +110,23 @@ class MethodSpec:
     description: str = ""
     version: str = ""
     family_label: str = ""
+    reference: str = ""
+    default_for: tuple[str, ...] = ()
+    formula: str = ""
+
+    def __post_init__(self):
+        if self.reference not in REFERENCE_KINDS:
+            raise ConfigError(
+                f"method {self.name!r}: reference must be one of "
+                f"{sorted(REFERENCE_KINDS)}, got {self.reference!r}"
+            )
+        places = self.default_for
+        if isinstance(places, str) or not all(isinstance(p, str) for p in places):
+            raise ConfigError(
+                f"method {self.name!r}: default_for must be a tuple of strings, "
+                f"got {places!r}"
+            )
+        object.__setattr__(self, "default_for", tuple(places))
 
     @property
     def defaults(self) -> dict[str, object]:
@@ -153,6 +196,9 @@ def spec_from_function(
     description: str = "",
     version: str = "",
     family_label: str = "",
+    reference: str = "",
+    default_for: tuple[str, ...] = (),
+    formula: str = "",
 ) -> MethodSpec:
     """A :class:`MethodSpec` around a plain ranking function.
 
@@ -165,6 +211,8 @@ def spec_from_function(
     name : str, optional
         Default: the function's ``__name__``.
     family, stochastic, options, description, version, family_label
+        As in :class:`MethodSpec`.
+    reference, default_for, formula
         As in :class:`MethodSpec`.
     """
     if not callable(function):
@@ -183,6 +231,9 @@ def spec_from_function(
         description=description or (function.__doc__ or "").strip().split("\n")[0],
         version=str(version),
         family_label=family_label,
+        reference=reference,
+        default_for=default_for,
+        formula=formula,
     )
 
 

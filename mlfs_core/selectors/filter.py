@@ -176,6 +176,11 @@ WEIGHTING_OPTION = Option(
 )
 
 
+_DEFAULT_FOR = dict.fromkeys(("MaxCS", "MeanCS", "MaxBNS", "RaRBNS"), ("experiment-A",))
+"""Protocol A's teaching set in the app: contrasting aggregations of both
+measures (with the baselines RFS and AF)."""
+
+
 def filter_specs() -> list[MethodSpec]:
     """The specs of every measure + aggregation method and of RFS and AF."""
     specs = []
@@ -183,9 +188,10 @@ def filter_specs() -> list[MethodSpec]:
         family = "paper000" if measure in ("chi2", "bns") else "extra"
         for aggregation in AGGREGATION_LABELS:
             stochastic = aggregation == "rar"
+            name = method_name(aggregation, measure)
             specs.append(
                 MethodSpec(
-                    name=method_name(aggregation, measure),
+                    name=name,
                     family=family,
                     rank=partial(
                         _rank_filter, measure=measure, aggregation=aggregation
@@ -200,6 +206,7 @@ def filter_specs() -> list[MethodSpec]:
                         f"Ranks features by {_AGG_TEXT[aggregation]} "
                         f"{_MEASURE_TEXT[measure]} after Binary Relevance."
                     ),
+                    default_for=_DEFAULT_FOR.get(name, ()),
                 )
             )
     return specs + [
@@ -209,11 +216,15 @@ def filter_specs() -> list[MethodSpec]:
             rank=_rank_random,
             stochastic=True,
             description="Random feature selection: a seeded random permutation.",
+            reference="random",
+            default_for=("experiment-A", "control"),
         ),
         MethodSpec(
             name="AF",
             family="baseline",
             rank=_rank_all,
             description="All features, in file order (the no-selection baseline).",
+            reference="all",
+            default_for=("experiment-A",),
         ),
     ]

@@ -105,6 +105,29 @@ _DESCRIPTIONS = {
     "ATR": "Adaptive relevance plus PPT-transformed relevance minus mean redundancy.",
 }
 IT_METHODS = tuple(_DESCRIPTIONS)
+_FORMULAS = {
+    "PPT-MI": "I(f_P; Y_P)",
+    "IGMF": "2 I(f; L) / (H(f) + H(L)), L the label-set variable; 0 if H(f)+H(L) = 0",
+    "PMU": "R(f) - sum_{i<j} I(f; l_i; l_j) - sum_s sum_i I(f; s; l_i)",
+    "D2F": "R(f) - sum_s sum_i I(f; s; l_i)",
+    "MDMR": "R(f) - (1/|S|) sum_s [ I(f; s) - sum_i I(s; l_i | f) ]",
+    "LRFS": "sum_i sum_{j != i} I(f; l_i | l_j) - (1/|S|) sum_s I(f; s)",
+    "LSMFS": "R(f) + sum_{i != j} max(0, I(f; l_i; l_j)) - sum_s I(f; s)",
+    "MLSMFS": "R(f) + max_{i != j} I(f; l_i | l_j) - sum_s I(f; s) (max 0 if q = 1)",
+    "SCLS": "R(f) * (1 - sum_s I(f; s) / H(f)); J = 0 for a constant feature",
+    "ATR": "(1/q) R(f) + I(f_P; Y_P) - (1/|S|) sum_s I(f; s)",
+}
+"""J(f | S) of each method, as in METHODS.md section 4 (R(f) = sum_i I(f; l_i))."""
+_DEFAULT_FOR = {
+    "PPT-MI": ("experiment-B",),
+    "IGMF": ("experiment-B",),
+    "PMU": ("learn",),
+    "SCLS": ("experiment-B",),
+    "ATR": ("experiment-B", "control"),
+}
+"""Where the app picks these methods at first: protocol B's teaching set (paper
+001's proposed method ATR and three contrasting ones), ATR as the post-hoc
+control (paper 001 compares every method with it), PMU on the Learn page."""
 _WITH_TAU = ("ATR", "PPT-MI")
 _WITH_VARIANT = ("PMU", "MDMR")
 
@@ -349,6 +372,8 @@ def greedy_specs() -> list[MethodSpec]:
             stochastic=False,
             options=_options(method),
             description=_DESCRIPTIONS[method],
+            default_for=_DEFAULT_FOR.get(method, ()),
+            formula=_FORMULAS[method],
         )
         for method in IT_METHODS
     ]

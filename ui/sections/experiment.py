@@ -35,19 +35,43 @@ from mlfs_core.evaluation.runner import (
     plan_experiment,
     run_experiment,
 )
-from mlfs_core.selectors import get_method
+from mlfs_core.selectors import (
+    METHODS,
+    default_methods,
+    families,
+    get_method,
+    list_methods,
+)
 
 from .. import cached, state
 from ..datasets import DatasetKey
 
 TEACHING_DEFAULTS = {
-    "A": {
-        "methods": ["MaxCS", "MeanCS", "MaxBNS", "RaRBNS", "RFS", "AF"],
-        "budgets": "10, 30, 50",
-        "folds": 3,
-    },
-    "B": {"methods": ["PPT-MI", "IGMF", "SCLS", "ATR"], "budgets": "1-20", "folds": 3},
+    "A": {"budgets": "10, 30, 50", "folds": 3},
+    "B": {"budgets": "1-20", "folds": 3},
 }
+"""The Experiment form's first budgets and folds per protocol; its first methods
+are :func:`teaching_methods` (from the registry)."""
+
+
+def teaching_methods(protocol: str) -> list[str]:
+    """The methods the Experiment form starts with for ``protocol``.
+
+    Those registered with ``"experiment-<protocol>"`` in their
+    :attr:`~mlfs_core.MethodSpec.default_for`, in registry order.
+    """
+    return default_methods(f"experiment-{protocol}")
+
+
+def methods_by_family() -> tuple[list[str], dict[str, str]]:
+    """Every registered method, family after family, and each one's family title.
+
+    The families in :func:`mlfs_core.selectors.families` order (built-in
+    first, then those of plug-ins), the methods of each in registry order.
+    """
+    titles = dict(families())
+    names = [name for family in titles for name in list_methods(family)]
+    return names, {name: titles[METHODS[name].family] for name in names}
 
 
 def parse_budgets(text: str) -> tuple[float, ...]:

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import streamlit as st
 
-import mlfs_core
-
 from .. import cached, state, widgets
 from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 from .experiment import (
@@ -16,12 +14,14 @@ from .experiment import (
     config_digest,
     estimate,
     estimate_text,
+    methods_by_family,
     parse_budgets,
     quick_budgets,
     read_config,
     run,
     run_statement,
     solver_summary,
+    teaching_methods,
 )
 
 PROTOCOLS = {
@@ -95,11 +95,16 @@ def settings(dataset_names: list[str], current: str) -> dict:
     )
     protocol = _keep("exp_protocol")
     defaults = TEACHING_DEFAULTS[protocol]
-    known = mlfs_core.list_methods()
-    kw = _restore(
-        f"exp_methods_{protocol}", [m for m in defaults["methods"] if m in known], known
+    known, family_of = methods_by_family()
+    kw = _restore(f"exp_methods_{protocol}", teaching_methods(protocol), known)
+    st.multiselect(
+        "Methods",
+        known,
+        format_func=lambda name: f"{name} · {family_of[name]}",
+        **kw,
+        help="Listed family by family (the family after each name); a plug-in's "
+        "methods come under their own family.",
     )
-    st.multiselect("Methods", known, **kw)
     methods = _keep(kw["key"])
     cols = st.columns(4)
     kw = _restore(f"exp_budgets_{protocol}", defaults["budgets"])

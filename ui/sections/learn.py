@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
+import mlfs_core
+from mlfs_core.selectors import default_methods, families
+from mlfs_core.selectors.greedy import IT_METHODS
+
 from .. import cached
 from ..datasets import DatasetKey
 from ..widgets import ordinal, plural
 
 RANK_PAGE = "app_pages/rank.py"
+EXPLAINED_MEASURES = ("chi2", "bns")
+"""The per-label measures the Learn pages take apart (keys of
+:data:`mlfs_core.measures.MEASURE_LABELS`): the score page shows the formula and
+the numbers of these two, the aggregation page aggregates their scores."""
 PRESENT_WHEN = {"presence": "non-zero", "median": "above its median"}
 """The CS/BNS ``binarize`` rules and how the Learn pages name them."""
 
@@ -47,19 +55,34 @@ AGGREGATION_TEXT = {
     ),
 }
 
-GREEDY_FORMULAS = {
-    "ATR": "(1/q) R(f) + I(f_P; Y_P) - (1/|S|) sum_s I(f; s)",
-    "PPT-MI": "I(f_P; Y_P)",
-    "IGMF": "2 I(f; L) / (H(f) + H(L)), L the label-set variable; 0 if H(f)+H(L) = 0",
-    "PMU": "R(f) - sum_{i<j} I(f; l_i; l_j) - sum_s sum_i I(f; s; l_i)",
-    "D2F": "R(f) - sum_s sum_i I(f; s; l_i)",
-    "SCLS": "R(f) * (1 - sum_s I(f; s) / H(f)); J = 0 for a constant feature",
-    "MDMR": "R(f) - (1/|S|) sum_s [ I(f; s) - sum_i I(s; l_i | f) ]",
-    "LRFS": "sum_i sum_{j != i} I(f; l_i | l_j) - (1/|S|) sum_s I(f; s)",
-    "LSMFS": "R(f) + sum_{i != j} max(0, I(f; l_i; l_j)) - sum_s I(f; s)",
-    "MLSMFS": "R(f) + max_{i != j} I(f; l_i | l_j) - sum_s I(f; s) (max 0 if q = 1)",
-}
-"""J(f | S) of each method, as in METHODS.md section 4 (R(f) = sum_i I(f; l_i))."""
+LEARN_DEFAULT = "learn"
+"""The :attr:`~mlfs_core.MethodSpec.default_for` place of a Learn page's method."""
+
+
+def greedy_methods() -> tuple[list[str], dict[str, str]]:
+    """The methods a greedy step can show, family after family, and their titles.
+
+    The page shows J(f | S) and records its terms, so it offers the registered
+    methods that have a :attr:`~mlfs_core.MethodSpec.formula` and whose
+    criterion the engine's greedy loop knows
+    (:data:`mlfs_core.selectors.greedy.IT_METHODS`); families in
+    :func:`mlfs_core.selectors.families` order, methods in registry order.
+    """
+    titles = dict(families())
+    names = [
+        name
+        for family in titles
+        for name in mlfs_core.list_methods(family)
+        if mlfs_core.get_method(name).formula and name in IT_METHODS
+    ]
+    return names, {name: titles[mlfs_core.get_method(name).family] for name in names}
+
+
+def first_default(names: list[str], place: str = LEARN_DEFAULT) -> int:
+    """Index in ``names`` of the first method registered as a default for
+    ``place`` (0 if none of them is)."""
+    found = [n for n in default_methods(place) if n in names]
+    return names.index(found[0]) if found else 0
 
 
 def formula(text: str) -> None:

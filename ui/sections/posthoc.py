@@ -15,6 +15,7 @@ import streamlit as st
 from mlfs_core.analysis import control_comparisons, nemenyi_pvalues, wilcoxon_holm
 from mlfs_core.columns import METHOD, METRIC
 from mlfs_core.plots import pvalue_heatmap
+from mlfs_core.selectors import default_methods
 
 from .. import cached, widgets
 from ..results import ResultsRef
@@ -25,8 +26,9 @@ TESTS = {
     "Nemenyi (from the average ranks)": ("bonferroni-dunn", nemenyi_pvalues),
 }
 """Label -> (the control-method test to pair with it, the pairwise function)."""
-PREFERRED_CONTROLS = ("ATR", "RFS")
-"""Default control method: the first of these among the compared methods."""
+CONTROL = "control"
+"""The :attr:`~mlfs_core.MethodSpec.default_for` place of the default control
+method: the first such registered method among those compared (registry order)."""
 
 
 def _direction(metric: str) -> bool:
@@ -61,6 +63,7 @@ def show_posthoc(
         "metric": metric,
         "budget": budget,
         "higher_is_better": _direction(metric),
+        "reference_methods": cached.keeps_all_features(),
     }
     pvalues = widgets.call_or_error("No post-hoc test here", pairwise, table, **choice)
     if pvalues is None:
@@ -77,7 +80,7 @@ def show_posthoc(
         "differ significantly. Rows and columns run from the best average rank."
     )
     names = list(pvalues.index)
-    default = next((m for m in PREFERRED_CONTROLS if m in names), names[0])
+    default = next((m for m in default_methods(CONTROL) if m in names), names[0])
     control = st.selectbox(
         "Control method (every other method against it)",
         names,

@@ -18,6 +18,7 @@ import streamlit as st
 from mlfs_core.columns import BUDGET_PCT, METHOD
 from mlfs_core.plots import similarity_heatmap
 from mlfs_core.reproduction.paper000.published import BNS_METHODS, CS_METHODS
+from mlfs_core.selectors import reference_methods
 
 from .. import cached, widgets
 from ..results import STUDIES_DIR, STUDY_SOURCES, ResultsRef
@@ -76,7 +77,8 @@ def _cells(cells: pd.DataFrame) -> pd.DataFrame:
         + cells["ours"].map("{:.2f}".format)
     )
     wide = text.pivot(index=BUDGET_PCT, columns=METHOD, values="cell")
-    order = [*CS_METHODS, *BNS_METHODS, "RFS", "AF"]  # the paper's order
+    # the paper's order: CS, BNS, then the baselines (the registry's)
+    order = [*CS_METHODS, *BNS_METHODS, *reference_methods()]
     wide = wide[[m for m in order if m in wide.columns]]
     wide.index = _pct(pd.Series(wide.index)).to_list()
     return wide.rename_axis("budget")
