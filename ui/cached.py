@@ -47,7 +47,6 @@ from mlfs_core.reproduction.paper000.published import (
 )
 from mlfs_core.selectors import reference_methods
 from mlfs_core.selectors.naming import (
-    BASELINES,
     OTHER_PANEL,
     is_filter_name,
     measure_panels,
@@ -265,29 +264,35 @@ def rank_curves(
     """Average rank per (panel, budget, method), methods ranked within their panel."""
     table = _subset(ref, metric, methods)
     hib = _direction(metric)
-    groups = measure_panels(methods) if by_measure else {"": list(methods)}
+    baselines = reference_methods()
+    groups = measure_panels(methods, baselines) if by_measure else {"": list(methods)}
     frames = [
         rank_table(
             table[table[METHOD].isin(members)],
             metric=metric,
             higher_is_better=hib,
             reference_methods=keeps_all_features(),
-        ).assign(panel=panel_title(panel, members))
+        ).assign(panel=panel_title(panel, members, baselines))
         for panel, members in groups.items()
     ]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def panel_title(panel: str, members: list[str]) -> str:
+def panel_title(
+    panel: str, members: list[str], baselines: list[str] | None = None
+) -> str:
     """The title a reader understands for a :func:`measure_panels` panel.
 
     The engine's catch-all panel (``"other"``) holds the information-theoretic
     filters (ATR, PPT-MI ...), and perhaps a lone filter of some measure;
-    it is titled by what it holds.
+    it is titled by what it holds. ``baselines`` (default: the registry's,
+    :func:`~mlfs_core.selectors.reference_methods`) do not count.
     """
     if panel != OTHER_PANEL:
         return panel
-    own = [m for m in members if m not in BASELINES]
+    if baselines is None:
+        baselines = reference_methods()
+    own = [m for m in members if m not in baselines]
     if own and not any(is_filter_name(m) for m in own):
         return "Information-theoretic methods"
     return "Other methods"

@@ -120,20 +120,25 @@ def split_name(name: str) -> tuple[str, str]:
     return AGGREGATION_LABELS[aggregation], MEASURE_LABELS[measure]
 
 
-def measure_panels(methods: Iterable[str]) -> dict[str, list[str]]:
+def measure_panels(
+    methods: Iterable[str], baselines: Iterable[str] = BASELINES
+) -> dict[str, list[str]]:
     """Group method names by the measure in their name, as in paper 000's Figure 1.
 
     Parameters
     ----------
     methods : iterable of str
         Method names, in display order.
+    baselines : iterable of str, default=BASELINES
+        The reference methods that join every measure panel (the app passes
+        the registry's, :func:`~mlfs_core.selectors.reference_methods`).
 
     Returns
     -------
     dict of str to list of str
         Measure label (``"CS"``, ``"BNS"`` ...) -> the methods using it, in
-        the order given; panels in order of first appearance. The baselines
-        (:data:`BASELINES`: RFS, AF) join every measure panel as references.
+        the order given; panels in order of first appearance. The
+        ``baselines`` join every measure panel as references.
         Other methods without a measure in their name (the
         information-theoretic filters) go to the panel ``"other"``, and so
         does the method of a measure panel that would hold only one; without
@@ -150,10 +155,11 @@ def measure_panels(methods: Iterable[str]) -> dict[str, list[str]]:
     {}
     """
     methods = list(methods)
-    baselines = [m for m in methods if m in BASELINES]
+    references = set(baselines)
+    baselines = [m for m in methods if m in references]
     panels: dict[str, list[str]] = {}
     for method in methods:
-        if method in BASELINES:
+        if method in references:
             continue
         panel = split_name(method)[1] if is_filter_name(method) else OTHER_PANEL
         panels.setdefault(panel, []).append(method)
