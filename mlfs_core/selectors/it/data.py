@@ -96,6 +96,11 @@ class DiscreteProblem:
         """The stored co-occurrences grouped by (feature, label), for the steps."""
         return Entries(self)
 
+    @cached_property
+    def code_tsum(self) -> np.ndarray:
+        """``sum_{v >= 1} T[bin_counts[f, v]]`` per feature, shape (n_features,)."""
+        return self.tsum(self.bin_counts[:, 1:]).sum(axis=1)
+
     @property
     def n_codes(self) -> int:
         """Largest number of codes of any feature (at least 2, for array shapes)."""
@@ -169,6 +174,59 @@ class Entries:
         if n_keys <= LOOKUP_KEYS:
             self._index = np.full(n_keys, -1, dtype=np.int32)
             self._index[self.keys] = np.arange(self.keys.size, dtype=np.int32)
+        self.problem = problem
+
+    @cached_property
+    def entry_start(self) -> np.ndarray:
+        """First entry of each feature (entries are sorted by feature), (M + 1,)."""
+        return np.searchsorted(self.f, np.arange(self.problem.n_features + 1))
+
+    @cached_property
+    def group_start(self) -> np.ndarray:
+        """First (f, i) group of each feature, shape (n_features + 1,)."""
+        return np.searchsorted(self.group_f, np.arange(self.problem.n_features + 1))
+
+    @cached_property
+    def group_alpha(self) -> np.ndarray:
+        """Non-mode samples of f with label i, per (f, i) group."""
+        return np.bincount(
+            self.group, weights=self.counts, minlength=self.group_f.size
+        ).astype(np.intp)
+
+    @cached_property
+    def code_cells(self) -> np.ndarray:
+        """``sum_i sum_{v >= 1, l} T[count(f = v, l_i = l)]`` per feature.
+
+        The T-sum of the code >= 1 cells of every (f, l_i) table: ``q`` times
+        :attr:`DiscreteProblem.code_tsum` plus a change per stored entry.
+        """
+        problem = self.problem
+        total = problem.bin_counts.ravel()[self.fv]
+        change = problem.tsum(self.counts) - problem.tsum(total)
+        change += problem.tsum(total - self.counts)
+        out = np.bincount(self.f, weights=change, minlength=problem.n_features)
+        return out + problem.n_labels * problem.code_tsum
+
+    @cached_property
+    def mode_keys(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, sp.csr_matrix]:
+        """Distinct (label i, mode count x, alpha) of the groups and who holds them.
+
+        Returns ``(i, x, alpha, holders)``: the keys, and the (n_features,
+        n_keys) CSR matrix counting each feature's groups with each key.
+        """
+        problem = self.problem
+        x = problem.bin_counts[self.group_f, 0]
+        width = problem.n_samples + 1
+        keys = (self.group_i * width + x) * width + self.group_alpha
+        unique, inverse = np.unique(keys, return_inverse=True)
+        i, rest = np.divmod(unique, width * width)
+        x_key, alpha = np.divmod(rest, width)
+        holders = sp.csr_matrix(
+            (np.ones(keys.size), (self.group_f, inverse.ravel())),
+            shape=(problem.n_features, unique.size),
+        )
+        holders.sum_duplicates()
+        return i, x_key, alpha, holders
 
     def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:
         """Index of the entries (r, i) (each must be stored)."""

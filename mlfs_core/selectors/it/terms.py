@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import DiscreteProblem, fill_mode, small_counts
-from .triples import triple_tsum
+from .data import DiscreteProblem, fill_mode
+from .triples import overlap_of, triple_tsum
 
 # Elements per block of the (features, codes, labels) temporaries of the statics.
 _BLOCK_ELEMENTS = 1 << 18
@@ -106,12 +106,18 @@ def _rows_by_code(problem: DiscreteProblem, s: int) -> list[np.ndarray]:
 
 
 def _pair_counts(
-    problem: DiscreteProblem, s: int, rows: list[np.ndarray]
+    problem: DiscreteProblem, s: int, rows: list[np.ndarray], overlap: np.ndarray
 ) -> np.ndarray:
-    """Counts of (f code v, s code w), shape (n_features, n_codes, b_s)."""
-    slices = [fill_mode(small_counts(problem, r), r.size) for r in rows]
+    """Counts of (f = v, s = w) of ``overlap``, shape (n_overlap, n_codes, b_s)."""
+    b1 = problem.n_codes - 1
+    columns = (overlap[:, None] * b1 + np.arange(b1)).ravel()
+    slices = []
+    for r in rows:
+        counts = np.bincount(problem.small[r].indices, minlength=problem.small.shape[1])
+        counts = counts[columns].reshape(overlap.size, b1)
+        slices.append(fill_mode(counts, r.size))
     small_w = np.stack(slices, axis=2) if slices else None
-    return _fill_s_mode(small_w, problem.bin_counts)
+    return _fill_s_mode(small_w, problem.bin_counts[overlap])
 
 
 def _fill_s_mode(small_w: np.ndarray | None, totals: np.ndarray) -> np.ndarray:
@@ -120,6 +126,20 @@ def _fill_s_mode(small_w: np.ndarray | None, totals: np.ndarray) -> np.ndarray:
         return totals[:, :, None]
     mode = totals - small_w.sum(axis=2)
     return np.concatenate([mode[:, :, None], small_w], axis=2)
+
+
+def _pair_tsum(problem, rows, pair, overlap) -> np.ndarray:
+    """T-sum of the (f, s) table of every feature.
+
+    A feature apart from s (no shared non-mode sample) has the cells
+    ``bin_counts[f, v]`` (v >= 1, s = 0), the sizes of s's codes (f = 0) and
+    its mode count minus s's non-mode samples; the others are counted.
+    """
+    sizes = np.array([r.size for r in rows], dtype=np.intp)
+    x = np.maximum(problem.bin_counts[:, 0] - sizes.sum(), 0)
+    k = problem.code_tsum + problem.tsum(sizes).sum() + problem.tsum(x)
+    k[overlap] = problem.tsum(pair).sum(axis=(1, 2))
+    return k
 
 
 def step_terms(problem: DiscreteProblem, s: int, *, with_labels: bool) -> StepTerms:
@@ -138,8 +158,9 @@ def step_terms(problem: DiscreteProblem, s: int, *, with_labels: bool) -> StepTe
     StepTerms
     """
     rows = _rows_by_code(problem, s)
-    pair = _pair_counts(problem, s, rows)
-    h_fs = problem.entropy(problem.tsum(pair).sum(axis=(1, 2)))
+    overlap = overlap_of(problem, rows)
+    pair = _pair_counts(problem, s, rows, overlap)
+    h_fs = problem.entropy(_pair_tsum(problem, rows, pair, overlap))
     h_s = float(problem.entropy(problem.tsum(problem.bin_counts[s]).sum()))
     ones = problem.feature_label[s]
     zeros = problem.bin_counts[s][:, None] - ones
@@ -147,7 +168,7 @@ def step_terms(problem: DiscreteProblem, s: int, *, with_labels: bool) -> StepTe
     h_fsl_sum = None
     if with_labels:
         q = problem.n_labels
-        k = triple_tsum(problem, rows, pair)
+        k = triple_tsum(problem, rows, pair, overlap)
         h_fsl_sum = q * np.log2(problem.n_samples) - k / problem.n_samples
     return StepTerms(
         h_fs=h_fs, h_fsl_sum=h_fsl_sum, h_s=h_s, h_sl_sum=float(h_sl.sum())

@@ -23,6 +23,7 @@ distinct pair counts: O(nnz_s LC + E log E_s + U q) time, O(E) memory.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .data import DiscreteProblem, unique_keys
 
@@ -44,36 +45,42 @@ def _sum_over_labels(problem: DiscreteProblem, x: np.ndarray, c: np.ndarray):
 
 
 def _label_block(problem: DiscreteProblem, rows: np.ndarray):
-    """Entries (r, i, count) of P_w: rows r = f * (b - 1) + v - 1, labels i."""
-    product = (problem.small[rows].T @ problem.labels[rows]).tocsr()
-    product.sort_indices()  # sorted queries: a faster searchsorted
-    product = product.tocoo()
+    """Entries (r, i, count) of P_w: rows r = f * (b - 1) + v - 1, labels i.
+
+    In the product's CSC order (by label): the sums below do not depend on
+    the order, and a CSC product of shape (M (b - 1), q) needs no pass over
+    its M (b - 1) rows.
+    """
+    product = sp.csc_matrix(problem.small[rows].T @ problem.labels[rows])
+    cols = np.repeat(np.arange(product.shape[1]), np.diff(product.indptr))
     counts = np.rint(product.data).astype(np.intp)
-    return product.row.astype(np.intp), product.col.astype(np.intp), counts
+    return product.indices.astype(np.intp), cols, counts
 
 
 def _small_codes_part(problem, pair_w, f, fv, p) -> np.ndarray:
     """Cells (v >= 1, w, l_i) with counts p = count(l_i = 1): T(p) + T(pair - p).
 
-    ``pair_w`` is the contiguous (n_features, n_codes) slice of one code w
-    of s; ``f`` and ``fv`` (flat (f, v) index) locate the stored counts p.
+    ``pair_w`` is the contiguous (n_out, n_codes) slice of one code w of s;
+    ``f`` (row of ``pair_w``) and ``fv`` (flat (row, v) index) locate the
+    stored counts p.
     """
-    q = problem.n_labels
+    q, n_out = problem.n_labels, pair_w.shape[0]
     out = q * problem.tsum(pair_w[:, 1:]).sum(axis=1)
     flat = pair_w.ravel()
     for part in _chunks(p.size):
         total, count = flat[fv[part]], p[part]
         change = problem.tsum(count) - problem.tsum(total)
         change += problem.tsum(total - count)
-        out += np.bincount(f[part], weights=change, minlength=problem.n_features)
+        out += np.bincount(f[part], weights=change, minlength=n_out)
     return out
 
 
 def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
     """Cells (v = 0, w, l_i): counts ``ones_i - m`` (l_i = 1) and ``x - ones_i + m``.
 
-    ``ones`` holds the label-1 count if f had no co-occurrence; ``m`` the
-    amounts to take from it at the (feature, label) entries ``(f, i)``.
+    ``x`` holds the (v = 0, w) count of each output row, ``ones`` the label-1
+    counts if the row's feature had no co-occurrence; ``m`` the amounts to
+    take from them at the (row, label) entries ``(f, i)``.
     """
     out = problem.tsum(ones).sum() + _sum_over_labels(problem, x, ones)
     for part in _chunks(f.size):
@@ -81,12 +88,117 @@ def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
         rest = x[f[part]] - a
         change = problem.tsum(a - taken) - problem.tsum(a)
         change += problem.tsum(rest + taken) - problem.tsum(rest)
-        out += np.bincount(f[part], weights=change, minlength=problem.n_features)
+        out += np.bincount(f[part], weights=change, minlength=x.size)
     return out
 
 
+def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(starts[j], stops[j])`` over j."""
+    lengths = stops - starts
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(int(lengths.sum())) + offsets
+
+
+def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
+    """Exact K of the features ``overlap`` (sorted), one row of ``pair`` each.
+
+    Every (f, s, l_i) cell of these features, from the per-code products of
+    s's rows (:func:`_label_block`) and, for the w = 0 slice, from their
+    stored co-occurrences minus the products.
+    """
+    entries, q = problem.entries, problem.n_labels
+    b1, n_codes = problem.n_codes - 1, problem.n_codes
+    local = np.full(problem.n_features, -1, dtype=np.intp)
+    local[overlap] = np.arange(overlap.size)
+    own = _ranges(entries.entry_start[overlap], entries.entry_start[overlap + 1])
+    g_start, g_stop = entries.group_start[overlap], entries.group_start[overlap + 1]
+    groups = _ranges(g_start, g_stop)
+    remainder = entries.counts[own]  # F minus the P_w: the w = 0 slice
+    label_rest = problem.label_counts.astype(np.intp)
+    k = np.zeros(overlap.size)
+    for w, (r_w, l_w) in enumerate(zip(rows, l_ws), start=1):
+        r, i, p = _label_block(problem, r_w)
+        f = local[r // b1]
+        fv = f * n_codes + r % b1 + 1
+        pair_w = np.ascontiguousarray(pair[:, :, w])
+        k += _small_codes_part(problem, pair_w, f, fv, p)
+        positions = entries.position(r, i, q)
+        g_f, g_i, sums = entries.grouped(positions, p)
+        k += _mode_code_part(problem, pair_w[:, 0], l_w, local[g_f], g_i, sums)
+        remainder[np.searchsorted(own, positions)] -= p
+        label_rest = label_rest - l_w
+    pair_0 = np.ascontiguousarray(pair[:, :, 0])
+    f = local[entries.f[own]]
+    fv = f * n_codes + entries.fv[own] % n_codes
+    k += _small_codes_part(problem, pair_0, f, fv, remainder)
+    # Group of each own entry, numbered along ``groups``.
+    shift = g_start - (np.cumsum(g_stop - g_start) - (g_stop - g_start))
+    c = np.bincount(
+        entries.group[own] - shift[f], weights=remainder, minlength=groups.size
+    )
+    g_f = local[entries.group_f[groups]]
+    return k + _mode_code_part(
+        problem, pair_0[:, 0], label_rest, g_f, entries.group_i[groups], c
+    )
+
+
+def _apart_part(problem, sizes, l_ws) -> np.ndarray:
+    """K of every feature as if none shared a non-mode sample with s.
+
+    Such a feature's code >= 1 samples all have s = 0 and s's non-mode
+    samples all have f = 0, so its K is a static part (its (f, l_i) code
+    cells), a constant of the step (the w >= 1 cells), a sum over labels
+    that depends on its mode count only, and a change per stored (f, i)
+    group that depends on (i, mode count, alpha) only, evaluated once per
+    distinct key.
+    """
+    entries, n_s = problem.entries, int(sizes.sum())
+    label_rest = problem.label_counts.astype(np.intp)
+    constant = 0.0
+    for size, l_w in zip(sizes, l_ws):
+        constant += (problem.tsum(l_w) + problem.tsum(size - l_w)).sum()
+        label_rest = label_rest - l_w
+    # The (v = 0, w = 0) count of each feature apart from s (0 for the others,
+    # whose K the caller replaces).
+    x = np.maximum(problem.bin_counts[:, 0] - n_s, 0)
+    k = entries.code_cells + constant + problem.tsum(label_rest).sum()
+    k += _sum_over_labels(problem, x, label_rest)
+    i, x_key, alpha, holders = entries.mode_keys
+    a, rest = label_rest[i], x_key - n_s - label_rest[i]
+    change = problem.tsum(a - alpha) - problem.tsum(a)
+    change += problem.tsum(rest + alpha) - problem.tsum(rest)
+    return k + holders @ change
+
+
+# Above this share of the features sharing a non-mode sample with s, every
+# feature is counted exactly (the apart path would be wasted work).
+OVERLAP_SHARE = 0.5
+
+
+def overlap_of(problem: DiscreteProblem, rows: list[np.ndarray]) -> np.ndarray:
+    """Sorted features with a non-mode sample among ``rows`` (s's non-mode rows).
+
+    All features when they are more than :data:`OVERLAP_SHARE` of them.
+    """
+    m, b1 = problem.n_features, problem.n_codes - 1
+    if not rows:
+        return np.zeros(0, dtype=np.intp)
+    small = problem.small
+    picked = np.concatenate(rows)
+    cols = small.indices[_ranges(small.indptr[picked], small.indptr[picked + 1])]
+    mark = np.zeros(m, dtype=bool)
+    mark[cols // b1] = True
+    overlap = np.flatnonzero(mark)
+    if overlap.size > OVERLAP_SHARE * m:
+        return np.arange(m)
+    return overlap
+
+
 def triple_tsum(
-    problem: DiscreteProblem, rows: list[np.ndarray], pair: np.ndarray
+    problem: DiscreteProblem,
+    rows: list[np.ndarray],
+    pair: np.ndarray,
+    overlap: np.ndarray,
 ) -> np.ndarray:
     """sum_i of the T-sum of the (f, s, l_i) table, shape (n_features,).
 
@@ -95,29 +207,19 @@ def triple_tsum(
     problem : DiscreteProblem
     rows : list of ndarray
         Samples with s = w, for w = 1 .. b_s - 1.
-    pair : ndarray of shape (n_features, n_codes, b_s)
-        Counts of (f = v, s = w).
+    pair : ndarray of shape (n_overlap, n_codes, b_s)
+        Counts of (f = v, s = w) of the features ``overlap``.
+    overlap : ndarray of int
+        Sorted features counted exactly: at least those that share a non-mode
+        sample with s (:func:`overlap_of`); all others are apart from s.
     """
-    entries, q, b1 = problem.entries, problem.n_labels, problem.n_codes - 1
-    remainder = entries.counts.copy()  # F minus the P_w: the w = 0 slice
-    label_rest = problem.label_counts.astype(np.intp)
-    k = np.zeros(problem.n_features)
-    for w, r_w in enumerate(rows, start=1):
-        r, i, p = _label_block(problem, r_w)
-        f = r // b1
-        fv = f * problem.n_codes + r % b1 + 1
-        pair_w = np.ascontiguousarray(pair[:, :, w])
-        k += _small_codes_part(problem, pair_w, f, fv, p)
-        l_w = np.rint(np.asarray(problem.labels[r_w].sum(axis=0))).astype(np.intp)
-        l_w = l_w.ravel()
-        positions = entries.position(r, i, q)
-        k += _mode_code_part(problem, pair_w[:, 0], l_w, *entries.grouped(positions, p))
-        remainder[positions] -= p
-        label_rest = label_rest - l_w
-    pair_0 = np.ascontiguousarray(pair[:, :, 0])
-    k += _small_codes_part(problem, pair_0, entries.f, entries.fv, remainder)
-    c = np.bincount(entries.group, weights=remainder, minlength=entries.group_f.size)
-    k += _mode_code_part(
-        problem, pair_0[:, 0], label_rest, entries.group_f, entries.group_i, c
-    )
+    l_ws = [
+        np.rint(np.asarray(problem.labels[r_w].sum(axis=0))).astype(np.intp).ravel()
+        for r_w in rows
+    ]
+    if overlap.size == problem.n_features:
+        k = np.empty(problem.n_features)
+    else:
+        k = _apart_part(problem, np.array([r.size for r in rows], int), l_ws)
+    k[overlap] = _overlapping_part(problem, rows, pair, overlap, l_ws)
     return k

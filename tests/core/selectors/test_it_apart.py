@@ -1,0 +1,101 @@
+"""The step terms of features apart from s equal a dense count, on both paths.
+
+:mod:`mlfs_core.selectors.it.triples` counts exactly only the features that
+share a non-mode sample with the new feature s and gives the others (apart
+from s) closed forms per mode count and per (label, mode count, alpha) key.
+These tests force the split (``OVERLAP_SHARE = 1``: every apart feature on
+the closed forms) and its absence (``OVERLAP_SHARE = 0``: every feature
+counted) and compare both with tables counted densely here and with the
+naive oracle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mlfs_core._random import check_rng
+from mlfs_core.selectors.greedy import rank_discrete
+from mlfs_core.selectors.it import triples
+from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it.terms import step_terms
+
+from .test_greedy_oracle import naive_rank
+
+
+def _codes(seed: int):
+    """Mostly-mode codes with several codes, overlapping and apart features."""
+    rng = check_rng(seed)
+    n, m, q, bins = 40 + 5 * seed, 10, 2 + seed % 3, 2 + seed % 3
+    codes = rng.integers(0, bins, size=(n, m))
+    codes[rng.random((n, m)) < 0.8] = 0
+    codes[:, 3] = 0  # a constant feature (s with no non-mode sample)
+    codes[: n // 2, 4] = 0  # features 4 and 5 never share a non-mode sample
+    codes[n // 2 : n // 2 + 4, 4] = 1
+    codes[n // 2 :, 5] = 0
+    codes[:3, 5] = bins - 1
+    codes[:, 6] = np.where(rng.random(n) < 0.7, 1, 2)  # mode is not code 0
+    Y = (rng.random((n, q)) < 0.3).astype(np.int8)
+    Y[:, 0] = codes[:, 0] > 0
+    return codes, Y
+
+
+def _tsum(counts: np.ndarray) -> float:
+    c = counts[counts > 0].astype(float)
+    return float((c * np.log2(c)).sum())
+
+
+def _dense_terms(codes, Y, s):
+    """H(f, s) and sum_i H(f, s, l_i) of every f, counted from the raw codes."""
+    n, m = codes.shape
+    width = int(codes.max()) + 1
+    h_fs, h_fsl = np.empty(m), np.empty(m)
+    for f in range(m):
+        joint = codes[:, f] * width + codes[:, s]
+        h_fs[f] = np.log2(n) - _tsum(np.bincount(joint)) / n
+        h_fsl[f] = sum(
+            np.log2(n) - _tsum(np.bincount(joint * 2 + Y[:, i])) / n
+            for i in range(Y.shape[1])
+        )
+    return h_fs, h_fsl
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+@pytest.mark.parametrize("seed", range(5))
+def test_step_terms_equal_the_dense_count(seed, share, monkeypatch):
+    """Check H(f, s) and sum_i H(f, s, l_i) for every s against dense tables."""
+    monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
+    codes, Y = _codes(seed)
+    problem = prepare_codes(codes, Y)
+    for s in range(codes.shape[1]):
+        terms = step_terms(problem, s, with_labels=True)
+        h_fs, h_fsl = _dense_terms(codes, Y, s)
+        np.testing.assert_allclose(terms.h_fs, h_fs, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(terms.h_fsl_sum, h_fsl, rtol=0, atol=1e-10)
+
+
+def test_split_is_taken_and_apart_features_are_found():
+    """Check the overlap set: features 4 and 5 are apart, s = 3 has none."""
+    codes, Y = _codes(0)
+    problem = prepare_codes(codes, Y)
+
+    def rows(s):
+        column = problem.codes[:, s].toarray().ravel()
+        return [np.flatnonzero(column == w) for w in range(1, int(problem.n_bins[s]))]
+
+    assert triples.overlap_of(problem, rows(3)).size == 0
+    overlap = triples.overlap_of(problem, rows(4))
+    assert 4 in overlap and 5 not in overlap
+    assert overlap.size < codes.shape[1]
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+@pytest.mark.parametrize("method", ["PMU", "D2F", "MDMR", "SCLS", "LSMFS"])
+def test_rankings_match_the_naive_oracle_on_both_paths(method, share, monkeypatch):
+    """Check full rankings and paths with and without the apart closed forms."""
+    monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
+    codes, Y = _codes(3)
+    fast = rank_discrete(codes, Y, method)
+    order, path = naive_rank(codes, Y, method)
+    assert fast.order.tolist() == order
+    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
