@@ -6,6 +6,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from mlfs_core.selectors import get_method
+
 from .. import cached, state, widgets
 from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 from .experiment import (
@@ -128,12 +130,14 @@ def settings(dataset_names: list[str], current: str) -> dict:
         cols[2].number_input("Folds (CV)", 2, 10, **kw, help="The papers use 10.")
     folds = _keep(kw["key"])
     kw = _restore(f"exp_repeats_{protocol}", 1)
+    drawn = [m for m in methods if get_method(m).stochastic]
     cols[3].number_input(
-        "Runs of RaR / RFS",
+        "Random runs",
         1,
         5,
         **kw,
-        help="Paper 000 averages 3 runs.",
+        help="How many times each method that draws at random runs (of those "
+        f"chosen: {', '.join(drawn) or 'none'}); paper 000 averages 3 runs.",
     )
     repeats = _keep(kw["key"])
     scaling, binarize = _input_settings(protocol)
