@@ -44,6 +44,7 @@ def show_run_figure(folder: str) -> None:
             metric_label=metric,
             x=by,
             higher_is_better=widgets.is_higher_better(metric),
+            references=cached.keeps_all_features(),
             title=f"This run: {metric} vs budget",
         )
         fig.update_xaxes(title_text=widgets.budget_title(by))
