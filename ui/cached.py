@@ -13,6 +13,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -313,18 +314,32 @@ def friedman(
     )
 
 
-@st.cache_data(show_spinner="Comparing subsets ...", **BOUNDS)
 def similarity(
     ref: ResultsRef, methods: tuple[str, ...], budget: float, percent: bool
 ) -> pd.DataFrame:
-    """Kuncheva similarity matrix of ``methods`` at a budget (% of M or a count)."""
+    """Kuncheva similarity matrix of ``methods`` at a budget (% of M or a count).
+
+    The rows and columns of ``methods`` in the matrix of all methods at that
+    budget, computed once per budget (a pair's mean does not depend on the
+    other methods), so another choice of methods, or the published
+    comparison's, computes nothing again.
+    """
+    full = _similarity_all(ref, budget, percent)
+    keep = [m for m in full.index if m in methods]
+    part = full.loc[keep, keep]
+    off_diagonal = part.to_numpy()[~np.eye(len(keep), dtype=bool)]
+    if len(keep) < 2 or np.isnan(off_diagonal).all():
+        return pd.DataFrame(dtype=float)  # as similarity_matrix: no pair to compare
+    return part
+
+
+@st.cache_data(show_spinner="Comparing subsets ...", **BOUNDS)
+def _similarity_all(ref: ResultsRef, budget: float, percent: bool) -> pd.DataFrame:
     table = selections(ref)
     if table is None:
         raise ValueError("these results have no selections.csv")
     size = {"budget_pct": budget} if percent else {"budget": int(budget)}
-    return similarity_matrix(
-        table, methods=list(methods), exclude=keeps_all_features(), **size
-    )
+    return similarity_matrix(table, exclude=keeps_all_features(), **size)
 
 
 @st.cache_data(show_spinner="Averaging over folds ...", **BOUNDS)

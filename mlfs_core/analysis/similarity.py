@@ -140,14 +140,56 @@ def _pairwise(selections, budget, budget_pct, repeat, methods) -> pd.DataFrame:
     table = selections[selections[REPEAT] == repeat]
     if methods is not None:
         table = table[table[METHOD].isin(list(methods))]
-    rows = []
+    names_a: list[str] = []
+    names_b: list[str] = []
+    values: list[np.ndarray] = []
     for _, group in table.groupby([DATASET, FOLD], sort=True):
         subsets = {}
-        for _, row in group.iterrows():
-            top = _top_k(row, budget, budget_pct)
+        for method, m, features in zip(
+            group[METHOD], group[N_FEATURES], group[FEATURES], strict=True
+        ):
+            top = _top_k({N_FEATURES: m, FEATURES: features}, budget, budget_pct)
             if top is not None:
-                subsets[row[METHOD]] = (top, int(row[N_FEATURES]))
-        for a, b in combinations(subsets, 2):
-            ki = kuncheva_index(subsets[a][0], subsets[b][0], subsets[a][1])
-            rows.append({"a": a, "b": b, "ki": ki})
-    return pd.DataFrame(rows, columns=["a", "b", "ki"])
+                subsets[method] = (top, int(m))
+        if len(subsets) < 2:
+            continue
+        names = list(subsets)
+        ki = _group_indices([subsets[n] for n in names])
+        first, second = np.triu_indices(len(names), k=1)  # combinations' order
+        names_a += [names[i] for i in first]
+        names_b += [names[j] for j in second]
+        values.append(ki[first, second])
+    ki = np.concatenate(values) if values else np.array([], dtype=float)
+    return pd.DataFrame({"a": names_a, "b": names_b, "ki": ki})
+
+
+def _group_indices(subsets: list[tuple[np.ndarray, int]]) -> np.ndarray:
+    """Kuncheva index of every pair of ``(top_k, M)`` subsets, as a square array.
+
+    One membership matrix gives all intersection sizes at once (a study page
+    compares thousands of pairs of subsets of thousands of features). The
+    same formula in the same float arithmetic as :func:`kuncheva_index`, so
+    the values are identical; subsets it would refuse (duplicates, unequal
+    sizes, an index outside the features) go through it pair by pair for
+    its error.
+    """
+    sizes = {top.size for top, _ in subsets}
+    widths = {m for _, m in subsets}
+    regular = len(sizes) == 1 and len(widths) == 1
+    if regular:
+        (k,), (m,) = sizes, widths
+        tops = np.stack([top for top, _ in subsets])
+        regular = bool(tops.size) and tops.min() >= 0 and tops.max() < m
+    if regular:  # 0/1 rows in float64: exact counts from one BLAS product
+        member = np.zeros((len(subsets), m))
+        member[np.arange(len(subsets))[:, None], tops] = 1.0
+        regular = bool((member.sum(axis=1) == k).all())  # no duplicates
+    if not regular:
+        n = len(subsets)
+        out = np.full((n, n), np.nan)
+        for i, j in combinations(range(n), 2):
+            (a, m_a), (b, _) = subsets[i], subsets[j]
+            out[i, j] = kuncheva_index(a, b, m_a)
+        return out
+    r = np.rint(member @ member.T).astype(np.int64)
+    return (r * m - k * k) / (k * (m - k))

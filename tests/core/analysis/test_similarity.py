@@ -53,3 +53,52 @@ def test_similarity_matrix_averages_folds_and_datasets():
     expected = (kuncheva_index([0, 1, 2], [0, 1, 5], 10) + 1.0) / 2
     assert out.loc["B", "A"] == pytest.approx(expected)
     assert out.loc["A", "A"] == 1.0
+
+
+def _random_selections(seed: int = 0) -> pd.DataFrame:
+    """Three datasets x two folds x four methods of random rankings."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    rows = [
+        (f"d{d}", name, fold, 0, m, rng.permutation(m))
+        for d, m in enumerate((30, 57, 101))
+        for fold in (0, 1)
+        for name in ("A", "B", "C", "D")
+    ]
+    columns = ["dataset", "method", "fold", "repeat", "n_features", "features"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+@pytest.mark.parametrize("budget", [{"budget": 1}, {"budget": 7}, {"budget_pct": 50}])
+def test_similarity_matrix_equals_the_mean_of_pairwise_indices(budget):
+    """Check that every cell is the mean of kuncheva_index over the (dataset,
+    fold) pairs (the matrix computes all pairs of a fold at once)."""
+    import numpy as np
+
+    from mlfs_core._validation import budget_from_percent
+
+    table = _random_selections()
+    matrix = similarity_matrix(table, **budget)
+    for a in "ABCD":
+        for b in "ABCD":
+            if a >= b:
+                continue
+            values = []
+            for (_, _), group in table.groupby(["dataset", "fold"], sort=True):
+                rows = group.set_index("method")
+                m = int(rows.loc[a, "n_features"])
+                k = budget.get("budget") or budget_from_percent(budget["budget_pct"], m)
+                top_a, top_b = rows.loc[a, "features"][:k], rows.loc[b, "features"][:k]
+                values.append(kuncheva_index(top_a, top_b, m))
+            expected = pytest.approx(sum(values) / len(values), rel=1e-12, abs=0)
+            assert matrix.loc[a, b] == matrix.loc[b, a] == expected
+    assert np.all(np.diag(matrix.to_numpy()) == 1.0)
+
+
+def test_similarity_matrix_still_rejects_a_subset_with_duplicates():
+    """Check that a ranking repeating a feature raises kuncheva_index's error."""
+    table = _random_selections()
+    table.at[0, "features"] = [0, 0, *range(2, 30)]
+    with pytest.raises(ValueError, match="without duplicates"):
+        similarity_matrix(table, budget=5)
