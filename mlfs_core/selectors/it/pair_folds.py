@@ -266,10 +266,8 @@ def _untouched_positive(problem, lab: _Labels, light: np.ndarray) -> np.ndarray:
     return out
 
 
-# Best partners kept per (x, t) before scanning for an untouched one, and the
-# most kept per (t, x, a) key (rows past it fall back to a full row).
-_SCAN = 8
-_SCAN_CAP = 64
+# Rounds of "best remaining partner" before a row falls back to a full scan.
+_ROUNDS = 8
 
 
 def _information_untouched(problem, lab: _Labels, x, t) -> np.ndarray:
@@ -279,32 +277,33 @@ def _information_untouched(problem, lab: _Labels, x, t) -> np.ndarray:
     return t_(n_samples) - t_(x) - t_(n_samples - lab.n[t]) + t_(x - lab.n[t])
 
 
-def _first_untouched(touched, f, labels, values, fallback) -> np.ndarray:
-    """Per row, the first of its ranked partners that f does not touch.
+def _max_free(work, row, blocked, fallback) -> np.ndarray:
+    """Per item, the largest ``work[row[item], c]`` over columns c it may use.
 
-    ``labels`` and ``values`` (rows, _SCAN) hold each row's best partners,
-    best first; rows whose listed partners are all touched get
-    ``fallback(rows)`` instead.
+    ``blocked(items, columns)`` says which (item, column) pairs are not
+    allowed. Each round takes every pending row's best remaining column;
+    the items that may use it are done, and for the others that column is
+    masked in their row. A masked column is blocked for every item still
+    pending on that row (those that could use it were done in the same
+    round), so the rows stay exact for them. Items left after
+    :data:`_ROUNDS` rounds get ``fallback(items, work)``. ``work`` is
+    modified.
     """
-    free = ~touched[f[:, None], labels]
-    has = free.any(axis=1)
-    first = free.argmax(axis=1)
-    out = values[np.arange(f.size), first]
-    missing = np.flatnonzero(~has)
-    if missing.size:
-        out[missing] = fallback(missing)
+    out = np.empty(row.size)
+    pending = np.arange(row.size)
+    for _ in range(_ROUNDS):
+        if pending.size == 0:
+            return out
+        rows, inverse = np.unique(row[pending], return_inverse=True)
+        best = work[rows].argmax(axis=1)[inverse.ravel()]
+        stop = blocked(pending, best)
+        done = pending[~stop]
+        out[done] = work[row[done], best[~stop]]
+        work[row[pending[stop]], best[stop]] = -np.inf
+        pending = pending[stop]
+    if pending.size:
+        out[pending] = fallback(pending, work)
     return out
-
-
-def _ranked(rows: np.ndarray, n_best: int):
-    """Column indices and values of each row's ``n_best`` largest, best first."""
-    n_best = min(n_best, rows.shape[1])
-    part = np.argpartition(-rows, n_best - 1, axis=1)[:, :n_best]
-    values = np.take_along_axis(rows, part, axis=1)
-    order = np.argsort(-values, axis=1, kind="stable")
-    return np.take_along_axis(part, order, axis=1), np.take_along_axis(
-        values, order, axis=1
-    )
 
 
 def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool):
@@ -331,28 +330,24 @@ def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool
         rows[np.arange(tk.size), tk] = -np.inf  # u = t is no pair
         return rows
 
-    # Enough partners that the first untouched one is listed (up to a cap).
-    n_touched = np.bincount(ent.f, minlength=problem.n_features).max(initial=0)
-    n_best = int(min(q, n_touched + 1, _SCAN_CAP))
     by_key = np.argsort(inverse, kind="stable")
     bounds = np.searchsorted(inverse[by_key], np.arange(0, unique.size + 1, _KEY_CHUNK))
     bounds = np.append(bounds, by_key.size)
     out = np.empty(keys.size)
     for chunk, start in enumerate(range(0, unique.size, _KEY_CHUNK)):
-        labels, values = _ranked(rows_of(unique[start : start + _KEY_CHUNK]), n_best)
-        for lo in range(bounds[chunk], bounds[chunk + 1], _PAIR_CHUNK):
-            rows = by_key[lo : min(lo + _PAIR_CHUNK, bounds[chunk + 1])]
-            local = inverse[rows] - start
+        work = rows_of(unique[start : start + _KEY_CHUNK])
+        members = by_key[bounds[chunk] : bounds[chunk + 1]]
+        row, f = inverse[members] - start, ent.f[members]
 
-            def fallback(missing, rows=rows):
-                picked = rows[missing]
-                full = rows_of(keys[picked])
-                full[touched[ent.f[picked]]] = -np.inf
-                return full.max(axis=1)
+        def blocked(items, u, f=f):
+            return touched[f[items], u]
 
-            out[rows] = _first_untouched(
-                touched, ent.f[rows], labels[local], values[local], fallback
-            )
+        def fallback(items, work, row=row, f=f):
+            full = work[row[items]]
+            full[touched[f[items]]] = -np.inf
+            return full.max(axis=1)
+
+        out[members] = _max_free(work, row, blocked, fallback)
     return out
 
 
@@ -360,53 +355,52 @@ def _untouched_max(problem, lab: _Labels, light, touched, floor) -> np.ndarray:
     """max over ordered pairs of untouched labels of N I(f; l_t | l_u).
 
     For such a pair the value ``N I(f; l_t) - J(t, u, x, 0)`` depends on f
-    only through x: each (x, t) keeps its best partners u, and every feature
-    takes, for each untouched t, the first partner it does not touch.
-    Features whose x has no pair above ``floor[f]`` (the best of their other
-    pairs) are skipped: their maximum cannot change.
+    only through x: each x gets the (q, q) table of its pairs, and every
+    feature takes the best pair of its x with both labels untouched
+    (:func:`_max_free` over the flattened table). Features whose x has no
+    pair above ``floor[f]`` (the best of their other pairs) are skipped:
+    their maximum cannot change.
     """
     q = problem.n_labels
     features = np.flatnonzero(light)
-    x_all = problem.bin_counts[features, 0]
-    x_values, x_index = unique_keys(x_all, problem.n_samples + 1)
-    labels = np.arange(q)
-
-    def rows_of(t, x):  # (len(t), q): partners u of (x, t)
-        rows = _information_untouched(problem, lab, x, t)[:, None]
-        rows = rows - _j_rows(problem, lab, t, x, 0 * x)
-        rows[np.arange(t.size), t] = -np.inf  # u = t is no pair
-        return rows
-
-    t_keys = np.tile(labels, x_values.size)
-    x_keys = np.repeat(x_values, q)
-    n_best = min(_SCAN, q)
-    best_u = np.empty((t_keys.size, n_best), dtype=np.intp)
-    best_values = np.empty(best_u.shape)
-    for start in range(0, t_keys.size, _KEY_CHUNK):
-        part = slice(start, start + _KEY_CHUNK)
-        best_u[part], best_values[part] = _ranked(
-            rows_of(t_keys[part], x_keys[part]), n_best
-        )
+    x_values, x_index = unique_keys(
+        problem.bin_counts[features, 0], problem.n_samples + 1
+    )
+    by_x = np.argsort(x_index, kind="stable")
     out = np.full(problem.n_features, -np.inf)
-    bound = best_values[:, 0].reshape(x_values.size, q).max(axis=1)
-    open_ = bound[x_index] > floor[features]
-    features, x_index = features[open_], x_index[open_]
-    step = max(1, _KEY_CHUNK // q)
-    for start in range(0, features.size, step):
-        f = features[start : start + step]
-        keys = (x_index[start : start + step, None] * q + labels[None, :]).ravel()
-        rows_f = np.repeat(f, q)
-        free = ~touched[rows_f[:, None], best_u[keys]]
-        first = free.argmax(axis=1)
-        value = best_values[keys, first]
-        missing = np.flatnonzero(~free.any(axis=1))
-        if missing.size:
-            full = rows_of(t_keys[keys[missing]], x_keys[keys[missing]])
-            full[touched[rows_f[missing]]] = -np.inf
-            value[missing] = full.max(axis=1)
-        value[touched[f].ravel()] = -np.inf  # t itself must be untouched
-        out[f] = value.reshape(f.size, q).max(axis=1)
+    step = max(1, _KEY_CHUNK // q)  # x values per chunk: step q^2 values
+    bounds = np.searchsorted(x_index[by_x], np.arange(0, x_values.size + step, step))
+    for chunk, start in enumerate(range(0, x_values.size, step)):
+        xs = x_values[start : start + step]
+        t, x = np.tile(np.arange(q), xs.size), np.repeat(xs, q)
+        work = _information_untouched(problem, lab, x, t)[:, None]
+        work = work - _j_rows(problem, lab, t, x, 0 * x)
+        work[np.arange(t.size), t] = -np.inf  # u = t is no pair
+        work = work.reshape(xs.size, q * q)
+        members = by_x[bounds[chunk] : bounds[chunk + 1]]
+        f, row = features[members], x_index[members] - start
+        open_ = work.max(axis=1)[row] > floor[f]
+        f, row = f[open_], row[open_]
+
+        def blocked(items, pair, f=f):
+            t, u = np.divmod(pair, q)
+            return touched[f[items], t] | touched[f[items], u]
+
+        def fallback(items, work, row=row, f=f):
+            values = np.empty(items.size)
+            for lo in range(0, items.size, _FALLBACK_ROWS):
+                part = items[lo : lo + _FALLBACK_ROWS]
+                full = work[row[part]].reshape(part.size, q, q)
+                mask = touched[f[part]]
+                full[mask[:, :, None] | mask[:, None, :]] = -np.inf
+                values[lo : lo + part.size] = full.reshape(part.size, -1).max(axis=1)
+            return values
+
+        out[f] = _max_free(work, row, blocked, fallback)
     return out
+
+
+_FALLBACK_ROWS = 32  # features per (rows, q, q) block of the full scans
 
 
 def _max_by_feature(best: np.ndarray, f: np.ndarray, values: np.ndarray) -> None:

@@ -2,8 +2,8 @@
 
 :mod:`mlfs_core.selectors.it.pair_folds` splits each feature's label pairs
 by whether its non-mode samples carry the labels; these tests force that
-path (every feature sparse, or a mix, tiny chunks, one partner per key so
-that every scan falls back) and compare with the dense blocks of
+path (every feature sparse, or a mix, tiny chunks, no or one round of best
+partners so that the scans fall back) and compare with the dense blocks of
 :mod:`mlfs_core.selectors.it.pairs` and with the naive oracle.
 """
 
@@ -33,7 +33,7 @@ def _sparse_codes(seed: int):
     return codes, Y
 
 
-@pytest.fixture(params=["all-sparse", "mixed", "fallbacks"])
+@pytest.fixture(params=["all-sparse", "mixed", "fallbacks", "one-round"])
 def forced(request, monkeypatch):
     """Force the sparse path (every feature, some, or with every scan falling back)."""
     monkeypatch.setattr(pair_folds, "_worth_sparse", lambda problem, light: True)
@@ -41,14 +41,17 @@ def forced(request, monkeypatch):
         monkeypatch.setattr(pair_folds, "_HEAVY", 0)
     elif request.param == "mixed":
         monkeypatch.setattr(pair_folds, "_HEAVY", 2)
-    else:
+    elif request.param == "fallbacks":
         monkeypatch.setattr(pair_folds, "_HEAVY", 0)
-        monkeypatch.setattr(pair_folds, "_SCAN", 1)
-        monkeypatch.setattr(pair_folds, "_SCAN_CAP", 1)
+        monkeypatch.setattr(pair_folds, "_ROUNDS", 0)  # every row scanned in full
+        monkeypatch.setattr(pair_folds, "_FALLBACK_ROWS", 2)
         monkeypatch.setattr(pair_folds, "_KEY_CHUNK", 3)
         monkeypatch.setattr(pair_folds, "_PAIR_CHUNK", 4)
         monkeypatch.setattr(pairs_sparse, "_PAIR_CHUNK", 5)
         monkeypatch.setattr(pairs_sparse, "_RECORDS", 3)
+    else:  # one round of best partners, then full scans
+        monkeypatch.setattr(pair_folds, "_HEAVY", 0)
+        monkeypatch.setattr(pair_folds, "_ROUNDS", 1)
     return request.param
 
 
