@@ -21,13 +21,16 @@ one of its non-mode samples) and the others, and:
 ``b_tu`` the samples with both labels and ``c_tu`` those with either. Sums
 over the one-touched and untouched pairs are evaluated once per distinct key
 (t, x, a) or x and corrected for the touched partners by inclusion-exclusion;
-maxima scan each key's partners from the best down to the first untouched
-one. Features that touch many labels (where the pairs of touched labels
+maxima take, in rounds, each key's best remaining partner: the entries that
+do not touch it are done, and for the others it is masked (it is touched by
+every entry still pending on that key), with a full scan after a few
+rounds. Features that touch many labels (where the pairs of touched labels
 dominate) use the dense kernel on their columns alone.
 
 Cost, with X distinct mode counts, K distinct (t, x, a) keys, E touched
 (feature, label) entries and P pairs of touched labels of the sparse
-features: O(X q^2 + K q + E + P b + nnz LC^2) for the sparse features plus
+features: O(X q^2 + K q + E r + P b + nnz LC^2) for the sparse features (r
+<= 8 rounds, q for the few entries that need the full scan) plus
 O(M_dense q^2 b) for the dense ones; memory O(E b + chunk q). On text
 (rcv1subset1: X = 242, K = 51k, P = 1.7M against M q^2 / 2 = 238M) this is
 a small fraction of the dense kernel. Values equal the dense kernel's up to

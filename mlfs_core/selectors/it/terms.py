@@ -11,11 +11,13 @@ sparse products and passes over the feature-label co-occurrences, never an
 (n_features, codes, codes, n_labels) array.
 
 Cost: :func:`compute_statics` (the relevance pass) is O(M b q) in bounded
-blocks. One :func:`step_terms` is O(nnz_s + M b b_s) for H(f, s), where
+blocks. One :func:`step_terms` counts the (f, s) table only for the
+features O that share a non-mode sample with s (the others follow from
+their code counts in O(M b)): O(nnz_s + M b + |O| b b_s) for H(f, s), where
 nnz_s counts the non-mode codes of the samples where s is not at its mode;
-with the label sums add :func:`.triples.triple_tsum`'s O(nnz_s LC + E + N q)
-(the N q part: one label sum per distinct pair count). A run of k steps costs
-k times that; memory O(M b b_s + E).
+with the label sums add :func:`.triples.triple_tsum`'s cost (apart
+features in closed form, the overlapping ones counted). A run of k steps
+costs k times that; memory O(M b + |O| b b_s + E).
 """
 
 from __future__ import annotations

@@ -13,11 +13,23 @@ Notation (one step): ``pair[f, v, w]`` counts (f = v, s = w); ``P_w[f, v, i]``
 (v, w >= 1) counts (f = v, s = w, l_i = 1) over the rows ``R_w`` with s = w;
 ``L_w[i]`` counts label i in ``R_w``; ``F[f, v, i]`` is ``feature_label``.
 
-Cost per step: one sparse product per code w >= 1 of s over its rows
-(O(nnz_s LC)), a sorted search of its records among the E stored
-co-occurrences, and chunked passes over the E entries and their (f, i)
-groups for the w = 0 slice, plus O(U q) for the label sums of the U <= N + 1
-distinct pair counts: O(nnz_s LC + E log E_s + U q) time, O(E) memory.
+Features *apart* from s (no non-mode sample shared with s; on text most of
+them) are not counted: their code >= 1 samples all have s = 0 and s's
+non-mode samples all have f = 0, so K is a static per-feature part, a
+constant of the step, a label sum per distinct mode count and a change per
+stored (f, i) group that depends on (i, mode count, alpha) only, evaluated
+once per distinct key and summed per feature by one sparse product
+(:attr:`.data.Entries.mode_keys`). Only the *overlapping* features O (those
+with a non-mode sample among s's rows) are counted as above.
+
+Cost per step, with E_O and G_O the entries and (f, i) groups of O, K_m the
+distinct (i, mode count, alpha) keys and X the distinct mode counts: one
+sparse product per code w >= 1 of s over its rows (O(nnz_s LC)), a search
+of its records among the stored co-occurrences, chunked passes over E_O and
+G_O, O(K_m + G) for the apart features (the G part one sparse
+matrix-vector product) and O((X + U_O) q) for the label sums:
+O(nnz_s LC + E_O + G_O + K_m + G + (X + U_O) q) time, O(E + K_m) memory
+(the keys once per problem).
 """
 
 from __future__ import annotations
