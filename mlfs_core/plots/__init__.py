@@ -6,6 +6,7 @@ names from :mod:`mlfs_core.columns`) and returns a
 PNG offline.
 """
 
+from ._style import figure_from_dict, highlight_figure
 from .cd import cd_diagram
 from .comparison import average_rank_curves, metric_vs_budget, similarity_heatmap
 from .data import cooccurrence_heatmap, label_frequency_bar
@@ -32,6 +33,8 @@ __all__ = [
     "cd_diagram",
     "cooccurrence_heatmap",
     "feature_score_bar",
+    "figure_from_dict",
+    "highlight_figure",
     "label_frequency_bar",
     "metric_vs_budget",
     "png_export_available",

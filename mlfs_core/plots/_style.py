@@ -35,6 +35,10 @@ DASHES = ("solid", "dash", "dot", "dashdot")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross")
 GREY = "#BDBDBD"
 """Colour of the methods that are not highlighted."""
+DIMMED_WIDTH = 1.0
+DIMMED_MARKER = 4
+HIGHLIGHT_EXTRA_WIDTH = 1.5
+"""Line width and marker size of a greyed method; extra width of a highlighted one."""
 LEGEND = {
     "title": {"text": ""},
     "orientation": "h",
@@ -130,20 +134,102 @@ def trace_style(
     order = list(styles).index(name) + 1
     if highlight and name not in highlight:
         return {
-            "line": {"color": GREY, "width": 1.0, "dash": style["dash"]},
-            "marker": {"color": GREY, "size": 4, "symbol": style["symbol"]},
+            "line": {"color": GREY, "width": DIMMED_WIDTH, "dash": style["dash"]},
+            "marker": {"color": GREY, "size": DIMMED_MARKER, "symbol": style["symbol"]},
             "opacity": 0.8,
             "legendrank": order,
         }
     return {
         "line": {
             "color": style["color"],
-            "width": width + (1.5 if highlight else 0.0),
+            "width": width + (HIGHLIGHT_EXTRA_WIDTH if highlight else 0.0),
             "dash": style["dash"],
         },
         "marker": {"color": style["color"], "size": 7, "symbol": style["symbol"]},
         "legendrank": order,
     }
+
+
+def highlight_figure(figure: dict, highlight: str | Sequence[str] | None) -> dict:
+    """A figure's dict with methods highlighted, as its drawing function would.
+
+    For the dict (``fig.to_dict()``) of :func:`metric_vs_budget` or
+    :func:`average_rank_curves` drawn without a highlight: every other
+    method turns thin and grey and loses its spread band, the highlighted
+    ones are drawn wider and last in their panel (on top), the legend keeps
+    its order. A page can thus build its figure once, cache it, and restyle
+    it on each highlight change (milliseconds, where drawing 11 panels of 12
+    methods again takes about a second).
+
+    Parameters
+    ----------
+    figure : dict
+        ``{"data": [trace dicts], "layout": {...}}``; each trace names its
+        method in ``legendgroup``, spread bands have ``fill="toself"``.
+    highlight : str or sequence of str, optional
+        The methods to pick out; None or empty returns the figure unchanged.
+
+    Returns
+    -------
+    dict
+        A new dict (``figure`` is not modified); its layout is shared.
+
+    Examples
+    --------
+    >>> fig = {"data": [
+    ...     {"legendgroup": "A", "line": {"color": "#0072B2", "width": 2.0}},
+    ...     {"legendgroup": "B", "line": {"color": "#E69F00", "width": 2.0}}],
+    ...     "layout": {}}
+    >>> [t["line"]["color"] for t in highlight_figure(fig, "A")["data"]]
+    ['#BDBDBD', '#0072B2']
+    """
+    picked = highlighted(highlight)
+    if not picked:
+        return figure
+    return {**figure, "data": highlight_traces(figure.get("data", []), picked)}
+
+
+def highlight_traces(traces: Sequence[dict], picked: frozenset[str]) -> list[dict]:
+    """Trace dicts of one figure restyled for ``picked`` (see :func:`highlight_figure`).
+
+    The traces stay in their panels' order; within a panel (its ``xaxis``)
+    the highlighted methods' traces move last.
+    """
+    if not picked:
+        return list(traces)
+    panels: dict[str, int] = {}
+    out = []
+    for trace in traces:
+        name = str(trace.get("legendgroup", trace.get("name", "")))
+        chosen = name in picked
+        if trace.get("fill") == "toself":  # a spread band
+            if not chosen:
+                continue
+            styled = dict(trace)
+        elif chosen:
+            line = dict(trace.get("line", {}))
+            line["width"] = line.get("width", 2.0) + HIGHLIGHT_EXTRA_WIDTH
+            styled = {**trace, "line": line}
+        else:
+            line = {**trace.get("line", {}), "color": GREY, "width": DIMMED_WIDTH}
+            marker = {**trace.get("marker", {}), "color": GREY, "size": DIMMED_MARKER}
+            styled = {**trace, "line": line, "marker": marker, "opacity": 0.8}
+        panel = panels.setdefault(str(trace.get("xaxis", "x")), len(panels))
+        out.append((panel, chosen, styled))
+    out.sort(key=lambda item: (item[0], item[1]))  # stable: own order otherwise
+    return [styled for _, _, styled in out]
+
+
+def figure_from_dict(figure: dict) -> go.Figure:
+    """A :class:`~plotly.graph_objects.Figure` of a dict this package made,
+    without validating it again.
+
+    Validation of a figure's dict costs about as much as drawing it (a
+    quarter of a second for 264 traces); a dict from ``fig.to_dict()`` of
+    one of these functions, restyled by :func:`highlight_figure`, holds
+    only valid properties.
+    """
+    return go.Figure(figure, _validate=False)
 
 
 def drawing_order(names: Sequence[str], highlight: frozenset[str]) -> list[str]:

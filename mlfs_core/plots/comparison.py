@@ -11,11 +11,10 @@ from plotly.subplots import make_subplots
 
 from ..columns import BUDGET, DATASET, MEAN, METHOD
 from ._style import (
-    drawing_order,
     empty_figure,
     finish,
+    highlight_traces,
     highlighted,
-    method_lines,
     method_styles,
     trace_style,
 )
@@ -90,36 +89,32 @@ def average_rank_curves(
     if ranks.empty:
         return empty_figure(title)
     styles = method_styles(ranks[method].astype(str).tolist())
-    picked = highlighted(highlight)
     panels = _panels(ranks, facet)
     fig, cols = _grid([t for t, _ in panels], wrap=wrap, shared_y=True)
+    traces, seen = [], set()
     for i, (_, part) in enumerate(panels):
-        row, col = divmod(i, cols)
-        traces = method_lines(
-            part,
-            x=x,
-            y=rank,
-            method=method,
-            styles=styles,
-            mode="lines+markers",
-            highlight=picked,
-        )
-        for trace in traces:
-            fig.add_trace(trace, row=row + 1, col=col + 1)
-    _legend_once(fig)
+        n = "" if i == 0 else str(i + 1)
+        for name, line in part.groupby(method, sort=False):
+            name = str(name)
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": line[x].to_numpy(),
+                    "y": line[rank].to_numpy(),
+                    "mode": "lines+markers",
+                    "name": name,
+                    "legendgroup": name,
+                    "showlegend": name not in seen,  # one legend entry per method
+                    "xaxis": f"x{n}",
+                    "yaxis": f"y{n}",
+                    **trace_style(name, styles, frozenset()),
+                }
+            )
+            seen.add(name)
+    fig.add_traces(highlight_traces(traces, highlighted(highlight)))
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text="Average rank (lower is better)", col=1)
     return finish(fig, title=title, height=420 * (-(-len(panels) // cols)))
-
-
-def _legend_once(fig: go.Figure) -> None:
-    """Show each method once in the legend (its first line), across all panels."""
-    seen: set[str] = set()
-    for trace in fig.data:
-        if trace.showlegend is False and trace.fill == "toself":
-            continue
-        trace.showlegend = trace.name not in seen
-        seen.add(trace.name)
 
 
 def _band_dict(
@@ -222,15 +217,13 @@ def metric_vs_budget(
         others = [g[x] for n, g in lines.items() if n not in refs]
         span = pd.concat(others) if others else part[x]
         x_range = [float(span.min()), float(span.max())]
-        for name in drawing_order(list(lines), picked):
-            line = lines[name]
+        for name, line in lines.items():
             if name in refs:
                 line = _reference(line, x, y, lower, upper, x_range, has_band)
-            dimmed = bool(picked) and name not in picked
-            if has_band and not dimmed:
+            if has_band:
                 band = _band_dict(line, x, lower, upper, styles[name]["color"], name)
                 traces.append({**band, **axes})
-            style = trace_style(name, styles, picked)
+            style = trace_style(name, styles, frozenset())
             if name in refs:
                 style["line"] = {**style["line"], "dash": "longdash"}
             trace = {
@@ -249,7 +242,9 @@ def metric_vs_budget(
                 trace["hovertemplate"] = f"{name}, reference: %{{y:.4g}}<extra></extra>"
             traces.append(trace)
             seen.add(name)
-    fig.add_traces(traces)
+    # drawn without a highlight, then restyled: highlight_figure does the same
+    # to a cached figure's dict
+    fig.add_traces(highlight_traces(traces, picked))
     direction = {True: " (higher is better)", False: " (lower is better)"}
     # x title under the bottom panel of each column only: it says the same everywhere
     for i in range(len(panels)):
