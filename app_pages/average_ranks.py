@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mlfs_core.plots import average_rank_curves, cd_diagram
+from mlfs_core.plots import cd_diagram, figure_from_dict, highlight_figure
 from ui import cached, tables, widgets
 from ui.sections import posthoc, published
 
@@ -37,22 +37,33 @@ if curves is None or curves.empty:
 
 by = widgets.budget_axis(curves)
 panels = [str(p) for p in curves["panel"].unique() if p]
-highlight, shown = widgets.chart_controls(
-    methods, panels, key="ranks", panel_word="panels"
-)
-with st.spinner("Drawing the chart ..."):
-    fig = average_rank_curves(
-        curves[curves["panel"].isin(shown)] if panels else curves,
-        x=by,
-        facet="panel",
-        x_title=widgets.budget_title(by),
-        title=f"Average rank by {metric} (lower is better)",
-        highlight=highlight,
-        wrap=1 if len(shown) == 1 else 2,
+
+
+@st.fragment
+def _chart(curves, methods: tuple[str, ...], panels: list[str]) -> None:
+    """The chart and its controls: changing them reruns only this part (not
+    the Friedman test, CD diagram and post-hoc tests below), and a highlight
+    restyles the cached figure rather than drawing it again."""
+    highlight, shown = widgets.chart_controls(
+        methods, panels, key="ranks", panel_word="panels"
     )
+    with st.spinner("Drawing the chart ..."):
+        spec = cached.rank_figure(
+            curves[curves["panel"].isin(shown)] if panels else curves,
+            by,
+            widgets.budget_title(by),
+            f"Average rank by {metric} (lower is better)",
+            1 if len(shown) == 1 else 2,
+        )
     widgets.show_figure(
-        fig, curves, key="ranks_fig", filename=f"average_ranks_{metric}"
+        figure_from_dict(highlight_figure(spec, highlight)),
+        curves,
+        key="ranks_fig",
+        filename=f"average_ranks_{metric}",
     )
+
+
+_chart(curves, methods, panels)
 
 st.subheader("Mean (std) of the ranks; the best of each row in bold")
 for panel, part in curves.groupby("panel", sort=False):

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mlfs_core.plots import metric_vs_budget
+from mlfs_core.plots import figure_from_dict, highlight_figure
 from mlfs_core.selectors import reference_methods
 from ui import cached, tables, widgets
 
@@ -27,35 +27,44 @@ if curves is None or curves.empty:
     st.stop()
 
 datasets = widgets.datasets_in(curves)
-highlight, shown = widgets.chart_controls(
-    methods, datasets, key="budget", panel_word="datasets"
-)
-references = list(cached.keeps_all_features())  # the registry's baselines
-randoms = [m for m in reference_methods("random") if m in methods]
-if randoms:
-    listed = ", ".join(randoms)
-    if st.toggle(
-        f"Draw {listed} (random features) as a reference line too",
-        value=False,
-        key="budget_rfs_reference",
-        help=f"The mean of {listed} over the budgets as a flat line, like the "
-        "baselines that keep every feature, instead of a curve.",
-    ):
-        references += randoms
 hib = widgets.is_higher_better(metric)
 by = widgets.budget_axis(curves)
-with st.spinner("Drawing the chart ..."):  # 11 panels x 12 methods take a while
-    fig = metric_vs_budget(
-        curves[curves["dataset"].isin(shown)],
-        metric_label=metric,
-        x=by,
-        higher_is_better=hib,
-        references=references,
-        highlight=highlight,
-        wrap=1 if len(shown) == 1 else 2,
+
+
+@st.fragment
+def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
+    """The chart and its controls: changing them reruns only this part, and a
+    highlight restyles the cached figure rather than drawing it again."""
+    highlight, shown = widgets.chart_controls(
+        methods, datasets, key="budget", panel_word="datasets"
     )
-    fig.update_xaxes(title_text=widgets.budget_title(by))
+    references = list(cached.keeps_all_features())  # the registry's baselines
+    randoms = [m for m in reference_methods("random") if m in methods]
+    if randoms:
+        listed = ", ".join(randoms)
+        if st.toggle(
+            f"Draw {listed} (random features) as a reference line too",
+            value=False,
+            key="budget_rfs_reference",
+            help=f"The mean of {listed} over the budgets as a flat line, like the "
+            "baselines that keep every feature, instead of a curve.",
+        ):
+            references += randoms
+    with st.spinner("Drawing the chart ..."):  # 11 panels x 12 methods: ~1 s
+        spec = cached.budget_figure(
+            curves[curves["dataset"].isin(shown)],
+            metric,
+            by,
+            widgets.budget_title(by),
+            hib,
+            tuple(references),
+            1 if len(shown) == 1 else 2,
+        )
+    fig = figure_from_dict(highlight_figure(spec, highlight))
     widgets.show_figure(fig, curves, key="budget_fig", filename=f"curves_{metric}")
+
+
+_chart(curves, methods, datasets)
 
 st.subheader(f"Mean {metric} over all budgets, per dataset (best in bold)")
 means = cached.means_by_dataset(ref, metric, methods)

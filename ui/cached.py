@@ -36,6 +36,7 @@ from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploa
 from mlfs_core.errors import DatasetError
 from mlfs_core.evaluation.io import read_results, read_selections
 from mlfs_core.evaluation.metrics import higher_is_better
+from mlfs_core.plots import average_rank_curves, metric_vs_budget
 from mlfs_core.reproduction.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
@@ -384,6 +385,49 @@ def means_by_dataset(
     """Per-dataset mean over budgets (ATR paper Tables 3-8): datasets x methods."""
     means = dataset_means(_subset(ref, metric, methods), metric=metric)
     return display_table(means, index=DATASET, columns=METHOD)
+
+
+# ---- many-method figures: drawn once, restyled per highlight -----------------
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def budget_figure(
+    curves: pd.DataFrame,
+    metric: str,
+    by: str,
+    x_title: str,
+    higher_is_better: bool | None,
+    references: tuple[str, ...],
+    wrap: int,
+) -> dict:
+    """The dict of :func:`~mlfs_core.plots.metric_vs_budget` without a highlight.
+
+    Drawn once per curves and options; a highlight change restyles it
+    (:func:`~mlfs_core.plots.highlight_figure`) instead of drawing 11 panels
+    of 12 methods again.
+    """
+    fig = metric_vs_budget(
+        curves,
+        metric_label=metric,
+        x=by,
+        higher_is_better=higher_is_better,
+        references=references,
+        wrap=wrap,
+    )
+    fig.update_xaxes(title_text=x_title)
+    return fig.to_dict()
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def rank_figure(
+    ranks: pd.DataFrame, by: str, x_title: str, title: str, wrap: int
+) -> dict:
+    """The dict of :func:`~mlfs_core.plots.average_rank_curves` (panels from the
+    ``panel`` column) without a highlight, drawn once per ranks and options."""
+    fig = average_rank_curves(
+        ranks, x=by, facet="panel", x_title=x_title, title=title, wrap=wrap
+    )
+    return fig.to_dict()
 
 
 # ---- paper 000 as published beside the study ---------------------------------

@@ -111,6 +111,10 @@ def _png_callable(fig: go.Figure) -> Callable[[], bytes]:
     return lambda: to_png_bytes(fig)
 
 
+def _csv_callable(data: pd.DataFrame) -> Callable[[], str]:
+    return lambda: data.to_csv(index=False)
+
+
 def show_figure(fig: go.Figure, data: pd.DataFrame, *, key: str, filename: str) -> None:
     """Draw ``fig`` with PNG and CSV download buttons for the figure and its data."""
     st.plotly_chart(fig, key=f"{key}_chart", config={"displaylogo": False})
@@ -130,7 +134,7 @@ def show_figure(fig: go.Figure, data: pd.DataFrame, *, key: str, filename: str) 
         )
     right.download_button(
         "Download data (CSV)",
-        data=data.to_csv(index=False),
+        data=_csv_callable(data),  # on click: not on every rerun of the page
         file_name=f"{filename}.csv",
         mime="text/csv",
         key=f"{key}_csv",
