@@ -11,108 +11,111 @@ st.caption(
     "For each dataset and budget the methods are ranked by the metric (1 = best, "
     "ties share the average rank); the curves show the mean rank over datasets."
 )
-ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
+# one indicator for the whole first open: its parts are each shorter than
+# a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
+with st.spinner("Ranking the methods ..."):
+    ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
 
-n_datasets = len(widgets.datasets_in(table))
-if n_datasets < 2:
-    st.info(
-        'These results cover one dataset, so each "average" rank is just that '
-        "dataset's rank (std 0) and there is no Friedman test: average ranks need "
-        "results on at least 2 datasets (e.g. the Paper 000 study)."
-    )
-metric, methods = widgets.metric_and_methods(table, key="ranks")
-by_measure = st.toggle(
-    "A panel per measure (rank CS and BNS methods separately)",
-    value=True,
-    key="ranks_by_measure",
-    help="As paper 000's Figure 1: each panel ranks one measure's methods, with "
-    "the baselines RFS and AF in every panel as references.",
-)
-curves = widgets.call_or_error(
-    "Could not rank", cached.rank_curves, ref, metric, methods, by_measure
-)
-if curves is None or curves.empty:
-    st.info("Choose at least two methods with results.")
-    st.stop()
-
-by = widgets.budget_axis(curves)
-panels = [str(p) for p in curves["panel"].unique() if p]
-
-
-@st.fragment
-def _chart(curves, methods: tuple[str, ...], panels: list[str]) -> None:
-    """The chart and its controls: changing them reruns only this part (not
-    the Friedman test, CD diagram and post-hoc tests below), and a highlight
-    restyles the cached figure rather than drawing it again."""
-    highlight, shown = widgets.chart_controls(
-        methods, panels, key="ranks", panel_word="panels"
-    )
-    with st.spinner("Drawing the chart ..."):
-        spec = cached.rank_figure(
-            curves[curves["panel"].isin(shown)] if panels else curves,
-            by,
-            widgets.budget_title(by),
-            f"Average rank by {metric} (lower is better)",
-            1 if len(shown) == 1 else 2,
+    n_datasets = len(widgets.datasets_in(table))
+    if n_datasets < 2:
+        st.info(
+            'These results cover one dataset, so each "average" rank is just that '
+            "dataset's rank (std 0) and there is no Friedman test: average ranks need "
+            "results on at least 2 datasets (e.g. the Paper 000 study)."
         )
-    widgets.show_figure(
-        figure_from_dict(highlight_figure(spec, highlight)),
-        curves,
-        key="ranks_fig",
-        filename=f"average_ranks_{metric}",
+    metric, methods = widgets.metric_and_methods(table, key="ranks")
+    by_measure = st.toggle(
+        "A panel per measure (rank CS and BNS methods separately)",
+        value=True,
+        key="ranks_by_measure",
+        help="As paper 000's Figure 1: each panel ranks one measure's methods, with "
+        "the baselines RFS and AF in every panel as references.",
     )
+    curves = widgets.call_or_error(
+        "Could not rank", cached.rank_curves, ref, metric, methods, by_measure
+    )
+    if curves is None or curves.empty:
+        st.info("Choose at least two methods with results.")
+        st.stop()
 
+    by = widgets.budget_axis(curves)
+    panels = [str(p) for p in curves["panel"].unique() if p]
 
-_chart(curves, methods, panels)
+    @st.fragment
+    def _chart(curves, methods: tuple[str, ...], panels: list[str]) -> None:
+        """The chart and its controls: changing them reruns only this part (not
+        the Friedman test, CD diagram and post-hoc tests below), and a highlight
+        restyles the cached figure rather than drawing it again."""
+        highlight, shown = widgets.chart_controls(
+            methods, panels, key="ranks", panel_word="panels"
+        )
+        with st.spinner("Drawing the chart ..."):
+            spec = cached.rank_figure(
+                curves[curves["panel"].isin(shown)] if panels else curves,
+                by,
+                widgets.budget_title(by),
+                f"Average rank by {metric} (lower is better)",
+                1 if len(shown) == 1 else 2,
+            )
+        widgets.show_figure(
+            figure_from_dict(highlight_figure(spec, highlight)),
+            curves,
+            key="ranks_fig",
+            filename=f"average_ranks_{metric}",
+        )
 
-st.subheader("Mean (std) of the ranks; the best of each row in bold")
-for panel, part in curves.groupby("panel", sort=False):
-    if panel:
-        st.markdown(f"**{panel}**")
-    tables.show_wide(
-        lambda cols, part=part: tables.mean_std_styler(part, by=by, columns=cols),
-        list(dict.fromkeys(part["method"])),
-    )
+    _chart(curves, methods, panels)
 
-published.ranks_beside_published(ref, n_datasets)
+    st.subheader("Mean (std) of the ranks; the best of each row in bold")
+    for panel, part in curves.groupby("panel", sort=False):
+        if panel:
+            st.markdown(f"**{panel}**")
+        tables.show_wide(
+            lambda cols, part=part: tables.mean_std_styler(part, by=by, columns=cols),
+            list(dict.fromkeys(part["method"])),
+        )
 
-st.subheader("Friedman test and critical difference at one budget")
-budget = widgets.budget_slider(
-    "Budget", widgets.budgets_of(curves, by), by, key="ranks_budget"
-)
-if n_datasets < 2:
-    st.info(
-        "The Friedman test and the CD diagram need results on at least two datasets: "
-        "run an experiment on several datasets or upload such results."
+    published.ranks_beside_published(ref, n_datasets)
+
+    st.subheader("Friedman test and critical difference at one budget")
+    budget = widgets.budget_slider(
+        "Budget", widgets.budgets_of(curves, by), by, key="ranks_budget"
     )
-    st.stop()
-result = widgets.call_or_error(
-    "No Friedman test here", cached.friedman, ref, metric, methods, budget
-)
-if result is not None:
-    cols = st.columns(4)
-    cols[0].metric("Friedman chi-squared", f"{result.statistic:.2f}")
-    cols[1].metric("p-value", f"{result.pvalue:.3g}")
-    cols[2].metric(
-        "CD (α = 0.05)",
-        f"{result.cd:.2f}",
-        help="Nemenyi's critical difference of average ranks at alpha 0.05",
+    if n_datasets < 2:
+        st.info(
+            "The Friedman test and the CD diagram need results on at least two "
+            "datasets: run an experiment on several datasets or upload such results."
+        )
+        st.stop()
+    result = widgets.call_or_error(
+        "No Friedman test here", cached.friedman, ref, metric, methods, budget
     )
-    cols[3].metric("Datasets x methods", f"{result.n_datasets} x {result.n_methods}")
-    cols = st.columns(4)
-    cols[0].metric("Iman-Davenport F", f"{result.iman_davenport:.2f}")
-    cols[1].metric("p-value (F)", f"{result.iman_davenport_pvalue:.3g}")
-    cols[2].caption(
-        "Demšar (2006) recommends Iman-Davenport's F over the chi-squared form, "
-        "which is too conservative."
-    )
-    ranks = result.ranks["mean"]
-    widgets.show_figure(
-        cd_diagram(
-            ranks, result.cd, title=f"{metric} at {widgets.budget_text(budget, by)}"
-        ),
-        result.ranks.reset_index(),
-        key="cd_fig",
-        filename="cd_diagram",
-    )
-    posthoc.show_posthoc(ref, metric, methods, budget, by)
+    if result is not None:
+        cols = st.columns(4)
+        cols[0].metric("Friedman chi-squared", f"{result.statistic:.2f}")
+        cols[1].metric("p-value", f"{result.pvalue:.3g}")
+        cols[2].metric(
+            "CD (α = 0.05)",
+            f"{result.cd:.2f}",
+            help="Nemenyi's critical difference of average ranks at alpha 0.05",
+        )
+        cols[3].metric(
+            "Datasets x methods", f"{result.n_datasets} x {result.n_methods}"
+        )
+        cols = st.columns(4)
+        cols[0].metric("Iman-Davenport F", f"{result.iman_davenport:.2f}")
+        cols[1].metric("p-value (F)", f"{result.iman_davenport_pvalue:.3g}")
+        cols[2].caption(
+            "Demšar (2006) recommends Iman-Davenport's F over the chi-squared form, "
+            "which is too conservative."
+        )
+        ranks = result.ranks["mean"]
+        widgets.show_figure(
+            cd_diagram(
+                ranks, result.cd, title=f"{metric} at {widgets.budget_text(budget, by)}"
+            ),
+            result.ranks.reset_index(),
+            key="cd_fig",
+            filename="cd_diagram",
+        )
+        posthoc.show_posthoc(ref, metric, methods, budget, by)

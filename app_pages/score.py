@@ -13,82 +13,90 @@ st.caption(
     "table: in how many samples the feature is present or absent, and the label "
     "positive or negative. Pick a feature and a label to see the numbers."
 )
-name, key = widgets.current_dataset()
-if not widgets.load_or_error(key):
-    st.stop()
-_, features, labels = cached.names(key)
+# one indicator for the whole first open: its parts are each shorter than
+# a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
+with st.spinner("Scoring the features ..."):
+    name, key = widgets.current_dataset()
+    if not widgets.load_or_error(key):
+        st.stop()
+    _, features, labels = cached.names(key)
 
-cols = st.columns([3, 2, 2])
-binarize = cols[2].radio(
-    "Feature present when",
-    list(learn.PRESENT_WHEN),
-    format_func=learn.PRESENT_WHEN.get,
-    key="learn_score_binarize",
-    help='binarize = "median" suits dense numeric data.',
-)
-choices = cached.feature_choices(key, "chi2", min(200, len(features)))
-feature = cols[0].selectbox(
-    "Feature (the 200 best by their best CS)",
-    choices,
-    format_func=lambda j: learn.feature_label(features, j),
-    key="learn_score_feature",
-)
-label = cols[1].selectbox(
-    "Label", range(len(labels)), format_func=labels.__getitem__, key="learn_score_label"
-)
-steps = widgets.call_or_error(
-    "Could not score", cached.score_steps, key, feature, label, binarize
-)
-if steps is None:
-    st.stop()
-
-st.subheader(f"1. The 2x2 table of {features[feature]} and {labels[label]}")
-st.table(steps.table())
-# one after the other, not side by side: at 1024 px a half-width column cuts
-# the BNS table's last column (quantile)
-left, right = st.container(), st.container()
-with left:
-    st.subheader("2. Chi-squared (CS)")
-    st.caption(
-        "Compare each cell with what it would hold if feature and label were "
-        "independent (the expected count); big gaps mean a strong association."
+    cols = st.columns([3, 2, 2])
+    binarize = cols[2].radio(
+        "Feature present when",
+        list(learn.PRESENT_WHEN),
+        format_func=learn.PRESENT_WHEN.get,
+        key="learn_score_binarize",
+        help='binarize = "median" suits dense numeric data.',
     )
-    learn.formula(learn.CS_FORMULA)
-    st.table(steps.cs_terms.set_index("cell").style.format("{:.4g}"))
-    st.metric("CS = sum of the four terms", f"{steps.cs:.4g}")
-with right:
-    st.subheader("3. Bi-Normal Separation (BNS)")
-    st.caption(
-        "How far apart the feature's rate among positives (tpr) and among "
-        "negatives (fpr) are, on the normal-quantile scale; rates are clipped so "
-        "that 0 and 1 stay finite."
+    choices = cached.feature_choices(key, "chi2", min(200, len(features)))
+    feature = cols[0].selectbox(
+        "Feature (the 200 best by their best CS)",
+        choices,
+        format_func=lambda j: learn.feature_label(features, j),
+        key="learn_score_feature",
     )
-    learn.formula(learn.BNS_FORMULA)
-    st.table(steps.bns_rates.style.format("{:.4g}"))
-    st.metric("BNS = |F^-1(tpr) - F^-1(fpr)|", f"{steps.bns:.4g}")
-learn.planted_note(key, [feature], what="this feature", marked=False)
+    label = cols[1].selectbox(
+        "Label",
+        range(len(labels)),
+        format_func=labels.__getitem__,
+        key="learn_score_label",
+    )
+    steps = widgets.call_or_error(
+        "Could not score", cached.score_steps, key, feature, label, binarize
+    )
+    if steps is None:
+        st.stop()
 
-st.subheader("4. Every label's score of the top features")
-measure = st.radio(
-    "Measure",
-    learn.EXPLAINED_MEASURES,
-    format_func=MEASURE_LABELS.get,
-    key="learn_score_measure",
-    horizontal=True,
-)
-top = st.slider(
-    "Top features (by their best label score)", 5, 40, 20, key="learn_score_top"
-)
-matrix = cached.top_scores(key, measure, top, binarize)
-short = MEASURE_LABELS[measure]
-widgets.show_figure(
-    label_score_heatmap(matrix, title=f"{short} of the top {top} features, per label"),
-    matrix.reset_index(names="label"),
-    key="learn_heat",
-    filename=f"label_scores_{measure}",
-)
-st.caption(
-    "A feature can be excellent for one label and useless for the others: the "
-    "aggregation (next page) decides how such rows become one ranking."
-)
-st.page_link("app_pages/aggregation.py", label="Next: an aggregation, step by step")
+    st.subheader(f"1. The 2x2 table of {features[feature]} and {labels[label]}")
+    st.table(steps.table())
+    # one after the other, not side by side: at 1024 px a half-width column cuts
+    # the BNS table's last column (quantile)
+    left, right = st.container(), st.container()
+    with left:
+        st.subheader("2. Chi-squared (CS)")
+        st.caption(
+            "Compare each cell with what it would hold if feature and label were "
+            "independent (the expected count); big gaps mean a strong association."
+        )
+        learn.formula(learn.CS_FORMULA)
+        st.table(steps.cs_terms.set_index("cell").style.format("{:.4g}"))
+        st.metric("CS = sum of the four terms", f"{steps.cs:.4g}")
+    with right:
+        st.subheader("3. Bi-Normal Separation (BNS)")
+        st.caption(
+            "How far apart the feature's rate among positives (tpr) and among "
+            "negatives (fpr) are, on the normal-quantile scale; rates are clipped so "
+            "that 0 and 1 stay finite."
+        )
+        learn.formula(learn.BNS_FORMULA)
+        st.table(steps.bns_rates.style.format("{:.4g}"))
+        st.metric("BNS = |F^-1(tpr) - F^-1(fpr)|", f"{steps.bns:.4g}")
+    learn.planted_note(key, [feature], what="this feature", marked=False)
+
+    st.subheader("4. Every label's score of the top features")
+    measure = st.radio(
+        "Measure",
+        learn.EXPLAINED_MEASURES,
+        format_func=MEASURE_LABELS.get,
+        key="learn_score_measure",
+        horizontal=True,
+    )
+    top = st.slider(
+        "Top features (by their best label score)", 5, 40, 20, key="learn_score_top"
+    )
+    matrix = cached.top_scores(key, measure, top, binarize)
+    short = MEASURE_LABELS[measure]
+    widgets.show_figure(
+        label_score_heatmap(
+            matrix, title=f"{short} of the top {top} features, per label"
+        ),
+        matrix.reset_index(names="label"),
+        key="learn_heat",
+        filename=f"label_scores_{measure}",
+    )
+    st.caption(
+        "A feature can be excellent for one label and useless for the others: the "
+        "aggregation (next page) decides how such rows become one ranking."
+    )
+    st.page_link("app_pages/aggregation.py", label="Next: an aggregation, step by step")
