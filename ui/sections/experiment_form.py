@@ -8,7 +8,7 @@ import streamlit as st
 
 from mlfs_core.selectors import get_method
 
-from .. import cached, state, widgets
+from .. import cached, progress, state, widgets
 from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 from .experiment import (
     LONG_RUN_S,
@@ -326,16 +326,28 @@ def run_with_progress(config) -> Path | None:
     The bar's first text says what runs (:func:`run_statement`), so a run
     never starts on datasets or a protocol the user did not see.
     """
-    bar = st.progress(0, text=f"Starting: {run_statement(config)}")
+    starting = f"Starting: {run_statement(config)}"
+    bar = st.progress(0, text=starting)
+    eta, last = progress.TimeLeft(), [""]
 
-    def report(done: int, total: int, eta: str, message: str) -> None:
+    def draw() -> None:  # also every second while one task runs (ticking)
+        if eta.total:
+            text = f"{eta.done}/{eta.total} tasks{eta.text()} · {last[0]}"
+            bar.progress(eta.done / eta.total, text=text)
+        elif eta.elapsed() >= 2:  # before the first task ends
+            so_far = progress.duration_text(eta.elapsed())
+            bar.progress(0, text=f"{starting} · {so_far} so far")
+
+    def report(done: int, total: int, _eta: str, message: str) -> None:
         st.session_state[RUNNING] = (done, total)
-        text = f"{done}/{total} tasks{eta} · {message}"
-        bar.progress(done / max(total, 1), text=text)
+        eta.update(done, total)
+        last[0] = message
+        redraw()
 
     st.session_state[RUNNING] = (0, 0)
     try:
-        folder = run(config, report)
+        with progress.ticking(draw) as redraw:
+            folder = run(config, report)
     except ValueError as exc:
         st.error(f"The experiment could not run: {state.redact(str(exc))}")
         folder = None
