@@ -3,6 +3,7 @@
 Run from the project root::
 
     .venv/bin/python bench/bench_app.py [--bibtex ../shared/datasets/bibtex]
+        [--app-root DIR]
 
 Prints (medians of ``--repeats`` runs where it says so):
 
@@ -14,8 +15,10 @@ Prints (medians of ``--repeats`` runs where it says so):
    already computed (click -> script run finished);
 3. the first open of every analysis and Learn page on a fresh server (nav
    click -> script run finished), and whether a progress indicator (a
-   spinner) was visible during the wait; then a cached interaction on each
-   analysis page (highlight a method, a budget slider);
+   spinner) was visible during the wait; then cached interactions on the
+   analysis pages: highlight a method (Metric vs budget, Average ranks),
+   move the budget slider to a budget already shown (Average ranks: the
+   Friedman test, CD diagram and post-hoc tests below it; Similarity);
 4. an uncached ranking (engine call, no Streamlit cache) on the sample and on
    bibtex, per method, plus the time to load each dataset.
 Targets (issue 27): first page with charts < 3 s, every cached interaction
@@ -42,6 +45,8 @@ sys.path.insert(0, str(ROOT / "tests" / "app"))
 
 from streamlit_server import streamlit_command  # noqa: E402
 
+APP_ROOT = [ROOT]
+"""The folder whose app.py is served (``--app-root``, default this project)."""
 IDLE = (
     '[data-testid="stApp"][data-test-script-state="notRunning"]'
     '[data-test-connection-state="CONNECTED"]'
@@ -66,7 +71,7 @@ def _start_server(port: int, work: str, warm_up: bool = True) -> subprocess.Pope
     )
     return subprocess.Popen(
         streamlit_command(port),
-        cwd=ROOT,
+        cwd=APP_ROOT[0],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
@@ -177,6 +182,20 @@ def _timed_select(page, label: str, option: str) -> float:
     return time.monotonic() - start - 0.1
 
 
+SIM_SLIDER = "Selected features (% of M)"
+"""The Similarity page's budget slider on the Paper 000 study."""
+
+
+def _timed_slider(page, label: str, key: str) -> float:
+    """Seconds from a key press on the slider ``label`` to the finished run."""
+    slider = page.locator(f'input[type="range"][aria-label="{label}"]')
+    slider.focus()
+    start = time.monotonic()
+    slider.press(key)
+    _idle(page)
+    return time.monotonic() - start - 0.1
+
+
 def first_opens(browser) -> tuple[list[tuple[str, float, bool]], list[tuple]]:
     """First open of each page on a fresh server, then cached interactions."""
     port = _free_port()
@@ -205,6 +224,18 @@ def first_opens(browser) -> tuple[list[tuple[str, float, bool]], list[tuple]]:
                     for m in ("(none)", method, "(none)", method)
                 ]
                 cached.append((f"{nav}: highlight", statistics.median(times)))
+            for nav, heading, slider in (
+                ("Average ranks", "Average ranks", "Budget"),
+                ("Similarity", "Similarity of selected subsets", SIM_SLIDER),
+            ):
+                _timed_open(page, nav, heading)
+                _timed_slider(page, slider, "ArrowRight")  # computed once
+                _timed_slider(page, slider, "ArrowLeft")
+                times = [
+                    _timed_slider(page, slider, key)
+                    for key in ("ArrowRight", "ArrowLeft") * 2
+                ]
+                cached.append((f"{nav}: budget slider", statistics.median(times)))
             page.close()
             return opens, cached
         finally:
@@ -231,7 +262,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bibtex", default=str(ROOT.parent / "shared/datasets/bibtex"))
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--app-root",
+        default=str(ROOT),
+        help="serve the app.py of this folder, e.g. an export of an earlier "
+        "commit (git archive REV | tar -x -C DIR), to compare before and after "
+        "under the same load",
+    )
+    parser.add_argument(
+        "--pages-only",
+        action="store_true",
+        help="only part 3 (first opens and the analysis pages' interactions)",
+    )
     args = parser.parse_args()
+    APP_ROOT[0] = Path(args.app_root).resolve()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -240,13 +284,11 @@ def main() -> None:
             args=["--no-sandbox", "--disable-dev-shm-usage"],
         )
         runs, cold = [], []
-        for _ in range(args.repeats):  # alternate, so both see the same load
-            runs.append(first_page_and_cached(browser))
+        for _ in range(0 if args.pages_only else args.repeats):  # alternate, so
+            runs.append(first_page_and_cached(browser))  # both see the same load
             cold.append(first_page_and_cached(browser, warm_up=False)[1])
         opens, interactions = first_opens(browser)
         browser.close()
-    health, first, cached = (statistics.median(r[i] for r in runs) for i in range(3))
-    without = statistics.median(cold)
     print(f"{'measure':<44} {'value':>8} {'target':>8} {'ratio':>6}  note")
 
     def row(name: str, value: float, target: float | None, note: str = "") -> None:
@@ -254,15 +296,21 @@ def main() -> None:
         ratio = f"{value / target:.2f}" if target is not None else ""
         print(f"{name:<44} {value:6.2f} s {goal:>8} {ratio:>6}  {note}")
 
-    row("server start -> /_stcore/health ok", health, None, f"median of {len(runs)}")
-    row("server start -> first page with charts", first, 3.0)
-    row(
-        "  same without the plotly warm-up (ref.)",
-        without,
-        None,
-        f"first / this = {first / without:.2f}",
-    )
-    row("cached interaction (Rank features)", cached, 0.5)
+    if runs:
+        health, first, cached = (
+            statistics.median(r[i] for r in runs) for i in range(3)
+        )
+        without = statistics.median(cold)
+        note = f"median of {len(runs)}"
+        row("server start -> /_stcore/health ok", health, None, note)
+        row("server start -> first page with charts", first, 3.0)
+        row(
+            "  same without the plotly warm-up (ref.)",
+            without,
+            None,
+            f"first / this = {first / without:.2f}",
+        )
+        row("cached interaction (Rank features)", cached, 0.5)
     for name, value in interactions:
         row(f"cached interaction ({name})", value, 0.5)
     for nav, seconds, spinner in opens:
@@ -271,7 +319,8 @@ def main() -> None:
             "" if ok else "  MISSED"
         )
         row(f"first open: {nav}", seconds, 1.5, note)
-    for name, path in [("sample", str(ROOT / "sample_data")), ("bibtex", args.bibtex)]:
+    rankings = [("sample", str(ROOT / "sample_data")), ("bibtex", args.bibtex)]
+    for name, path in [] if args.pages_only else rankings:
         if not Path(path).exists():
             print(f"{name}: {path} missing, skipped")
             continue
