@@ -101,6 +101,11 @@ class DiscreteProblem:
         """``sum_{v >= 1} T[bin_counts[f, v]]`` per feature, shape (n_features,)."""
         return self.tsum(self.bin_counts[:, 1:]).sum(axis=1)
 
+    @cached_property
+    def mode_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct mode counts (``bin_counts[:, 0]``) and each feature's index."""
+        return unique_keys(self.bin_counts[:, 0], self.n_samples + 1)
+
     @property
     def n_codes(self) -> int:
         """Largest number of codes of any feature (at least 2, for array shapes)."""
@@ -165,7 +170,8 @@ class Entries:
         self.counts = coo.data.astype(np.intp)
         self.keys = self.r * q + self.i  # sorted: CSR order
         self.f = self.r // b1
-        self.fv = self.f * problem.n_codes + self.r % b1 + 1  # flat (f, code)
+        self.code = self.r % b1 + 1
+        self.fv = self.f * problem.n_codes + self.code  # flat (f, code)
         n_features = problem.n_features
         groups, self.group = unique_keys(self.f * q + self.i, n_features * q)
         self.group_f, self.group_i = groups // q, groups % q

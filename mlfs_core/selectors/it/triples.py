@@ -122,9 +122,12 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
     b1, n_codes = problem.n_codes - 1, problem.n_codes
     local = np.full(problem.n_features, -1, dtype=np.intp)
     local[overlap] = np.arange(overlap.size)
-    own = _ranges(entries.entry_start[overlap], entries.entry_start[overlap + 1])
+    e_start, e_stop = entries.entry_start[overlap], entries.entry_start[overlap + 1]
     g_start, g_stop = entries.group_start[overlap], entries.group_start[overlap + 1]
-    groups = _ranges(g_start, g_stop)
+    own, groups = _ranges(e_start, e_stop), _ranges(g_start, g_stop)
+    # Global entry (group) index minus its position in ``own`` (``groups``).
+    e_shift = e_start - (np.cumsum(e_stop - e_start) - (e_stop - e_start))
+    g_shift = g_start - (np.cumsum(g_stop - g_start) - (g_stop - g_start))
     remainder = entries.counts[own]  # F minus the P_w: the w = 0 slice
     label_rest = problem.label_counts.astype(np.intp)
     k = np.zeros(overlap.size)
@@ -137,18 +140,16 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
         positions = entries.position(r, i, q)
         g_f, g_i, sums = entries.grouped(positions, p)
         k += _mode_code_part(problem, pair_w[:, 0], l_w, local[g_f], g_i, sums)
-        remainder[np.searchsorted(own, positions)] -= p
+        remainder[positions - e_shift[f]] -= p
         label_rest = label_rest - l_w
     pair_0 = np.ascontiguousarray(pair[:, :, 0])
-    f = local[entries.f[own]]
-    fv = f * n_codes + entries.fv[own] % n_codes
+    f = np.repeat(np.arange(overlap.size), e_stop - e_start)  # own is by feature
+    fv = f * n_codes + entries.code[own]
     k += _small_codes_part(problem, pair_0, f, fv, remainder)
-    # Group of each own entry, numbered along ``groups``.
-    shift = g_start - (np.cumsum(g_stop - g_start) - (g_stop - g_start))
     c = np.bincount(
-        entries.group[own] - shift[f], weights=remainder, minlength=groups.size
+        entries.group[own] - g_shift[f], weights=remainder, minlength=groups.size
     )
-    g_f = local[entries.group_f[groups]]
+    g_f = np.repeat(np.arange(overlap.size), g_stop - g_start)
     return k + _mode_code_part(
         problem, pair_0[:, 0], label_rest, g_f, entries.group_i[groups], c
     )
@@ -170,11 +171,13 @@ def _apart_part(problem, sizes, l_ws) -> np.ndarray:
     for size, l_w in zip(sizes, l_ws):
         constant += (problem.tsum(l_w) + problem.tsum(size - l_w)).sum()
         label_rest = label_rest - l_w
-    # The (v = 0, w = 0) count of each feature apart from s (0 for the others,
-    # whose K the caller replaces).
-    x = np.maximum(problem.bin_counts[:, 0] - n_s, 0)
+    # The (v = 0, w = 0) count of each feature apart from s, by distinct mode
+    # count (clipped at 0 for the others, whose K the caller replaces).
+    modes, inverse = problem.mode_counts
+    x = np.maximum(modes - n_s, 0)
+    per_mode = problem.tsum(x[:, None] - label_rest[None, :]).sum(axis=1)
     k = entries.code_cells + constant + problem.tsum(label_rest).sum()
-    k += _sum_over_labels(problem, x, label_rest)
+    k += per_mode[inverse]
     i, x_key, alpha, holders = entries.mode_keys
     a, rest = label_rest[i], x_key - n_s - label_rest[i]
     change = problem.tsum(a - alpha) - problem.tsum(a)
