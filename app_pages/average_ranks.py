@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mlfs_core.plots import cd_diagram, figure_from_dict, highlight_figure
+from mlfs_core.plots import figure_from_dict, highlight_figure
 from ui import cached, tables, widgets
 from ui.sections import posthoc, published
 
@@ -110,9 +110,10 @@ with st.spinner("Ranking the methods ..."):
             "which is too conservative."
         )
         ranks = result.ranks["mean"]
+        where = widgets.budget_text(budget, by)
         widgets.show_figure(
-            cd_diagram(
-                ranks, result.cd, title=f"{metric} at {widgets.budget_text(budget, by)}"
+            figure_from_dict(
+                cached.cd_figure(ranks, result.cd, f"{metric} at {where}")
             ),
             result.ranks.reset_index(),
             key="cd_fig",

@@ -36,7 +36,7 @@ from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploa
 from mlfs_core.errors import DatasetError
 from mlfs_core.evaluation.io import read_results, read_selections
 from mlfs_core.evaluation.metrics import higher_is_better
-from mlfs_core.plots import average_rank_curves, metric_vs_budget
+from mlfs_core.plots import average_rank_curves, cd_diagram, metric_vs_budget
 from mlfs_core.reproduction.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
@@ -428,6 +428,12 @@ def rank_figure(
         ranks, x=by, facet="panel", x_title=x_title, title=title, wrap=wrap
     )
     return fig.to_dict()
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def cd_figure(ranks: pd.Series, cd: float, title: str) -> dict:
+    """The dict of :func:`~mlfs_core.plots.cd_diagram` (drawn once per ranks)."""
+    return cd_diagram(ranks, cd, title=title).to_dict()
 
 
 # ---- paper 000 as published beside the study ---------------------------------

@@ -14,7 +14,7 @@ import streamlit as st
 
 from mlfs_core.analysis import control_comparisons, nemenyi_pvalues, wilcoxon_holm
 from mlfs_core.columns import METHOD, METRIC
-from mlfs_core.plots import pvalue_heatmap
+from mlfs_core.plots import figure_from_dict, pvalue_heatmap
 from mlfs_core.selectors import default_methods
 
 from .. import cached, widgets
@@ -43,6 +43,45 @@ def _table(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFra
     return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
 
 
+def _choice(metric: str, budget: float) -> dict:
+    return {
+        "metric": metric,
+        "budget": budget,
+        "higher_is_better": _direction(metric),
+        "reference_methods": cached.keeps_all_features(),
+    }
+
+
+# Cached: the page reruns on every widget above (budget slider, metric), and
+# the tests, their heatmap and table take about a second together.
+@st.cache_data(show_spinner=False, **cached.BOUNDS)
+def _pvalues(
+    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float, label: str
+) -> pd.DataFrame:
+    pairwise = TESTS[label][1]
+    return pairwise(_table(ref, metric, methods), **_choice(metric, budget))
+
+
+@st.cache_data(show_spinner=False, **cached.BOUNDS)
+def _heatmap(pvalues: pd.DataFrame, title: str) -> dict:
+    return pvalue_heatmap(pvalues, alpha=ALPHA, title=title).to_dict()
+
+
+@st.cache_data(show_spinner=False, **cached.BOUNDS)
+def _compared(
+    ref: ResultsRef,
+    metric: str,
+    methods: tuple[str, ...],
+    budget: float,
+    control: str,
+    test: str,
+) -> pd.DataFrame:
+    table = _table(ref, metric, methods)
+    return control_comparisons(
+        table, control, test=test, alpha=ALPHA, **_choice(metric, budget)
+    )
+
+
 def show_posthoc(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float, by: str
 ) -> None:
@@ -57,20 +96,15 @@ def show_posthoc(
         "Holm's correction: its verdict on two methods does not depend on which "
         "other methods are compared, unlike the mean-ranks tests (Nemenyi).",
     )
-    control_test, pairwise = TESTS[label]
-    table = _table(ref, metric, methods)
-    choice = {
-        "metric": metric,
-        "budget": budget,
-        "higher_is_better": _direction(metric),
-        "reference_methods": cached.keeps_all_features(),
-    }
-    pvalues = widgets.call_or_error("No post-hoc test here", pairwise, table, **choice)
+    control_test = TESTS[label][0]
+    pvalues = widgets.call_or_error(
+        "No post-hoc test here", _pvalues, ref, metric, methods, budget, label
+    )
     if pvalues is None:
         return
     where = widgets.budget_text(budget, by)
     widgets.show_figure(
-        pvalue_heatmap(pvalues, alpha=ALPHA, title=f"{label}: {metric} at {where}"),
+        figure_from_dict(_heatmap(pvalues, f"{label}: {metric} at {where}")),
         pvalues.reset_index(),
         key="posthoc_fig",
         filename=f"posthoc_{control_test}_{metric}",
@@ -89,12 +123,13 @@ def show_posthoc(
     )
     compared = widgets.call_or_error(
         "No control comparison here",
-        control_comparisons,
-        table,
+        _compared,
+        ref,
+        metric,
+        methods,
+        budget,
         control,
-        test=control_test,
-        alpha=ALPHA,
-        **choice,
+        control_test,
     )
     if compared is None:
         return
