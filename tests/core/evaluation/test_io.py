@@ -117,6 +117,33 @@ def test_read_selections_rejects_non_integer_indices(tmp_path):
         read_selections(path)
 
 
+@pytest.mark.parametrize(
+    "cells",
+    [
+        ["5 0 3", "", "2", "-1 +4", "1 2 3 4"],  # one parse of the whole column
+        ["5 0 3", "1  2", " 7", "8 "],  # odd spacing: cell by cell
+        ["", ""],
+    ],
+)
+def test_read_selections_column_parse_equals_the_cell_by_cell_parse(cells):
+    """Check that every cell gives the int64 array of its own split, however
+    the column is parsed (one pass over the joined cells, or cell by cell)."""
+    rows = "".join(f"d,M{i},{cell}\n" for i, cell in enumerate(cells))
+    table = read_selections(io.StringIO("dataset,method,features\n" + rows))
+    expected = [np.array(c.split(), dtype=np.int64) for c in cells]
+    assert len(table) == len(cells)
+    for got, want in zip(table["features"], expected, strict=True):
+        assert got.dtype == np.int64 and got.tolist() == want.tolist()
+
+
+def test_read_selections_rejects_a_dash_between_indices(tmp_path):
+    """Check that "1-2" (only digits and signs, yet no integer) is reported."""
+    path = tmp_path / "sel.csv"
+    path.write_text("dataset,method,features\nd,A,1 2\nd,B,1-2\n")
+    with pytest.raises(MLFSError, match="sel.csv, line 3: features must hold"):
+        read_selections(path)
+
+
 @pytest.mark.parametrize("protocol", ["protocol_a", "protocol_b"])
 def test_readers_read_the_shipped_sample_results(protocol):
     """Check that the sample results and selections read and agree on methods."""
