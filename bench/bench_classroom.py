@@ -24,7 +24,9 @@ largest N next to the measured values: no exception, no leak, peak RSS under
 2 GB, CPU per session at most 1 s for the first page plus one interaction
 (``first page`` + ``rank``). Bounded: at most 40 sessions, ``--timeout``
 seconds per step and session (a session past it is counted as failed and
-takes no further steps).
+takes no further steps). The browsers run at ``--browser-nice`` (default
+19): in a class they run on the students' machines, here they share the
+server's cores, and at normal priority N renderers starve the server.
 """
 
 from __future__ import annotations
@@ -195,6 +197,41 @@ class Session:
         self.checked_failure = False
 
 
+class BrowserNice:
+    """Lower the priority of every browser process while the bench runs.
+
+    In a real class the browsers run on the students' machines; here they
+    share the server's 2 cores. Renicing them (every 0.5 s, since Chromium
+    starts a renderer per context) lets the server get the CPU it asks for,
+    so its latency is measured rather than the browsers' queue. ``nice`` 0
+    leaves them as they are.
+    """
+
+    def __init__(self, server_pid: int, nice: int):
+        self.server_pid, self.nice = server_pid, nice
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        if nice:
+            self._thread.start()
+
+    def _run(self) -> None:
+        me = psutil.Process()
+        while not self._stop.is_set():
+            try:
+                server = {self.server_pid} | {
+                    c.pid for c in psutil.Process(self.server_pid).children(True)
+                }
+                for child in me.children(recursive=True):
+                    if child.pid not in server and child.nice() < self.nice:
+                        child.nice(self.nice)
+            except psutil.Error:
+                pass
+            time.sleep(0.5)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
 async def _idle(page) -> None:
     await page.wait_for_timeout(100)
     await page.wait_for_selector(IDLE)
@@ -237,6 +274,15 @@ async def _upload(session: Session, files: list[str]) -> None:
     await page.get_by_text("Load your own dataset").click()
     uploader = page.get_by_test_id("stFileUploader").locator('input[type="file"]')
     await uploader.set_input_files(files)
+    # As a person does: wait until every file is uploaded (a chip per file, no
+    # spinner) before pressing Load. Under load the upload requests finish
+    # after the page first looks idle, and an early click finds no files.
+    chips = page.get_by_test_id("stFileChip")
+    while (
+        await chips.count() < len(files)
+        or await page.get_by_test_id("stFileChipIconSpinner").count()
+    ):
+        await page.wait_for_timeout(200)
     await _idle(page)
     await page.get_by_role("button", name="Load uploaded files").click()
     await (
@@ -283,6 +329,9 @@ async def _check(session: Session, others: list[str], step: str) -> None:
                 "data-test-connection-state", timeout=5000
             )
             text = (await page.inner_text("body", timeout=5000))[:160]
+            alerts = await page.get_by_test_id("stAlert").all_inner_texts()
+            if alerts:
+                text += " | alerts: " + " / ".join(alerts)[:300]
         except Exception as exc:  # the page itself is gone
             state, text = "?", f"{type(exc).__name__}"
         session.failures.append(
@@ -318,7 +367,7 @@ async def _step(name: str, session: Session, work, timeout_s: float) -> None:
         session.failures.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
 
 
-async def classroom(n: int, timeout_s: float, tag: str) -> dict:
+async def classroom(n: int, timeout_s: float, tag: str, browser_nice: int = 19) -> dict:
     """Run ``n`` sessions through :data:`STEPS` on a fresh server; the figures."""
     from playwright.async_api import async_playwright
 
@@ -336,6 +385,7 @@ async def classroom(n: int, timeout_s: float, tag: str) -> dict:
                 browser = await p.chromium.launch(
                     executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
                 )
+                renice = BrowserNice(server.proc.pid, browser_nice)
                 for step in STEPS:
                     before = server.cpu()
                     works = []
@@ -369,6 +419,7 @@ async def classroom(n: int, timeout_s: float, tag: str) -> dict:
                         s.failures.append(f"dataset list: {type(exc).__name__}")
                         continue
                     s.leaks.update(m for m in names if m != s.name and m in options)
+                renice.stop()
                 await browser.close()
             return {
                 "n": n,
@@ -416,18 +467,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", default="1,10,20,30", help="e.g. 1,10,20,30")
     parser.add_argument("--timeout", type=float, default=600, help="s per step")
+    parser.add_argument(
+        "--browser-nice",
+        type=int,
+        default=19,
+        help="nice value of the browser processes (0: leave them; default 19, so "
+        "the server is not starved by the browsers that share its cores)",
+    )
     args = parser.parse_args()
     counts = [int(c) for c in args.sessions.split(",") if c.strip()]
     if not counts or min(counts) < 1 or max(counts) > MAX_SESSIONS:
         parser.error(f"--sessions: between 1 and {MAX_SESSIONS} each")
     if not Path(CHROMIUM).exists():
         sys.exit(f"Chromium not found at {CHROMIUM} (set CHROMIUM_PATH)")
-    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
+        f"browsers at nice {args.browser_nice}, step timeout {args.timeout:.0f} s"
+    )
     print("| N | step | done | p50 s | p95 s | server CPU s / session |")
     print("|---|---|---|---|---|---|")
     results = []
     for n in counts:
-        result = asyncio.run(classroom(n, args.timeout, tag=f"x{n}"))
+        result = asyncio.run(
+            classroom(n, args.timeout, tag=f"x{n}", browser_nice=args.browser_nice)
+        )
         results.append(result)
         for row in report(result):
             print(row, flush=True)
