@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .data import DiscreteProblem, fill_mode
-from .triples import overlap_of, triple_tsum
+from .triples import overlap_of, ranges, triple_tsum
 
 # Elements per block of the (features, codes, labels) temporaries of the statics.
 _BLOCK_ELEMENTS = 1 << 18
@@ -111,13 +111,16 @@ def _pair_counts(
     problem: DiscreteProblem, s: int, rows: list[np.ndarray], overlap: np.ndarray
 ) -> np.ndarray:
     """Counts of (f = v, s = w) of ``overlap``, shape (n_overlap, n_codes, b_s)."""
-    b1 = problem.n_codes - 1
-    columns = (overlap[:, None] * b1 + np.arange(b1)).ravel()
+    b1, small = problem.n_codes - 1, problem.small
+    local = np.zeros(problem.n_features, dtype=np.intp)
+    local[overlap] = np.arange(overlap.size)
     slices = []
     for r in rows:
-        counts = np.bincount(problem.small[r].indices, minlength=problem.small.shape[1])
-        counts = counts[columns].reshape(overlap.size, b1)
-        slices.append(fill_mode(counts, r.size))
+        # The code >= 1 columns of the rows; all belong to ``overlap``.
+        cols = small.indices[ranges(small.indptr[r], small.indptr[r + 1])]
+        cols = local[cols // b1] * b1 + cols % b1
+        counts = np.bincount(cols, minlength=overlap.size * b1)
+        slices.append(fill_mode(counts.reshape(overlap.size, b1), r.size))
     small_w = np.stack(slices, axis=2) if slices else None
     return _fill_s_mode(small_w, problem.bin_counts[overlap])
 

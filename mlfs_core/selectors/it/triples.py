@@ -104,8 +104,23 @@ def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
     return out
 
 
-def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(starts[j], stops[j])`` over j."""
+def ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(starts[j], stops[j])`` over j.
+
+    Parameters
+    ----------
+    starts, stops : ndarray of int, same shape
+        Half-open ranges, ``starts <= stops``.
+
+    Returns
+    -------
+    ndarray of int
+
+    Examples
+    --------
+    >>> ranges(np.array([2, 7]), np.array([4, 9])).tolist()
+    [2, 3, 7, 8]
+    """
     lengths = stops - starts
     offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
     return np.arange(int(lengths.sum())) + offsets
@@ -124,7 +139,7 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
     local[overlap] = np.arange(overlap.size)
     e_start, e_stop = entries.entry_start[overlap], entries.entry_start[overlap + 1]
     g_start, g_stop = entries.group_start[overlap], entries.group_start[overlap + 1]
-    own, groups = _ranges(e_start, e_stop), _ranges(g_start, g_stop)
+    own, groups = ranges(e_start, e_stop), ranges(g_start, g_stop)
     # Global entry (group) index minus its position in ``own`` (``groups``).
     e_shift = e_start - (np.cumsum(e_stop - e_start) - (e_stop - e_start))
     g_shift = g_start - (np.cumsum(g_stop - g_start) - (g_stop - g_start))
@@ -193,14 +208,24 @@ OVERLAP_SHARE = 0.5
 def overlap_of(problem: DiscreteProblem, rows: list[np.ndarray]) -> np.ndarray:
     """Sorted features with a non-mode sample among ``rows`` (s's non-mode rows).
 
-    All features when they are more than :data:`OVERLAP_SHARE` of them.
+    Parameters
+    ----------
+    problem : DiscreteProblem
+    rows : list of ndarray
+        Samples with s = w, for w = 1 .. b_s - 1.
+
+    Returns
+    -------
+    ndarray of int
+        The overlapping features, or all features when they are more than
+        :data:`OVERLAP_SHARE` of them.
     """
     m, b1 = problem.n_features, problem.n_codes - 1
     if not rows:
         return np.zeros(0, dtype=np.intp)
     small = problem.small
     picked = np.concatenate(rows)
-    cols = small.indices[_ranges(small.indptr[picked], small.indptr[picked + 1])]
+    cols = small.indices[ranges(small.indptr[picked], small.indptr[picked + 1])]
     mark = np.zeros(m, dtype=bool)
     mark[cols // b1] = True
     overlap = np.flatnonzero(mark)
