@@ -63,11 +63,8 @@ def _baseline(problem: DiscreteProblem, both: np.ndarray) -> np.ndarray:
 
 def _touched(problem: DiscreteProblem):
     """Touched (f, t) entries sorted by (f, t): f, t, alpha, F[f, 1:, t]."""
-    coo = problem.small_labels.tocoo()
-    b1, q = problem.n_codes - 1, problem.n_labels
-    f = coo.row.astype(np.intp) // b1
-    keys, _ = unique_keys(f * q + coo.col, problem.n_features * q)
-    f, t = keys // q, keys % q
+    entries = problem.entries  # its (f, i) groups are the touched entries
+    f, t = entries.group_f, entries.group_i
     small = problem.feature_label[f, 1:, t]  # (E, b1)
     return f, t, small.sum(axis=1), small
 
