@@ -159,6 +159,10 @@ LOOKUP_KEYS = 1 << 25
 """Entries are located through a dense int32 index up to this many keys (128 MiB)."""
 
 
+GROUP_LOOKUP_KEYS = 1 << 23
+"""(f, i) groups are located through a dense int32 index up to this many keys."""
+
+
 class Entries:
     """The stored (f, v, i) co-occurrence counts and their (f, i) groups."""
 
@@ -233,6 +237,26 @@ class Entries:
         )
         holders.sum_duplicates()
         return i, x_key, alpha, holders
+
+    @cached_property
+    def _group_index(self) -> np.ndarray | None:
+        """(f, i) -> group, as a dense int32 index where the key range is small."""
+        n_keys = self.problem.n_features * self.problem.n_labels
+        if n_keys > GROUP_LOOKUP_KEYS:
+            return None
+        index = np.full(n_keys, -1, dtype=np.int32)
+        index[self.group_f * self.problem.n_labels + self.group_i] = np.arange(
+            self.group_f.size, dtype=np.int32
+        )
+        return index
+
+    def group_of(self, f: np.ndarray, i: np.ndarray) -> np.ndarray:
+        """Index of the (f, i) groups (each must be stored)."""
+        keys = f * self.problem.n_labels + i
+        if self._group_index is not None:
+            return self._group_index[keys].astype(np.intp)
+        stored = self.group_f * self.problem.n_labels + self.group_i  # sorted
+        return np.searchsorted(stored, keys)
 
     def position(self, r: np.ndarray, i: np.ndarray, q: int) -> np.ndarray:
         """Index of the entries (r, i) (each must be stored)."""

@@ -190,28 +190,36 @@ class PairCounts:
             f0 = f1
 
     def counts(self, features: np.ndarray):
-        """Records ``(f, v, pair, s)`` and totals ``(f, pair, S)`` of ``features``.
+        """Records ``(f, v, pair, s)``, totals ``(f, pair, S)`` and each record's total.
 
         ``features`` is sorted; ``pair`` is the column ``t * q + u``; records
         are sorted by (f, v, pair), totals by (f, pair). ``S`` sums ``s`` over
-        the codes >= 1.
+        the codes >= 1; the third array holds the index of each record's
+        total.
         """
-        b1 = self.problem.n_codes - 1
+        b1, q2 = self.problem.n_codes - 1, self.problem.n_labels**2
         rows = (features[:, None] * b1 + np.arange(b1)).ravel()
         product = (self.small_t[rows] @ self.pairs).tocsr()
         product.sort_indices()
         owner = rows[np.repeat(np.arange(rows.size), np.diff(product.indptr))]
-        records = (
-            owner // b1,
-            owner % b1,
-            product.indices.astype(np.intp),
-            np.rint(product.data).astype(np.intp),
-        )
-        totals = (self.present_t[features] @ self.pairs).tocsr()
-        totals.sort_indices()
-        g_f = np.repeat(features, np.diff(totals.indptr))
-        big_s = np.rint(totals.data).astype(np.intp)
-        return records, (g_f, totals.indices.astype(np.intp), big_s)
+        f, pair = owner // b1, product.indices.astype(np.intp)
+        s = np.rint(product.data).astype(np.intp)
+        records = (f, owner % b1, pair, s)
+        if b1 == 1:  # one code >= 1: every record is its own total
+            return records, (f, pair, s), np.arange(f.size)
+        # Each feature's records are b1 sorted runs: a stable sort merges them.
+        keys = f * q2 + pair
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        first = np.empty(ordered.size, dtype=bool)
+        first[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        where = np.empty(keys.size, dtype=np.intp)
+        where[order] = np.cumsum(first) - 1
+        big_s = np.add.reduceat(s[order], starts) if starts.size else s[:0]
+        g_f, g_pair = np.divmod(ordered[starts], q2)
+        return records, (g_f, g_pair, big_s), where
 
 
 def _code_cells_delta(problem, f, v, pair, s) -> np.ndarray:
@@ -233,10 +241,9 @@ def _mode_cells_delta(problem, both, entries, g_f, pair, big_s) -> np.ndarray:
     """Change of the code-0 cells of each (f, t, u) with S > 0 shared samples."""
     q, n_labels = problem.n_labels, problem.label_counts
     g_t, g_u = np.divmod(pair, q)
-    f_all, t_all, alpha_all, _ = entries
-    keys = f_all * q + t_all  # sorted
-    a_t = alpha_all[np.searchsorted(keys, g_f * q + g_t)]
-    a_u = alpha_all[np.searchsorted(keys, g_f * q + g_u)]
+    alpha_all = entries[2]  # per (f, i) group of problem.entries (see _touched)
+    a_t = alpha_all[problem.entries.group_of(g_f, g_t)]
+    a_u = alpha_all[problem.entries.group_of(g_f, g_u)]
     n_t, n_u = n_labels[g_t], n_labels[g_u]
     b = both.ravel()[pair]
     ot, ou = n_t - a_t - b, n_u - a_u - b
@@ -253,10 +260,10 @@ def shared_cell_deltas(problem, both, entries, counts: PairCounts, features):
 
     For the sorted ``features``: every (f, t, u) whose non-mode samples share both
     labels, with the change of its (f, l_t, l_u) table: the code-0 change
-    per (f, t, u) plus the code >= 1 changes, placed by a sorted search.
+    per (f, t, u) plus the code >= 1 changes of its records.
     """
     q2 = problem.n_labels**2
-    (f, v, pair, s), (g_f, g_pair, big_s) = counts.counts(features)
+    (f, v, pair, s), (g_f, g_pair, big_s), where = counts.counts(features)
     keys = g_f * q2 + g_pair  # sorted
     deltas = np.empty(keys.size)
     for start in range(0, keys.size, _PAIR_CHUNK):
@@ -264,12 +271,10 @@ def shared_cell_deltas(problem, both, entries, counts: PairCounts, features):
         deltas[part] = _mode_cells_delta(
             problem, both, entries, g_f[part], g_pair[part], big_s[part]
         )
-    where = np.empty(f.size, dtype=np.intp)
     code = np.empty(f.size)
     for start in range(0, f.size, _PAIR_CHUNK):
         part = slice(start, start + _PAIR_CHUNK)
         code[part] = _code_cells_delta(problem, f[part], v[part], pair[part], s[part])
-        where[part] = np.searchsorted(keys, f[part] * q2 + pair[part])
     deltas += np.bincount(where, weights=code, minlength=keys.size)
     return keys, deltas
 
