@@ -112,3 +112,40 @@ def test_sessions_starting_together_import_the_app_once(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().endswith("ok")
+
+
+def test_import_all_freezes_the_imported_objects_out_of_the_collector(tmp_path):
+    """Check that after warmup.import_all the modules' objects are frozen, so the
+    full collection Streamlit runs after every script run (runner.postScriptGC)
+    no longer walks them, and that garbage made later is still collected."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    code = (
+        "import gc, weakref\n"
+        "from ui import warmup\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "warmup.import_all()\n"
+        "frozen = gc.get_freeze_count()\n"
+        "assert frozen > 50_000, frozen\n"
+        "class Node: pass\n"
+        "a, b = Node(), Node()\n"
+        "a.other, b.other = b, a\n"
+        "alive = weakref.ref(a)\n"
+        "del a, b\n"
+        "gc.collect(2)\n"
+        "assert alive() is None\n"
+        "assert len(gc.get_objects()) < frozen / 10, len(gc.get_objects())\n"
+        "print('ok', frozen)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().startswith("ok")
