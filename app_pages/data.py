@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mlfs_core.plots import cooccurrence_heatmap, label_frequency_bar
+from mlfs_core.plots import figure_from_dict
 from ui import cached, uploads, widgets
 
 st.title("Data")
@@ -17,12 +17,13 @@ if widgets.load_or_error(key, notes_expanded=True):
     _, features, labels = cached.names(key)
     st.caption(uploads.label_summary(labels, len(features)))
     freq = cached.label_frequency(key)
+    bars, heat = cached.data_figures(key)
     widgets.show_figure(
-        label_frequency_bar(freq), freq, key="labelfreq", filename="label_frequency"
+        figure_from_dict(bars), freq, key="labelfreq", filename="label_frequency"
     )
     co = cached.label_cooccurrence(key)
     widgets.show_figure(
-        cooccurrence_heatmap(co),
+        figure_from_dict(heat),
         co.reset_index(names="label"),
         key="cooc",
         filename="label_cooccurrence",

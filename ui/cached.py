@@ -36,7 +36,13 @@ from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploa
 from mlfs_core.errors import DatasetError
 from mlfs_core.evaluation.io import read_results, read_selections
 from mlfs_core.evaluation.metrics import higher_is_better
-from mlfs_core.plots import average_rank_curves, cd_diagram, metric_vs_budget
+from mlfs_core.plots import (
+    average_rank_curves,
+    cd_diagram,
+    cooccurrence_heatmap,
+    label_frequency_bar,
+    metric_vs_budget,
+)
 from mlfs_core.reproduction.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
@@ -136,6 +142,20 @@ def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
     """Label x label co-occurrence counts."""
     ds = load(key)
     return describe.label_cooccurrence(ds.Y, ds.label_names)
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def data_figures(key: DatasetKey) -> tuple[dict, dict]:
+    """The Data page's two charts as dicts, drawn once per dataset.
+
+    Every session opens the app on this page; building the two plotly
+    figures (validating each property and the template) cost about 0.1
+    server CPU-s per session. Shown through
+    :func:`~mlfs_core.plots.figure_from_dict`, not validated again.
+    """
+    bars = label_frequency_bar(label_frequency(key))
+    heat = cooccurrence_heatmap(label_cooccurrence(key))
+    return bars.to_dict(), heat.to_dict()
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
