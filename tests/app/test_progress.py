@@ -112,3 +112,40 @@ def test_ticking_draws_from_another_thread_until_the_block_ends():
     assert "mlfs-progress" in threads
     threading.Event().wait(0.05)
     assert len(threads) == count
+
+
+def test_the_experiment_bar_is_redrawn_while_one_task_runs(monkeypatch):
+    """Check on the Experiment page (AppTest) that while one task runs the
+    helper thread redraws the bar's text, with no exception, and the run's
+    own reports still go through."""
+    import time
+
+    from ui.sections import experiment_form
+
+    from .conftest import new_app, open_page
+
+    from streamlit.delta_generator import DeltaGenerator
+
+    drawn: list[str] = []  # the threads of the bar's updates that went through
+    real_progress = DeltaGenerator.progress
+
+    def bar_progress(self, *args, **kwargs):
+        out = real_progress(self, *args, **kwargs)
+        drawn.append(threading.current_thread().name)
+        return out
+
+    def one_long_task(config, report):
+        report(1, 3, "", "task 1")
+        deadline = time.monotonic() + 60
+        while drawn.count("mlfs-progress") < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        report(2, 3, "", "task 2")
+        raise ValueError("stopped by the test")
+
+    monkeypatch.setattr(DeltaGenerator, "progress", bar_progress)
+    monkeypatch.setattr(experiment_form, "run", one_long_task)
+    at = open_page(new_app(), "experiment")
+    at.button(key="exp_run").click().run(timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    assert drawn.count("mlfs-progress") >= 2
+    assert any("stopped by the test" in e.value for e in at.error)
