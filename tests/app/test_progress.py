@@ -120,11 +120,11 @@ def test_the_experiment_bar_is_redrawn_while_one_task_runs(monkeypatch):
     own reports still go through."""
     import time
 
+    from streamlit.delta_generator import DeltaGenerator
+
     from ui.sections import experiment_form
 
     from .conftest import new_app, open_page
-
-    from streamlit.delta_generator import DeltaGenerator
 
     drawn: list[str] = []  # the threads of the bar's updates that went through
     real_progress = DeltaGenerator.progress
