@@ -182,7 +182,8 @@ def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
     k3 += t_(x - c + at + au)
     if left.size:
         q = problem.n_labels
-        features = np.unique(ent.f[left])  # the chunk's features, sorted
+        f = ent.f[left]  # sorted
+        features = f[np.flatnonzero(np.r_[True, f[1:] != f[:-1]])]
         keys, deltas = shared_cell_deltas(problem, lab.b, *shared, features)
         pair_keys = (ent.f[left] * q + t) * q + u  # sorted: features, then t, u
         k3[np.searchsorted(pair_keys, keys)] += deltas
@@ -294,11 +295,15 @@ def _max_free(work, row, blocked, fallback) -> np.ndarray:
     """
     out = np.empty(row.size)
     pending = np.arange(row.size)
+    best_of = np.empty(work.shape[0], dtype=np.intp)
     for _ in range(_ROUNDS):
         if pending.size == 0:
             return out
-        rows, inverse = np.unique(row[pending], return_inverse=True)
-        best = work[rows].argmax(axis=1)[inverse.ravel()]
+        mark = np.zeros(work.shape[0], dtype=bool)
+        mark[row[pending]] = True
+        rows = np.flatnonzero(mark)  # the rows still pending, once each
+        best_of[rows] = work[rows].argmax(axis=1)
+        best = best_of[row[pending]]
         stop = blocked(pending, best)
         done = pending[~stop]
         out[done] = work[row[done], best[~stop]]
