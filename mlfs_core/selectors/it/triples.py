@@ -158,16 +158,18 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
         remainder[positions - e_shift[f]] -= p
         label_rest = label_rest - l_w
     pair_0 = np.ascontiguousarray(pair[:, :, 0])
-    f = np.repeat(np.arange(overlap.size), e_stop - e_start)  # own is by feature
-    fv = f * n_codes + entries.code[own]
+    if overlap.size == problem.n_features:  # own and groups are all: no gathers
+        f, fv, group, g_f = entries.f, entries.fv, entries.group, entries.group_f
+        group_i = entries.group_i
+    else:
+        f = np.repeat(np.arange(overlap.size), e_stop - e_start)  # own is by feature
+        fv = f * n_codes + entries.code[own]
+        group = entries.group[own] - g_shift[f]
+        g_f = np.repeat(np.arange(overlap.size), g_stop - g_start)
+        group_i = entries.group_i[groups]
     k += _small_codes_part(problem, pair_0, f, fv, remainder)
-    c = np.bincount(
-        entries.group[own] - g_shift[f], weights=remainder, minlength=groups.size
-    )
-    g_f = np.repeat(np.arange(overlap.size), g_stop - g_start)
-    return k + _mode_code_part(
-        problem, pair_0[:, 0], label_rest, g_f, entries.group_i[groups], c
-    )
+    c = np.bincount(group, weights=remainder, minlength=groups.size)
+    return k + _mode_code_part(problem, pair_0[:, 0], label_rest, g_f, group_i, c)
 
 
 def _apart_part(problem, sizes, l_ws) -> np.ndarray:
