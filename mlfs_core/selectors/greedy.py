@@ -40,10 +40,14 @@ O(nnz LC + M b q); the label-pair terms of PMU and LRFS are sums of a
 baseline, per-key single-label changes and corrections over the pairs of
 labels a feature's non-mode samples carry, with the co-occurrence counts
 from one product with the sparse label-pair matrix (about N LC^2 / 2
-values); LSMFS and MLSMFS fold the same split (:mod:`.it.pair_folds`). A
-step costs O(nnz_s + M b b_s) for I(f; s), nnz_s the non-mode codes of the
-samples where s is not at its mode, and O(nnz_s LC + E + N q) more for the
-label triples of PMU, D2F and MDMR. Memory is O(nnz + M b q) counts plus
+values); LSMFS and MLSMFS fold the same split (:mod:`.it.pair_folds`). In a
+step, the features that share no non-mode sample with s get I(f; s) and the
+label triples in closed form (per mode count and per distinct (label, mode
+count, count) key); only the overlapping features O are counted: O(nnz_s +
+M b + |O| b b_s) for I(f; s), nnz_s the non-mode codes of the samples where
+s is not at its mode, and O(nnz_s LC + E_O + G) more for the label triples
+of PMU, D2F and MDMR, E_O the co-occurrences of O and G the (feature,
+label) groups. Memory is O(nnz + M b q) counts plus
 bounded chunks. Each module of :mod:`mlfs_core.selectors.it` states its own
 bound.
 

@@ -11,8 +11,9 @@ Cost of a top-k run (notation of :mod:`mlfs_core.selectors.it`): the
 relevance pass O(nnz LC + M b q); the static term (PPT-MI, IGMF, ATR:
 O(nnz + N q) more; PMU, LRFS: :mod:`.pairs_sparse`; LSMFS, MLSMFS:
 :mod:`.pair_folds`); then k - 1 redundancy updates of :mod:`.terms`, each
-O(nnz_s + M b b_s) for I(f; s) and O(nnz_s LC + E + N q) more with the label
-triples (PMU, D2F, MDMR).
+O(nnz_s + M b + |O| b b_s) for I(f; s), O the features sharing a non-mode
+sample with s, and O(nnz_s LC + E_O + G_O + K_m + G + (X + U_O) q) more
+with the label triples (PMU, D2F, MDMR; :mod:`.triples`).
 """
 
 from __future__ import annotations
