@@ -13,13 +13,10 @@ from ui import warmup
 
 st.set_page_config(page_title="MLFS Explorer", page_icon="📊", layout="wide")
 warm_up = warmup.start()  # before the heavy imports below
-warmup.import_all()  # one thread at a time: sessions starting together
+warmup.import_needed()  # one thread at a time: sessions starting together
 
 from ui import state, widgets  # noqa: E402
 from ui.sections import methods  # noqa: E402
-
-state.init_state()
-methods.server_plugins()  # installed entry points and MLFS_PLUGINS, never uploads
 
 PAGES = {
     "Explore": [
@@ -62,26 +59,35 @@ PAGES = {
     "Help": [st.Page("app_pages/about.py", title="About", icon=":material/info:")],
 }
 
-pg = st.navigation(PAGES)
 
-with st.sidebar:
-    names = list(widgets.dataset_catalogue())
-    if st.session_state[state.DATASET] not in names:
-        st.session_state[state.DATASET] = state.SAMPLE_NAME
-    st.selectbox(
-        "Dataset",
-        names,
-        key=state.DATASET,
-        help="The sample, datasets in MLFS_DATA_DIR and your uploads.",
-    )
-    st.number_input(
-        "Seed",
-        min_value=0,
-        step=1,
-        key=state.SEED,
-        help="One seed for every random choice (RaR, RFS, folds).",
-    )
-    st.caption("MLFS Explorer: multi-label feature selection, two papers live.")
+def sidebar() -> None:
+    """The dataset and seed every page shares."""
+    with st.sidebar:
+        names = list(widgets.dataset_catalogue())
+        if st.session_state[state.DATASET] not in names:
+            st.session_state[state.DATASET] = state.SAMPLE_NAME
+        st.selectbox(
+            "Dataset",
+            names,
+            key=state.DATASET,
+            help="The sample, datasets in MLFS_DATA_DIR and your uploads.",
+        )
+        st.number_input(
+            "Seed",
+            min_value=0,
+            step=1,
+            key=state.SEED,
+            help="One seed for every random choice (RaR, RFS, folds).",
+        )
+        st.caption("MLFS Explorer: multi-label feature selection, two papers live.")
 
-pg.run()
+
+# Until the whole app is imported (a few seconds after the server's first page),
+# every run holds the import lock: sessions starting together never import at once.
+with warmup.settling():
+    state.init_state()
+    methods.server_plugins()  # installed entry points and MLFS_PLUGINS, never uploads
+    pg = st.navigation(PAGES)
+    sidebar()
+    pg.run()
 warmup.end(warm_up)

@@ -14,6 +14,7 @@ so Streamlit does not remount them (an open expander would close).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
@@ -23,23 +24,50 @@ import threading
 import streamlit as st
 
 _DONE = "plotly_warm_up_done"
-_IMPORTS = threading.Lock()
+_IMPORTS = threading.RLock()  # re-entrant: a first run holds it through its page
 _IMPORTED = False
-HEAVY = ("pandas", "plotly.graph_objects", "ui.state", "ui.cached", "ui.widgets")
-"""Modules every page needs, imported once per process by :func:`import_all`."""
+_NEEDED = False
+HEAVY = (
+    "pandas",
+    "plotly.graph_objects",
+    "ui.state",
+    "ui.cached",
+    "ui.widgets",
+    "ui.uploads",
+    "ui.sections.methods",
+)
+"""What the router and the first page need, imported by :func:`import_needed`."""
 
 
-def import_all() -> None:
-    """Import the app's heavy modules and every ``ui.sections`` module, once.
+def import_needed() -> None:
+    """Import :data:`HEAVY`, once per process, one thread at a time.
 
     Streamlit runs each session's script in its own thread. When a class opens
     the app at the same moment, several first runs imported pandas, plotly and
     the engine at once, and one could get a partly initialised module
     ("partially initialized module 'pandas' has no attribute 'Series'", seen
     by ``bench/bench_classroom.py`` with 4 sessions). Here one thread imports
-    them while the others wait; later runs return at once.
+    them while the others wait. The rest of the app (every ``ui.sections``
+    module: scikit-learn, the experiment runner, scipy.stats; about 1.8 s more
+    on the development machine) is imported after the first page is built
+    (:func:`settling`); until then every run holds the import lock through its
+    page (:func:`settling`), so no two threads ever import at once.
+    """
+    global _NEEDED
+    if _NEEDED:
+        return
+    with _IMPORTS:
+        if not _NEEDED:
+            for name in HEAVY:
+                importlib.import_module(name)
+            _NEEDED = True
 
-    Then the collector is frozen (``gc.freeze``): the modules' objects (about
+
+def import_all() -> None:
+    """Import :data:`HEAVY` and every ``ui.sections`` module, once, then freeze.
+
+    Later calls return at once. Then the collector is frozen (``gc.freeze``):
+    the modules' objects (about
     180,000: pandas, plotly, scipy, scikit-learn, the engine) live as long as
     the server, and Streamlit runs a full collection after every script run
     (``runner.postScriptGC``), which walked them all each time: 0.1-0.4
@@ -54,13 +82,48 @@ def import_all() -> None:
     with _IMPORTS:
         if _IMPORTED:
             return
-        for name in HEAVY:
-            importlib.import_module(name)
+        import_needed()
         sections = importlib.import_module("ui.sections")
         for info in pkgutil.iter_modules(sections.__path__):
             importlib.import_module(f"ui.sections.{info.name}")
         freeze_imported()
         _IMPORTED = True
+
+
+@contextlib.contextmanager
+def settling():
+    """Hold the import lock around a run until everything is imported.
+
+    A page run before :func:`import_all` has finished may import what it
+    needs itself (a deep link opens any page first); holding the lock makes
+    those imports one thread at a time too. When the run ends, the rest of
+    the app is imported in the background (:func:`import_rest_in_background`).
+    Once everything is imported, runs no longer take the lock.
+    """
+    if _IMPORTED:
+        yield
+        return
+    try:
+        with _IMPORTS:
+            yield
+    finally:  # however the run ended (st.stop and reruns are exceptions)
+        import_rest_in_background()
+
+
+def import_rest_in_background() -> None:
+    """Start :func:`import_all` in a daemon thread, unless it is done.
+
+    Under Streamlit's AppTest (tests, where test code imports too) the rest
+    is imported at once instead.
+    """
+    if _IMPORTED:
+        return
+    from streamlit import config
+
+    if config.get_option("global.appTest"):
+        import_all()
+        return
+    threading.Thread(target=import_all, name="mlfs-imports", daemon=True).start()
 
 
 def freeze_imported() -> None:

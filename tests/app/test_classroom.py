@@ -149,3 +149,79 @@ def test_import_all_freezes_the_imported_objects_out_of_the_collector(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().startswith("ok")
+
+
+def test_the_first_page_imports_only_what_it_needs_and_the_rest_follows(tmp_path):
+    """Check, in a fresh interpreter, that import_needed leaves the experiment
+    runner (scikit-learn) for later, that a run inside settling() holds the
+    import lock (another thread's import_all waits for it), and that leaving
+    it imports the rest in a background thread, after which runs no longer
+    take the lock."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    code = (
+        "import sys, threading, time\n"
+        "from ui import warmup\n"
+        "warmup.import_needed()\n"
+        "assert 'pandas' in sys.modules and 'ui.cached' in sys.modules\n"
+        "assert 'ui.sections.experiment_form' not in sys.modules\n"
+        "order = []\n"
+        "def other():\n"
+        "    warmup.import_all()\n"
+        "    order.append('other done')\n"
+        "with warmup.settling():\n"
+        "    t = threading.Thread(target=other); t.start()\n"
+        "    time.sleep(0.5)\n"
+        "    order.append('page done')\n"
+        "t.join(120)\n"
+        "assert order == ['page done', 'other done'], order\n"
+        "assert 'ui.sections.experiment_form' in sys.modules\n"
+        "for th in threading.enumerate():\n"
+        "    if th.name == 'mlfs-imports': th.join(120)\n"
+        "assert warmup._IMPORTED and warmup._IMPORTS.acquire(blocking=False)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().endswith("ok")
+
+
+def test_leaving_settling_imports_the_rest_in_a_daemon_thread(tmp_path):
+    """Check that after a run inside settling() ends, the rest of the app is
+    imported by a background thread (outside AppTest) and frozen."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    code = (
+        "import gc, sys, threading\n"
+        "from ui import warmup\n"
+        "warmup.import_needed()\n"
+        "with warmup.settling():\n"
+        "    pass\n"
+        "(th,) = [t for t in threading.enumerate() if t.name == 'mlfs-imports']\n"
+        "assert th.daemon\n"
+        "th.join(120)\n"
+        "assert 'ui.sections.experiment_form' in sys.modules\n"
+        "assert gc.get_freeze_count() > 50_000\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().endswith("ok")
