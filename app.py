@@ -20,7 +20,7 @@ from ui.sections import methods  # noqa: E402
 
 PAGES = {
     "Explore": [
-        st.Page(
+        DATA_PAGE := st.Page(
             "app_pages/data.py", title="Data", icon=":material/table:", default=True
         ),
         st.Page("app_pages/rank.py", title="Rank features", icon=":material/sort:"),
@@ -86,8 +86,9 @@ def sidebar() -> None:
 # every run holds the import lock: sessions starting together never import at once.
 with warmup.settling():
     state.init_state()
-    methods.server_plugins()  # installed entry points and MLFS_PLUGINS, never uploads
     pg = st.navigation(PAGES)
+    if pg.url_path != DATA_PAGE.url_path:  # the Data page lists no method
+        methods.server_plugins()  # installed entry points, MLFS_PLUGINS; never uploads
     sidebar()
     pg.run()
 warmup.end(warm_up)

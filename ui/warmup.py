@@ -86,6 +86,7 @@ def import_all() -> None:
         sections = importlib.import_module("ui.sections")
         for info in pkgutil.iter_modules(sections.__path__):
             importlib.import_module(f"ui.sections.{info.name}")
+        _load_server_plugins()
         freeze_imported()
         _IMPORTED = True
 
@@ -124,6 +125,24 @@ def import_rest_in_background() -> None:
         import_all()
         return
     threading.Thread(target=import_all, name="mlfs-imports", daemon=True).start()
+
+
+def _load_server_plugins() -> None:
+    """Load the server's plug-ins (entry points, ``MLFS_PLUGINS``) now.
+
+    The first page (Data) lists no method, so the router loads them only for
+    the other pages (:func:`ui.sections.methods.server_plugins`, which shows
+    a failure as an ``st.error``); importing them here, under the import lock,
+    takes their imports (scikit-learn, the classifiers) off the first page's
+    path. A failure is left for those pages to report.
+    """
+    from mlfs_core.errors import ConfigError
+    from mlfs_core.plugins import load_plugins
+
+    try:
+        load_plugins()
+    except ConfigError:
+        pass
 
 
 def freeze_imported() -> None:

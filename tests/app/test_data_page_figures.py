@@ -48,3 +48,25 @@ def test_data_page_figures_are_drawn_once_per_dataset(monkeypatch):
     new_app()
     new_app()
     assert calls == [1]
+
+
+def test_the_data_page_leaves_plugins_to_the_other_pages(monkeypatch):
+    """Check that the router loads the server's plug-ins for every page but the
+    first one (Data lists no method; its imports stay off the first page's
+    path), and does so on the next page."""
+    import ui.sections.methods as methods
+
+    from .conftest import open_page
+
+    calls = []
+    real = methods.server_plugins
+
+    def counting():
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(methods, "server_plugins", counting)
+    at = new_app()
+    assert calls == []
+    open_page(at, "rank")
+    assert calls == [1]
