@@ -76,15 +76,28 @@ def test_the_same_experiment_in_two_sessions_writes_two_result_folders():
     assert (folders[1] / "results.csv").is_file()
 
 
-def test_sessions_starting_together_import_the_app_once(tmp_path):
-    """Check: 4 threads (4 first script runs) calling warmup.import_all at once
-    in a fresh interpreter all return without error, with every ui.sections
-    module imported (they got "partially initialized module 'pandas'")."""
+def _fresh_interpreter(code: str):
+    """Run ``code`` in a new Python in the project root; fail on a non-zero exit."""
     import subprocess
     import sys
 
     from .conftest import ROOT
 
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out
+
+
+def test_sessions_starting_together_import_the_app_once(tmp_path):
+    """Check: 4 threads (4 first script runs) calling warmup.import_all at once
+    in a fresh interpreter all return without error, with every ui.sections
+    module imported (they got "partially initialized module 'pandas'")."""
     code = (
         "import sys, threading\n"
         "import mlfs_core\n"
@@ -103,14 +116,7 @@ def test_sessions_starting_together_import_the_app_once(tmp_path):
         "assert 'pandas' in sys.modules and hasattr(sys.modules['pandas'], 'Series')\n"
         "print('ok')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
+    out = _fresh_interpreter(code)
     assert out.stdout.strip().endswith("ok")
 
 
@@ -118,11 +124,6 @@ def test_import_all_freezes_the_imported_objects_out_of_the_collector(tmp_path):
     """Check that after warmup.import_all the modules' objects are frozen, so the
     full collection Streamlit runs after every script run (runner.postScriptGC)
     no longer walks them, and that garbage made later is still collected."""
-    import subprocess
-    import sys
-
-    from .conftest import ROOT
-
     code = (
         "import gc, weakref\n"
         "from ui import warmup\n"
@@ -140,14 +141,7 @@ def test_import_all_freezes_the_imported_objects_out_of_the_collector(tmp_path):
         "assert len(gc.get_objects()) < frozen / 10, len(gc.get_objects())\n"
         "print('ok', frozen)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
+    out = _fresh_interpreter(code)
     assert out.stdout.strip().startswith("ok")
 
 
@@ -157,11 +151,6 @@ def test_the_first_page_imports_only_what_it_needs_and_the_rest_follows(tmp_path
     import lock (another thread's import_all waits for it), and that leaving
     it imports the rest in a background thread, after which runs no longer
     take the lock."""
-    import subprocess
-    import sys
-
-    from .conftest import ROOT
-
     code = (
         "import sys, threading, time\n"
         "from ui import warmup\n"
@@ -184,25 +173,13 @@ def test_the_first_page_imports_only_what_it_needs_and_the_rest_follows(tmp_path
         "assert warmup._IMPORTED and warmup._IMPORTS.acquire(blocking=False)\n"
         "print('ok')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
+    out = _fresh_interpreter(code)
     assert out.stdout.strip().endswith("ok")
 
 
 def test_leaving_settling_imports_the_rest_in_a_daemon_thread(tmp_path):
     """Check that after a run inside settling() ends, the rest of the app is
     imported by a background thread (outside AppTest) and frozen."""
-    import subprocess
-    import sys
-
-    from .conftest import ROOT
-
     code = (
         "import gc, sys, threading\n"
         "from ui import warmup\n"
@@ -216,12 +193,5 @@ def test_leaving_settling_imports_the_rest_in_a_daemon_thread(tmp_path):
         "assert gc.get_freeze_count() > 50_000\n"
         "print('ok')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
+    out = _fresh_interpreter(code)
     assert out.stdout.strip().endswith("ok")
