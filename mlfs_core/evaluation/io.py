@@ -9,6 +9,8 @@ what is wrong with it. This module imports pandas only, never scikit-learn.
 from __future__ import annotations
 
 import os
+import re
+import warnings
 from pathlib import Path
 from typing import IO
 
@@ -113,6 +115,8 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
 
 
 _INT64 = np.iinfo(np.int64)
+_SIGN_INSIDE = re.compile(r"[0-9+-][+-]|[+-](?![0-9])")
+"""A sign after a digit or a sign, or one not followed by a digit."""
 
 
 def _parse_column(cells: list, *, name: str) -> list[np.ndarray]:
@@ -127,11 +131,16 @@ def _parse_column(cells: list, *, name: str) -> list[np.ndarray]:
     texts = [c if isinstance(c, str) else "" for c in cells]
     counts = [c.count(" ") + 1 if c else 0 for c in texts]
     joined = " ".join(t for t in texts if t)
-    # only digits, signs and spaces reach the fast parse (it warns on the rest)
+    # Only digits, spaces and a sign opening a token reach the fast parse: on
+    # "1-2" numpy < 2 stops early with a DeprecationWarning and numpy 2 raises,
+    # so such cells, and any warning of the parse, go cell by cell.
     plain = not joined.encode("utf-8").translate(None, b"0123456789 +-")
+    plain = plain and _SIGN_INSIDE.search(joined) is None
     try:
-        flat = np.fromstring(joined, dtype=np.int64, sep=" ") if plain else None
-    except ValueError:  # "1-2": unparsed text, when warnings are errors
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            flat = np.fromstring(joined, dtype=np.int64, sep=" ") if plain else None
+    except (ValueError, DeprecationWarning):  # "1-2": unparsed text
         flat = None
     regular = flat is not None and flat.size == sum(counts)
     if regular and flat.size:
