@@ -32,13 +32,7 @@ measure = MEASURE_LABELS[
         key="learn_agg_measure",
     )
 ]
-binarize = cols[3].radio(
-    "Feature present when",
-    list(learn.PRESENT_WHEN),
-    format_func=learn.PRESENT_WHEN.get,
-    key="learn_agg_binarize",
-    help='binarize = "median" suits dense numeric data.',
-)
+binarize = learn.present_when(cols[3], key="learn_agg_binarize")
 aggregation = cols[1].selectbox(
     "Aggregation", list(learn.AGGREGATION_TEXT), key="learn_agg_aggregation"
 )

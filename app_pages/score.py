@@ -22,13 +22,7 @@ with st.spinner("Scoring the features ..."):
     _, features, labels = cached.names(key)
 
     cols = st.columns([3, 2, 2])
-    binarize = cols[2].radio(
-        "Feature present when",
-        list(learn.PRESENT_WHEN),
-        format_func=learn.PRESENT_WHEN.get,
-        key="learn_score_binarize",
-        help='binarize = "median" suits dense numeric data.',
-    )
+    binarize = learn.present_when(cols[2], key="learn_score_binarize")
     choices = cached.feature_choices(key, "chi2", min(200, len(features)))
     feature = cols[0].selectbox(
         "Feature (the 200 best by their best CS)",

@@ -20,6 +20,18 @@ the numbers of these two, the aggregation page aggregates their scores."""
 PRESENT_WHEN = {"presence": "non-zero", "median": "above its median"}
 """The CS/BNS ``binarize`` rules and how the Learn pages name them."""
 
+
+def present_when(column, *, key: str) -> str:
+    """The Learn pages' "Feature present when" radio in ``column``; its rule."""
+    return column.radio(
+        "Feature present when",
+        list(PRESENT_WHEN),
+        format_func=PRESENT_WHEN.get,
+        key=key,
+        help='binarize = "median" suits dense numeric data.',
+    )
+
+
 CS_FORMULA = """\
 Ppos = (tp + fn) / n,   Pneg = (fp + tn) / n,   t(c, e) = (c - e)^2 / e
 CS = t(tp, (tp+fp) Ppos) + t(fn, (fn+tn) Ppos)
