@@ -264,11 +264,30 @@ class Entries:
             return self._index[r * q + i].astype(np.intp)
         return np.searchsorted(self.keys, r * q + i)
 
-    def grouped(self, positions: np.ndarray, values: np.ndarray):
-        """(f, i, sum of values) over the (f, i) groups of ``positions``."""
+    def group_sums(self, positions: np.ndarray, values: np.ndarray):
+        """The (f, i) groups of ``positions`` (sorted) and the sum of values in each.
+
+        Sums are exact for integer ``values``; returned as int.
+        """
         groups, inverse = unique_keys(self.group[positions], self.group_f.size)
         sums = np.bincount(inverse, weights=values, minlength=groups.size)
-        return self.group_f[groups], self.group_i[groups], sums
+        return groups, np.rint(sums).astype(np.intp)
+
+    @cached_property
+    def count_tsum(self) -> np.ndarray:
+        """``sum T[count]`` over each feature's stored entries, (n_features,)."""
+        return np.bincount(
+            self.f,
+            weights=self.problem.tsum(self.counts),
+            minlength=self.problem.n_features,
+        )
+
+    @cached_property
+    def row_sizes(self) -> np.ndarray:
+        """Stored entries per (f, code >= 1) row, shape (n_features, n_codes - 1)."""
+        problem = self.problem
+        sizes = np.diff(problem.small_labels.indptr)
+        return sizes.reshape(problem.n_features, problem.n_codes - 1)
 
 
 def _as_stored(

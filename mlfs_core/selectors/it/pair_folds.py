@@ -160,7 +160,10 @@ class _Touched:
         bcv = bc[self.f, 1:]
         self.x = bc[self.f, 0]
         self.small = [np.ascontiguousarray(small[:, v]) for v in range(small.shape[1])]
-        self.bcv = [np.ascontiguousarray(bcv[:, v]) for v in range(small.shape[1])]
+        # n_v - f_v per code: a pair then takes f_u off it (one gather less).
+        self.rest = [
+            np.ascontiguousarray(bcv[:, v] - small[:, v]) for v in range(small.shape[1])
+        ]
         n_t = lab.n[self.t]
         self.t_small = t_(small).sum(axis=1)  # sum_v T(f_v)
         # K(f, l_t) and K(f) of each entry's feature.
@@ -176,8 +179,8 @@ def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
     at, au, x = ent.alpha[left], ent.alpha[right], ent.x[left]
     b, c = lab.b[t, u], lab.c[t, u]
     k3 = ent.t_small[left] + ent.t_small[right]
-    for bcv, small in zip(ent.bcv, ent.small):
-        k3 += t_(bcv[left] - small[left] - small[right])
+    for rest, small in zip(ent.rest, ent.small):
+        k3 += t_(rest[left] - small[right])
     k3 += t_(b) + t_(lab.n[t] - at - b) + t_(lab.n[u] - au - b)
     k3 += t_(x - c + at + au)
     if left.size:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import DiscreteProblem
+from .data import DiscreteProblem, unique_keys
 from .pairs_sparse import triple_tsum_sum
 from .terms import Statics
 
@@ -137,13 +137,6 @@ def _cells(problem, s, a, c, n) -> np.ndarray:
     return k + problem.tsum(n - a - c + s)
 
 
-def _sum_by_key(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct ``keys`` and the sum of ``values`` per key (sparse group-by)."""
-    unique, inverse = np.unique(keys, return_inverse=True)
-    sums = np.bincount(inverse, weights=values, minlength=unique.size)
-    return unique, sums.astype(np.float64)  # bincount of nothing is int
-
-
 def _add_corrections(problem, fs, ls: _LabelSlice, k: np.ndarray) -> None:
     """Add to the block ``k`` the change due to the co-occurrences ``s > 0``."""
     b1, n_j, q = problem.n_codes - 1, k.shape[1], problem.n_labels
@@ -156,9 +149,13 @@ def _add_corrections(problem, fs, ls: _LabelSlice, k: np.ndarray) -> None:
     delta = _cells(problem, s, a, c, n) - _cells(problem, 0, a, c, n)
     flat = (rows // b1 - fs.start) * n_j + j
     if b1 > 1:  # several codes >= 1 of one feature can hit the same (f, j)
-        keys = flat
-        flat, delta = _sum_by_key(keys, delta)
-        s = np.rint(_sum_by_key(keys, s)[1]).astype(np.int64)
+        # Group by (f, j): the keys of a block marked in a mask, not sorted
+        # (:func:`.data.unique_keys`, the same arrays as ``np.unique``).
+        flat, inverse = unique_keys(flat, k.size)
+        delta = np.bincount(inverse, weights=delta, minlength=flat.size)
+        delta = delta.astype(np.float64, copy=False)  # bincount of nothing is int
+        s = np.rint(np.bincount(inverse, weights=s, minlength=flat.size))
+        s = s.astype(np.int64)
     # Code 0 holds ``both - s`` samples with both labels, not ``both``.
     f0 = (flat // n_j + fs.start) * problem.n_codes
     j0 = flat % n_j

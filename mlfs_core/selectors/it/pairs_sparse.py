@@ -307,7 +307,10 @@ class _EntryArrays:
         bcv = bc[f, 1:]
         # One contiguous column per code: 1-D gathers are much faster than 2-D.
         self.small = [np.ascontiguousarray(small[:, v]) for v in range(small.shape[1])]
-        self.bcv = [np.ascontiguousarray(bcv[:, v]) for v in range(small.shape[1])]
+        # n_v - f_v per code: a pair then takes f_u off it (one gather less).
+        self.rest = [
+            np.ascontiguousarray(bcv[:, v] - small[:, v]) for v in range(small.shape[1])
+        ]
         # sum_v T(n_v - f_v) - T(n_v) / 2: the two halves of T(n_v) of a pair.
         self.own = (_t(problem, bcv - small) - _t(problem, bcv) / 2).sum(1)
         self.row = t * q  # flat row of label t in the (q, q) tables
@@ -327,8 +330,8 @@ def _pair_corrections(problem, arrays: _EntryArrays, left, right) -> np.ndarray:
     ``T(y + a_t + a_u) - T(y + a_t) - T(y + a_u) + T(y)``.
     """
     total = -arrays.own[left]
-    for bcv, small in zip(arrays.bcv, arrays.small):
-        total += _t(problem, bcv[left] - small[left] - small[right])
+    for rest, small in zip(arrays.rest, arrays.small):
+        total += _t(problem, rest[left] - small[right])
     total -= arrays.own[right]
     y = arrays.x[left] - arrays.c[arrays.row[left] + arrays.t[right]]
     at, au = arrays.alpha[left], arrays.alpha[right]

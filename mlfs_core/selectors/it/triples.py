@@ -27,7 +27,11 @@ distinct (i, mode count, alpha) keys and X the distinct mode counts: one
 sparse product per code w >= 1 of s over its rows (O(nnz_s LC)), a search
 of its records among the stored co-occurrences, chunked passes over E_O and
 G_O, O(K_m + G) for the apart features (the G part one sparse
-matrix-vector product) and O((X + U_O) q) for the label sums:
+matrix-vector product) and O((X + U_O) q) for the label sums. In the w = 0
+slice the (f, i) group totals are the static ``alpha`` minus the products'
+sums, the T-sum of the remainders is kept per feature from the entries the
+products hit, and each entry's (f, v) count is a repeat of its row's: one
+table lookup per entry of E_O and four per group of G_O, no index. In all:
 O(nnz_s LC + E_O + G_O + K_m + G + (X + U_O) q) time, O(E + K_m) memory
 (the keys once per problem).
 """
@@ -131,7 +135,8 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
 
     Every (f, s, l_i) cell of these features, from the per-code products of
     s's rows (:func:`_label_block`) and, for the w = 0 slice, from their
-    stored co-occurrences minus the products.
+    stored co-occurrences minus the products (:func:`_slice_0_codes`; the
+    (f, i) group totals are the static ``alpha`` minus the products' sums).
     """
     entries, q = problem.entries, problem.n_labels
     b1, n_codes = problem.n_codes - 1, problem.n_codes
@@ -139,13 +144,20 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
     local[overlap] = np.arange(overlap.size)
     e_start, e_stop = entries.entry_start[overlap], entries.entry_start[overlap + 1]
     g_start, g_stop = entries.group_start[overlap], entries.group_start[overlap + 1]
-    own, groups = ranges(e_start, e_stop), ranges(g_start, g_stop)
+    e_size, g_size = e_stop - e_start, g_stop - g_start
+    everything = overlap.size == problem.n_features  # own and groups are all
+    if everything:  # no gathers
+        remainder, c = entries.counts.copy(), entries.group_alpha.copy()
+    else:
+        own, groups = ranges(e_start, e_stop), ranges(g_start, g_stop)
+        remainder, c = entries.counts[own], entries.group_alpha[groups]
     # Global entry (group) index minus its position in ``own`` (``groups``).
-    e_shift = e_start - (np.cumsum(e_stop - e_start) - (e_stop - e_start))
-    g_shift = g_start - (np.cumsum(g_stop - g_start) - (g_stop - g_start))
-    remainder = entries.counts[own]  # F minus the P_w: the w = 0 slice
+    e_shift = e_start - (np.cumsum(e_size) - e_size)
+    g_shift = g_start - (np.cumsum(g_size) - g_size)
     label_rest = problem.label_counts.astype(np.intp)
     k = np.zeros(overlap.size)
+    # sum of T(remainder) over each feature's entries, kept up to date below.
+    t_rest = entries.count_tsum[overlap]
     for w, (r_w, l_w) in enumerate(zip(rows, l_ws), start=1):
         r, i, p = _label_block(problem, r_w)
         f = local[r // b1]
@@ -153,23 +165,45 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
         pair_w = np.ascontiguousarray(pair[:, :, w])
         k += _small_codes_part(problem, pair_w, f, fv, p)
         positions = entries.position(r, i, q)
-        g_f, g_i, sums = entries.grouped(positions, p)
-        k += _mode_code_part(problem, pair_w[:, 0], l_w, local[g_f], g_i, sums)
-        remainder[positions - e_shift[f]] -= p
+        g, sums = entries.group_sums(positions, p)
+        g_f = local[entries.group_f[g]]
+        k += _mode_code_part(problem, pair_w[:, 0], l_w, g_f, entries.group_i[g], sums)
+        at = positions - e_shift[f]
+        before = remainder[at]
+        remainder[at] = before - p
+        change = problem.tsum(before - p) - problem.tsum(before)
+        t_rest += np.bincount(f, weights=change, minlength=overlap.size)
+        c[g - g_shift[g_f]] -= sums
         label_rest = label_rest - l_w
     pair_0 = np.ascontiguousarray(pair[:, :, 0])
-    if overlap.size == problem.n_features:  # own and groups are all: no gathers
-        f, fv, group, g_f = entries.f, entries.fv, entries.group, entries.group_f
-        group_i = entries.group_i
+    if everything:
+        f, g_f, group_i = entries.f, entries.group_f, entries.group_i
     else:
-        f = np.repeat(np.arange(overlap.size), e_stop - e_start)  # own is by feature
-        fv = f * n_codes + entries.code[own]
-        group = entries.group[own] - g_shift[f]
-        g_f = np.repeat(np.arange(overlap.size), g_stop - g_start)
+        f = np.repeat(np.arange(overlap.size), e_size)  # own is by feature
+        g_f = np.repeat(np.arange(overlap.size), g_size)
         group_i = entries.group_i[groups]
-    k += _small_codes_part(problem, pair_0, f, fv, remainder)
-    c = np.bincount(group, weights=remainder, minlength=groups.size)
+    sizes = entries.row_sizes[overlap]
+    k += t_rest + _slice_0_codes(problem, pair_0, sizes, f, remainder)
     return k + _mode_code_part(problem, pair_0[:, 0], label_rest, g_f, group_i, c)
+
+
+def _slice_0_codes(problem, pair_0, sizes, f, remainder) -> np.ndarray:
+    """Cells (v >= 1, w = 0, l_i) but the T(remainder) ones, per output row.
+
+    ``q T(pair)`` for every (row, v), minus ``T(pair)`` and plus
+    ``T(pair - remainder)`` at each stored entry. Entries are in the order
+    of their (f, v) rows (``sizes`` per row), so each entry's pair count is
+    a repeat of the row's, with no index.
+    """
+    q, n_out = problem.n_labels, pair_0.shape[0]
+    totals = pair_0[:, 1:]
+    t_totals = problem.tsum(totals)
+    out = ((q - sizes) * t_totals).sum(axis=1)
+    per_entry = np.repeat(totals.ravel(), sizes.ravel())
+    for part in _chunks(f.size):
+        change = problem.tsum(per_entry[part] - remainder[part])
+        out += np.bincount(f[part], weights=change, minlength=n_out)
+    return out
 
 
 def _apart_part(problem, sizes, l_ws) -> np.ndarray:
