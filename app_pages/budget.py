@@ -9,7 +9,8 @@ from ui import cached, tables, widgets
 st.title("Metric vs number of selected features")
 st.caption(
     "Mean over folds and repeats; the band spans mean ± one standard deviation "
-    "(or the interval the results file gives). Baselines drawn as references "
+    "(or the interval the results file gives), drawn by default when the chart "
+    "shows at most four datasets. Baselines drawn as references "
     "are long-dashed flat lines across the budgets: a baseline that keeps all "
     "features (AF) has one value, not a curve."
 )
@@ -31,6 +32,11 @@ hib = widgets.is_higher_better(metric)
 by = widgets.budget_axis(curves)
 
 
+BANDS_UP_TO = 4
+"""Most datasets shown with spread bands by default: 11 panels of 12 methods
+draw 264 traces with them, 132 without, and plotly.js's drawing time follows."""
+
+
 @st.fragment
 def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
     """The chart and its controls: changing them reruns only this part, and a
@@ -50,9 +56,20 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
             "baselines that keep every feature, instead of a curve.",
         ):
             references += randoms
+    few = len(shown) <= BANDS_UP_TO
+    bands = st.toggle(
+        "Spread bands (mean ± one standard deviation)",
+        value=few,
+        key=f"budget_bands_{'few' if few else 'many'}",  # each case keeps its choice
+        help=f"On by default for up to {BANDS_UP_TO} datasets: with more panels "
+        "the bands double what the browser draws on every change.",
+    )
+    drawn = curves[curves["dataset"].isin(shown)]
+    if not bands:
+        drawn = drawn.drop(columns=["lower", "upper"], errors="ignore")
     with st.spinner("Drawing the chart ..."):  # 11 panels x 12 methods: ~1 s
         spec = cached.budget_figure(
-            curves[curves["dataset"].isin(shown)],
+            drawn,
             metric,
             by,
             widgets.budget_title(by),

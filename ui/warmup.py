@@ -60,6 +60,7 @@ def import_needed() -> None:
         if not _NEEDED:
             for name in HEAVY:
                 importlib.import_module(name)
+            gc.freeze()  # see import_all: the first run's own collection skips them
             _NEEDED = True
 
 

@@ -88,7 +88,8 @@ def _entropy2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     h = np.zeros_like(total, dtype=np.float64)
     for c in (a, b):
         share = np.divide(c, total, out=np.zeros_like(total), where=total > 0)
-        term = share * (_log(c, base2=True) - log_total)
+        with np.errstate(invalid="ignore"):  # 0 * (-inf) where c = 0, masked below
+            term = share * (_log(c, base2=True) - log_total)
         h -= np.where(c > 0, term, 0.0)
     return h
 

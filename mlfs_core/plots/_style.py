@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -192,32 +194,98 @@ def highlight_figure(figure: dict, highlight: str | Sequence[str] | None) -> dic
 def highlight_traces(traces: Sequence[dict], picked: frozenset[str]) -> list[dict]:
     """Trace dicts of one figure restyled for ``picked`` (see :func:`highlight_figure`).
 
-    The traces stay in their panels' order; within a panel (its ``xaxis``)
-    the highlighted methods' traces move last.
+    Within a panel (its ``xaxis``) every method left out of ``picked`` is
+    drawn as part of one thin grey trace, lines only, its runs apart (a
+    ``None`` between them) and each point's hover naming its method; the
+    highlighted methods' traces follow it, on top. Drawing one grey trace
+    instead of one per method (11 panels x 11 methods with markers) is what
+    keeps a highlight change on a many-method figure quick in the browser.
+    The greyed methods keep their legend entries, as empty grey traces
+    placed first, in the legend's order.
     """
     if not picked:
         return list(traces)
-    panels: dict[str, int] = {}
-    out = []
+    panels: dict[str, tuple[list[dict], list[dict]]] = {}
+    legend = []
     for trace in traces:
         name = str(trace.get("legendgroup", trace.get("name", "")))
         chosen = name in picked
-        if trace.get("fill") == "toself":  # a spread band
-            if not chosen:
-                continue
-            styled = dict(trace)
+        grey, kept = panels.setdefault(str(trace.get("xaxis", "x")), ([], []))
+        if trace.get("fill") == "toself":  # a spread band: only the picked keep it
+            if chosen:
+                kept.append(dict(trace))
         elif chosen:
             line = dict(trace.get("line", {}))
             line["width"] = line.get("width", 2.0) + HIGHLIGHT_EXTRA_WIDTH
-            styled = {**trace, "line": line}
+            kept.append({**trace, "line": line})
         else:
-            line = {**trace.get("line", {}), "color": GREY, "width": DIMMED_WIDTH}
-            marker = {**trace.get("marker", {}), "color": GREY, "size": DIMMED_MARKER}
-            styled = {**trace, "line": line, "marker": marker, "opacity": 0.8}
-        panel = panels.setdefault(str(trace.get("xaxis", "x")), len(panels))
-        out.append((panel, chosen, styled))
-    out.sort(key=lambda item: (item[0], item[1]))  # stable: own order otherwise
-    return [styled for _, _, styled in out]
+            grey.append(trace)
+            if trace.get("showlegend", True):
+                legend.append(_legend_entry(trace))
+    out = legend
+    for grey, kept in panels.values():
+        if grey:
+            out.append(_grey_lines(grey))
+        out.extend(kept)
+    return out
+
+
+def _legend_entry(trace: dict) -> dict:
+    """An empty grey trace that keeps a greyed method's legend entry."""
+    return {
+        "type": trace.get("type", "scatter"),
+        "x": [None],
+        "y": [None],
+        "mode": "lines",
+        "name": trace.get("name"),
+        "legendgroup": trace.get("legendgroup"),
+        "legendrank": trace.get("legendrank"),
+        "showlegend": True,
+        "line": {**trace.get("line", {}), "color": GREY, "width": DIMMED_WIDTH},
+        "opacity": 0.8,
+        "hoverinfo": "skip",
+        "xaxis": trace.get("xaxis", "x"),
+        "yaxis": trace.get("yaxis", "y"),
+    }
+
+
+def _values(values) -> list:
+    """A trace's 1-D data as a list, also from a dict's typed array.
+
+    ``Figure.to_dict()`` holds numeric arrays as ``{"dtype", "bdata"}``
+    (base64 of the raw bytes), the form plotly sends to the browser.
+    """
+    if isinstance(values, dict) and "bdata" in values:
+        raw = base64.b64decode(values["bdata"])
+        return np.frombuffer(raw, dtype=values["dtype"]).tolist()
+    return np.asarray(values, dtype=object).tolist()
+
+
+def _grey_lines(traces: list[dict]) -> dict:
+    """The greyed lines of one panel as one trace, runs apart, hover by method."""
+    xs: list = []
+    ys: list = []
+    names: list = []
+    for trace in traces:
+        x = _values(trace.get("x", []))
+        xs += [*x, None]
+        ys += [*_values(trace.get("y", [])), None]
+        names += [str(trace.get("name", ""))] * (len(x) + 1)
+    first = traces[0]
+    return {
+        "type": first.get("type", "scatter"),
+        "x": xs,
+        "y": ys,
+        "text": names,
+        "mode": "lines",
+        "name": "other methods",
+        "showlegend": False,
+        "line": {"color": GREY, "width": DIMMED_WIDTH},
+        "opacity": 0.8,
+        "hovertemplate": "%{text}: %{y:.4g}<extra></extra>",
+        "xaxis": first.get("xaxis", "x"),
+        "yaxis": first.get("yaxis", "y"),
+    }
 
 
 def figure_from_dict(figure: dict) -> go.Figure:

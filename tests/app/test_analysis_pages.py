@@ -163,6 +163,23 @@ def test_metric_vs_budget_draws_band_per_method_and_means_table():
     assert list(means.index) == ["d0", "d1", "d2"]
 
 
+def test_spread_bands_default_off_for_many_datasets_and_toggle_back_on():
+    """Check that the 11 datasets of the Paper 001 study open without bands (half
+    the traces to draw), the toggle draws them, and one dataset gets them again
+    by default."""
+    at = open_page(new_app(), "budget")
+    assert at.toggle(key="budget_bands_many").value is False
+    assert not [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
+    at.toggle(key="budget_bands_many").set_value(True).run()
+    bands = [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
+    assert len(bands) == 11 * 12
+    (panel,) = [s for s in at.selectbox if str(s.key).startswith("budget_panel")]
+    panel.select(panel.options[1]).run()
+    assert at.toggle(key="budget_bands_few").value is True
+    bands = [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
+    assert len(bands) == 12
+
+
 def test_metric_vs_budget_default_renders():
     """Check that the page opens with a figure on the precomputed results."""
     at = open_page(new_app(), "budget")
@@ -306,8 +323,11 @@ def test_highlight_greys_the_other_methods_and_one_dataset_panel():
     lines = [t for t in figure_data(charts(at)[0]) if t.get("fill") != "toself"]
     colours = {t["name"]: t["line"]["color"] for t in lines}
     assert colours["A"] == colours["C"] != colours["B"]
-    # the highlighted method is drawn last in each panel (on top of the grey ones)
-    assert lines[2]["name"] == "B"
+    # the others are one grey trace, and the highlighted method is drawn after
+    # it (on top); A and C keep grey legend entries
+    names = [t["name"] for t in lines]
+    assert names.index("B") > names.index("other methods")
+    assert colours["other methods"] == colours["A"]
     widget(at, "selectbox", "budget_panel").select("d1").run()
     spec = json.loads(charts(at)[0].proto.spec)
     assert [a["text"] for a in spec["layout"]["annotations"]] == ["d1"]

@@ -146,16 +146,18 @@ def test_import_all_freezes_the_imported_objects_out_of_the_collector(tmp_path):
 
 
 def test_the_first_page_imports_only_what_it_needs_and_the_rest_follows(tmp_path):
-    """Check, in a fresh interpreter, that import_needed leaves the experiment
-    runner (scikit-learn) for later, that a run inside settling() holds the
-    import lock (another thread's import_all waits for it), and that leaving
-    it imports the rest in a background thread, after which runs no longer
-    take the lock."""
+    """Check, in a fresh interpreter, that import_needed freezes what it imported
+    out of the collector and leaves the experiment runner (scikit-learn) for
+    later, that a run inside settling() holds the import lock (another
+    thread's import_all waits for it), and that leaving it imports the rest
+    in a background thread, after which runs no longer take the lock."""
     code = (
         "import sys, threading, time\n"
         "from ui import warmup\n"
+        "import gc\n"
         "warmup.import_needed()\n"
         "assert 'pandas' in sys.modules and 'ui.cached' in sys.modules\n"
+        "assert gc.get_freeze_count() > 50_000  # the first run's GC skips them\n"
         "assert 'ui.sections.experiment_form' not in sys.modules\n"
         "order = []\n"
         "def other():\n"

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mlfs_core.plots import average_rank_curves, cooccurrence_heatmap, metric_vs_budget
+from mlfs_core.plots import (
+    average_rank_curves,
+    cooccurrence_heatmap,
+    figure_from_dict,
+    highlight_figure,
+    metric_vs_budget,
+)
 from mlfs_core.plots._style import GREY, method_styles
 
 
@@ -92,3 +98,32 @@ def test_crowded_cooccurrence_ticks_stand_upright_and_are_cut():
     fig = cooccurrence_heatmap(m)
     assert fig.layout.xaxis.tickangle == -90
     assert max(len(t) for t in fig.layout.xaxis.ticktext) <= 18
+
+
+def test_highlight_draws_the_other_methods_as_one_grey_trace_per_panel():
+    """Check that 11 panels x 12 methods highlighted on one method draw 11 grey
+    traces (not 121), each point hovering with its method's name, while the
+    legend still lists all 12 methods in their order."""
+    methods = [f"M{i:02d}" for i in range(12)]
+    df = pd.concat(
+        [_curves(methods).assign(dataset=f"d{i}") for i in range(11)],
+        ignore_index=True,
+    )
+    plain = metric_vs_budget(df, x="budget_pct")
+    fig = figure_from_dict(highlight_figure(plain.to_dict(), "M05"))
+    grey = [t for t in fig.data if t.name == "other methods"]
+    assert len(grey) == 11 and {t.xaxis for t in grey} == {t.xaxis for t in plain.data}
+    assert all(t.mode == "lines" and t.line.color == GREY for t in grey)
+    # runs apart: 11 other methods x (3 budgets + a gap) points, gap = None
+    first = grey[0]
+    assert len(first.x) == 11 * 4 and first.x[3] is None
+    assert list(first.text[:4]) == ["M00"] * 4 and first.text[4] == "M01"
+    # the highlighted method's line and band stay in every panel, on top
+    drawn = [t for t in fig.data if t.name == "M05"]
+    assert len(drawn) == 11
+    legend = [t.name for t in fig.data if t.showlegend]
+    assert sorted(legend) == methods
+    ranks = {t.name: t.legendrank for t in fig.data if t.showlegend}
+    assert [ranks[m] for m in methods] == sorted(ranks.values())
+    # 11 legend entries + 11 grey traces + 11 highlighted lines, not 132 traces
+    assert len(plain.data) == 132 and len(fig.data) == 33
