@@ -170,6 +170,26 @@ class _Touched:
         self.k_ft = self.t_small + t_(bcv - small).sum(axis=1)
         self.k_ft += t_(n_t - self.alpha) + t_(self.x - n_t + self.alpha)
         self.k_f = t_(bcv).sum(axis=1) + t_(self.x)
+        self._key_order = None
+
+    def key_order(self, width: int):
+        """Distinct keys (t, x, alpha), each entry's key index, entries by key.
+
+        ``np.unique(keys, return_inverse=True)`` and the stable order of the
+        entries by key, from one stable sort of the keys (computed once: both
+        maxima of :func:`_one_touched_max` read it).
+        """
+        if self._key_order is None:
+            keys = (self.t * width + self.x) * width + self.alpha
+            by_key = np.argsort(keys, kind="stable")
+            ordered = keys[by_key]
+            first = np.empty(keys.size, dtype=bool)
+            first[:1] = True
+            np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+            inverse = np.empty(keys.size, dtype=np.intp)
+            inverse[by_key] = np.cumsum(first) - 1
+            self._key_order = (ordered[first], inverse, by_key)
+        return self._key_order
 
 
 def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
@@ -325,9 +345,7 @@ def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool
     ``N I(f; u) - J(t, u, x, a)`` with u untouched.
     """
     width = problem.n_samples + 1
-    keys = (ent.t * width + ent.x) * width + ent.alpha
-    unique, inverse = np.unique(keys, return_inverse=True)
-    inverse = inverse.ravel()
+    unique, inverse, by_key = ent.key_order(width)
     q = problem.n_labels
 
     def rows_of(key):
@@ -341,10 +359,9 @@ def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool
         rows[np.arange(tk.size), tk] = -np.inf  # u = t is no pair
         return rows
 
-    by_key = np.argsort(inverse, kind="stable")
     bounds = np.searchsorted(inverse[by_key], np.arange(0, unique.size + 1, _KEY_CHUNK))
     bounds = np.append(bounds, by_key.size)
-    out = np.empty(keys.size)
+    out = np.empty(inverse.size)
     for chunk, start in enumerate(range(0, unique.size, _KEY_CHUNK)):
         work = rows_of(unique[start : start + _KEY_CHUNK])
         members = by_key[bounds[chunk] : bounds[chunk + 1]]

@@ -114,3 +114,23 @@ def test_pair_sum_in_feature_blocks_equals_the_dense_blocks(seed, monkeypatch):
     np.testing.assert_allclose(
         pairs.triple_entropy_sum(problem), dense, rtol=0, atol=1e-9
     )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_key_order_equals_unique_and_a_stable_sort(seed, monkeypatch):
+    """Check the touched entries' key order against np.unique and argsort."""
+    monkeypatch.setattr(pair_folds, "_HEAVY", 0)
+    codes, Y = _sparse_codes(seed)
+    problem = prepare_codes(codes, Y)
+    entries = pairs_sparse._touched(problem)
+    light = np.ones(problem.n_features, dtype=bool)
+    ent = pair_folds._Touched(problem, pair_folds._Labels(problem), entries, light)
+    width = problem.n_samples + 1
+    unique, inverse, by_key = ent.key_order(width)
+    keys = (ent.t * width + ent.x) * width + ent.alpha
+    expected, expected_inverse = np.unique(keys, return_inverse=True)
+    assert unique.tolist() == expected.tolist()
+    assert inverse.tolist() == expected_inverse.ravel().tolist()
+    stable = np.argsort(expected_inverse.ravel(), kind="stable")
+    assert by_key.tolist() == stable.tolist()
+    assert ent.key_order(width) is ent.key_order(width)  # computed once
