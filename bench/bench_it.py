@@ -216,6 +216,77 @@ def _terms(X, Y, method: str, order: np.ndarray) -> dict:
     return out
 
 
+def _lookups(table: np.ndarray, n: int, repeats: int = 3) -> float:
+    """CPU seconds of ``n`` table lookups in a plain numpy loop (take + sum).
+
+    The reference cost of one entropy cell: the engine's every exact term
+    is at least one such lookup per cell it cannot put in closed form.
+    """
+    rng = np.random.default_rng(0)
+    block = 1 << 20
+    idx = rng.integers(0, table.size, size=min(n, block))
+
+    def run():
+        done = 0
+        while done < n:
+            part = idx[: min(block, n - done)]
+            np.take(table, part).sum()
+            done += part.size
+
+    return _best(run, repeats)
+
+
+def _work(X, Y, order: np.ndarray | None) -> dict:
+    """The work of the exact terms, counted, and its lookup floor in seconds.
+
+    * ``P``: pairs of labels that one feature's non-mode samples both carry
+      (the touched pairs, summed over features): the label-pair term needs
+      one table of (f, l_t, l_u) per such pair, against the relevance
+      pass's M q tables of (f, l_i);
+    * ``E``, ``G``: stored (feature, code, label) co-occurrences and
+      (feature, label) groups; ``E_O``, ``G_O`` those of the features that
+      share a non-mode sample with the step's new feature s, averaged over
+      the steps of ``order``: a step counts these exactly;
+    * the lookup floors: a plain numpy loop of ``P (b + 3)`` lookups (the
+      code cells and the four mode cells of each touched pair's table) and
+      of ``(E_O + 4 G_O)`` lookups per step (the w = 0 slice's cells), in
+      CPU seconds.
+    """
+    from mlfs_core.selectors.it.terms import _rows_by_code
+    from mlfs_core.selectors.it.triples import overlap_of
+
+    problem = discrete_context(X, Y).problem
+    entries = problem.entries
+    touched = np.bincount(entries.group_f, minlength=problem.n_features)
+    out = {
+        "Mq": problem.n_features * problem.n_labels,
+        "P": int((touched * (touched - 1) // 2).sum()),
+        "E": int(entries.counts.size),
+        "G": int(entries.group_f.size),
+        "E_O": None,
+        "G_O": None,
+    }
+    b1 = problem.n_codes - 1
+    out["lookups"] = 1 << 22
+    out["lookup"] = _lookups(problem.table, out["lookups"])
+    out["pair_floor"] = _lookups(problem.table, out["P"] * (b1 + 4))
+    if order is not None and order.size > 1:
+        e_o, g_o = [], []
+        for s in order[:-1]:
+            overlap = overlap_of(problem, _rows_by_code(problem, s))
+            e_o.append(
+                (entries.entry_start[overlap + 1] - entries.entry_start[overlap]).sum()
+            )
+            g_o.append(
+                (entries.group_start[overlap + 1] - entries.group_start[overlap]).sum()
+            )
+        out["E_O"], out["G_O"] = float(np.mean(e_o)), float(np.mean(g_o))
+        steps = out["steps"] = order.size - 1
+        lookups = int(steps * (out["E_O"] + 4 * out["G_O"]))
+        out["step_floor"] = _lookups(problem.table, lookups)
+    return out
+
+
 def _selector(X, Y, method: str, k: int, repeats: int) -> dict:
     """fit / rank_features seconds with the same k, sparse and dense input."""
     dense = X[:, : min(X.shape[1], 4000)].toarray()
@@ -253,6 +324,52 @@ def _floor_table(results) -> str:
         cells = [str(n), str(m), str(q), f"{lc:.1f}", f"{rel:.3f}", f"{xty:.4f}"]
         body.append([name, *cells, f"{rel / xty:.0f}"])
     return _table(head, body)
+
+
+def _work_table(results) -> str:
+    """The work of the exact terms against the relevance pass's M q tables.
+
+    ``P / (M q)``: touched label pairs (one exact (f, l_t, l_u) table each)
+    per relevance table; ``k E_O + G_O / (M q)``: entries and groups the
+    steps count exactly, over all steps, per relevance table; the engine's
+    nanoseconds per relevance table, per touched pair (the PMU or LRFS
+    label-pair term over P) and per counted step entry or group (the PMU,
+    D2F or MDMR triple sums over the steps' E_O + G_O), beside one lookup
+    of a plain numpy loop; and the plain loops' lookup floors (P (b + 3)
+    and the steps' E_O + 4 G_O lookups) as multiples of the relevance pass.
+    """
+    head = ["corpus", "P / (M q)", "steps (E_O + G_O) / (M q)", "E_O / E"]
+    head += ["ns / relevance table", "ns / touched pair", "ns / step entry"]
+    head += ["ns / lookup", "pair lookups", "step lookups"]
+    body = []
+    for name, r in results.items():
+        w, rel = r["work"], r["floor"]["relevance"]
+        steps = w.get("steps", 0)
+        counted = steps * ((w["E_O"] or 0) + (w["G_O"] or 0))
+        e_o = "-" if w["E_O"] is None else f"{w['E_O'] / max(w['E'], 1):.2f}"
+        pair = _term_of(r, ("PMU", "LRFS"), "pair")
+        triples = _term_of(r, ("PMU", "D2F", "MDMR"), "triples")
+
+        def ns(seconds, count):
+            return (
+                "-" if seconds is None or not count else f"{1e9 * seconds / count:.0f}"
+            )
+
+        cells = [f"{w['P'] / w['Mq']:.2f}", f"{counted / w['Mq']:.2f}", e_o]
+        cells += [ns(rel, w["Mq"]), ns(pair, w["P"]), ns(triples, counted)]
+        cells += [ns(w["lookup"], w["lookups"])]
+        cells += [_ratio(w["pair_floor"], rel), _ratio(w.get("step_floor"), rel)]
+        body.append([name, *cells])
+    return _table(head, body)
+
+
+def _term_of(r, methods, term):
+    """The first of ``methods``' measured ``term`` seconds on a corpus, or None."""
+    for m in methods:
+        value = r["terms"].get(m, {}).get(term)
+        if value is not None:
+            return value
+    return None
 
 
 def _time_ratio(r, m) -> str:
@@ -293,6 +410,10 @@ def _report(results: dict, methods, k: int, memory: bool) -> str:
         if rows:
             title = f"## Cost term: {label} / {floor}"
             parts.append(title + "\n\n" + _grid(results, rows, cell))
+    parts.append(
+        f"## Work of the exact terms (floors as multiples of the {floor})\n\n"
+        + _work_table(results)
+    )
     body = [
         [name, kind, f"{fit / engine:.2f}"]
         for name, r in results.items()
@@ -356,6 +477,7 @@ def main(argv: list[str] | None = None) -> None:
                 holder["order"] = compute_ranking(X, Y, method, k=k).order
 
             r["time"][method] = _best(rank, args.repeats)
+            r.setdefault("orders", {})[method] = holder["order"]
             r["terms"][method] = _terms(X, Y, method, holder["order"])
             if not args.no_memory:
                 r["memory"][method] = _memory(name, method, k)
@@ -363,6 +485,11 @@ def main(argv: list[str] | None = None) -> None:
             seconds = r["time"][method]
             line = f"  {name:20s} {method:7s} {seconds:6.2f} s  {ratio:5.1f}x"
             print(line, file=sys.stderr, flush=True)
+        orders = r.setdefault("orders", {})
+        step_order = next(
+            (orders[m] for m in ("PMU", "D2F", "MDMR") if m in orders), None
+        )
+        r["work"] = _work(X, Y, step_order)
         r["selector"] = _selector(X, Y, "D2F", 5, 3)
         results[name] = r
     print(_report(results, methods, args.k, not args.no_memory))
