@@ -20,11 +20,15 @@ import importlib
 import os
 import pkgutil
 import threading
+import time
 
 import streamlit as st
 
 _DONE = "plotly_warm_up_done"
 _IMPORTS = threading.RLock()  # re-entrant: a first run holds it through its page
+_COUNT = threading.Lock()  # guards the two counters below
+_WAITING = [0]  # page runs waiting for _IMPORTS (import_all yields to them)
+_STARTED = [False]  # the background import_all has been started
 _IMPORTED = False
 _NEEDED = False
 HEAVY = (
@@ -64,10 +68,23 @@ def import_needed() -> None:
             _NEEDED = True
 
 
+REST_FIRST = ("scipy.stats", "sklearn.base", "sklearn.svm", "sklearn.neighbors")
+"""Imported by :func:`import_all` before the ``ui.sections`` modules, one at a
+time: scipy.stats (the analysis pages' tests) and scikit-learn (the
+experiment runner) are most of the rest's import time, and importing them
+apart lets a page run slip in between (see :func:`import_all`)."""
+
+
 def import_all() -> None:
     """Import :data:`HEAVY` and every ``ui.sections`` module, once, then freeze.
 
-    Later calls return at once. Then the collector is frozen (``gc.freeze``):
+    Later calls return at once. The modules are imported one at a time, each
+    under the import lock, and before each one the importing thread waits
+    while a page run is waiting for the lock (:func:`settling`): a page
+    opened right after the first one runs at once instead of waiting for
+    the whole rest (scikit-learn, about a second) to be imported.
+
+    Then the collector is frozen (``gc.freeze``):
     the modules' objects (about
     180,000: pandas, plotly, scipy, scikit-learn, the engine) live as long as
     the server, and Streamlit runs a full collection after every script run
@@ -81,15 +98,28 @@ def import_all() -> None:
     if _IMPORTED:
         return
     with _IMPORTS:
-        if _IMPORTED:
-            return
         import_needed()
         sections = importlib.import_module("ui.sections")
-        for info in pkgutil.iter_modules(sections.__path__):
-            importlib.import_module(f"ui.sections.{info.name}")
+    names = [*REST_FIRST]
+    names += [f"ui.sections.{i.name}" for i in pkgutil.iter_modules(sections.__path__)]
+    for name in names:
+        _yield_to_pages()
+        with _IMPORTS:
+            importlib.import_module(name)
+    _yield_to_pages()
+    with _IMPORTS:
+        if _IMPORTED:
+            return
         _load_server_plugins()
         freeze_imported()
         _IMPORTED = True
+
+
+def _yield_to_pages(timeout: float = 30.0) -> None:
+    """Wait (at most ``timeout`` s) while a page run waits for the import lock."""
+    deadline = time.monotonic() + timeout
+    while _WAITING[0] and time.monotonic() < deadline:
+        time.sleep(0.005)
 
 
 @contextlib.contextmanager
@@ -98,22 +128,31 @@ def settling():
 
     A page run before :func:`import_all` has finished may import what it
     needs itself (a deep link opens any page first); holding the lock makes
-    those imports one thread at a time too. When the run ends, the rest of
-    the app is imported in the background (:func:`import_rest_in_background`).
-    Once everything is imported, runs no longer take the lock.
+    those imports one thread at a time too. While a run waits for the lock,
+    :func:`import_all` starts no further import. When the run ends, the
+    rest of the app is imported in the background
+    (:func:`import_rest_in_background`). Once everything is imported, runs
+    no longer take the lock.
     """
     if _IMPORTED:
         yield
         return
+    with _COUNT:
+        _WAITING[0] += 1
     try:
-        with _IMPORTS:
-            yield
+        _IMPORTS.acquire()
+    finally:
+        with _COUNT:
+            _WAITING[0] -= 1
+    try:
+        yield
     finally:  # however the run ended (st.stop and reruns are exceptions)
+        _IMPORTS.release()
         import_rest_in_background()
 
 
 def import_rest_in_background() -> None:
-    """Start :func:`import_all` in a daemon thread, unless it is done.
+    """Start :func:`import_all` in a daemon thread, unless it is done or started.
 
     Under Streamlit's AppTest (tests, where test code imports too) the rest
     is imported at once instead.
@@ -125,6 +164,10 @@ def import_rest_in_background() -> None:
     if config.get_option("global.appTest"):
         import_all()
         return
+    with _COUNT:
+        if _STARTED[0]:
+            return
+        _STARTED[0] = True
     threading.Thread(target=import_all, name="mlfs-imports", daemon=True).start()
 
 

@@ -197,3 +197,34 @@ def test_leaving_settling_imports_the_rest_in_a_daemon_thread(tmp_path):
     )
     out = _fresh_interpreter(code)
     assert out.stdout.strip().endswith("ok")
+
+
+def test_a_page_run_slips_in_between_the_background_imports(tmp_path):
+    """Check that a page run that waits for the import lock while import_all
+    imports the rest gets it after the module being imported, not after the
+    whole rest: the second slow module is imported only after the page ran."""
+    for name in ("mlfs_slow_a", "mlfs_slow_b"):
+        (tmp_path / f"{name}.py").write_text(
+            "import pathlib, time\n"
+            f"pathlib.Path({str(tmp_path)!r}, '{name}.started').touch()\n"
+            "time.sleep(1.0)\n"
+        )
+    code = (
+        "import sys, threading, time, pathlib\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from ui import warmup\n"
+        "warmup.import_needed()\n"
+        "warmup.REST_FIRST = ('mlfs_slow_a', 'mlfs_slow_b')\n"
+        "t = threading.Thread(target=warmup.import_all); t.start()\n"
+        f"started = pathlib.Path({str(tmp_path)!r}, 'mlfs_slow_a.started')\n"
+        "while not started.exists(): time.sleep(0.01)\n"
+        "with warmup.settling():\n"
+        "    assert 'mlfs_slow_a' in sys.modules\n"
+        "    assert 'mlfs_slow_b' not in sys.modules\n"
+        "    assert not warmup._IMPORTED\n"
+        "t.join(120)\n"
+        "assert warmup._IMPORTED and 'mlfs_slow_b' in sys.modules\n"
+        "print('ok')\n"
+    )
+    out = _fresh_interpreter(code)
+    assert out.stdout.strip().endswith("ok")
