@@ -191,6 +191,10 @@ class _Touched:
             self._key_order = (ordered[first], inverse, by_key)
         return self._key_order
 
+    def drop_key_order(self) -> None:
+        """Free the arrays of :meth:`key_order`."""
+        self._key_order = None
+
 
 def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
     """N I(f; l_t; l_u) of the touched pairs (left, right) of the same feature."""
@@ -459,6 +463,7 @@ def max_conditional_sparse(problem: DiscreteProblem, statics: Statics) -> np.nda
     info = t_(problem.n_samples) - ent.k_f - lab.label_tsum[ent.t] + ent.k_ft
     given = info + _one_touched_max(problem, lab, ent, touched, True)
     given = np.maximum(given, _one_touched_max(problem, lab, ent, touched, False))
+    ent.drop_key_order()  # three arrays of E entries, not needed below
     _max_by_feature(best, ent.f, given)
     shared = (entries, PairCounts(problem))
     for left, right in _feature_chunks(ent.f):
