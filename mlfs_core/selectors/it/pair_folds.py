@@ -375,9 +375,15 @@ def _one_touched_max(problem, lab, ent: _Touched, touched, given_untouched: bool
             return touched[f[items], u]
 
         def fallback(items, work, row=row, f=f):
-            full = work[row[items]]
-            full[touched[f[items]]] = -np.inf
-            return full.max(axis=1)
+            # In blocks of items: where labels co-occur, most entries of a
+            # chunk of keys can fall back, and (items, q) rows add up.
+            values = np.empty(items.size)
+            for lo in range(0, items.size, _FALLBACK_ITEMS):
+                part = items[lo : lo + _FALLBACK_ITEMS]
+                full = work[row[part]]
+                full[touched[f[part]]] = -np.inf
+                values[lo : lo + part.size] = full.max(axis=1)
+            return values
 
         out[members] = _max_free(work, row, blocked, fallback)
     return out
@@ -433,6 +439,7 @@ def _untouched_max(problem, lab: _Labels, light, touched, floor) -> np.ndarray:
 
 
 _FALLBACK_ROWS = 32  # features per (rows, q, q) block of the full scans
+_FALLBACK_ITEMS = 1 << 12  # entries per (items, q) block of the full scans
 
 
 def _max_by_feature(best: np.ndarray, f: np.ndarray, values: np.ndarray) -> None:

@@ -45,6 +45,7 @@ def forced(request, monkeypatch):
         monkeypatch.setattr(pair_folds, "_HEAVY", 0)
         monkeypatch.setattr(pair_folds, "_ROUNDS", 0)  # every row scanned in full
         monkeypatch.setattr(pair_folds, "_FALLBACK_ROWS", 2)
+        monkeypatch.setattr(pair_folds, "_FALLBACK_ITEMS", 2)
         monkeypatch.setattr(pair_folds, "_KEY_CHUNK", 3)
         monkeypatch.setattr(pair_folds, "_PAIR_CHUNK", 4)
         monkeypatch.setattr(pairs_sparse, "_PAIR_CHUNK", 5)
