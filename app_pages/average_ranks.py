@@ -77,46 +77,53 @@ with st.spinner("Ranking the methods ..."):
 
     published.ranks_beside_published(ref, n_datasets)
 
-    st.subheader("Friedman test and critical difference at one budget")
-    budget = widgets.budget_slider(
-        "Budget", widgets.budgets_of(curves, by), by, key="ranks_budget"
-    )
-    if n_datasets < 2:
-        st.info(
-            "The Friedman test and the CD diagram need results on at least two "
-            "datasets: run an experiment on several datasets or upload such results."
+    @st.fragment
+    def _tests(curves, methods: tuple[str, ...]) -> None:
+        """Friedman test, CD diagram and post-hoc tests at one budget: moving
+        the budget slider reruns only this part, not the chart and tables above."""
+        st.subheader("Friedman test and critical difference at one budget")
+        budget = widgets.budget_slider(
+            "Budget", widgets.budgets_of(curves, by), by, key="ranks_budget"
         )
-        st.stop()
-    result = widgets.call_or_error(
-        "No Friedman test here", cached.friedman, ref, metric, methods, budget
-    )
-    if result is not None:
-        cols = st.columns(4)
-        cols[0].metric("Friedman chi-squared", f"{result.statistic:.2f}")
-        cols[1].metric("p-value", f"{result.pvalue:.3g}")
-        cols[2].metric(
-            "CD (α = 0.05)",
-            f"{result.cd:.2f}",
-            help="Nemenyi's critical difference of average ranks at alpha 0.05",
+        if n_datasets < 2:
+            st.info(
+                "The Friedman test and the CD diagram need results on at least "
+                "two datasets: run an experiment on several datasets or upload "
+                "such results."
+            )
+            return
+        result = widgets.call_or_error(
+            "No Friedman test here", cached.friedman, ref, metric, methods, budget
         )
-        cols[3].metric(
-            "Datasets x methods", f"{result.n_datasets} x {result.n_methods}"
-        )
-        cols = st.columns(4)
-        cols[0].metric("Iman-Davenport F", f"{result.iman_davenport:.2f}")
-        cols[1].metric("p-value (F)", f"{result.iman_davenport_pvalue:.3g}")
-        cols[2].caption(
-            "Demšar (2006) recommends Iman-Davenport's F over the chi-squared form, "
-            "which is too conservative."
-        )
-        ranks = result.ranks["mean"]
-        where = widgets.budget_text(budget, by)
-        widgets.show_figure(
-            figure_from_dict(
-                cached.cd_figure(ranks, result.cd, f"{metric} at {where}")
-            ),
-            result.ranks.reset_index(),
-            key="cd_fig",
-            filename="cd_diagram",
-        )
-        posthoc.show_posthoc(ref, metric, methods, budget, by)
+        if result is not None:
+            cols = st.columns(4)
+            cols[0].metric("Friedman chi-squared", f"{result.statistic:.2f}")
+            cols[1].metric("p-value", f"{result.pvalue:.3g}")
+            cols[2].metric(
+                "CD (α = 0.05)",
+                f"{result.cd:.2f}",
+                help="Nemenyi's critical difference of average ranks at alpha 0.05",
+            )
+            cols[3].metric(
+                "Datasets x methods", f"{result.n_datasets} x {result.n_methods}"
+            )
+            cols = st.columns(4)
+            cols[0].metric("Iman-Davenport F", f"{result.iman_davenport:.2f}")
+            cols[1].metric("p-value (F)", f"{result.iman_davenport_pvalue:.3g}")
+            cols[2].caption(
+                "Demšar (2006) recommends Iman-Davenport's F over the "
+                "chi-squared form, which is too conservative."
+            )
+            ranks = result.ranks["mean"]
+            where = widgets.budget_text(budget, by)
+            widgets.show_figure(
+                figure_from_dict(
+                    cached.cd_figure(ranks, result.cd, f"{metric} at {where}")
+                ),
+                result.ranks.reset_index(),
+                key="cd_fig",
+                filename="cd_diagram",
+            )
+            posthoc.show_posthoc(ref, metric, methods, budget, by)
+
+    _tests(curves, methods)

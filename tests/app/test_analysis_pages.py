@@ -373,3 +373,20 @@ def test_information_theoretic_panel_is_not_titled_other():
     spec = json.loads(charts(at)[0].proto.spec)
     titles = [a["text"] for a in spec["layout"].get("annotations", [])]
     assert titles == ["Information-theoretic methods"]
+
+
+def test_the_friedman_part_is_a_fragment_of_its_own():
+    """Check that Average ranks registers two fragments, the chart and the
+    Friedman test / CD diagram / post-hoc part, so moving the budget slider
+    reruns only the latter in a browser (AppTest reruns whole pages, so the
+    registration is what it can see), and that the test follows the budget."""
+    at = open_page(new_app(), "average_ranks")
+    assert len(at._fragment_storage._fragments) == 2
+    before = at.metric[0].value
+    slider = widget(at, "select_slider", "ranks_budget")
+    assert slider.options[0] == "10 %"
+    slider.set_value(10.0).run()
+    assert not at.exception
+    assert widget(at, "select_slider", "ranks_budget").value == 10.0
+    assert at.metric[0].value != before
+    assert len(at._fragment_storage._fragments) == 2
