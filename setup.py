@@ -48,7 +48,7 @@ setup(
     ],
     package_dir={APP: ".", SAMPLE: "sample_data"},
     package_data={
-        APP: [".streamlit/config.toml", "app_pages/README.md"],
+        APP: [".streamlit/config.toml", "app_pages/README.md", "ui/favicon.png"],
         SAMPLE: ["*.arff", "*.xml", "*.json", "results/*.*", "results/*/*.csv"],
     },
 )

@@ -21,10 +21,13 @@ import os
 import pkgutil
 import threading
 import time
+from pathlib import Path
 
 import streamlit as st
 
 _DONE = "plotly_warm_up_done"
+FAVICON = str(Path(__file__).with_name("favicon.png"))
+"""The app's page icon (32 x 32 px, three bars), served by the app itself."""
 _IMPORTS = threading.RLock()  # re-entrant: a first run holds it through its page
 _COUNT = threading.Lock()  # guards the two counters below
 _WAITING = [0]  # page runs waiting for _IMPORTS (import_all yields to them)
