@@ -14,7 +14,9 @@ so Streamlit does not remount them (an open expander would close).
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import functools
 import gc
 import importlib
 import os
@@ -26,8 +28,16 @@ from pathlib import Path
 import streamlit as st
 
 _DONE = "plotly_warm_up_done"
-FAVICON = str(Path(__file__).with_name("favicon.png"))
-"""The app's page icon (32 x 32 px, three bars), served by the app itself."""
+FAVICON = Path(__file__).with_name("favicon.png")
+"""The app's page icon (32 x 32 px, three bars), shipped with the app."""
+
+
+@functools.cache
+def favicon() -> str:
+    """:data:`FAVICON` as a ``data:`` URL, which Streamlit passes on as it is."""
+    return "data:image/png;base64," + base64.b64encode(FAVICON.read_bytes()).decode()
+
+
 _IMPORTS = threading.RLock()  # re-entrant: a first run holds it through its page
 _COUNT = threading.Lock()  # guards the two counters below
 _WAITING = [0]  # page runs waiting for _IMPORTS (import_all yields to them)

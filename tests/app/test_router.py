@@ -28,3 +28,21 @@ def test_every_page_keeps_the_sidebar_after_a_rerun(page):
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="dataset").value is not None
     assert at.number_input(key="seed").value == 0
+
+
+def test_the_page_icon_is_the_shipped_png_as_a_data_url():
+    """Check that the icon is sent as a data: URL of ui/favicon.png (no file for
+    PIL to open on the first run, nothing fetched from a font server) and that
+    the router runs with it; the browser tests check that no request leaves
+    the machine."""
+    import base64
+
+    from ui import warmup
+
+    url = warmup.favicon()
+    head, data = url.split(",", 1)
+    assert head == "data:image/png;base64"
+    assert base64.b64decode(data) == warmup.FAVICON.read_bytes()
+    assert base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n"
+    at = new_app()
+    assert not at.exception
