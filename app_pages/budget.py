@@ -14,24 +14,6 @@ st.caption(
     "are long-dashed flat lines across the budgets: a baseline that keeps all "
     "features (AF) has one value, not a curve."
 )
-ref, table = widgets.chosen_results(prefer=("paper 001 study", "protocol b"))
-
-metric, methods = widgets.metric_and_methods(
-    table, key="budget", default_metric="hamming_loss"
-)
-with st.spinner("Averaging over folds ..."):
-    curves = widgets.call_or_error(
-        "No curves here", cached.curves, ref, metric, methods
-    )
-if curves is None or curves.empty:
-    st.info("Choose at least one method with results.")
-    st.stop()
-
-datasets = widgets.datasets_in(curves)
-hib = widgets.is_higher_better(metric)
-by = widgets.budget_axis(curves)
-
-
 BANDS_UP_TO = 4
 """Most datasets shown with spread bands by default: 11 panels of 12 methods
 draw 264 traces with them, 132 without, and plotly.js's drawing time follows."""
@@ -81,19 +63,38 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
     widgets.show_figure(fig, curves, key="budget_fig", filename=f"curves_{metric}")
 
 
-_chart(curves, methods, datasets)
+# one indicator for the whole first open: its parts are each shorter than
+# a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
+with st.spinner("Averaging over folds and drawing the curves ..."):
+    ref, table = widgets.chosen_results(prefer=("paper 001 study", "protocol b"))
 
-st.subheader(f"Mean {metric} over all budgets, per dataset (best in bold)")
-means = cached.means_by_dataset(ref, metric, methods)
-tables.show_wide(
-    lambda cols: tables.best_bold(means, higher_is_better=hib, columns=cols),
-    list(means.columns),
-)
-st.download_button(
-    "Download the table (CSV)",
-    means.to_csv(),
-    file_name=f"means_{metric}.csv",
-    mime="text/csv",
-    key="means_csv",
-    on_click="ignore",
-)
+    metric, methods = widgets.metric_and_methods(
+        table, key="budget", default_metric="hamming_loss"
+    )
+    curves = widgets.call_or_error(
+        "No curves here", cached.curves, ref, metric, methods
+    )
+    if curves is None or curves.empty:
+        st.info("Choose at least one method with results.")
+        st.stop()
+
+    datasets = widgets.datasets_in(curves)
+    hib = widgets.is_higher_better(metric)
+    by = widgets.budget_axis(curves)
+
+    _chart(curves, methods, datasets)
+
+    st.subheader(f"Mean {metric} over all budgets, per dataset (best in bold)")
+    means = cached.means_by_dataset(ref, metric, methods)
+    tables.show_wide(
+        lambda cols: tables.best_bold(means, higher_is_better=hib, columns=cols),
+        list(means.columns),
+    )
+    st.download_button(
+        "Download the table (CSV)",
+        means.to_csv(),
+        file_name=f"means_{metric}.csv",
+        mime="text/csv",
+        key="means_csv",
+        on_click="ignore",
+    )
