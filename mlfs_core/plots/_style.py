@@ -179,11 +179,14 @@ def highlight_figure(figure: dict, highlight: str | Sequence[str] | None) -> dic
     Examples
     --------
     >>> fig = {"data": [
-    ...     {"legendgroup": "A", "line": {"color": "#0072B2", "width": 2.0}},
-    ...     {"legendgroup": "B", "line": {"color": "#E69F00", "width": 2.0}}],
+    ...     {"name": "A", "legendgroup": "A", "x": [1, 2], "y": [0.5, 0.6],
+    ...      "line": {"color": "#0072B2", "width": 2.0}},
+    ...     {"name": "B", "legendgroup": "B", "x": [1, 2], "y": [0.4, 0.5],
+    ...      "line": {"color": "#E69F00", "width": 2.0}}],
     ...     "layout": {}}
-    >>> [t["line"]["color"] for t in highlight_figure(fig, "A")["data"]]
-    ['#BDBDBD', '#0072B2']
+    >>> data = highlight_figure(fig, "A")["data"]
+    >>> [(t["name"], t["line"]["color"]) for t in data]
+    [('B', '#BDBDBD'), ('other methods', '#BDBDBD'), ('A', '#0072B2')]
     """
     picked = highlighted(highlight)
     if not picked:
