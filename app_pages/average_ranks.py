@@ -49,6 +49,9 @@ with st.spinner("Ranking the methods ..."):
         highlight, shown = widgets.chart_controls(
             methods, panels, key="ranks", panel_word="panels"
         )
+        if panels and not shown:
+            st.info("Pick at least one panel to draw.")
+            return
         with st.spinner("Drawing the chart ..."):
             spec = cached.rank_figure(
                 curves[curves["panel"].isin(shown)] if panels else curves,

@@ -332,17 +332,24 @@ def ordinal(n: int) -> str:
 
 
 NO_HIGHLIGHT = "(none)"
-ALL_PANELS = "All"
 
 
 def chart_controls(
-    methods: tuple[str, ...], panels: list[str], *, key: str, panel_word: str
+    methods: tuple[str, ...],
+    panels: list[str],
+    *,
+    key: str,
+    panel_word: str,
+    first: int | None = None,
 ) -> tuple[str | None, list[str]]:
-    """ "Highlight a method" and "show one panel" pickers of a many-method chart.
+    """ "Highlight a method" and "show the panels" pickers of a many-method chart.
 
-    Returns the highlighted method (None for none) and the panels to draw:
-    all of them, or the one chosen (readable on a projector or a small
-    screen, where 11 panels of 12 lines are too many).
+    Returns the highlighted method (None for none) and the panels to draw,
+    in their order: those picked, by default all of them or, with ``first``,
+    the first ``first`` (11 panels of 12 lines are too many to read, and
+    every change makes the browser draw all of them again). A "Show all N"
+    button picks every panel at once. The list is empty when the user
+    removes every panel: the caller says so instead of drawing.
     """
     left, right = st.columns(2)
     picked = left.selectbox(
@@ -352,13 +359,30 @@ def chart_controls(
     )
     shown = list(panels)
     if len(panels) > 1:
-        choice = right.selectbox(
-            f"Show the {panel_word}",
-            [ALL_PANELS, *panels],
-            format_func=lambda p: f"all {len(panels)}" if p == ALL_PANELS else p,
-            key=options_key(f"{key}_panel", list(panels)),
+        state = options_key(f"{key}_panels", list(panels))
+        if state not in st.session_state:  # set here, not by default=: the
+            # button below sets it too, which default= would warn about
+            st.session_state[state] = list(panels[:first] if first else panels)
+
+        def show_all() -> None:
+            st.session_state[state] = list(panels)
+
+        chosen = set(
+            right.multiselect(
+                f"Show the {panel_word}",
+                panels,
+                key=state,
+                help=f"Each {panel_word[:-1]} is a panel. Fewer panels are "
+                "easier to read and quicker to redraw.",
+            )
         )
-        shown = list(panels) if choice == ALL_PANELS else [choice]
+        shown = [p for p in panels if p in chosen]
+        if len(shown) < len(panels):
+            right.button(
+                f"Show all {len(panels)} {panel_word}",
+                key=f"{state}_all",
+                on_click=show_all,
+            )
     return (None if picked == NO_HIGHLIGHT else picked), shown
 
 

@@ -163,21 +163,43 @@ def test_metric_vs_budget_draws_band_per_method_and_means_table():
     assert list(means.index) == ["d0", "d1", "d2"]
 
 
-def test_spread_bands_default_off_for_many_datasets_and_toggle_back_on():
-    """Check that the 11 datasets of the Paper 001 study open without bands (half
-    the traces to draw), the toggle draws them, and one dataset gets them again
-    by default."""
+def test_spread_bands_default_off_for_many_curves_and_toggle_back_on():
+    """Check that the Paper 001 study's chart opens on its first four datasets
+    without bands (4 x 12 curves: the bands would double the traces to draw),
+    the toggle draws them, and one dataset gets them again by default."""
     at = open_page(new_app(), "budget")
     assert at.toggle(key="budget_bands_many").value is False
     assert not [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
     at.toggle(key="budget_bands_many").set_value(True).run()
     bands = [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
-    assert len(bands) == 11 * 12
-    (panel,) = [s for s in at.selectbox if str(s.key).startswith("budget_panel")]
-    panel.select(panel.options[1]).run()
+    assert len(bands) == 4 * 12
+    panels = widget(at, "multiselect", "budget_panels")
+    panels.set_value(panels.options[1:2]).run()
     assert at.toggle(key="budget_bands_few").value is True
     bands = [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
     assert len(bands) == 12
+
+
+def test_many_datasets_open_on_the_first_four_and_show_all_on_request():
+    """Check that 11 datasets open as 4 panels, "Show all 11 datasets" draws 11,
+    and removing every dataset says so instead of drawing or failing."""
+    at = open_page(new_app(), "budget")
+    panels = widget(at, "multiselect", "budget_panels")
+    assert len(panels.options) == 11 and panels.value == panels.options[:4]
+
+    def titles(at):
+        spec = json.loads(charts(at)[0].proto.spec)
+        return [a["text"] for a in spec["layout"]["annotations"]]
+
+    assert titles(at) == panels.options[:4]
+    (show_all,) = [b for b in at.button if str(b.key).startswith("budget_panels")]
+    assert show_all.label == "Show all 11 datasets"
+    show_all.click().run()
+    assert titles(at) == widget(at, "multiselect", "budget_panels").options
+    assert not [b for b in at.button if str(b.key).startswith("budget_panels")]
+    widget(at, "multiselect", "budget_panels").set_value([]).run()
+    assert not charts(at) and not at.exception and not at.error
+    assert "Pick at least one dataset" in " ".join(i.value for i in at.info)
 
 
 def test_metric_vs_budget_default_renders():
@@ -328,7 +350,7 @@ def test_highlight_greys_the_other_methods_and_one_dataset_panel():
     names = [t["name"] for t in lines]
     assert names.index("B") > names.index("other methods")
     assert colours["other methods"] == colours["A"]
-    widget(at, "selectbox", "budget_panel").select("d1").run()
+    widget(at, "multiselect", "budget_panels").set_value(["d1"]).run()
     spec = json.loads(charts(at)[0].proto.spec)
     assert [a["text"] for a in spec["layout"]["annotations"]] == ["d1"]
 
@@ -343,7 +365,9 @@ def test_many_methods_get_distinct_styles_and_one_legend_at_the_top():
     styles = {t["name"]: (t["line"]["color"], t["line"]["dash"]) for t in lines}
     assert len(styles) == 12 and len(set(styles.values())) == 12
     legend = spec["layout"]["legend"]
-    assert legend["yanchor"] == "top" and legend["y"] > 0.95
+    assert legend["yanchor"] == "top" and legend["yref"] == "container"
+    # right under the title: 44 px from the figure's top, however tall it is
+    assert round((1 - legend["y"]) * spec["layout"]["height"]) == 44
     # the per-dataset means of 12 methods: two tables of 6, each fits 1024 px
     means = [t.value for t in at.table]
     assert [len(t.columns) for t in means] == [6, 6]
