@@ -12,7 +12,8 @@ Prints (medians of ``--repeats`` runs where it says so):
    with ``MLFS_PLOTLY_WARMUP=0`` (no blank chart first, see ``ui/warmup.py``),
    alternating with it, as the reference; and Streamlit's own floor, served
    and timed the same way: a page of one heading and one plotly chart
-   (``FLOOR_APP``), which no app of Streamlit and plotly can beat;
+   (``FLOOR_APP``), which no app of Streamlit and plotly can beat, and a
+   page of one heading alone (``TEXT_APP``), which no Streamlit app can;
 2. a cached interaction: on Rank features, switching the measure back to one
    already computed (click -> script run finished);
 3. the first open of every analysis and Learn page on a fresh server (nav
@@ -77,6 +78,11 @@ st.plotly_chart(go.Figure(go.Bar(x=["a", "b", "c"], y=[3, 1, 2]),
 """
 """Streamlit's floor for a first page with a chart: a heading and one plotly
 chart, served and opened exactly as the app is (``first_page_floor``)."""
+TEXT_APP = """import streamlit as st
+
+st.title("Data")
+"""
+"""Streamlit's floor for any first page: a heading alone."""
 
 
 def _start_server(
@@ -142,12 +148,15 @@ def first_page_and_cached(browser, warm_up: bool = True) -> tuple[float, float, 
             proc.wait(timeout=10)
 
 
-def first_page_floor(browser) -> float:
-    """Server start -> :data:`FLOOR_APP`'s chart drawn: the framework's floor."""
+def first_page_floor(browser, text_only: bool = False) -> float:
+    """Server start -> :data:`FLOOR_APP`'s chart drawn: the framework's floor.
+
+    With ``text_only``, server start -> :data:`TEXT_APP`'s heading shown.
+    """
     port = _free_port()
     with tempfile.TemporaryDirectory() as work:
         root = Path(work)
-        (root / "app.py").write_text(FLOOR_APP)
+        (root / "app.py").write_text(TEXT_APP if text_only else FLOOR_APP)
         t0 = time.monotonic()
         proc = _start_server(port, work, root=root)
         try:
@@ -155,9 +164,12 @@ def first_page_floor(browser) -> float:
             _wait_health(url)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(url + "/")
-            page.locator(
-                ".js-plotly-plot .gtitle", has_text="Label frequency"
-            ).wait_for(timeout=60_000)
+            if text_only:
+                page.get_by_role("heading", name="Data").wait_for(timeout=60_000)
+            else:
+                page.locator(
+                    ".js-plotly-plot .gtitle", has_text="Label frequency"
+                ).wait_for(timeout=60_000)
             page.close()
             return time.monotonic() - t0
         finally:
@@ -400,11 +412,12 @@ def main() -> None:
             executable_path="/usr/bin/chromium",
             args=["--no-sandbox", "--disable-dev-shm-usage"],
         )
-        runs, cold, floor = [], [], []
+        runs, cold, floor, text = [], [], [], []
         for _ in range(0 if args.pages_only else args.repeats):  # alternate, so
             runs.append(first_page_and_cached(browser))  # all see the same load
             cold.append(first_page_and_cached(browser, warm_up=False)[1])
             floor.append(first_page_floor(browser))
+            text.append(first_page_floor(browser, text_only=True))
         opens, interactions = first_opens(browser)
         browser.close()
     print(f"{'measure':<44} {'value':>8} {'target':>8} {'ratio':>6}  note")
@@ -434,6 +447,12 @@ def main() -> None:
             lowest,
             3.0,
             f"first / this = {first / lowest:.2f}",
+        )
+        row(
+            "  Streamlit's floor: a heading alone (ref.)",
+            statistics.median(text),
+            3.0,
+            f"first / this = {first / statistics.median(text):.2f}",
         )
         row("cached interaction (Rank features)", cached, 0.5)
     for name, value in interactions:  # "all 11": what a user asks for, not the
