@@ -125,6 +125,25 @@ class DiscreteProblem:
         return np.take(self.table, np.asarray(counts, dtype=np.intp), mode="clip")
 
 
+COMPILED = True
+"""Whether the exact terms use the compiled loops of :mod:`.kernels` (numba).
+
+Set it to False to run the numpy paths (the tests compare both)."""
+
+
+def kernels():
+    """The module :mod:`.kernels` (imports numba on first use), or None.
+
+    None when :data:`COMPILED` is False: the callers then take their numpy
+    paths, which give the same values.
+    """
+    if not COMPILED:
+        return None
+    from . import kernels as compiled
+
+    return compiled
+
+
 DENSE_KEY_RANGE = 1 << 25
 """Key ranges up to this size are grouped with a mask (32 MiB of bools)."""
 

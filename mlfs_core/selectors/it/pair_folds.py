@@ -34,7 +34,10 @@ features: O(X q^2 + K q + E r + P b + nnz LC^2) for the sparse features (r
 O(M_dense q^2 b) for the dense ones; memory O(E b + chunk q). On text
 (rcv1subset1: X = 242, K = 51k, P = 1.7M against M q^2 / 2 = 238M) this is
 a small fraction of the dense kernel. Values equal the dense kernel's up to
-rounding (tested).
+rounding (tested). Compiled (:mod:`.kernels`, the default): the touched
+pairs of the sparse features, their shared-sample changes included, are
+one loop per feature, O(P b + nnz_L LC^2) with nnz_L the light features'
+non-mode codes, with the numpy loop's operations (bit-identical values).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .data import DiscreteProblem, unique_keys
+from .data import DiscreteProblem, kernels, unique_keys
 from .pairs import (
     _fold_blocks,
     _label_pair_counts,
@@ -52,7 +55,14 @@ from .pairs import (
     conditional_sum,
     interaction_sum,
 )
-from .pairs_sparse import PairCounts, _feature_chunks, _touched, shared_cell_deltas
+from .pairs_sparse import (
+    CompiledPairCounts,
+    _feature_chunks,
+    _touched,
+    int64s,
+    pair_counts,
+    shared_cell_deltas,
+)
 from .terms import Statics
 
 # A feature is dense when HEAVY x touched^2 > q^2 (its touched pairs dominate).
@@ -220,6 +230,34 @@ def _true_pairs(problem, lab: _Labels, ent: _Touched, left, right, shared):
     return value - k3
 
 
+def _compiled_pairs(problem, lab: _Labels, ent: _Touched, counts, info, out) -> bool:
+    """The touched pairs' loop of both folds by :func:`.kernels.fold_pairs`.
+
+    LSMFS (``info`` None) adds each feature's sum to ``out``, MLSMFS
+    (``info`` per entry) takes the maxima into it. False, doing nothing,
+    where the kernels are off (then the numpy loop runs).
+    """
+    if not isinstance(counts, CompiledPairCounts):
+        return False
+    columns = [np.stack(ent.small, axis=1), np.stack(ent.rest, axis=1)]
+    kernels().fold_pairs(
+        info is not None,
+        np.searchsorted(ent.f, np.arange(problem.n_features + 1)),
+        *int64s(ent.t, ent.alpha, ent.x, *columns),
+        ent.t_small,
+        ent.k_ft,
+        ent.k_f,
+        np.zeros(0) if info is None else info,
+        *int64s(lab.n, lab.b, lab.c),
+        lab.constant,
+        lab.pair_tsum,
+        lab.label_tsum,
+        *counts.args,
+        out,
+    )
+    return True
+
+
 def _worth_sparse(problem: DiscreteProblem, light: np.ndarray) -> bool:
     """Whether the keyed path beats the dense kernel for the light features."""
     x_values = np.unique(problem.bin_counts[light, 0]).size
@@ -271,7 +309,10 @@ def positive_interaction_sum(problem: DiscreteProblem, statics: Statics) -> np.n
     per_entry = _keyed_positive_rows(problem, lab, ent.t, ent.x, ent.alpha)
     per_entry -= _keyed_positive_rows(problem, lab, ent.t, ent.x, 0 * ent.alpha)
     half += np.bincount(ent.f, weights=per_entry, minlength=problem.n_features)
-    shared = (entries, PairCounts(problem))
+    shared = (entries, pair_counts(problem, lab.b))
+    if _compiled_pairs(problem, lab, ent, shared[1], None, half):
+        out[light] = 2.0 * half[light] / problem.n_samples
+        return out
     for left, right in _feature_chunks(ent.f):
         t, u, x = ent.t[left], ent.t[right], ent.x[left]
         zero = np.zeros_like(x)
@@ -472,10 +513,12 @@ def max_conditional_sparse(problem: DiscreteProblem, statics: Statics) -> np.nda
     given = np.maximum(given, _one_touched_max(problem, lab, ent, touched, False))
     ent.drop_key_order()  # three arrays of E entries, not needed below
     _max_by_feature(best, ent.f, given)
-    shared = (entries, PairCounts(problem))
-    for left, right in _feature_chunks(ent.f):
-        value = _true_pairs(problem, lab, ent, left, right, shared)
-        _max_by_feature(best, ent.f[left], np.maximum(info[left], info[right]) - value)
+    shared = (entries, pair_counts(problem, lab.b))
+    if not _compiled_pairs(problem, lab, ent, shared[1], info, best):
+        for left, right in _feature_chunks(ent.f):
+            value = _true_pairs(problem, lab, ent, left, right, shared)
+            maxima = np.maximum(info[left], info[right]) - value
+            _max_by_feature(best, ent.f[left], maxima)
     best = np.maximum(best, _untouched_max(problem, lab, light, touched, best))
     out[light] = np.maximum(best[light] / problem.n_samples, 0.0)
     return out

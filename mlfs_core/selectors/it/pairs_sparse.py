@@ -24,6 +24,14 @@ labels touched by f): the baseline O(X q^2); the single changes O(E b + K q)
 counts one product with the label-pair matrix (N x q^2, about N LC^2 / 2
 values), O(nnz LC^2), and O(nnz LC^2) for their fix-ups. Memory O(E b +
 chunk) plus the product's records.
+
+Compiled (:mod:`.kernels`, the default where (b - 1) q^2 <= 2^24): the
+touched pairs and the shared-sample changes are loops with the same
+operations in the same order, so the values are bit-identical: the
+co-occurrence counts O(nnz LC^2) into an O(b q^2) scratch table per
+feature, with no label-pair matrix, product or sort of its records, their
+changes O(P_S b + P_S log P_S) for the P_S (feature, label pair) tables
+with shared samples, and the touched pairs O(P b).
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .data import DiscreteProblem, unique_keys
+from .data import DiscreteProblem, kernels, unique_keys
 
 # Entries (or pairs) per chunk: bounds the (chunk, n_labels) temporaries.
 _CHUNK = 1 << 14
@@ -255,13 +263,81 @@ def _mode_cells_delta(problem, both, entries, g_f, pair, big_s) -> np.ndarray:
     return delta
 
 
-def shared_cell_deltas(problem, both, entries, counts: PairCounts, features):
+def int64s(*arrays) -> list[np.ndarray]:
+    """The arrays as int64 (one signature per compiled kernel)."""
+    return [np.asarray(a).astype(np.int64, copy=False) for a in arrays]
+
+
+# Largest (codes - 1) x q^2 scratch count table of the compiled kernels.
+_KERNEL_SCRATCH = 1 << 24
+
+
+class CompiledPairCounts:
+    """The arguments of the compiled :func:`.kernels.shared_deltas` (no product).
+
+    The kernels count each feature's (f = v, l_t = l_u = 1) cells from its
+    non-mode samples' label pairs in a dense (b - 1) x q^2 scratch table,
+    so no label-pair matrix or sparse product is built.
+    """
+
+    def __init__(self, problem: DiscreteProblem, both: np.ndarray) -> None:
+        self.problem = problem
+        labels = problem.labels
+        if not labels.has_sorted_indices:
+            labels = labels.sorted_indices()
+        small_t = sp.csr_matrix(problem.small.T)  # rows (f, v) in order
+        q, b1 = problem.n_labels, problem.n_codes - 1
+        indices = int64s(small_t.indptr, small_t.indices, labels.indptr, labels.indices)
+        self.args = (
+            b1,
+            q,
+            problem.n_codes,
+            *indices,
+            problem.table,
+            problem.feature_label,
+            *int64s(problem.bin_counts, problem.label_counts),
+            np.ascontiguousarray(both, dtype=np.int64).ravel(),
+        )
+
+    def sums(self, out: np.ndarray) -> None:
+        """Add each feature's sum of its pair deltas to ``out``."""
+        features = np.arange(self.problem.n_features, dtype=np.int64)
+        kernels().shared_sums(features, *self.args, out)
+
+    def deltas(self, features: np.ndarray):
+        """Keys and deltas of :func:`shared_cell_deltas` for ``features``."""
+        groups = np.diff(self.problem.entries.group_start)[features]
+        bound = int((groups * (groups - 1) // 2).sum())
+        keys = np.empty(bound, dtype=np.int64)
+        deltas = np.empty(bound)
+        features = np.asarray(features, dtype=np.int64)
+        n = kernels().shared_deltas(features, *self.args, keys, deltas)
+        return keys[:n].astype(np.intp), deltas[:n]
+
+
+def pair_counts(problem: DiscreteProblem, both: np.ndarray):
+    """:class:`CompiledPairCounts` where the kernels are on and fit, else the product.
+
+    The kernels' scratch table holds (b - 1) q^2 counts: up to
+    ``_KERNEL_SCRATCH`` of them (128 MiB), else :class:`PairCounts`.
+    """
+    scratch = (problem.n_codes - 1) * problem.n_labels**2
+    if kernels() is not None and scratch <= _KERNEL_SCRATCH:
+        return CompiledPairCounts(problem, both)
+    return PairCounts(problem)
+
+
+def shared_cell_deltas(problem, both, entries, counts, features):
     """Keys ``f q^2 + pair`` (sorted) and true minus no-shared-sample T-sums.
 
     For the sorted ``features``: every (f, t, u) whose non-mode samples share both
     labels, with the change of its (f, l_t, l_u) table: the code-0 change
-    per (f, t, u) plus the code >= 1 changes of its records.
+    per (f, t, u) plus the code >= 1 changes of its records. ``counts`` is
+    :func:`pair_counts`'s (a :class:`CompiledPairCounts` runs the kernel:
+    the same keys and values).
     """
+    if isinstance(counts, CompiledPairCounts):
+        return counts.deltas(features)
     q2 = problem.n_labels**2
     (f, v, pair, s), (g_f, g_pair, big_s), where = counts.counts(features)
     keys = g_f * q2 + g_pair  # sorted
@@ -288,8 +364,11 @@ def _shared_cells_change(problem, both, entries) -> np.ndarray:
     is added back, block by block of features.
     """
     q2 = problem.n_labels**2
-    counts = PairCounts(problem)
+    counts = pair_counts(problem, both)
     out = np.zeros(problem.n_features)
+    if isinstance(counts, CompiledPairCounts):
+        counts.sums(out)
+        return out
     for f0, f1 in counts.blocks():
         features = np.arange(f0, f1)
         keys, deltas = shared_cell_deltas(problem, both, entries, counts, features)
@@ -377,8 +456,20 @@ def triple_tsum_sum(problem: DiscreteProblem, both: np.ndarray) -> np.ndarray:
         f, weights=_single_changes(problem, both, *entries), minlength=k.size
     )
     arrays = _EntryArrays(problem, both, entries)
-    for left, right in _feature_chunks(f):
-        k += _pair_corrections(problem, arrays, left, right)
+    compiled = kernels()
+    if compiled is not None:
+        columns = [np.stack(arrays.rest, axis=1), np.stack(arrays.small, axis=1)]
+        compiled.pair_corrections(
+            np.searchsorted(f, np.arange(problem.n_features + 1)),
+            arrays.own,
+            *int64s(*columns, arrays.x, arrays.t, arrays.alpha, arrays.c),
+            problem.n_labels,
+            problem.table,
+            k,
+        )
+    else:
+        for left, right in _feature_chunks(f):
+            k += _pair_corrections(problem, arrays, left, right)
     if problem.n_labels > 1:
         k += _shared_cells_change(problem, both, entries)
     return k

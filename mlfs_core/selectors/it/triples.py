@@ -33,7 +33,10 @@ sums, the T-sum of the remainders is kept per feature from the entries the
 products hit, and each entry's (f, v) count is a repeat of its row's: one
 table lookup per entry of E_O and four per group of G_O, no index. In all:
 O(nnz_s LC + E_O + G_O + K_m + G + (X + U_O) q) time, O(E + K_m) memory
-(the keys once per problem).
+(the keys once per problem). Compiled (:mod:`.kernels`, the default): the
+w = 0 slice's passes over E_O and G_O are two loops with the numpy path's
+operations and chunked sums (bit-identical), without its per-step index
+arrays; the bound is the same.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .data import DiscreteProblem, unique_keys
+from .data import DiscreteProblem, kernels, unique_keys
 
 # Entries per chunk of the per-step passes: temporaries stay in cache.
 _CHUNK = 1 << 16
@@ -91,6 +94,11 @@ def _small_codes_part(problem, pair_w, f, fv, p) -> np.ndarray:
     return out
 
 
+def _mode_base(problem, x, ones) -> np.ndarray:
+    """The (v = 0, w, l_i) cells of every output row without co-occurrences."""
+    return problem.tsum(ones).sum() + _sum_over_labels(problem, x, ones)
+
+
 def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
     """Cells (v = 0, w, l_i): counts ``ones_i - m`` (l_i = 1) and ``x - ones_i + m``.
 
@@ -98,7 +106,7 @@ def _mode_code_part(problem, x, ones, f, i, m) -> np.ndarray:
     counts if the row's feature had no co-occurrence; ``m`` the amounts to
     take from them at the (row, label) entries ``(f, i)``.
     """
-    out = problem.tsum(ones).sum() + _sum_over_labels(problem, x, ones)
+    out = _mode_base(problem, x, ones)
     for part in _chunks(f.size):
         a, taken = ones[i[part]], m[part]
         rest = x[f[part]] - a
@@ -176,15 +184,47 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
         c[g - g_shift[g_f]] -= sums
         label_rest = label_rest - l_w
     pair_0 = np.ascontiguousarray(pair[:, :, 0])
+    sizes = entries.row_sizes[overlap]
+    compiled = kernels()
+    if compiled is not None:  # the same sums, without the index arrays
+        codes = _slice_0_base(problem, pair_0, sizes)
+        compiled.slice_0_entries(
+            np.ascontiguousarray(pair_0[:, 1:]),
+            sizes,
+            remainder,
+            problem.table,
+            _CHUNK,
+            codes,
+        )
+        k += t_rest + codes
+        x = pair_0[:, 0]
+        mode = _mode_base(problem, x, label_rest)
+        compiled.slice_0_groups(
+            g_start,
+            g_size,
+            entries.group_i,
+            x,
+            label_rest,
+            c,
+            problem.table,
+            _CHUNK,
+            mode,
+        )
+        return k + mode
     if everything:
         f, g_f, group_i = entries.f, entries.group_f, entries.group_i
     else:
         f = np.repeat(np.arange(overlap.size), e_size)  # own is by feature
         g_f = np.repeat(np.arange(overlap.size), g_size)
         group_i = entries.group_i[groups]
-    sizes = entries.row_sizes[overlap]
     k += t_rest + _slice_0_codes(problem, pair_0, sizes, f, remainder)
     return k + _mode_code_part(problem, pair_0[:, 0], label_rest, g_f, group_i, c)
+
+
+def _slice_0_base(problem, pair_0, sizes) -> np.ndarray:
+    """``q T(pair)`` of every (row, v >= 1) less ``T(pair)`` per stored entry."""
+    t_totals = problem.tsum(pair_0[:, 1:])
+    return ((problem.n_labels - sizes) * t_totals).sum(axis=1)
 
 
 def _slice_0_codes(problem, pair_0, sizes, f, remainder) -> np.ndarray:
@@ -195,10 +235,8 @@ def _slice_0_codes(problem, pair_0, sizes, f, remainder) -> np.ndarray:
     of their (f, v) rows (``sizes`` per row), so each entry's pair count is
     a repeat of the row's, with no index.
     """
-    q, n_out = problem.n_labels, pair_0.shape[0]
-    totals = pair_0[:, 1:]
-    t_totals = problem.tsum(totals)
-    out = ((q - sizes) * t_totals).sum(axis=1)
+    out = _slice_0_base(problem, pair_0, sizes)
+    totals, n_out = pair_0[:, 1:], pair_0.shape[0]
     per_entry = np.repeat(totals.ravel(), sizes.ravel())
     for part in _chunks(f.size):
         change = problem.tsum(per_entry[part] - remainder[part])

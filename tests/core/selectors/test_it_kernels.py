@@ -1,0 +1,191 @@
+"""The compiled kernels of the label-pair terms equal the numpy paths bit for bit.
+
+:mod:`mlfs_core.selectors.it.kernels` replaces the numpy passes of
+:mod:`mlfs_core.selectors.it.pairs_sparse` (the shared-sample changes and
+the touched-pair corrections) with loops that make the same operations in
+the same order, and so do the w = 0 slice sums of the steps
+(:mod:`mlfs_core.selectors.it.triples`) and the touched-pair loops of the
+sparse folds (:mod:`mlfs_core.selectors.it.pair_folds`). These tests run
+both paths (``data.COMPILED`` on and off) on data with shared samples, one
+to four non-mode codes, the sparse folds forced and tiny chunks, and compare
+the values exactly, and the rankings with the naive oracle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mlfs_core._random import check_rng
+from mlfs_core.selectors.greedy import rank_discrete
+from mlfs_core.selectors.it import (
+    data,
+    kernels,
+    pair_folds,
+    pairs,
+    pairs_sparse,
+    triples,
+)
+from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it.terms import compute_statics, step_terms
+
+from .test_greedy_oracle import naive_rank
+
+
+def _problem(seed: int, bins: int, rate: float = 0.45):
+    """Mostly-mode codes and labels dense enough for shared label pairs."""
+    rng = check_rng(seed)
+    n, m, q = 70, 14, 6
+    codes = rng.integers(0, bins, size=(n, m))
+    codes[rng.random((n, m)) < 0.6] = 0
+    codes[:, 3] = 0  # a constant feature
+    Y = (rng.random((n, q)) < rate).astype(np.int8)
+    return codes, Y, prepare_codes(codes, Y)
+
+
+def _both_paths(monkeypatch, fn):
+    """``fn()`` with the kernels, then on the numpy paths."""
+    monkeypatch.setattr(data, "COMPILED", True)
+    compiled = fn()
+    monkeypatch.setattr(data, "COMPILED", False)
+    return compiled, fn()
+
+
+def test_lookup_clips_as_take():
+    """Check T[c] of the kernels clips c to [0, n] as np.take(mode="clip")."""
+    table = np.array([0.0, 0.5, 2.0, 4.75])
+    got = [kernels._tv(table, c) for c in (-3, 0, 2, 3, 9)]
+    assert got == np.take(table, [-3, 0, 2, 3, 9], mode="clip").tolist()
+
+
+def test_read_only_install_compiles_uncached(monkeypatch):
+    """Check kernels still compile where numba finds no writable cache folder."""
+    real = kernels.numba.njit
+    calls = []
+
+    def njit(*args, **options):
+        calls.append(options)
+        if options.get("cache"):  # what numba raises without a cache locator
+            raise RuntimeError("cannot cache function: no locator available")
+        return real(*args, **options)
+
+    monkeypatch.setattr(kernels.numba, "njit", njit)
+
+    def double(x):
+        return 2 * x
+
+    assert kernels._jit(double)(21) == 42
+    assert calls == [{"cache": True}, {}]
+
+
+@pytest.mark.parametrize("bins", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_shared_deltas_equal_the_product_path(seed, bins, monkeypatch):
+    """Check the keys and values of every (f, t, u) with shared samples."""
+    _, _, problem = _problem(seed, bins)
+    both = pairs._label_pair_counts(problem)
+    entries = pairs_sparse._touched(problem)
+    compiled = pairs_sparse.pair_counts(problem, both)
+    assert isinstance(compiled, pairs_sparse.CompiledPairCounts)
+    numpy_counts = pairs_sparse.PairCounts(problem)
+    features = np.array([0, 2, 3, 5, 6, 9, 13])
+    keys, deltas = pairs_sparse.shared_cell_deltas(
+        problem, both, entries, compiled, features
+    )
+    want_keys, want = pairs_sparse.shared_cell_deltas(
+        problem, both, entries, numpy_counts, features
+    )
+    assert keys.size > 20  # the data has shared samples
+    assert keys.tolist() == want_keys.tolist()
+    np.testing.assert_array_equal(deltas, want)
+
+
+@pytest.mark.parametrize("bins", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_pair_sum_equals_the_numpy_path(seed, bins, monkeypatch):
+    """Check sum_{i<j} of the (f, l_i, l_j) T-sums, and against the dense blocks."""
+    _, _, problem = _problem(seed, bins)
+    both = pairs._label_pair_counts(problem)
+    compiled, numpy_path = _both_paths(
+        monkeypatch, lambda: pairs_sparse.triple_tsum_sum(problem, both)
+    )
+    np.testing.assert_array_equal(compiled, numpy_path)
+    dense = np.zeros(problem.n_features)
+    monkeypatch.setattr(data, "COMPILED", True)
+    for fs, _, _, h3 in pairs.triple_blocks(problem):
+        dense[fs] += h3.sum(axis=1)
+    np.testing.assert_allclose(
+        pairs.triple_entropy_sum(problem), dense, rtol=0, atol=1e-9
+    )
+
+
+def test_large_scratch_falls_back_to_the_product(monkeypatch):
+    """Check the numpy path is taken when the scratch table would be too big."""
+    _, _, problem = _problem(0, 3)
+    both = pairs._label_pair_counts(problem)
+    monkeypatch.setattr(pairs_sparse, "_KERNEL_SCRATCH", 10)
+    assert isinstance(pairs_sparse.pair_counts(problem, both), pairs_sparse.PairCounts)
+    monkeypatch.setattr(pairs_sparse, "_KERNEL_SCRATCH", 1 << 24)
+    monkeypatch.setattr(data, "COMPILED", False)
+    assert isinstance(pairs_sparse.pair_counts(problem, both), pairs_sparse.PairCounts)
+    assert data.kernels() is None
+
+
+@pytest.mark.parametrize("bins", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(3))
+def test_sparse_folds_equal_the_numpy_path(seed, bins, monkeypatch):
+    """Check LSMFS's and MLSMFS's folds with every feature on the sparse path."""
+    monkeypatch.setattr(pair_folds, "_worth_sparse", lambda problem, light: True)
+    monkeypatch.setattr(pair_folds, "_HEAVY", 0)
+    _, _, problem = _problem(seed, bins, rate=0.3)
+    statics = compute_statics(problem)
+    for fold in (
+        pair_folds.positive_interaction_sum,
+        pair_folds.max_conditional_sparse,
+    ):
+        compiled, numpy_path = _both_paths(monkeypatch, lambda: fold(problem, statics))
+        np.testing.assert_array_equal(compiled, numpy_path)
+        assert np.abs(compiled).max() > 0
+
+
+@pytest.mark.parametrize("method", ["PMU", "LRFS", "LSMFS", "MLSMFS"])
+@pytest.mark.parametrize("seed", range(2))
+def test_compiled_rankings_equal_the_naive_oracle(method, seed, monkeypatch):
+    """Check full rankings and paths with the kernels on data with shared pairs."""
+    monkeypatch.setattr(pair_folds, "_worth_sparse", lambda problem, light: True)
+    codes, Y, _ = _problem(seed, 3, rate=0.3)
+    fast = rank_discrete(codes, Y, method)
+    order, path = naive_rank(codes, Y, method)
+    assert fast.order.tolist() == order
+    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("chunk", [3, 1 << 16])
+@pytest.mark.parametrize("share", [0.0, 1.0])
+@pytest.mark.parametrize("bins", [2, 3, 5])
+@pytest.mark.parametrize("seed", range(3))
+def test_step_sums_equal_the_numpy_path(seed, bins, share, chunk, monkeypatch):
+    """Check every step term, gathered and all-features paths, tiny chunks."""
+    monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
+    monkeypatch.setattr(triples, "_CHUNK", chunk)
+    _, _, problem = _problem(seed, bins)
+    for s in (0, 1, 3, 7):
+        compiled, numpy_path = _both_paths(
+            monkeypatch, lambda s=s: step_terms(problem, s, with_labels=True)
+        )
+        for name in ("h_fs", "h_fsl_sum"):
+            got, want = getattr(compiled, name), getattr(numpy_path, name)
+            np.testing.assert_array_equal(got, want)
+    assert np.abs(compiled.h_fsl_sum).max() > 0
+
+
+@pytest.mark.parametrize("method", ["PMU", "D2F", "MDMR"])
+@pytest.mark.parametrize("seed", range(2))
+def test_compiled_steps_rank_as_the_naive_oracle(method, seed, monkeypatch):
+    """Check full rankings and paths of the triple-sum methods with tiny chunks."""
+    monkeypatch.setattr(triples, "_CHUNK", 5)
+    codes, Y, _ = _problem(seed, 4)
+    fast = rank_discrete(codes, Y, method)
+    order, path = naive_rank(codes, Y, method)
+    assert fast.order.tolist() == order
+    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
