@@ -74,7 +74,8 @@ def test_methods_chips_follow_the_results_source(page, st_server):
     page.goto(st_server + "/")
     wait_idle(page)
     go_to(page, "Average ranks")
-    tags = page.get_by_test_id("stMultiSelect").locator("[data-tag]")
+    methods = page.get_by_test_id("stMultiSelect").filter(has_text="Methods")
+    tags = methods.locator("[data-tag]")  # not the panels picker's
     expect(tags).to_have_count(10)
     assert any("MaxCS" in t for t in tags.all_inner_texts())
     page.get_by_role("radiogroup").get_by_text("Paper 001 study", exact=True).click()
