@@ -121,10 +121,24 @@ def test_pair_sum_equals_the_numpy_path(seed, bins, monkeypatch):
 
 def test_large_scratch_falls_back_to_the_product(monkeypatch):
     """Check the numpy path is taken when the scratch table would be too big."""
-    _, _, problem = _problem(0, 3)
+    monkeypatch.setattr(pair_folds, "_worth_sparse", lambda problem, light: True)
+    monkeypatch.setattr(pair_folds, "_HEAVY", 0)
+    _, _, problem = _problem(0, 3, rate=0.3)
     both = pairs._label_pair_counts(problem)
+    statics = compute_statics(problem)
+
+    def terms():
+        return [
+            pairs_sparse.triple_tsum_sum(problem, both),
+            pair_folds.positive_interaction_sum(problem, statics),
+            pair_folds.max_conditional_sparse(problem, statics),
+        ]
+
+    want = terms()
     monkeypatch.setattr(pairs_sparse, "_KERNEL_SCRATCH", 10)
     assert isinstance(pairs_sparse.pair_counts(problem, both), pairs_sparse.PairCounts)
+    for got, expected in zip(terms(), want):  # the product, compiled corrections
+        np.testing.assert_array_equal(got, expected)
     monkeypatch.setattr(pairs_sparse, "_KERNEL_SCRATCH", 1 << 24)
     monkeypatch.setattr(data, "COMPILED", False)
     assert isinstance(pairs_sparse.pair_counts(problem, both), pairs_sparse.PairCounts)
