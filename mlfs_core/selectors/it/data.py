@@ -129,15 +129,25 @@ COMPILED = True
 """Whether the exact terms use the compiled loops of :mod:`.kernels` (numba).
 
 Set it to False to run the numpy paths (the tests compare both)."""
+COMPILED_FROM = 500_000
+"""Smallest M q (features x labels) whose exact terms use the compiled loops.
+
+Below it the numpy loops take less than loading numba and the kernels does
+(0.6-0.7 s per process with numba's cache, 6-13 s compiling them at their
+first use after an install), so a small dataset (the app's sample, emotions,
+bibtex) never imports numba. Both paths give the same values to the bit."""
 
 
-def kernels():
+def kernels(problem=None):
     """The module :mod:`.kernels` (imports numba on first use), or None.
 
-    None when :data:`COMPILED` is False: the callers then take their numpy
-    paths, which give the same values.
+    None when :data:`COMPILED` is False or ``problem`` (a
+    :class:`DiscreteProblem`) has fewer than :data:`COMPILED_FROM` feature-label
+    pairs: the callers then take their numpy paths, which give the same values.
     """
     if not COMPILED:
+        return None
+    if problem is not None and problem.n_features * problem.n_labels < COMPILED_FROM:
         return None
     from . import kernels as compiled
 

@@ -322,7 +322,7 @@ def pair_counts(problem: DiscreteProblem, both: np.ndarray):
     ``_KERNEL_SCRATCH`` of them (128 MiB), else :class:`PairCounts`.
     """
     scratch = (problem.n_codes - 1) * problem.n_labels**2
-    if kernels() is not None and scratch <= _KERNEL_SCRATCH:
+    if kernels(problem) is not None and scratch <= _KERNEL_SCRATCH:
         return CompiledPairCounts(problem, both)
     return PairCounts(problem)
 
@@ -456,7 +456,7 @@ def triple_tsum_sum(problem: DiscreteProblem, both: np.ndarray) -> np.ndarray:
         f, weights=_single_changes(problem, both, *entries), minlength=k.size
     )
     arrays = _EntryArrays(problem, both, entries)
-    compiled = kernels()
+    compiled = kernels(problem)
     if compiled is not None:
         columns = [np.stack(arrays.rest, axis=1), np.stack(arrays.small, axis=1)]
         compiled.pair_corrections(

@@ -185,7 +185,7 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
         label_rest = label_rest - l_w
     pair_0 = np.ascontiguousarray(pair[:, :, 0])
     sizes = entries.row_sizes[overlap]
-    compiled = kernels()
+    compiled = kernels(problem)
     if compiled is not None:  # the same sums, without the index arrays
         codes = _slice_0_base(problem, pair_0, sizes)
         compiled.slice_0_entries(

@@ -32,6 +32,13 @@ from mlfs_core.selectors.it.terms import compute_statics, step_terms
 from .test_greedy_oracle import naive_rank
 
 
+@pytest.fixture(autouse=True)
+def _compiled_at_any_size(monkeypatch):
+    """The kernels on this file's small problems (the engine keeps them for
+    problems of at least ``data.COMPILED_FROM`` feature-label pairs)."""
+    monkeypatch.setattr(data, "COMPILED_FROM", 0)
+
+
 def _problem(seed: int, bins: int, rate: float = 0.45):
     """Mostly-mode codes and labels dense enough for shared label pairs."""
     rng = check_rng(seed)
@@ -203,3 +210,42 @@ def test_compiled_steps_rank_as_the_naive_oracle(method, seed, monkeypatch):
     order, path = naive_rank(codes, Y, method)
     assert fast.order.tolist() == order
     np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+
+
+def test_small_problems_take_the_numpy_paths(monkeypatch):
+    """Check that below ``COMPILED_FROM`` feature-label pairs no kernel is used,
+    from that size on they are, and that off means off at any size."""
+    _, _, problem = _problem(0, 3)
+    size = problem.n_features * problem.n_labels
+    monkeypatch.setattr(data, "COMPILED_FROM", size + 1)
+    assert data.kernels(problem) is None
+    both = pairs._label_pair_counts(problem)
+    assert isinstance(pairs_sparse.pair_counts(problem, both), pairs_sparse.PairCounts)
+    monkeypatch.setattr(data, "COMPILED_FROM", size)
+    assert data.kernels(problem) is not None
+    assert isinstance(
+        pairs_sparse.pair_counts(problem, both), pairs_sparse.CompiledPairCounts
+    )
+    monkeypatch.setattr(data, "COMPILED", False)
+    assert data.kernels(problem) is None
+
+
+def test_ranking_a_small_dataset_does_not_import_numba():
+    """Check in a fresh interpreter that every IT method on emotions-sized data
+    ranks without loading numba (its import alone costs more than the ranking)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np\n"
+        "from mlfs_core import compute_ranking\n"
+        "rng = np.random.default_rng(0)\n"
+        "X = rng.random((200, 70)); Y = (rng.random((200, 6)) < 0.3).astype(int)\n"
+        "for m in ('PMU', 'LRFS', 'LSMFS', 'MLSMFS', 'D2F', 'MDMR'):\n"
+        "    compute_ranking(X, Y, m, k=5)\n"
+        "print('numba' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
