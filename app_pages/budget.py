@@ -7,14 +7,6 @@ from mlfs_core.selectors import reference_methods
 from ui import cached, tables, widgets
 
 st.title("Metric vs number of selected features")
-st.caption(
-    "Mean over folds and repeats; the band spans mean ± one standard deviation "
-    "(or the interval the results file gives), drawn by default when the chart "
-    "shows at most 36 curves. The chart opens on the first four datasets; "
-    "pick others or all of them above it. Baselines drawn as references "
-    "are long-dashed flat lines across the budgets: a baseline that keeps all "
-    "features (AF) has one value, not a curve."
-)
 BANDS_UP_TO = 36
 """Most curves (datasets x methods) shown with spread bands by default: each
 band is one more trace, and plotly.js's drawing time follows the traces
@@ -22,6 +14,15 @@ band is one more trace, and plotly.js's drawing time follows the traces
 FIRST_PANELS = 4
 """Datasets drawn when the chart opens (more on request): 11 panels of 12
 lines are hard to read, and each highlight redraws every panel."""
+st.caption(
+    "Mean over folds and repeats; the band spans mean ± one standard deviation "
+    "(or the interval the results file gives), drawn by default when the chart "
+    f"shows at most {BANDS_UP_TO} curves. The chart opens on the first "
+    f"{FIRST_PANELS} datasets; "
+    "pick others or all of them above it. Baselines drawn as references "
+    "are long-dashed flat lines across the budgets: a baseline that keeps all "
+    "features (AF) has one value, not a curve."
+)
 
 
 @st.fragment

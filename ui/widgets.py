@@ -372,8 +372,7 @@ def chart_controls(
                 f"Show the {panel_word}",
                 panels,
                 key=state,
-                help=f"Each {panel_word[:-1]} is a panel. Fewer panels are "
-                "easier to read and quicker to redraw.",
+                help=f"Fewer {panel_word} are easier to read and quicker to redraw.",
             )
         )
         shown = [p for p in panels if p in chosen]
