@@ -34,6 +34,7 @@ Scandinavian Journal of Statistics 6 (1979) 65-70.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -198,9 +199,11 @@ WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 """The accepted ``method`` values of the Wilcoxon tests here."""
 
 
+@functools.cache
 def _asymptotic_name() -> str:
     """scipy's name of the normal approximation: "asymptotic" (scipy >= 1.13)
-    or "approx" (older)."""
+    or "approx" (older); asked once per process (a test call costs 1 ms, and
+    every pair of methods needs the name)."""
     from scipy.stats import wilcoxon
 
     try:
