@@ -11,10 +11,11 @@ st.caption(
     "For each dataset and budget the methods are ranked by the metric (1 = best, "
     "ties share the average rank); the curves show the mean rank over datasets."
 )
-# one indicator for the whole first open: its parts are each shorter than
-# a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
-with st.spinner("Ranking the methods ..."):
+# one indicator for the whole page: a progress bar at once on the first open
+# (its parts are each shorter than a spinner's delay), a spinner after
+with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
     ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
+    step(0.2)
 
     n_datasets = len(widgets.datasets_in(table))
     if n_datasets < 2:
@@ -38,6 +39,7 @@ with st.spinner("Ranking the methods ..."):
         st.info("Choose at least two methods with results.")
         st.stop()
 
+    step(0.4)
     by = widgets.budget_axis(curves)
     panels = [str(p) for p in curves["panel"].unique() if p]
 
@@ -68,6 +70,7 @@ with st.spinner("Ranking the methods ..."):
         )
 
     _chart(curves, methods, panels)
+    step(0.6)
 
     st.subheader("Mean (std) of the ranks; the best of each row in bold")
     for panel, part in curves.groupby("panel", sort=False):
@@ -79,6 +82,7 @@ with st.spinner("Ranking the methods ..."):
         )
 
     published.ranks_beside_published(ref, n_datasets)
+    step(0.75)
 
     @st.fragment
     def _tests(curves, methods: tuple[str, ...]) -> None:

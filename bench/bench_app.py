@@ -19,8 +19,8 @@ Prints (medians of ``--repeats`` runs where it says so):
    opening the dropdown is the browser's alone and not timed);
 3. the first open of every analysis and Learn page on a fresh server, after
    ``READ_PAUSE`` s on the first page (nav click -> script run finished),
-   and whether a progress indicator (a spinner) was visible during the
-   wait; then cached interactions on the analysis pages: highlight a
+   and whether a progress indicator (a spinner or a progress bar) was
+   visible during the wait; then cached interactions on the analysis pages: highlight a
    method (Metric vs budget, Average ranks), move the budget slider to a
    budget already shown (Average ranks: the Friedman test, CD diagram and
    post-hoc tests below it; Similarity);
@@ -216,13 +216,14 @@ FIRST_OPENS = (
 )
 """(sidebar entry, page heading) of the pages whose first open is timed."""
 STATE = """() => [
-  !!document.querySelector('[data-testid="stSpinner"]'),
+  !!document.querySelector('[data-testid="stSpinner"], [data-testid="stProgress"]'),
   document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state')
 ]"""
 
 
 def _timed_open(page, nav: str, heading: str) -> tuple[float, bool]:
-    """Seconds from the nav click to the page's finished run, and spinner seen."""
+    """Seconds from the nav click to the page's finished run, and whether a
+    spinner or a progress bar was seen."""
     start = time.monotonic()
     page.get_by_test_id("stSidebarNav").get_by_text(nav, exact=True).click()
     title = page.get_by_role("heading", name=heading, exact=True)
@@ -470,7 +471,7 @@ def main() -> None:
         row(f"cached interaction ({name})", value, 0.5, note)
     for nav, seconds, spinner in opens:
         ok = seconds < 1.5 or spinner
-        note = ("spinner shown" if spinner else "no spinner") + (
+        note = ("indicator shown" if spinner else "no indicator") + (
             "" if ok else "  MISSED"
         )
         row(f"first open: {nav}", seconds, 1.5, note)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import pandas as pd
@@ -86,6 +87,51 @@ def call_showing_warnings(
     for message in dict.fromkeys(str(w.message) for w in caught):
         st.warning(message, icon=":material/warning:")
     return out
+
+
+FIRST_OPEN = "_first_open_done_{}"
+"""Session-state key format: set once the page's first full run has ended."""
+
+
+@contextlib.contextmanager
+def page_wait(page: str, text: str) -> Iterator[Callable[[float], None]]:
+    """An indicator over a page's run: a progress bar on its first open, then a spinner.
+
+    The page's first full run in a browser session computes what nothing has
+    cached yet. Its parts are each shorter than a spinner's 0.5 s delay, and
+    together take 1-2 s, so a spinner would hardly show. On that first run
+    a progress bar appears at once instead. It stands where the ``with``
+    block starts, advances with each ``step(fraction)`` the page reports,
+    and is removed when the block ends. Later runs (a changed metric,
+    another results source) get a spinner, which shows only when the wait
+    passes 0.5 s, so a cached rerun does not flash a bar. Call ``step``
+    only from the page's own code, not from inside a fragment: a fragment's
+    reruns must not touch elements outside it.
+
+    Parameters
+    ----------
+    page : str
+        The page's name, unique in the app (its session-state flag).
+    text : str
+        What the page is doing, shown beside the indicator.
+
+    Yields
+    ------
+    callable
+        ``step(fraction)``, with ``fraction`` in [0, 1]; it does nothing on
+        later runs.
+    """
+    flag = FIRST_OPEN.format(page)
+    if st.session_state.get(flag):
+        with st.spinner(text):
+            yield lambda fraction: None
+        return
+    bar = st.progress(0.0, text=text)
+    try:
+        yield lambda fraction: bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+    finally:
+        bar.empty()
+        st.session_state[flag] = True
 
 
 def call_or_error(

@@ -10,7 +10,7 @@ import streamlit as st
 from .conftest import PAGE_PATHS, charts, new_app
 
 
-@pytest.mark.parametrize("page", ["rank", "average_ranks", "learn_score"])
+@pytest.mark.parametrize("page", ["rank", "learn_score"])
 def test_first_open_draws_its_charts_under_a_spinner(page, monkeypatch):
     """Check that every chart of the page's first open is drawn while a spinner
     is up: the parts are each shorter than a spinner's 0.5 s delay, together
@@ -38,3 +38,60 @@ def test_first_open_draws_its_charts_under_a_spinner(page, monkeypatch):
     assert not at.exception, [e.value for e in at.exception]
     assert charts(at) and len(seen) >= len(charts(at))
     assert all(d >= 1 for d in seen), seen
+
+
+def test_average_ranks_first_open_draws_under_a_progress_bar_shown_at_once(
+    monkeypatch,
+):
+    """Check that Average ranks' first open puts a progress bar up before any
+    work (a spinner waits 0.5 s, about the page's whole server time), draws
+    every chart while it is up, advances it, and removes it at the end; and
+    that a later full run gets a spinner instead, with no bar flashing."""
+    up, seen, fractions, spinners = [False], [], [], [0]
+    real_progress, real_chart, real_spinner = st.progress, st.plotly_chart, st.spinner
+
+    class Bar:
+        def __init__(self, element):
+            self.element = element
+
+        def progress(self, value, **kwargs):
+            fractions.append(value)
+            return self.element.progress(value, **kwargs)
+
+        def empty(self):
+            up[0] = False
+            return self.element.empty()
+
+    def progress(value, **kwargs):
+        assert not seen, "the bar must come before the first chart"
+        up[0] = True
+        fractions.append(value)
+        return Bar(real_progress(value, **kwargs))
+
+    def plotly_chart(*args, **kwargs):
+        seen.append(up[0])
+        return real_chart(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def spinner(*args, **kwargs):
+        spinners[0] += 1
+        with real_spinner(*args, **kwargs):
+            yield
+
+    at = new_app()
+    monkeypatch.setattr(st, "progress", progress)
+    monkeypatch.setattr(st, "plotly_chart", plotly_chart)
+    monkeypatch.setattr(st, "spinner", spinner)
+    at.switch_page(PAGE_PATHS["average_ranks"]).run(timeout=300)
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(seen) >= 3 and all(seen), seen  # rank curves, CD, p-values
+    assert fractions[0] == 0.0 and fractions == sorted(fractions)
+    assert len(set(fractions)) >= 4, fractions
+    assert not up[0] and not at.get("progress"), "the bar must be gone at the end"
+
+    first_spinners, seen[:] = spinners[0], []
+    fractions.clear()
+    at.run(timeout=300)  # a later full run of the page
+    assert not at.exception, [e.value for e in at.exception]
+    assert fractions == [] and not at.get("progress")
+    assert spinners[0] > first_spinners and seen
