@@ -54,11 +54,8 @@ from mlfs_core.reproduction.paper000.published import (
     reproduction_ranks,
 )
 from mlfs_core.selectors import reference_methods
-from mlfs_core.selectors.naming import (
-    OTHER_PANEL,
-    is_filter_name,
-    measure_panels,
-)
+from mlfs_core.selectors.naming import OTHER_PANEL, is_filter_name
+from mlfs_core.selectors.panels import measure_panels
 from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
 
 from .datasets import DatasetKey, touch_upload

@@ -3,6 +3,7 @@
 Every function is pure: DataFrames in, DataFrames (or frozen dataclasses) out.
 """
 
+from ._select import all_features_references
 from .curves import dataset_means, display_table, metric_curves
 from .means import (
     friedman_on_means,
@@ -39,6 +40,7 @@ from .stats import (
 
 __all__ = [
     "FriedmanResult",
+    "all_features_references",
     "average_ranks",
     "bonferroni_dunn_cd",
     "bonferroni_dunn_q",

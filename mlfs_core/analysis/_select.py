@@ -122,7 +122,7 @@ def select(
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
     by: Sequence[str] = (),
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
     caller: str = "analysis",
     suggest_by: bool = False,
     stacklevel: int = 2,
@@ -150,9 +150,10 @@ def select(
     by : sequence of str
         Grouping columns the caller ranks apart (a budget column here means
         one ranking per budget).
-    reference_methods : sequence of str
-        Single-budget methods (all features, ``AF``) compared at every budget:
-        their rows are copied to each budget of the others.
+    reference_methods : sequence of str, optional
+        Single-budget methods compared at every budget: their rows are
+        copied to each budget of the others. Default (None): the registry's
+        baselines that keep every feature, ``reference_methods("all")``.
     caller : str
         The public function's name, for the error messages.
     suggest_by : bool
@@ -234,16 +235,39 @@ def select(
     return Selection(table, hib, metric, column)
 
 
-def broadcast_reference(
-    table: pd.DataFrame, by: str, reference_methods: Sequence[str]
-) -> pd.DataFrame:
-    """Copy the rows of single-budget reference methods (AF) to every other budget.
+def all_features_references(reference_methods: Sequence[str] | None) -> list[str]:
+    """``reference_methods``, or by default the registered all-features baselines.
 
-    Rows of the reference methods are repeated with ``by`` set to each budget
-    value the other methods have; their own budget value is dropped unless
-    another method also has it.
+    None stands for the methods registered with ``reference="all"``
+    (:func:`~mlfs_core.selectors.reference_methods`): the built-in one and
+    any plug-in's, so the analysis knows no method by name.
+
+    Examples
+    --------
+    >>> all_features_references(["Full"])
+    ['Full']
+    >>> all_features_references(None) == list(
+    ...     __import__("mlfs_core").selectors.reference_methods("all"))
+    True
     """
-    is_ref = table[METHOD].isin(list(reference_methods))
+    if reference_methods is not None:
+        return list(reference_methods)
+    from ..selectors import reference_methods as registered
+
+    return registered("all")
+
+
+def broadcast_reference(
+    table: pd.DataFrame, by: str, reference_methods: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Copy the rows of single-budget reference methods to every other budget.
+
+    Rows of the reference methods (default: the registered all-features
+    baselines, :func:`all_features_references`) are repeated with ``by``
+    set to each budget value the other methods have; their own budget value
+    is dropped unless another method also has it.
+    """
+    is_ref = table[METHOD].isin(all_features_references(reference_methods))
     if not is_ref.any():
         return table
     others = table[~is_ref]

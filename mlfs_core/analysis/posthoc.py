@@ -134,7 +134,7 @@ def nemenyi_pvalues(
     budget=None,
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Nemenyi post-hoc p-values of every pair of methods.
 
@@ -263,7 +263,7 @@ def wilcoxon_holm(
     budget=None,
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
     zero_method: str = "wilcox",
     method: str = "auto",
 ) -> pd.DataFrame:
@@ -378,7 +378,7 @@ def control_comparisons(
     budget=None,
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
     zero_method: str = "wilcox",
     method: str = "auto",
 ) -> pd.DataFrame:

@@ -68,7 +68,7 @@ def dataset_ranks(
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
     by: Sequence[str] = (),
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Rank the methods within each dataset (and each ``by`` group).
 
@@ -82,9 +82,10 @@ def dataset_ranks(
     by : sequence of str
         Extra grouping columns, e.g. ``["budget_pct"]`` (one ranking per
         budget).
-    reference_methods : sequence of str
-        Single-budget methods (``AF``) ranked against the others at the chosen
-        budget (see :func:`broadcast_reference`).
+    reference_methods : sequence of str, optional
+        Single-budget methods ranked against the others at the chosen budget
+        (see :func:`broadcast_reference`); default: the registry's
+        all-features baselines.
 
     Returns
     -------
@@ -135,7 +136,7 @@ def average_ranks(
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
     by: Sequence[str] = (),
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Mean and population std of each method's rank over the datasets.
 
@@ -149,9 +150,10 @@ def average_ranks(
     by : sequence of str
         Extra grouping columns (e.g. ``["budget_pct"]``); each group is ranked
         apart.
-    reference_methods : sequence of str
-        Single-budget methods (``AF``) ranked against the others at the chosen
-        budget (see :func:`broadcast_reference`).
+    reference_methods : sequence of str, optional
+        Single-budget methods ranked against the others at the chosen budget
+        (see :func:`broadcast_reference`); default: the registry's
+        all-features baselines.
 
     Returns
     -------
@@ -210,7 +212,7 @@ def rank_table(
     metric: str,
     higher_is_better: bool | None = None,
     by: str | None = None,
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Average rank per (budget, method) across datasets, best per budget flagged.
 
@@ -227,9 +229,10 @@ def rank_table(
     by : str, optional
         Budget column; default ``budget_pct`` when the results carry
         percentages, else ``budget``.
-    reference_methods : sequence of str
-        Methods evaluated at one budget only (all features, ``AF``) that are
-        ranked against the others at every budget, as in Table 5.
+    reference_methods : sequence of str, optional
+        Methods evaluated at one budget only that are ranked against the
+        others at every budget (see :func:`broadcast_reference`); default:
+        the registry's all-features baselines.
 
     Returns
     -------

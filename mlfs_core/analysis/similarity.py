@@ -10,6 +10,7 @@ import pandas as pd
 
 from .._validation import budget_from_percent
 from ..columns import DATASET, FEATURES, FOLD, METHOD, N_FEATURES, REPEAT
+from ._select import all_features_references
 
 
 def kuncheva_index(a, b, n_features: int) -> float:
@@ -73,7 +74,7 @@ def similarity_matrix(
     budget_pct: float | None = None,
     repeat: int = 0,
     methods: Sequence[str] | None = None,
-    exclude: Sequence[str] = ("AF",),
+    exclude: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Kuncheva index between methods at one budget, averaged over folds and datasets.
 
@@ -92,8 +93,10 @@ def similarity_matrix(
     methods : sequence of str, optional
         Methods to compare (default all whose rankings hold at least k
         features, with k below M).
-    exclude : sequence of str, default=("AF",)
-        Methods never compared (all features is no selection).
+    exclude : sequence of str, optional
+        Methods never compared. Default: the registered all-features
+        baselines (keeping every feature is no selection; see
+        :func:`~mlfs_core.analysis.all_features_references`).
 
     Returns
     -------
@@ -106,7 +109,7 @@ def similarity_matrix(
     on their top-k subsets; the matrix entry is the mean over all (dataset,
     fold) pairs in which both methods appear.
     """
-    table = selections[~selections[METHOD].isin(list(exclude))]
+    table = selections[~selections[METHOD].isin(all_features_references(exclude))]
     pairs = _pairwise(table, budget, budget_pct, repeat, methods)
     if pairs.empty:
         return pd.DataFrame(dtype=float)

@@ -162,7 +162,7 @@ def friedman_nemenyi(
     over_budgets: str | None = None,
     alpha: float = 0.05,
     higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] = ("AF",),
+    reference_methods: Sequence[str] | None = None,
 ) -> FriedmanResult:
     """Friedman test of equal average ranks, plus the Nemenyi critical difference.
 
@@ -189,9 +189,10 @@ def friedman_nemenyi(
         error. Leaving both ``metric`` and this out (on a table without a
         metric column) is deprecated: higher is then taken as better, with a
         DeprecationWarning.
-    reference_methods : sequence of str
-        Single-budget methods (``AF``) tested against the others at the chosen
-        budget (see :func:`~mlfs_core.analysis.broadcast_reference`).
+    reference_methods : sequence of str, optional
+        Single-budget methods tested against the others at the chosen budget
+        (see :func:`~mlfs_core.analysis.broadcast_reference`); default: the
+        registry's all-features baselines.
 
     Returns
     -------
@@ -288,7 +289,7 @@ def friedman_by_budget(
     higher_is_better: bool | None = None,
     by: str | None = None,
     alpha: float = 0.05,
-    reference_methods=("AF",),
+    reference_methods: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Friedman statistic, p-value and Nemenyi CD for each budget.
 

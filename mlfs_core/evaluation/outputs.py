@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..analysis import (
+    all_features_references,
     dataset_means,
     friedman_by_budget,
     load_planted_truth,
@@ -47,7 +48,7 @@ from .config import DatasetSpec, ExperimentConfig, config_to_toml, middle_budget
 from .io import FEATURE_NAMES
 from .metrics import higher_is_better
 from .runner import ExperimentResult
-from .runner.prepare import ALL_FEATURES, SAMPLE_NAME, resolve_path
+from .runner.prepare import SAMPLE_NAME, resolve_path
 
 __all__ = [
     "CONFIG_FILE",
@@ -391,6 +392,12 @@ def _similarity(result: ExperimentResult) -> pd.DataFrame:
     return similarity_matrix(result.selections, budget=int(middle))
 
 
+def _all_features_labels(config: ExperimentConfig) -> list[str]:
+    """Labels of the config's methods registered with ``reference="all"``."""
+    keeps_all = set(all_features_references(None))
+    return [m.display for m in config.methods if m.name in keeps_all]
+
+
 def _recovery(result: ExperimentResult) -> pd.DataFrame | None:
     frames = []
     for spec in result.config.datasets:
@@ -404,7 +411,8 @@ def _recovery(result: ExperimentResult) -> pd.DataFrame | None:
             continue
         name = spec.name or (SAMPLE_NAME if path == SAMPLE_NAME else None)
         sel = result.selections
-        sel = sel[sel[METHOD] != ALL_FEATURES]  # AF's order is no ranking
+        # an all-features baseline's order is no ranking
+        sel = sel[~sel[METHOD].isin(_all_features_labels(result.config))]
         sel = sel[sel[DATASET] == name] if name else sel
         frames.append(recovery_table(sel, load_planted_truth(truth_file)))
     return pd.concat(frames, ignore_index=True) if frames else None

@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..analysis._select import all_features_references
 from ..columns import BUDGET, DATASET, MEAN, METHOD
 from ._style import (
     empty_figure,
@@ -151,7 +152,7 @@ def metric_vs_budget(
     facet: str | None = DATASET,
     higher_is_better: bool | None = None,
     title: str | None = None,
-    references: Sequence[str] = ("AF",),
+    references: Sequence[str] | None = None,
     highlight: str | Sequence[str] | None = None,
     wrap: int = 2,
 ) -> go.Figure:
@@ -172,12 +173,14 @@ def metric_vs_budget(
         Adds "(higher is better)" or "(lower is better)" to the y axis title.
     title : str, optional
         Figure title; defaults to "<metric> vs number of selected features".
-    references : sequence of str, default=("AF",)
+    references : sequence of str, optional
         Baselines drawn as horizontal reference lines across the budgets of
-        the other methods (their mean over their own budgets: AF, all
-        features, has one point at 100 %), so they neither vanish as one
-        point nor stretch the x axis; the x axis covers the budgets of the
-        other methods (or the references' own when they are alone).
+        the other methods (their mean over their own budgets: all features
+        has one point at 100 %); default: the registered all-features
+        baselines (:func:`~mlfs_core.analysis.all_features_references`).
+        So they neither vanish as one point nor stretch the x axis; the x
+        axis covers the budgets of the other methods (or the references'
+        own when they are alone).
     highlight : str or sequence of str, optional
         Methods to pick out: every other method is drawn thin and grey,
         without its band.
@@ -203,7 +206,7 @@ def metric_vs_budget(
         return empty_figure(title)
     styles = method_styles(curves[method].astype(str).tolist())
     picked = highlighted(highlight)
-    refs = {str(r) for r in references}
+    refs = {str(r) for r in all_features_references(references)}
     has_band = lower in curves.columns and upper in curves.columns
     panels = _panels(curves, facet)
     fig, cols = _grid([t for t, _ in panels], wrap=wrap, shared_y=False)

@@ -31,8 +31,6 @@ from ..conventions import SPLIT_PROVIDERS, resolve
 from ..metrics import get_metric
 from ..splits import Split, check_n_folds, holdout_split, own_split, stratified_kfold
 
-ALL_FEATURES = "AF"
-
 
 @dataclass(frozen=True)
 class Budget:
@@ -61,16 +59,23 @@ class PreparedDataset:
 
 @dataclass(frozen=True)
 class PreparedMethod:
-    """A validated method: display label, registry name, parameters, stochastic flag."""
+    """A validated method: display label, registry name, parameters, stochastic flag.
+
+    ``keeps_all`` is the spec's ``reference == "all"``: such a baseline is
+    evaluated once, at 100 % of the features in their own order, and its
+    rank function is not called (the built-in AF and any plug-in's alike).
+    """
 
     label: str
     name: str
     params: dict
     stochastic: bool
+    keeps_all: bool = False
 
     @property
     def is_all_features(self) -> bool:
-        return self.name == ALL_FEATURES
+        """Whether this is an all-features baseline (one evaluation at 100 %)."""
+        return self.keeps_all
 
 
 def prepare(config: ExperimentConfig):
@@ -152,7 +157,9 @@ def _prepare_method(m: MethodConfig) -> PreparedMethod:
             f"allowed: {allowed}"
         )
     params = {**spec.defaults, **m.params}
-    return PreparedMethod(m.display, m.name, params, bool(spec.stochastic))
+    return PreparedMethod(
+        m.display, m.name, params, bool(spec.stochastic), spec.reference == "all"
+    )
 
 
 def resolve_path(path: str, base_dir: str | None) -> Path:

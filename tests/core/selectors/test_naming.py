@@ -11,11 +11,11 @@ from mlfs_core.measures import MEASURE_LABELS
 from mlfs_core.selectors.filter import rank_filter_methods
 from mlfs_core.selectors.naming import (
     is_filter_name,
-    measure_panels,
     method_name,
     parse_method_name,
     split_name,
 )
+from mlfs_core.selectors.panels import measure_panels
 
 
 @pytest.mark.parametrize(

@@ -97,7 +97,7 @@ def test_a_registered_function_carries_the_flags_into_the_queries():
 def test_measure_panels_take_the_baselines_given():
     """Check that a baseline passed to measure_panels joins every measure panel,
     and that without it the same name is a method of its own."""
-    from mlfs_core.selectors.naming import measure_panels
+    from mlfs_core.selectors.panels import measure_panels
 
     methods = ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS", "MyBase"]
     assert measure_panels(methods, baselines=["MyBase"]) == {
