@@ -12,8 +12,10 @@ Prints (medians of ``--repeats`` runs where it says so):
    with ``MLFS_PLOTLY_WARMUP=0`` (no blank chart first, see ``ui/warmup.py``),
    alternating with it, as the reference; and Streamlit's own floor, served
    and timed the same way: a page of one heading and one plotly chart
-   (``FLOOR_APP``), which no app of Streamlit and plotly can beat, and a
-   page of one heading alone (``TEXT_APP``), which no Streamlit app can;
+   (``FLOOR_APP``), which no app of Streamlit and plotly can beat, a
+   page of one heading alone (``TEXT_APP``), which no Streamlit app can,
+   and a heading with one of Streamlit's own (Vega-Lite) charts
+   (``VEGA_APP``), the floor had the app drawn its charts without plotly;
 2. a cached interaction: on Rank features, switching the measure back to one
    already computed (choice in the open dropdown -> script run finished;
    opening the dropdown is the browser's alone and not timed);
@@ -80,6 +82,15 @@ st.plotly_chart(go.Figure(go.Bar(x=["a", "b", "c"], y=[3, 1, 2]),
 """
 """Streamlit's floor for a first page with a chart: a heading and one plotly
 chart, served and opened exactly as the app is (``first_page_floor``)."""
+VEGA_APP = """import pandas as pd
+import streamlit as st
+
+st.title("Data")
+st.bar_chart(pd.DataFrame({"label": ["a", "b", "c"], "count": [3, 1, 2]}),
+             x="label", y="count")
+"""
+"""The same with Streamlit's own chart (Vega-Lite) instead of plotly: whether
+another chart library would lower the floor."""
 TEXT_APP = """import streamlit as st
 
 st.title("Data")
@@ -150,15 +161,18 @@ def first_page_and_cached(browser, warm_up: bool = True) -> tuple[float, float, 
             proc.wait(timeout=10)
 
 
-def first_page_floor(browser, text_only: bool = False) -> float:
+def first_page_floor(browser, text_only: bool = False, vega: bool = False) -> float:
     """Server start -> :data:`FLOOR_APP`'s chart drawn: the framework's floor.
 
-    With ``text_only``, server start -> :data:`TEXT_APP`'s heading shown.
+    With ``text_only``, server start -> :data:`TEXT_APP`'s heading shown;
+    with ``vega``, server start -> :data:`VEGA_APP`'s chart drawn (its SVG
+    or canvas marks present).
     """
     port = _free_port()
     with tempfile.TemporaryDirectory() as work:
         root = Path(work)
-        (root / "app.py").write_text(TEXT_APP if text_only else FLOOR_APP)
+        source = TEXT_APP if text_only else VEGA_APP if vega else FLOOR_APP
+        (root / "app.py").write_text(source)
         t0 = time.monotonic()
         proc = _start_server(port, work, root=root)
         try:
@@ -168,6 +182,11 @@ def first_page_floor(browser, text_only: bool = False) -> float:
             page.goto(url + "/")
             if text_only:
                 page.get_by_role("heading", name="Data").wait_for(timeout=60_000)
+            elif vega:
+                page.locator(
+                    '[data-testid="stVegaLiteChart"] canvas, '
+                    '[data-testid="stVegaLiteChart"] svg .mark-rect'
+                ).first.wait_for(timeout=60_000)
             else:
                 page.locator(
                     ".js-plotly-plot .gtitle", has_text="Label frequency"
@@ -423,12 +442,13 @@ def main() -> None:
             executable_path="/usr/bin/chromium",
             args=["--no-sandbox", "--disable-dev-shm-usage"],
         )
-        runs, cold, floor, text = [], [], [], []
+        runs, cold, floor, text, vega = [], [], [], [], []
         for _ in range(0 if args.pages_only else args.repeats):  # alternate, so
             runs.append(first_page_and_cached(browser))  # all see the same load
             cold.append(first_page_and_cached(browser, warm_up=False)[1])
             floor.append(first_page_floor(browser))
             text.append(first_page_floor(browser, text_only=True))
+            vega.append(first_page_floor(browser, vega=True))
         opens, interactions = first_opens(browser)
         browser.close()
     print(f"{'measure':<44} {'value':>8} {'target':>8} {'ratio':>6}  note")
@@ -464,6 +484,13 @@ def main() -> None:
             statistics.median(text),
             3.0,
             f"first / this = {first / statistics.median(text):.2f}",
+        )
+        row(
+            "  Streamlit's floor: one native chart (ref.)",
+            statistics.median(vega),
+            3.0,
+            f"Vega-Lite instead of plotly; first / this = "
+            f"{first / statistics.median(vega):.2f}",
         )
         row("cached interaction (Rank features)", cached, 0.5)
     for name, value in interactions:  # "all 11": what a user asks for, not the
