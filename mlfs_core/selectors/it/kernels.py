@@ -6,7 +6,8 @@ entries in many vectorized passes (a sparse product, sorts, gathers,
 temporaries of every pair), which cost far more than the table lookups
 themselves. The kernels here make one pass per feature over the same cells,
 with the same operations in the same order (and the same chunked sums), so
-their results are bit-identical to the numpy paths (the tests compare both):
+their results are bit-identical to the numpy paths (the tests compare both),
+but for the step kernel, as said below:
 
 * :func:`shared_sums` and :func:`shared_deltas`: the change of the pair
   tables where a feature's non-mode samples carry both labels
@@ -16,8 +17,12 @@ their results are bit-identical to the numpy paths (the tests compare both):
   :func:`.pairs_sparse._pair_corrections` (PMU, LRFS);
 * :func:`fold_pairs`: the touched pairs of the sparse folds of
   :mod:`.pair_folds` (LSMFS, MLSMFS), their shared-sample changes included;
-* :func:`slice_0_entries` and :func:`slice_0_groups`: the w = 0 slice of
-  the step sums (:func:`.triples._overlapping_part`; PMU, D2F, MDMR).
+* :func:`overlap_steps`: the count-dependent cells of the step sums of
+  the features that share a non-mode sample with the new feature
+  (:func:`.triples._overlapping_part`; PMU, D2F, MDMR), in one pass per
+  feature over its hits, entries and groups. Its sums run per feature in
+  loop order, not in the numpy path's chunks, so its values equal the
+  numpy path's to rounding (relative 1e-15 per feature), not to the bit.
 
 Every function is ``numba.njit(cache=True)`` without ``fastmath`` or
 parallel loops: IEEE operations in program order, so results do not depend
@@ -31,7 +36,8 @@ Cost: the co-occurrence counts of the shared-sample changes are O(nnz LC^2)
 time (each non-mode sample's label pairs) into an O(b q^2) scratch table,
 and their changes O(P_S (b + log P_S)) for the P_S (feature, label pair)
 tables with shared samples; :func:`pair_corrections` and
-:func:`fold_pairs` are O(P b), the slice-0 loops O(E_O + G_O) per step.
+:func:`fold_pairs` are O(P b), :func:`overlap_steps` O(H + E_O + G_O) per
+step for H hits (the per-code products' entries).
 """
 
 from __future__ import annotations
@@ -215,61 +221,77 @@ def pair_corrections(entry_start, own, rest, small, x, t, alpha, c, q, table, k)
 
 
 @_jit
-def slice_0_entries(totals, sizes, remainder, table, chunk, out):
-    """Add ``T(total - remainder)`` of each entry to its row's ``out[f]``.
+def overlap_steps(
+    overlap, b1, q, hit_indptr, hit_label, hit_count, pair, l_w, label_rest,
+    entry_start, entry_code, entry_i, counts, group_start, group_i, alpha,
+    table, out,
+):  # fmt: skip
+    """Add the count-dependent cells of every overlapping feature's K to ``out``.
 
-    Entries are in the order of their (f, v) rows (``sizes`` per row of the
-    flat (n_out, b - 1) ``totals``); sums per feature within blocks of
-    ``chunk`` entries, as the chunked bincounts of
-    :func:`.triples._slice_0_codes`.
+    One pass per feature ``f = overlap[j]`` over its hits (the entries of the
+    per-code products of s's rows, CSR by global row ``f (b - 1) + v - 1``
+    with ``hit_indptr[w]`` for code ``w + 1`` of s), then over its stored
+    entries and (f, i) groups (the w = 0 slice, whose counts are the stored
+    ones less the hits). Per hit (v, i, p) at code w: ``T(p) - T(P) +
+    T(P - p)`` with ``P = pair[j, v, w]``; per label i hit at w, with m its
+    hits' total: the change of the (v = 0, w, l_i) cells. Per entry with
+    remainder r: ``T(r) + T(P_0 - r)`` (the caller takes ``T(P_0)`` off per
+    entry); per group with remainder c:
+    the change of its (v = 0, w = 0, l_i) cells. The label-independent parts
+    (:func:`.triples._overlapping_base`) are the caller's. Sums per feature in
+    this order; a (b - 1) q and two q scratch tables hold the hits' totals.
     """
-    b1 = totals.shape[1]
-    j = 0
-    current = -1
-    acc = 0.0
-    for f in range(totals.shape[0]):
-        for v in range(b1):
-            total = totals[f, v]
-            for _ in range(sizes[f, v]):
-                if j % chunk == 0 or f != current:
-                    if current >= 0:
-                        out[current] += acc
-                    acc = 0.0
-                    current = f
-                acc += _tv(table, total - remainder[j])
-                j += 1
-    if current >= 0:
-        out[current] += acc
-
-
-@_jit
-def slice_0_groups(g_start, g_size, group_i, x, ones, taken, table, chunk, out):
-    """Add each (f, i) group's change of its (v = 0, w = 0, l_i) cells to ``out[f]``.
-
-    Group ``j`` of output row f is the global group ``g_start[f] + j'`` (label
-    ``group_i``), taking ``taken[j]`` from the label-1 count ``ones[i]``;
-    chunked as :func:`.triples._mode_code_part`.
-    """
-    j = 0
-    current = -1
-    acc = 0.0
-    for f in range(g_start.size):
-        rest_f = x[f]
-        for g in range(g_start[f], g_start[f] + g_size[f]):
-            if j % chunk == 0 or f != current:
-                if current >= 0:
-                    out[current] += acc
-                acc = 0.0
-                current = f
-            a = ones[group_i[g]]
-            m = taken[j]
-            rest = rest_f - a
-            change = _tv(table, a - m) - _tv(table, a)
-            change += _tv(table, rest + m) - _tv(table, rest)
-            acc += change
-            j += 1
-    if current >= 0:
-        out[current] += acc
+    n_w = hit_indptr.shape[0]
+    hits_vi = np.zeros(b1 * q, dtype=np.int64)
+    m_w = np.zeros(q, dtype=np.int64)
+    m_all = np.zeros(q, dtype=np.int64)
+    for j in range(overlap.size):
+        f = overlap[j]
+        acc = 0.0
+        for w in range(n_w):
+            x_w = pair[j, 0, w + 1]
+            for v in range(b1):
+                total = pair[j, v + 1, w + 1]
+                row = f * b1 + v
+                for h in range(hit_indptr[w, row], hit_indptr[w, row + 1]):
+                    i, p = hit_label[h], hit_count[h]
+                    acc += _tv(table, p) - _tv(table, total)
+                    acc += _tv(table, total - p)
+                    hits_vi[v * q + i] += p
+                    m_w[i] += p
+            for v in range(b1):
+                row = f * b1 + v
+                for h in range(hit_indptr[w, row], hit_indptr[w, row + 1]):
+                    i = hit_label[h]
+                    m = m_w[i]
+                    if m == 0:  # this label's change is counted
+                        continue
+                    a = l_w[w, i]
+                    rest = x_w - a
+                    acc += _tv(table, a - m) - _tv(table, a)
+                    acc += _tv(table, rest + m) - _tv(table, rest)
+                    m_all[i] += m
+                    m_w[i] = 0
+        for e in range(entry_start[f], entry_start[f + 1]):
+            v = entry_code[e] - 1
+            r = counts[e] - hits_vi[v * q + entry_i[e]]
+            total = pair[j, v + 1, 0]
+            acc += _tv(table, r) + _tv(table, total - r)
+        x = pair[j, 0, 0]
+        for g in range(group_start[f], group_start[f + 1]):
+            i = group_i[g]
+            a = label_rest[i]
+            c = alpha[g] - m_all[i]
+            rest = x - a
+            acc += _tv(table, a - c) - _tv(table, a)
+            acc += _tv(table, rest + c) - _tv(table, rest)
+        for w in range(n_w):
+            for v in range(b1):
+                row = f * b1 + v
+                for h in range(hit_indptr[w, row], hit_indptr[w, row + 1]):
+                    hits_vi[v * q + hit_label[h]] = 0
+                    m_all[hit_label[h]] = 0
+        out[j] += acc
 
 
 @_jit

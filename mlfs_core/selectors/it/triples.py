@@ -33,10 +33,14 @@ sums, the T-sum of the remainders is kept per feature from the entries the
 products hit, and each entry's (f, v) count is a repeat of its row's: one
 table lookup per entry of E_O and four per group of G_O, no index. In all:
 O(nnz_s LC + E_O + G_O + K_m + G + (X + U_O) q) time, O(E + K_m) memory
-(the keys once per problem). Compiled (:mod:`.kernels`, the default): the
-w = 0 slice's passes over E_O and G_O are two loops with the numpy path's
-operations and chunked sums (bit-identical), without its per-step index
-arrays; the bound is the same.
+(the keys once per problem). Compiled (:mod:`.kernels`, the default for
+large problems): the overlapping features' cells are one loop per feature
+over its hits (the per-code products, transposed to rows by feature), its
+stored entries and its groups, reading the stored counts in place with the
+hits' totals in a (b - 1) q scratch table: no search of records, no group
+sums and no per-step gathers, O(nnz_s LC + M b + H + E_O + G_O) per step
+for H hits. Its sums run per feature, so the values equal the numpy
+path's to rounding (not to the bit); the rankings are the same.
 """
 
 from __future__ import annotations
@@ -146,6 +150,9 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
     stored co-occurrences minus the products (:func:`_slice_0_codes`; the
     (f, i) group totals are the static ``alpha`` minus the products' sums).
     """
+    compiled = kernels(problem)
+    if compiled is not None:
+        return _overlapping_compiled(compiled, problem, rows, pair, overlap, l_ws)
     entries, q = problem.entries, problem.n_labels
     b1, n_codes = problem.n_codes - 1, problem.n_codes
     local = np.full(problem.n_features, -1, dtype=np.intp)
@@ -185,32 +192,6 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
         label_rest = label_rest - l_w
     pair_0 = np.ascontiguousarray(pair[:, :, 0])
     sizes = entries.row_sizes[overlap]
-    compiled = kernels(problem)
-    if compiled is not None:  # the same sums, without the index arrays
-        codes = _slice_0_base(problem, pair_0, sizes)
-        compiled.slice_0_entries(
-            np.ascontiguousarray(pair_0[:, 1:]),
-            sizes,
-            remainder,
-            problem.table,
-            _CHUNK,
-            codes,
-        )
-        k += t_rest + codes
-        x = pair_0[:, 0]
-        mode = _mode_base(problem, x, label_rest)
-        compiled.slice_0_groups(
-            g_start,
-            g_size,
-            entries.group_i,
-            x,
-            label_rest,
-            c,
-            problem.table,
-            _CHUNK,
-            mode,
-        )
-        return k + mode
     if everything:
         f, g_f, group_i = entries.f, entries.group_f, entries.group_i
     else:
@@ -219,6 +200,86 @@ def _overlapping_part(problem, rows, pair, overlap, l_ws) -> np.ndarray:
         group_i = entries.group_i[groups]
     k += t_rest + _slice_0_codes(problem, pair_0, sizes, f, remainder)
     return k + _mode_code_part(problem, pair_0[:, 0], label_rest, g_f, group_i, c)
+
+
+def _overlapping_base(problem, pair, l_ws, label_rest, sizes) -> np.ndarray:
+    """The cells of K that do not depend on the label counts of f, per row.
+
+    ``q T(pair)`` of every (row, v >= 1, w >= 1), ``(q - sizes) T(pair)`` of
+    the w = 0 ones (:func:`_slice_0_base`: the stored entries' cells are the
+    kernel's) and, for every code w of s, the (v = 0, w, l_i) cells as if f
+    had no non-mode sample with label i: :func:`_mode_base` with the label
+    counts of s = w (``label_rest`` for w = 0).
+    """
+    q = problem.n_labels
+    out = q * problem.tsum(pair[:, 1:, 1:]).sum(axis=(1, 2))
+    out += _slice_0_base(problem, pair[:, :, 0], sizes)
+    for w, ones in enumerate([label_rest, *l_ws]):
+        out += _mode_base(problem, pair[:, 0, w], ones)
+    return out
+
+
+def _hits(problem: DiscreteProblem, rows: list[np.ndarray]):
+    """The per-code products of s's rows as one CSR: indptr (b_s - 1, M (b - 1) + 1).
+
+    Row ``f (b - 1) + v - 1`` of code w holds the labels i and counts of
+    (f = v, s = w, l_i = 1), in label order.
+    """
+    n_rows = problem.small.shape[1]
+    indptr = np.zeros((len(rows), n_rows + 1), dtype=np.int64)
+    labels, counts, offset = [], [], 0
+    for w, r_w in enumerate(rows):
+        product = (problem.small[r_w].T @ problem.labels[r_w]).tocsr()
+        product.sort_indices()
+        indptr[w] = product.indptr + offset
+        offset += product.nnz
+        labels.append(product.indices.astype(np.int64))
+        counts.append(np.rint(product.data).astype(np.int64))
+    empty = np.zeros(0, dtype=np.int64)
+    return (
+        indptr,
+        np.concatenate(labels) if labels else empty,
+        np.concatenate(counts) if counts else empty,
+    )
+
+
+def _overlapping_compiled(compiled, problem, rows, pair, overlap, l_ws):
+    """:func:`_overlapping_part` with one compiled pass per feature (no gathers).
+
+    The same cells, summed per feature in the kernel's order
+    (:func:`.kernels.overlap_steps`): equal to the numpy path to rounding.
+    """
+    entries = problem.entries
+    label_rest = problem.label_counts.astype(np.intp) - sum(l_ws, 0)
+    sizes = entries.row_sizes[overlap]
+    k = _overlapping_base(problem, pair, l_ws, label_rest, sizes)
+    indptr, labels, counts = _hits(problem, rows)
+    l_w = (
+        np.stack(l_ws).astype(np.int64)
+        if l_ws
+        else np.zeros((0, problem.n_labels), dtype=np.int64)
+    )
+    compiled.overlap_steps(
+        overlap.astype(np.int64),
+        problem.n_codes - 1,
+        problem.n_labels,
+        indptr,
+        labels,
+        counts,
+        np.ascontiguousarray(pair, dtype=np.int64),
+        l_w,
+        np.asarray(label_rest, dtype=np.int64),
+        entries.entry_start.astype(np.int64),
+        entries.code,
+        entries.i,
+        entries.counts,
+        entries.group_start.astype(np.int64),
+        entries.group_i,
+        entries.group_alpha,
+        problem.table,
+        k,
+    )
+    return k
 
 
 def _slice_0_base(problem, pair_0, sizes) -> np.ndarray:
