@@ -135,7 +135,9 @@ COMPILED_FROM = 500_000
 Below it the numpy loops take less than loading numba and the kernels does
 (0.6-0.7 s per process with numba's cache, 6-13 s compiling them at their
 first use after an install), so a small dataset (the app's sample, emotions,
-bibtex) never imports numba. Both paths give the same values to the bit."""
+bibtex) never imports numba. Both paths give the same values: to the bit,
+but for the steps' sums (:func:`.kernels.overlap_steps`), which agree to
+rounding and give the same rankings."""
 
 
 def kernels(problem=None):
