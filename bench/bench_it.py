@@ -3,10 +3,9 @@
 Not a test.
 
 Absolute seconds say little across machines, so every figure here is a ratio
-measured side by side in one run, on one thread:
-
-Times are user CPU seconds (system time, the page faults of fresh
-temporaries, varies with the allocator's state and is reported apart):
+measured side by side in one run, on one thread, in user CPU seconds (system
+time, the page faults of fresh temporaries, follows the allocator's state and
+is reported apart):
 
 * the **floor** of each corpus: the relevance pass (discretize, count, and
   every (feature, label) mutual information from the sparse counts: what
@@ -161,7 +160,7 @@ def _cpu(fn) -> float:
     mostly the kernel zeroing the fresh pages of large temporaries, and how
     many pages are fresh depends on the allocator's state (whether freed
     memory went back to the system), not on the work. Between identical runs
-    it moved from 0 to 100 % of the user time, which stayed within 10 %.
+    it moved from 0 to 100 % of the user time, which stayed within about 15 %.
     ``getrusage`` is used, not ``os.times`` (whole clock ticks of 10 ms):
     Linux reports the exact CPU time, split into user and system time in
     the proportion of the sampled ticks, so the split of one call is good to
@@ -281,7 +280,7 @@ def _lookups(table: np.ndarray, n: int, repeats: int = 3) -> float:
             np.take(table, part).sum()
             done += part.size
 
-    def once() -> float:  # milliseconds: exact CPU time, no user/system split
+    def once() -> float:  # seconds: the exact CPU time, no user/system split
         start = time.process_time()
         run()
         return time.process_time() - start
