@@ -105,6 +105,13 @@ class Progress:
         the time a task waited for the CPU on a shared machine.
     selection_seconds : float
         The finished selections' measured times (part of ``compute_seconds``).
+    n_runs : int
+        How many runs computed the finished tasks.
+    cpu_fit_seconds : float or None
+        CPU seconds per computed classifier fit, over the runs whose CPU time
+        is known (:func:`cpu_per_fit`); None when no such run computed a fit.
+    n_cpu_fits : int
+        The computed fits ``cpu_fit_seconds`` is taken over.
     """
 
     done: int
@@ -122,6 +129,9 @@ class Progress:
     updated: str
     cpu_seconds: float | None = None
     selection_seconds: float = 0.0
+    n_runs: int = 0
+    cpu_fit_seconds: float | None = None
+    n_cpu_fits: int = 0
 
 
 def plan_tasks(config) -> list[PlannedTask]:
@@ -181,7 +191,8 @@ def record_run(
     jobs : int, default=1
         The run's worker processes.
     started : str, optional
-        Start time (UTC, ISO 8601); default now.
+        Start time (UTC, ISO 8601); default now, to the microsecond: the start
+        time identifies the run, also among runs started within one second.
 
     Returns
     -------
@@ -194,7 +205,7 @@ def record_run(
         "commit": commit,
         "kernel": kernel,
         "jobs": int(jobs),
-        "started": started or utc_now(),
+        "started": started or datetime.now(timezone.utc).isoformat(),
     }
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -271,15 +282,60 @@ def _joined(rows: Iterable[dict], field: str) -> str:
     return "+".join(sorted({str(r[field]) for r in rows})) or UNRECORDED
 
 
+def _computed_fit(row: dict) -> bool:
+    return row["kind"] == "fit" and not row["value"].get("reused", False)
+
+
+def cpu_per_fit(rows: Sequence[dict], runs: Sequence[dict]) -> tuple[float | None, int]:
+    """CPU seconds per computed classifier fit, over the runs that measured it.
+
+    A task carries the provenance (engine, commit, kernel) of the run that
+    computed it, not the run itself, so tasks and CPU times are matched by
+    provenance: a provenance whose runs all recorded their CPU time counts
+    with all its tasks; one with any run that did not (a run started without
+    the measurement, or with more than one job) is left out whole. The
+    selections' task times stand in for their CPU time and are subtracted.
+    The CPU time of a run also holds its start (loading the dataset) and the
+    fit it was stopped in, so a run stopped often costs a little more per fit.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Exported tasks (:func:`read_partial`).
+    runs : sequence of dict
+        Run records with ``cpu_seconds`` (None where not measured).
+
+    Returns
+    -------
+    (float or None, int)
+        Seconds per fit (None when no measured run computed a fit) and the
+        number of fits it is taken over.
+    """
+    groups: dict[tuple, list[dict]] = {}
+    for run in runs:
+        groups.setdefault(tuple(run.get(k) for k in PROVENANCE), []).append(run)
+    measured = {
+        key: sum(r["cpu_seconds"] for r in group)
+        for key, group in groups.items()
+        if all(r.get("cpu_seconds") is not None for r in group)
+    }
+    mine = [r for r in rows if tuple(r.get(k) for k in PROVENANCE) in measured]
+    n_fits = sum(1 for r in mine if _computed_fit(r))
+    if not n_fits:
+        return None, 0
+    cpu = sum(measured.values())
+    cpu -= sum(_task_seconds(r) for r in mine if r["kind"] == "selection")
+    return round(cpu / n_fits, 2), n_fits
+
+
 def summarize(rows: Sequence[dict], total: int, runs: Sequence[dict]) -> Progress:
     """The :class:`Progress` of exported ``rows`` out of ``total`` planned tasks.
 
     ``runs`` are the run records with ``last`` (the time of the run's last
     task, ISO 8601) added; a run's wall time is from its start to its last task.
     """
-    fits = [
-        r for r in rows if r["kind"] == "fit" and not r["value"].get("reused", False)
-    ]
+    fits = [r for r in rows if _computed_fit(r)]
+    cpu_fit, n_cpu_fits = cpu_per_fit(rows, runs)
     fit_total = sum(float(r["value"].get("fit_seconds") or 0.0) for r in fits)
     wall = sum(max(0.0, _time(r["last"]) - _time(r["started"])) for r in runs)
     cpu = [r["cpu_seconds"] for r in runs if r.get("cpu_seconds") is not None]
@@ -302,6 +358,9 @@ def summarize(rows: Sequence[dict], total: int, runs: Sequence[dict]) -> Progres
         selection_seconds=round(
             sum(_task_seconds(r) for r in rows if r["kind"] == "selection"), 1
         ),
+        n_runs=len(runs),
+        cpu_fit_seconds=cpu_fit,
+        n_cpu_fits=n_cpu_fits,
     )
 
 

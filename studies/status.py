@@ -102,16 +102,25 @@ def compute_by_dataset(timings: pd.DataFrame) -> pd.Series:
     return timings.groupby(DATASET)["seconds"].sum()
 
 
-def in_progress(study: str, root: Path = ROOT) -> dict[str, Progress]:
-    """Datasets of a study with partial data and no finished data: name -> progress."""
+def with_partial_data(study: str, root: Path = ROOT) -> dict[str, Progress]:
+    """Datasets of a study with partial data, done or not: name -> progress."""
     base = root / "studies" / study
     out = {}
     for folder in sorted(p for p in (base / "partial").glob("*") if p.is_dir()):
         progress = read_progress(folder)
-        done = (base / "data" / folder.name / "meta.json").exists()
-        if progress is not None and not done:
+        if progress is not None:
             out[folder.name] = progress
     return out
+
+
+def in_progress(study: str, root: Path = ROOT) -> dict[str, Progress]:
+    """Datasets of a study with partial data and no finished data: name -> progress."""
+    base = root / "studies" / study
+    return {
+        name: progress
+        for name, progress in with_partial_data(study, root).items()
+        if not (base / "data" / name / "meta.json").exists()
+    }
 
 
 IN_PROGRESS_FILE = "in_progress.csv"
@@ -140,17 +149,16 @@ def write_in_progress(study: str, root: Path = ROOT) -> Path | None:
     return path
 
 
-def progress_note(study: str, dataset: str, progress: Progress) -> str:
-    """The status table's note on a dataset in progress: its cost so far beside
-    the fit-cost benchmark's prediction, and that it enters no table yet.
+def _cost_note(study: str, dataset: str, progress: Progress, when: str) -> str:
+    """The measured cost of a dataset's computed fits beside the fit-cost
+    benchmark's prediction; ``when`` qualifies the count ("so far" or "").
     """
-    workers = "1 worker" if progress.n_jobs == 1 else f"{progress.n_jobs} workers"
-    note = f"{progress.wall_seconds:.0f} ({workers}) so far"
+    note = ""
     if progress.n_fits:
         hours = progress.fit_seconds * FITS_PROTOCOL_A / 3600
         note += (
             f"; {progress.fit_seconds:.1f} s of task time per BR fit over the "
-            f"{progress.n_fits:,} computed so far, {hours:.1f} h for protocol A's "
+            f"{progress.n_fits:,} computed{when}, {hours:.1f} h for protocol A's "
             f"{FITS_PROTOCOL_A:,} fits"
         )
         bench = BENCH_FIT_SECONDS.get((study, dataset))
@@ -164,21 +172,50 @@ def progress_note(study: str, dataset: str, progress: Progress) -> str:
     if progress.cpu_seconds is not None:
         note += (
             f"; CPU time of the computing process {progress.cpu_seconds:.0f} s "
-            "(the task times above also count waiting for a shared CPU)"
+            "over the runs that measured it (the task times above also count "
+            "waiting for a shared CPU)"
         )
-        if progress.n_fits:
-            # selections are a small share: their task times stand in for their CPU
-            per_fit = (
-                progress.cpu_seconds - progress.selection_seconds
-            ) / progress.n_fits
-            hours = per_fit * FITS_PROTOCOL_A / 3600
+        if progress.cpu_fit_seconds is not None:
+            hours = progress.cpu_fit_seconds * FITS_PROTOCOL_A / 3600
             note += (
-                f", {per_fit:.1f} s per fit after the selections: {hours:.1f} "
-                "core-hours"
+                f", {progress.cpu_fit_seconds:.1f} s per fit over the "
+                f"{progress.n_cpu_fits:,} fits of those runs, after the "
+                f"selections: {hours:.1f} core-hours for protocol A"
             )
+    return note
+
+
+def _workers(n_jobs: int) -> str:
+    return "1 worker" if n_jobs == 1 else f"{n_jobs} workers"
+
+
+def progress_note(study: str, dataset: str, progress: Progress) -> str:
+    """The status table's note on a dataset in progress: its cost so far beside
+    the fit-cost benchmark's prediction, and that it enters no table yet.
+    """
     return (
-        f"{note}; BLAS {progress.kernel}; partial data in "
-        f"`studies/{study}/partial/{dataset}`, in no table or average until done"
+        f"{progress.wall_seconds:.0f} ({_workers(progress.n_jobs)}) so far"
+        f"{_cost_note(study, dataset, progress, ' so far')}; BLAS {progress.kernel}; "
+        f"partial data in `studies/{study}/partial/{dataset}`, in no table or "
+        "average until done"
+    )
+
+
+def parts_note(study: str, dataset: str, progress: Progress) -> str:
+    """The status table's note on a finished dataset computed in parts (it has
+    partial data): the wall time summed over its runs and its measured cost
+    beside the fit-cost benchmark's prediction.
+
+    The partial data stays committed after the dataset is done: it holds each
+    run's provenance and CPU time, which the finished data does not.
+    """
+    runs = f"{progress.n_runs} runs" if progress.n_runs != 1 else "1 run"
+    if not progress.n_runs:  # exported before runs were counted
+        runs = "its runs"
+    return (
+        f"{progress.wall_seconds:.0f} ({_workers(progress.n_jobs)}), summed over "
+        f"{runs}{_cost_note(study, dataset, progress, '')}; BLAS {progress.kernel}; "
+        f"computed in parts: `studies/{study}/partial/{dataset}`"
     )
 
 
@@ -189,7 +226,8 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
     *compute s* is the sum of the tasks' measured times (core-seconds, see
     :func:`compute_by_dataset`); *wall s* is the last run's wall time with its
     number of worker processes (the first run's when a rerun only re-read the
-    cache).
+    cache), or, for a dataset computed in parts (it has partial data), the sum
+    over its runs with the cost note of :func:`parts_note`.
     """
     wanted = study_datasets(study, root)
     meta = data.get("meta", pd.DataFrame(columns=[DATASET, "wall_seconds"]))
@@ -199,6 +237,7 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
     compute = compute_by_dataset(timings)
     stale = stale_datasets(study, root)
     running = in_progress(study, root)
+    parts = with_partial_data(study, root)
 
     def row(d: str) -> str:
         if d in meta.index:
@@ -207,8 +246,9 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
             version = f"{m['engine']} @ {str(m['commit'])[:7]}"
             core = f"{compute[d]:.0f}" if d in compute.index else "n/a"
             jobs = int(m.get("n_jobs", 1))  # load_study defaults it to 1
-            workers = "1 worker" if jobs == 1 else f"{jobs} workers"
-            wall = f"{m['wall_seconds']:.0f} ({workers})"
+            wall = f"{m['wall_seconds']:.0f} ({_workers(jobs)})"
+            if d in parts:
+                wall = parts_note(study, d, parts[d])
             return f"| {d} | done | {core} | {wall} | {share} | {version} |"
         if d in running:
             p = running[d]
@@ -245,7 +285,7 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
         "wall time of the run that finished the dataset, with its worker "
         "processes, on a 2-core machine shared with other jobs; a run resumed "
         "from the cache counts only its own part, so compute s can exceed wall s "
-        "times the workers)"
+        "times the workers; a dataset computed in parts shows its runs' sum)"
         + (f"; in progress: {', '.join(going)} (see the table)" if going else "")
         + (f"; left out: {', '.join(left)} (see the table)." if left else ".")
         + " *Not converged* is the share of per-label LinearSVC fits that stopped "

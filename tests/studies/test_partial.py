@@ -142,6 +142,21 @@ def test_export_import_resume_computes_only_the_missing_tasks(
     done = partial.read_progress(run_study.partial_folder("paper000", "planted", other))
     assert done.done == done.total == progress.total
     assert done.n_jobs == 1
+    # both runs measured their CPU time under one provenance: every fit counts
+    assert done.n_runs == 2
+    assert done.n_cpu_fits == done.n_fits == full.fits
+    assert done.cpu_fit_seconds is not None and done.cpu_fit_seconds > 0
+    # finished, it enters the tables, and its status row keeps the parts' cost
+    text = "\n".join(
+        status.status_section(
+            "paper000", report_data.load_study("paper000", root=other), other
+        )
+    )
+    assert "| planted | done |" in text
+    assert f"{done.wall_seconds:.0f} (1 worker), summed over 2 runs" in text
+    assert "computed in parts: `studies/paper000/partial/planted`" in text
+    assert "in progress" not in text and "so far" not in text
+    assert status.in_progress("paper000", other) == {}
 
 
 def test_every_runs_its_action_at_most_once_per_interval():
@@ -305,13 +320,64 @@ def test_progress_note_sets_the_benchmark_beside_the_measured_cost():
     assert "predicted 23.4-33 s" in note and "8.8-12.5 h" in note
     assert note.startswith("1600 (1 worker) so far")
     assert "predicted" not in status.progress_note("paper000", "other", progress)
-    timed = _progress(cpu_seconds=1240.0, selection_seconds=40.0)
-    per_fit = (1240.0 - 40.0) / 40
-    hours = per_fit * status.FITS_PROTOCOL_A / 3600
+    timed = _progress(cpu_seconds=1240.0, cpu_fit_seconds=30.5, n_cpu_fits=32)
+    hours = 30.5 * status.FITS_PROTOCOL_A / 3600
     assert (
-        f"{per_fit:.1f} s per fit after the selections: {hours:.1f} core-hours"
-        in status.progress_note("paper000", "delicious", timed)
+        "30.5 s per fit over the 32 fits of those runs, after the selections: "
+        f"{hours:.1f} core-hours for protocol A"
+    ) in status.progress_note("paper000", "delicious", timed)
+    finished = status.parts_note("paper000", "delicious", _progress(n_runs=3))
+    assert finished.startswith("1600 (1 worker), summed over 3 runs")
+    assert "computed, " in finished and "so far" not in finished
+    assert "predicted 23.4-33 s" in finished
+
+
+def _row(kind: str, commit: str, seconds: float, reused: bool = False) -> dict:
+    value = {"seconds": seconds} if kind == "selection" else {"fit_seconds": seconds}
+    if reused:
+        value["reused"] = True
+    return {"kind": kind, "engine": "e", "commit": commit, "kernel": "k"} | {
+        "value": value
+    }
+
+
+def test_cpu_per_fit_counts_only_the_runs_that_measured_it():
+    run = {"engine": "e", "kernel": "k"}
+    runs = [
+        run | {"commit": "a", "cpu_seconds": 100.0},
+        run | {"commit": "a", "cpu_seconds": 62.0},  # resumed, same provenance
+        run | {"commit": "b", "cpu_seconds": None},  # started unmeasured
+        run | {"commit": "b", "cpu_seconds": 500.0},
+    ]
+    rows = [
+        _row("selection", "a", 2.0),
+        *[_row("fit", "a", 9.0) for _ in range(4)],
+        _row("fit", "a", 0.0, reused=True),  # reused: not a computed fit
+        *[_row("fit", "b", 90.0) for _ in range(3)],
+    ]
+    # provenance b has an unmeasured run, so its fits and CPU are left out whole
+    assert partial.cpu_per_fit(rows, runs) == ((100.0 + 62.0 - 2.0) / 4, 4)
+    progress = partial.summarize(
+        rows,
+        20,
+        [
+            r
+            | {
+                "started": "2026-01-01T00:00:00+00:00",
+                "last": "2026-01-01T00:01:00+00:00",
+            }
+            for r in runs
+        ],
     )
+    assert (progress.n_runs, progress.cpu_fit_seconds, progress.n_cpu_fits) == (
+        4,
+        40.0,
+        4,
+    )
+    assert progress.n_fits == 7
+    unmeasured = [r | {"cpu_seconds": None} for r in runs]
+    assert partial.cpu_per_fit(rows, unmeasured) == (None, 0)
+    assert partial.cpu_per_fit([], runs) == (None, 0)
 
 
 def test_process_cpu_seconds_reads_a_process_and_knows_a_missing_one():
