@@ -366,7 +366,16 @@ def main(argv=None) -> int:
         tasks = plan_tasks(replace(config, datasets=(spec,)))
         folder = partial_folder(args.study, name, args.root)
         if args.export_only:
-            export = _exporter(args.study, name, tasks, args.cache, folder, args.cpu_of)
+            # only a named process's CPU time is the run's, never this one's
+            export = _exporter(
+                args.study,
+                name,
+                tasks,
+                args.cache,
+                folder,
+                args.cpu_of,
+                measure=args.cpu_of is not None,
+            )
             print(f"{name}: {_describe(export())} -> {folder}")
             continue
         # the parent's CPU time is the run's only when the tasks run in it

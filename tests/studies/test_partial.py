@@ -187,6 +187,30 @@ def test_import_fills_only_missing_entries_with_identical_values(
         assert new.get(task.key) == old.get(task.key)
 
 
+def test_export_only_keeps_the_runs_cpu_time_unless_told_a_process(
+    planted, tmp_path, monkeypatch
+):
+    def clock(seconds: float, of_pid: float):
+        return lambda pid=None: seconds if pid is None else of_pid
+
+    def cpu(folder: Path) -> list:
+        runs = json.loads((folder / partial.PROGRESS_FILE).read_text())["runs"]
+        return [r["cpu_seconds"] for r in runs]
+
+    root = _root(tmp_path / "a", planted)
+    folder = run_study.partial_folder("paper000", "planted", root)
+    monkeypatch.setattr(partial, "process_cpu_seconds", clock(1000.0, 0.0))
+    assert _run(root, root / "cache") == 0
+    assert cpu(folder) == [1000.0]  # the run measured itself
+    # the exporting process is not the run: its own CPU time must not replace it
+    monkeypatch.setattr(partial, "process_cpu_seconds", clock(5.0, 2000.0))
+    assert _run(root, root / "cache", "--export-only") == 0
+    assert cpu(folder) == [1000.0]
+    # --cpu-of PID: that process's CPU time is recorded with the latest run
+    assert _run(root, root / "cache", "--export-only", "--cpu-of", "42") == 0
+    assert cpu(folder) == [2000.0]
+
+
 def test_export_is_deterministic_and_keeps_provenance(planted, tmp_path):
     root = _root(tmp_path / "a", planted)
     cache = root / "cache"
