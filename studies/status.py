@@ -130,8 +130,9 @@ def write_in_progress(study: str, root: Path = ROOT) -> Path | None:
     """List the study's datasets in progress for the app, beside its results.
 
     ``studies/<study>/app/in_progress.csv`` (``dataset, done, total``): the app
-    shows the study's results of the finished datasets only, and can name these
-    as still running. The file is removed when no dataset is in progress.
+    shows the study's results of the finished datasets only, and names these
+    beside them as still running (``ui.results.in_progress_note``). The file is
+    removed when no dataset is in progress.
 
     Returns
     -------

@@ -12,6 +12,7 @@ import hashlib
 from pathlib import Path
 from typing import NamedTuple
 
+import pandas as pd
 import streamlit as st
 
 from mlfs_core.benchmark import find_benchmarks
@@ -184,7 +185,51 @@ def choose_source(*, prefer: tuple[str, ...] = ()) -> ResultsRef | None:
     if folder is None or not data_file(folder, RESULTS_FILE).is_file():
         st.info("No results here yet: run an experiment, or upload a results CSV.")
         return None
+    note = in_progress_note(folder)
+    if note:
+        st.caption(note)
     return results_ref(folder)
+
+
+IN_PROGRESS_FILE = "in_progress.csv"  # written by studies.status.write_in_progress
+
+
+def in_progress_note(folder: Path | str) -> str | None:
+    """The datasets a study is still computing, which its results leave out.
+
+    ``folder/in_progress.csv`` (``dataset, done, total``, written by the
+    reproduction report beside a study's results) lists the datasets with
+    partial data only; no table or chart of the study uses them.
+
+    Parameters
+    ----------
+    folder : path
+        A results folder.
+
+    Returns
+    -------
+    str or None
+        A sentence naming them with their progress, or None when the folder
+        has no such list (or an unreadable one: the results stand without it).
+    """
+    path = Path(folder) / IN_PROGRESS_FILE
+    if not path.is_file():
+        return None
+    try:
+        rows = pd.read_csv(path)
+        listed = [
+            f"{r.dataset} ({int(r.done):,} of {int(r.total):,} tasks)"
+            for r in rows.itertuples()
+        ]
+    except (OSError, ValueError, AttributeError, pd.errors.ParserError):
+        return None
+    if not listed:
+        return None
+    return (
+        "Still being computed, so in no table or chart here yet: "
+        + ", ".join(listed)
+        + "."
+    )
 
 
 def _upload_form() -> None:

@@ -304,10 +304,15 @@ def test_status_lists_a_dataset_in_progress_and_no_table_uses_it(planted, tmp_pa
     assert "in progress: planted (see the table)" in text
     assert "in no table or average until done" in text
     assert f"BLAS {partial.UNRECORDED}" in text  # the fits had no run record
-    listed = pd.read_csv(status.write_in_progress("paper000", root))
+    written = status.write_in_progress("paper000", root)
+    listed = pd.read_csv(written)
     assert listed.to_dict("records") == [
         {"dataset": "planted", "done": 2, "total": total}
     ]
+    # the app names it beside the study's results (ui.results)
+    from ui.results import in_progress_note
+
+    assert f"planted (2 of {total} tasks)" in in_progress_note(written.parent)
     shutil.rmtree(run_study.partial_folder("paper000", "planted", root))
     assert status.write_in_progress("paper000", root) is None
     assert not (root / "studies" / "paper000" / "app" / "in_progress.csv").exists()
