@@ -221,7 +221,7 @@ def in_progress_note(folder: Path | str) -> str | None:
             f"{r.dataset} ({int(r.done):,} of {int(r.total):,} tasks)"
             for r in rows.itertuples()
         ]
-    except (OSError, ValueError, AttributeError, pd.errors.ParserError):
+    except (OSError, ValueError, AttributeError):  # parser errors are ValueErrors
         return None
     if not listed:
         return None
