@@ -9,8 +9,8 @@ from mlfs_core.plots import (
     coverage_bars,
     draw_probability_bar,
 )
-from ui import cached, widgets
-from ui.sections import learn
+from ui import cached, links, widgets
+from ui.sections import learn, methods
 
 st.title("An aggregation, step by step")
 st.caption(
@@ -29,19 +29,19 @@ measure = MEASURE_LABELS[
         "Measure",
         learn.EXPLAINED_MEASURES,
         format_func=MEASURE_LABELS.get,
-        key="learn_agg_measure",
+        **links.bound("agg_measure"),
     )
 ]
-binarize = learn.present_when(cols[3], key="learn_agg_binarize")
+binarize = learn.present_when(cols[3], key="agg_rule")
 aggregation = cols[1].selectbox(
-    "Aggregation", list(learn.AGGREGATION_TEXT), key="learn_agg_aggregation"
+    "Aggregation", list(learn.AGGREGATION_TEXT), **links.bound("agg_method")
 )
 k = cols[2].slider(
     "Features to select",
     2,
     min(30, len(features)),
     min(10, len(features)),
-    key="learn_agg_k",
+    **links.bound("agg_k"),
 )
 method = aggregation + measure
 formula, plain = learn.AGGREGATION_TEXT[aggregation]
@@ -61,7 +61,25 @@ view = widgets.call_or_error(
 if view is None:
     st.stop()
 steps, matrix, turns = view
-step = st.slider("Step", 1, len(steps), 1, key="learn_agg_step")
+methods.dense_note(key, name, [(method, {"binarize": binarize})])
+playing = learn.playing("agg_step", last=len(steps))
+left, right = st.columns([5, 1], vertical_alignment="bottom")
+step = left.slider(
+    "Step",
+    1,
+    len(steps),
+    on_change=learn.stop_playing,
+    args=("agg_step",),
+    **links.bound("agg_step"),
+)
+learn.play_button(
+    right,
+    "agg_step",
+    is_playing=playing,
+    first=1,
+    last=len(steps),
+    what="the picks",
+)
 row = steps.iloc[step - 1]
 st.info(learn.step_text(aggregation, step, row, features, labels))
 if aggregation in ("RoR", "RaR"):
@@ -100,10 +118,12 @@ st.caption(
 )
 cols = st.columns(3)
 pair = (
-    cols[0].selectbox("First", list(learn.AGGREGATION_TEXT), index=0, key="learn_cmp_a")
+    cols[0].selectbox(
+        "First", list(learn.AGGREGATION_TEXT), index=0, **links.bound("agg_first")
+    )
     + measure,
     cols[1].selectbox(
-        "Second", list(learn.AGGREGATION_TEXT), index=1, key="learn_cmp_b"
+        "Second", list(learn.AGGREGATION_TEXT), index=1, **links.bound("agg_second")
     )
     + measure,
 )
@@ -112,7 +132,7 @@ budget = cols[2].slider(
     1,
     min(50, len(features)),
     min(5, len(features)),
-    key="learn_cmp_k",
+    **links.bound("agg_budget"),
 )
 cover = widgets.call_or_error(
     "Could not compare",
@@ -147,3 +167,4 @@ if cover is not None:
         column.markdown(f"**{other}: its top {budget}**")
         column.dataframe({"feature": found}, hide_index=True)
 st.page_link("app_pages/greedy.py", label="Next: a greedy information-theoretic step")
+learn.play_next("agg_step", is_playing=playing, current=step, last=len(steps))

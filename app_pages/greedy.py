@@ -3,9 +3,10 @@
 import streamlit as st
 
 import mlfs_core
+from mlfs_core.explain import term_names
 from mlfs_core.plots import criterion_path_figure, greedy_terms_figure
-from ui import cached, widgets
-from ui.sections import learn
+from ui import cached, links, widgets
+from ui.sections import learn, methods
 
 st.title("A greedy step")
 st.caption(
@@ -20,28 +21,28 @@ if not widgets.load_or_error(key):
 _, features, labels = cached.names(key)
 
 cols = st.columns([2, 3])
-methods, family_of = learn.greedy_methods()
-if not methods:
+names, family_of = learn.greedy_methods()
+if not names:
     st.error("No registered method has a criterion formula to show step by step.")
     st.stop()
 many = len(set(family_of.values())) > 1
 method = cols[0].selectbox(
     "Method",
-    methods,
-    index=learn.first_default(methods),
-    key="learn_greedy_method",
+    names,
+    index=learn.first_default(names),
     # family after family; the family is named once there is more than one
     format_func=(lambda m: f"{m} · {family_of[m]}") if many else str,
+    **links.bound("greedy_method"),
 )
 k = cols[1].slider(
     "Steps (features to select)",
     2,
     min(20, len(features)),
     min(8, len(features)),
-    key="learn_greedy_k",
+    **links.bound("greedy_k"),
 )
-with st.expander(f"{method} options (discretization, tau, variant)"):
-    params = widgets.method_params(method, key="learn_greedy")
+with st.expander(methods.options_title(method)):
+    params = widgets.method_params(method, key="greedy")
 st.markdown(f"**{method}.** {mlfs_core.get_method(method).description}")
 learn.formula(
     f"J(f | S) = {mlfs_core.get_method(method).formula}\n"
@@ -55,7 +56,19 @@ result = widgets.call_or_error(
 if result is None:
     st.stop()
 
-step = st.slider("Step", 1, k, 1, key="learn_greedy_step")
+playing = learn.playing("greedy_step", last=k)
+left, right = st.columns([5, 1], vertical_alignment="bottom")
+step = left.slider(
+    "Step",
+    1,
+    k,
+    on_change=learn.stop_playing,
+    args=("greedy_step",),
+    **links.bound("greedy_step"),
+)
+learn.play_button(
+    right, "greedy_step", is_playing=playing, first=1, last=k, what="the steps"
+)
 picked = result.path.iloc[step - 1]
 st.info(
     f"Step {step}: **{features[int(picked['feature'])]}** joins S with "
@@ -66,7 +79,9 @@ st.info(
 shown = result.candidates[result.candidates["step"] == step]
 widgets.show_figure(
     greedy_terms_figure(shown, result.terms, feature_names=features),
-    shown.assign(feature=[features[j] for j in shown["feature"]]),
+    shown.assign(feature=[features[j] for j in shown["feature"]]).rename(
+        columns=dict(zip(result.terms, term_names(result.terms), strict=True))
+    ),
     key="learn_greedy_terms",
     filename=f"greedy_terms_{method}_step{step}",
 )
@@ -92,3 +107,4 @@ st.dataframe(
     # headers, the formula in each header's help (and in the chart's legend)
     column_config=learn.term_columns(path_table.columns, terms=result.terms),
 )
+learn.play_next("greedy_step", is_playing=playing, current=step, last=k)

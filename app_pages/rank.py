@@ -4,7 +4,7 @@ import streamlit as st
 
 from mlfs_core.plots import feature_score_bar, precision_at_k_curve
 from mlfs_core.selectors.tables import topk_side_by_side
-from ui import cached, widgets
+from ui import cached, links, widgets
 from ui.sections import full_ranking, methods
 
 st.title("Rank features")
@@ -17,9 +17,11 @@ with st.spinner("Ranking the features ..."):
         st.stop()
 
     method, params = methods.pick_method(key="rank_a")
-    top = st.slider("Features to show", 5, 100, 20, key="rank_top")
+    top = st.slider("Features to show", 5, 100, 20, **links.bound("rank_top"))
     n_features = cached.load(key).X.shape[1]
-    k = min(st.session_state.get("rank_k", 20), n_features)  # the comparison's top k
+    k_default = min(20, n_features)
+    # the comparison's top k, before its widget (further down) is drawn
+    k = min(int(st.session_state.get("rank_k") or k_default), n_features)
     table = full_ranking.top_ranking(
         key, method, params, seed, max(top, k), what=f"{method} could not rank {name}"
     )
@@ -28,6 +30,8 @@ with st.spinner("Ranking the features ..."):
 
     shown = min(top, len(table))  # flags has M = 43: "top 43", not "top 100"
     st.subheader(f"Top {shown} features of {name} by {method}")
+    # in the open, above the table and the chart: CS/BNS on dense data rank noise
+    methods.dense_note(key, name, [(method, params)], shown=table.head(shown))
     order_only = full_ranking.is_order_score(table, n_features)
     if full_ranking.is_stepwise(method):
         st.caption("Score: the criterion value J(f | S) when the feature was selected.")
@@ -80,7 +84,9 @@ with st.spinner("Ranking the features ..."):
         other, other_params = methods.pick_method(
             key="rank_b", default_family="paper001"
         )
-        k = st.number_input("Top k to compare", 1, n_features, k, key="rank_k")
+        k = st.number_input(
+            "Top k to compare", 1, n_features, k_default, **links.bound("rank_k")
+        )
         other_table = full_ranking.top_ranking(
             key,
             other,
@@ -104,9 +110,9 @@ with st.spinner("Ranking the features ..."):
             "Methods",
             methods.all_methods(),
             default=methods.default_comparison(),
-            key="rank_truth_methods",
+            **links.bound("rank_truth"),
         )
-        k_max = st.slider("Largest k", 5, 200, 50, key="rank_truth_kmax")
+        k_max = st.slider("Largest k", 5, 200, 50, **links.bound("rank_kmax"))
         curves = cached.precision_curves(key, tuple(chosen), seed, k_max)
         widgets.show_figure(
             precision_at_k_curve(curves), curves, key="truth", filename="precision_at_k"

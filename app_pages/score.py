@@ -4,8 +4,8 @@ import streamlit as st
 
 from mlfs_core.measures import MEASURE_LABELS
 from mlfs_core.plots import label_score_heatmap
-from ui import cached, widgets
-from ui.sections import learn
+from ui import cached, links, widgets
+from ui.sections import learn, methods
 
 st.title("A score, step by step")
 st.caption(
@@ -22,19 +22,34 @@ with st.spinner("Scoring the features ..."):
     _, features, labels = cached.names(key)
 
     cols = st.columns([3, 2, 2])
-    binarize = learn.present_when(cols[2], key="learn_score_binarize")
+    binarize = learn.present_when(cols[2], key="score_rule")
     choices = cached.feature_choices(key, "chi2", min(200, len(features)))
     feature = cols[0].selectbox(
         "Feature (the 200 best by their best CS)",
         choices,
         format_func=lambda j: learn.feature_label(features, j),
-        key="learn_score_feature",
+        **links.bound("score_feature"),
     )
+    # Play shows this feature's table and scores for every label in turn
+    playing = learn.playing("score_label")
     label = cols[1].selectbox(
         "Label",
         range(len(labels)),
         format_func=labels.__getitem__,
-        key="learn_score_label",
+        on_change=learn.stop_playing,
+        args=("score_label",),
+        **links.bound("score_label"),
+    )
+    learn.play_button(
+        cols[1],
+        "score_label",
+        is_playing=playing,
+        first=0,
+        last=len(labels) - 1,
+        what="this feature's table and scores for every label",
+    )
+    methods.dense_note(
+        key, name, [("MaxCS", {"binarize": binarize})], names=("CS", "BNS")
     )
     steps = widgets.call_or_error(
         "Could not score", cached.score_steps, key, feature, label, binarize
@@ -73,11 +88,15 @@ with st.spinner("Scoring the features ..."):
         "Measure",
         learn.EXPLAINED_MEASURES,
         format_func=MEASURE_LABELS.get,
-        key="learn_score_measure",
         horizontal=True,
+        **links.bound("score_measure"),
     )
     top = st.slider(
-        "Top features (by their best label score)", 5, 40, 20, key="learn_score_top"
+        "Top features (by their best label score)",
+        5,
+        40,
+        20,
+        **links.bound("score_top"),
     )
     matrix = cached.top_scores(key, measure, top, binarize)
     short = MEASURE_LABELS[measure]
@@ -94,3 +113,4 @@ with st.spinner("Scoring the features ..."):
         "aggregation (next page) decides how such rows become one ranking."
     )
     st.page_link("app_pages/aggregation.py", label="Next: an aggregation, step by step")
+learn.play_next("score_label", is_playing=playing, current=label, last=len(labels) - 1)

@@ -18,7 +18,7 @@ from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.plots import png_export_available, to_png_bytes
 from mlfs_core.selectors import Option
 
-from . import cached, state
+from . import cached, links, state
 from .datasets import DatasetKey, catalogue
 from .results import ResultsRef, choose_source
 from .uploads import in_app_words
@@ -193,7 +193,9 @@ def method_params(method: str, *, key: str) -> tuple[tuple[str, object], ...]:
 
     Each :class:`~mlfs_core.selectors.Option` gives its widget: a selectbox
     for a text option with choices, a checkbox for a flag, a number input
-    bounded by the option's range for a number.
+    bounded by the option's range for a number. Each widget's key,
+    ``{key}_{option}``, is also its query parameter (:func:`ui.links.bound`):
+    the options survive a page switch, a reload and a pasted link.
     """
     spec = mlfs_core.get_method(method)
     return tuple(
@@ -206,9 +208,9 @@ def _option_widget(method: str, option: Option, *, key: str) -> object:
     if option.choices is not None:
         choices = list(option.choices)
         index = choices.index(option.default)
-        return st.selectbox(label, choices, index=index, key=key, help=help_)
+        return st.selectbox(label, choices, index=index, help=help_, **links.bound(key))
     if option.kind is bool:
-        return st.checkbox(label, value=option.default, key=key, help=help_)
+        return st.checkbox(label, value=option.default, help=help_, **links.bound(key))
     if option.kind in (int, float):
         cast = option.kind
         value = st.number_input(
@@ -218,11 +220,13 @@ def _option_widget(method: str, option: Option, *, key: str) -> object:
             max_value=None if option.high is None else cast(option.high),
             step=1 if cast is int else None,
             format=None if cast is int else "%g",
-            key=key,
             help=help_,
+            **links.bound(key),
         )
         return cast(value)
-    return st.text_input(label, value=str(option.default), key=key, help=help_)
+    return st.text_input(
+        label, value=str(option.default), help=help_, **links.bound(key)
+    )
 
 
 def metric_and_methods(

@@ -19,6 +19,8 @@ from .aggregation import (
     uncovered_labels,
 )
 from .greedy import GreedySteps, greedy_steps
+from .labels import distinct_labels, feature_labels, shorten
+from .notation import readable, term_names, term_role
 from .score import ScoreSteps, score_steps, top_feature_scores
 
 __all__ = [
@@ -26,13 +28,19 @@ __all__ = [
     "ScoreSteps",
     "aggregation_steps",
     "compare_coverage",
+    "distinct_labels",
+    "feature_labels",
     "greedy_steps",
     "label_coverage",
     "label_turns",
     "method_steps",
     "method_view",
+    "readable",
     "score_steps",
     "selected_scores",
+    "shorten",
+    "term_names",
+    "term_role",
     "top_feature_scores",
     "uncovered_labels",
 ]

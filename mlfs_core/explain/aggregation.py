@@ -26,6 +26,7 @@ from ..errors import ConfigError
 from ..measures import MEASURES
 from ..measures.counts import contingency_counts
 from ..selectors.naming import parse_method_name
+from .labels import feature_labels
 
 STEP_COLUMNS = [
     "step",
@@ -242,12 +243,15 @@ def selected_scores(
     Returns
     -------
     DataFrame of shape (n_labels, len(steps))
-        Index = label names, columns = feature names of ``steps["feature"]``.
+        Index = label names, columns = the labels of ``steps["feature"]``
+        (:func:`~mlfs_core.explain.labels.feature_labels`: ``"#12 name"``,
+        distinct even when names are not) or, without ``feature_names``,
+        their column indices.
     """
     S = np.asarray(S, dtype=np.float64)
     order = steps["feature"].to_numpy(dtype=np.intp)
     columns = (
-        [str(feature_names[j]) for j in order] if feature_names is not None else order
+        feature_labels(feature_names, order) if feature_names is not None else order
     )
     labels = list(label_names) if label_names is not None else list(range(S.shape[0]))
     return pd.DataFrame(S[:, order], index=labels, columns=columns)

@@ -19,6 +19,7 @@ from ..errors import ConfigError
 from ..measures import MEASURES
 from ..measures.bns import BNS_CLIP
 from ..measures.counts import contingency_counts
+from .labels import feature_labels
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,10 @@ def top_feature_scores(
     Returns
     -------
     DataFrame of shape (n_labels, top)
-        Index = label names, columns = feature names, best feature first.
+        Index = label names, columns = the features' labels
+        (:func:`~mlfs_core.explain.labels.feature_labels`: ``"#12 name"``,
+        distinct even when names are not) or, without ``feature_names``,
+        their column indices; best feature first.
     """
     if measure not in MEASURES:
         raise ConfigError(f"unknown measure {measure!r}; known: {', '.join(MEASURES)}")
@@ -179,7 +183,7 @@ def top_feature_scores(
     S = MEASURES[measure](contingency_counts(X, Y, rule=binarize))
     order = order_by_score(max_scores(S))[: min(top, S.shape[1])]
     features = (
-        [str(feature_names[j]) for j in order] if feature_names is not None else order
+        feature_labels(feature_names, order) if feature_names is not None else order
     )
     labels = list(label_names) if label_names is not None else range(S.shape[0])
     return pd.DataFrame(S[:, order], index=labels, columns=features)

@@ -7,7 +7,14 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from ._style import PALETTE, empty_figure, finish, short_label
+from ..explain.labels import distinct_labels, feature_labels
+from ..explain.notation import readable, term_role
+from ._style import PALETTE, empty_figure, finish
+
+FEATURE_TICK = 32
+"""Longest feature tick text (``"#1234 "`` and a name cut to 24 characters fit)."""
+LABEL_TICK = 24
+"""Longest label-name tick text."""
 
 
 def label_score_heatmap(
@@ -18,13 +25,17 @@ def label_score_heatmap(
     Parameters
     ----------
     matrix : DataFrame of shape (n_labels, n_features)
-        Index = label names, columns = feature names (in the order to draw).
+        Index = label names, columns = feature labels (in the order to draw),
+        e.g. :func:`mlfs_core.explain.top_feature_scores`'s ``"#12 name"``.
     title : str
         Figure title.
 
     Returns
     -------
     plotly.graph_objects.Figure
+        One heatmap with one column per feature and one row per label: tick
+        texts are cut and made distinct (:func:`mlfs_core.explain.distinct_labels`),
+        so plotly never merges two columns or rows.
 
     Examples
     --------
@@ -37,8 +48,8 @@ def label_score_heatmap(
     fig = go.Figure(
         go.Heatmap(
             z=matrix.to_numpy(dtype=float),
-            x=[short_label(str(c), 20) for c in matrix.columns],
-            y=[short_label(str(i), 24) for i in matrix.index],
+            x=distinct_labels(matrix.columns, limit=FEATURE_TICK),
+            y=distinct_labels(matrix.index, limit=LABEL_TICK),
             colorscale="Viridis",
             colorbar={"title": {"text": "score"}},
             hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
@@ -77,8 +88,8 @@ def aggregation_turns_figure(
     """
     if matrix.empty:
         return empty_figure(title)
-    columns = [short_label(str(c), 20) for c in matrix.columns]
-    labels = [short_label(str(i), 24) for i in matrix.index]
+    columns = distinct_labels(matrix.columns, limit=FEATURE_TICK)
+    labels = distinct_labels(matrix.index, limit=LABEL_TICK)
     z = matrix.to_numpy(dtype=float).copy()
     fig = go.Figure(
         go.Heatmap(
@@ -143,7 +154,7 @@ def draw_probability_bar(
     colors = ["#F58518" if i == current else "#4C78A8" for i in range(len(turns))]
     fig = go.Figure(
         go.Bar(
-            x=[short_label(str(v), 20) for v in turns["label"]],
+            x=distinct_labels(turns["label"], limit=LABEL_TICK),
             y=turns["probability"],
             marker_color=colors,
             customdata=turns["positives"],
@@ -170,7 +181,7 @@ def coverage_bars(
     for i, (method, part) in enumerate(coverage.groupby("method", sort=False)):
         fig.add_trace(
             go.Bar(
-                x=[short_label(str(v), 20) for v in part["label"]],
+                x=distinct_labels(part["label"], limit=LABEL_TICK),
                 y=part["covered"],
                 name=str(method),
                 marker_color=PALETTE[i % len(PALETTE)],
@@ -192,24 +203,31 @@ def greedy_terms_figure(
     """Stacked bars of each candidate's criterion terms, the total as a diamond.
 
     ``candidates`` are one step's rows of
-    :attr:`mlfs_core.explain.GreedySteps.candidates` (the pick first).
+    :attr:`mlfs_core.explain.GreedySteps.candidates` (the pick first). One
+    row per candidate, labelled ``"#index name"``
+    (:func:`mlfs_core.explain.feature_labels`, the pick starred), so
+    candidates whose names share a long prefix keep their own rows; legends
+    name each term by its role and its formula in readable notation
+    (:func:`term_legend`).
     """
     if candidates.empty:
         return empty_figure(title)
+    labels = feature_labels(feature_names, candidates["feature"])
     names = [
-        ("★ " if picked else "") + short_label(str(feature_names[f]), 24)
-        for f, picked in zip(candidates["feature"], candidates["picked"], strict=True)
+        ("★ " if picked else "") + label
+        for label, picked in zip(labels, candidates["picked"], strict=True)
     ]
     fig = go.Figure()
     for i, term in enumerate(terms):
+        legend = term_legend(term)
         fig.add_trace(
             go.Bar(
                 x=candidates[term],
                 y=names,
                 orientation="h",
-                name=term,
+                name=legend,
                 marker_color=PALETTE[i % len(PALETTE)],
-                hovertemplate="%{y}: %{x:.4g}<extra>" + term + "</extra>",
+                hovertemplate="%{y}: %{x:.4g}<extra>" + legend + "</extra>",
             )
         )
     fig.add_trace(
@@ -228,6 +246,22 @@ def greedy_terms_figure(
     return finish(fig, title=title, height=max(340, 34 * len(names) + 200))
 
 
+def term_legend(term: str) -> str:
+    """A greedy term's legend: its role, then its formula in readable notation.
+
+    Examples
+    --------
+    >>> term_legend("- sum_{i<j} I(f; l_i; l_j)")
+    'label interaction: − Σᵢ<ⱼ I(f; lᵢ; lⱼ)'
+    >>> term_legend("relevance R(f) = sum_i I(f; l_i)")
+    'relevance R(f) = Σᵢ I(f; lᵢ)'
+    """
+    role, formula = term_role(term), readable(term)
+    if role is None or formula.startswith(role):
+        return formula
+    return f"{role}: {formula}"
+
+
 def criterion_path_figure(
     path: pd.DataFrame,
     *,
@@ -238,7 +272,7 @@ def criterion_path_figure(
     """Line of J(f | S) of each step's pick (``path`` of ``greedy_steps``)."""
     if path.empty:
         return empty_figure(title)
-    names = [str(feature_names[f]) for f in path["feature"]]
+    names = feature_labels(feature_names, path["feature"], limit=48)
     fig = go.Figure(
         go.Scatter(
             x=path["step"],

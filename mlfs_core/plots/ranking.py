@@ -6,6 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..columns import METHOD
+from ..explain.labels import feature_labels
 from ._style import empty_figure, finish, method_lines, short_label
 
 
@@ -36,7 +37,11 @@ def feature_score_bar(
     plotly.graph_objects.Figure
         One bar trace with ``min(top, len(ranking))`` bars. Long feature
         names are cut to 32 characters on the axis (the hover shows them
-        whole), so they do not squash the bars.
+        whole), so they do not squash the bars. When ``ranking`` has a
+        ``feature_index`` column (:func:`mlfs_core.selectors.tables.ranking_frame`),
+        each bar is labelled ``"#index name"``
+        (:func:`mlfs_core.explain.feature_labels`): features with the same
+        name, or names cut to the same text, keep a bar each.
 
     Examples
     --------
@@ -48,6 +53,12 @@ def feature_score_bar(
     if head.empty:
         return empty_figure(title)
     names = head[feature].astype(str).tolist()
+    ticks = [short_label(n) for n in names]
+    if "feature_index" in head.columns:
+        index = head["feature_index"].astype(int).tolist()
+        lookup = dict(zip(index, names, strict=True))
+        names = feature_labels(lookup, index, limit=10_000)
+        ticks = feature_labels(lookup, index)
     fig = go.Figure(
         go.Bar(
             x=head[score].astype(float),
@@ -62,7 +73,7 @@ def feature_score_bar(
         autorange="reversed",
         title_text="Feature",
         tickvals=names,
-        ticktext=[short_label(n) for n in names],
+        ticktext=ticks,
     )
     fig.update_xaxes(title_text="Score (higher is better)")
     return finish(fig, title=title, height=max(350, 22 * len(head) + 140))

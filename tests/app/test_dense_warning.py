@@ -33,11 +33,20 @@ def dense_dir(tmp_path, monkeypatch):
     return folder
 
 
+def _set_folds(at, folds: int) -> None:
+    """Folds: a text box (a whole number typed), formerly a number input."""
+    boxes = [w for w in at.text_input if w.key == "exp_folds_A"]
+    if boxes:
+        boxes[0].set_value(str(folds)).run()
+    else:
+        at.number_input(key="exp_folds_A").set_value(folds).run()
+
+
 def _run(methods, binarize="presence"):
     at = open_page(new_app(), "experiment")
     at.multiselect(key="exp_datasets").set_value(["dense"]).run()
     at.multiselect(key="exp_methods_A").set_value(methods).run()
-    at.number_input(key="exp_folds_A").set_value(2).run()
+    _set_folds(at, 2)
     at.text_input(key="exp_budgets_A").set_value("50").run()
     at.selectbox(key="exp_binarize_A").set_value(binarize).run()
     at.button(key="exp_run").click().run()
@@ -66,7 +75,7 @@ def test_the_warning_shows_before_the_run_and_once_after_it(dense_dir):
     at.multiselect(key="exp_methods_A").set_value(["MaxCS", "ATR"]).run()
     before = [w.value for w in at.warning if "Dense data" in w.value]
     assert len(before) == 1 and "MaxCS" in before[0] and "ATR" not in before[0]
-    at.number_input(key="exp_folds_A").set_value(2).run()
+    _set_folds(at, 2)
     at.text_input(key="exp_budgets_A").set_value("50").run()
     at.button(key="exp_run").click().run()
     assert not at.exception and not at.error

@@ -19,8 +19,8 @@ def _on_toy(page: str):
 def test_score_page_shows_table_terms_and_totals(data_dir):
     """Check the 2x2 table, the CS terms summing to CS and BNS, on the toy data."""
     at = _on_toy("learn_score")
-    at.selectbox(key="learn_score_feature").set_value(0).run()
-    at.selectbox(key="learn_score_label").set_value(0).run()
+    at.selectbox(key="score_feature").set_value(0).run()
+    at.selectbox(key="score_label").set_value(0).run()
     assert not at.exception and not at.error
     table = at.table[0].value
     assert table.loc["total", "total"] == 60
@@ -32,7 +32,7 @@ def test_score_page_shows_table_terms_and_totals(data_dir):
     bns = label_scores(ds.X, ds.Y, "bns")[0, 0]
     assert abs(metrics["CS = sum of the four terms"] - cs) < 1e-3 * max(cs, 1)
     assert abs(metrics["BNS = |F^-1(tpr) - F^-1(fpr)|"] - bns) < 1e-3 * max(bns, 1)
-    assert "t(c, e) = (c - e)^2 / e" in at.code[0].value  # the formula
+    assert "t(c, e) = (c − e)² / e" in at.code[0].value  # the formula, readable
     heat = json.loads(charts(at)[0].proto.spec)
     assert heat["data"][0]["type"] == "heatmap"
 
@@ -48,23 +48,21 @@ def test_score_page_on_the_sample_links_the_planted_truth():
 def test_aggregation_page_steps_follow_the_ranking(data_dir):
     """Check that RoR's steps table lists rank_features' order, turn by turn."""
     at = _on_toy("learn_aggregation")
-    at.selectbox(key="learn_agg_aggregation").set_value("RoR").run()
-    at.slider(key="learn_agg_k").set_value(6).run()
-    at.slider(key="learn_agg_step").set_value(6).run()
+    at.selectbox(key="agg_method").set_value("RoR").run()
+    at.slider(key="agg_k").set_value(6).run()
+    at.slider(key="agg_step").set_value(6).run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     from mlfs_core.data import load_dataset
 
     ds = load_dataset(data_dir / "toy")
     order = mlfs_core.rank_features(ds.X, ds.Y, "RoRCS", k=6)
-    assert [f.split(" (#")[0] for f in table["feature"]] == [
-        ds.feature_names[j] for j in order
-    ]
+    assert table["feature"].tolist() == [f"#{j} {ds.feature_names[j]}" for j in order]
     assert table["label"].tolist() == ["l0", "l1", "l2"] * 2
     assert "It takes its best feature not yet taken" in at.info[0].value
     maxcs, meancs = (d.value["feature"] for d in at.dataframe[1:3])
     top5 = mlfs_core.rank_features(ds.X, ds.Y, "MeanCS", k=5)
-    assert [f.split(" (#")[0] for f in meancs] == [ds.feature_names[j] for j in top5]
+    assert list(meancs) == [f"#{j} {ds.feature_names[j]}" for j in top5]
     assert len(maxcs) == 5
     specs = [c.proto.spec for c in charts(at)]
     assert "RoR: labels take turns" in specs[0]
@@ -75,7 +73,7 @@ def test_aggregation_page_steps_follow_the_ranking(data_dir):
 def test_aggregation_page_rar_shows_draw_probabilities(data_dir):
     """Check that RaR names the drawn label with its probability, with the seed."""
     at = _on_toy("learn_aggregation")
-    at.selectbox(key="learn_agg_aggregation").set_value("RaR").run()
+    at.selectbox(key="agg_method").set_value("RaR").run()
     assert not at.exception
     assert "drawn with probability" in at.info[0].value
     assert "probability" in at.dataframe[0].value.columns
@@ -84,16 +82,16 @@ def test_aggregation_page_rar_shows_draw_probabilities(data_dir):
 def test_greedy_page_shows_terms_and_path(data_dir):
     """Check PMU's terms chart, the criterion path and the steps table."""
     at = _on_toy("learn_greedy")
-    at.slider(key="learn_greedy_k").set_value(4).run()
-    at.slider(key="learn_greedy_step").set_value(3).run()
+    at.slider(key="greedy_k").set_value(4).run()
+    at.slider(key="greedy_step").set_value(3).run()
     assert not at.exception and not at.error
     terms, path = (json.loads(c.proto.spec) for c in charts(at))
     names = [t["name"] for t in terms["data"]]
-    assert names[0].startswith("relevance R(f)")
-    assert "- sum_s sum_i I(f; s; l_i)" in names
+    assert names[0] == "relevance R(f) = Σᵢ I(f; lᵢ)"
+    assert "redundancy: − Σₛ Σᵢ I(f; s; lᵢ)" in names
     assert names[-1] == "J(f | S), the total"
     assert len(at.dataframe[0].value) == 3
-    assert "J(f | S) = R(f) - sum_{i<j}" in at.code[0].value
+    assert "J(f | S) = R(f) − Σᵢ<ⱼ I(f; lᵢ; lⱼ)" in at.code[0].value
 
 
 def test_every_learn_page_opens_on_the_sample():
@@ -107,15 +105,15 @@ def test_every_learn_page_opens_on_the_sample():
 def test_aggregation_page_median_rule_reaches_the_engine(data_dir):
     """Check that "above its median" ranks with binarize = "median" (MaxCS order)."""
     at = _on_toy("learn_aggregation")
-    at.radio(key="learn_agg_binarize").set_value("median").run()
-    at.slider(key="learn_agg_step").set_value(5).run()
+    at.radio(key="agg_rule").set_value("median").run()
+    at.slider(key="agg_step").set_value(5).run()
     assert not at.exception and not at.error
     from mlfs_core.data import load_dataset
 
     ds = load_dataset(data_dir / "toy")
     order = mlfs_core.rank_features(ds.X, ds.Y, "MaxCS", k=5, binarize="median")
-    shown = [f.split(" (#")[0] for f in at.dataframe[0].value["feature"]]
-    assert shown == [ds.feature_names[j] for j in order]
+    shown = at.dataframe[0].value["feature"].tolist()
+    assert shown == [f"#{j} {ds.feature_names[j]}" for j in order]
     presence = mlfs_core.rank_features(ds.X, ds.Y, "MaxCS", k=5)
     assert order.tolist() != presence.tolist()  # the rule changes the ranking here
 
@@ -139,10 +137,10 @@ def test_aggregation_steps_use_ordinals_and_singulars(data_dir):
     """Check "the 1st-highest max score" (not "the 1. highest") and "the first
     pick" (not "the first 1 picks")."""
     at = _on_toy("learn_aggregation")
-    at.selectbox(key="learn_agg_aggregation").set_value("Max").run()
-    at.slider(key="learn_agg_step").set_value(1).run()
+    at.selectbox(key="agg_method").set_value("Max").run()
+    at.slider(key="agg_step").set_value(1).run()
     assert not at.exception
     assert "has the 1st-highest max score" in at.info[0].value
-    at.slider(key="learn_agg_step").set_value(2).run()
+    at.slider(key="agg_step").set_value(2).run()
     assert "has the 2nd-highest max score" in at.info[0].value
     assert not [m.value for m in at.markdown if "1 picks" in m.value]

@@ -30,7 +30,7 @@ def test_changing_aggregation_changes_method_and_keeps_all_features(data_dir):
     """Check that choosing Mean + BNS ranks with MeanBNS."""
     at = _rank_page(data_dir)
     at.selectbox(key="rank_a_measure").select("BNS").run()
-    at.selectbox(key="rank_a_aggregation").select("Mean").run()
+    at.selectbox(key="rank_a_agg").select("Mean").run()
     assert not at.exception
     assert at.subheader[0].value == "Top 12 features of toy by MeanBNS"
 
@@ -164,7 +164,7 @@ def test_method_options_render_from_the_registry(data_dir):
 def test_rar_weighting_is_a_choice_box(data_dir):
     """Check that RaR's weighting offers exactly the engine's weightings."""
     at = _rank_page(data_dir)
-    at.selectbox(key="rank_a_aggregation").select("RaR").run()
+    at.selectbox(key="rank_a_agg").select("RaR").run()
     weighting = at.selectbox(key="rank_a_weighting")
     assert list(weighting.options) == ["inverse", "proportional", "uniform"]
     weighting.select("uniform").run()
@@ -186,7 +186,7 @@ def test_rank_only_scores_are_explained_not_drawn_as_a_flat_wall(data_dir):
     """Check that RoR's "score" (12, 11, 10 ...: the position turned around) is
     named an order score and explained, with no "higher is better" bar chart."""
     at = _rank_page(data_dir)
-    at.selectbox(key="rank_a_aggregation").select("RoR").run()
+    at.selectbox(key="rank_a_agg").select("RoR").run()
     assert not at.exception
     assert at.subheader[0].value.endswith("by RoRCS")
     table = at.dataframe[0].value

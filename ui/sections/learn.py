@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 import mlfs_core
+from mlfs_core.explain import readable, term_names
 from mlfs_core.selectors import default_methods, families
 from mlfs_core.selectors.greedy import IT_METHODS
 
-from .. import cached
+from .. import cached, links
 from ..datasets import DatasetKey
 from ..widgets import ordinal, plural
 
@@ -22,13 +25,16 @@ PRESENT_WHEN = {"presence": "non-zero", "median": "above its median"}
 
 
 def present_when(column, *, key: str) -> str:
-    """The Learn pages' "Feature present when" radio in ``column``; its rule."""
+    """The Learn pages' "Feature present when" radio in ``column``; its rule.
+
+    ``key`` is also the radio's query parameter (:func:`ui.links.bound`).
+    """
     return column.radio(
         "Feature present when",
         list(PRESENT_WHEN),
         format_func=PRESENT_WHEN.get,
-        key=key,
         help='binarize = "median" suits dense numeric data.',
+        **links.bound(key),
     )
 
 
@@ -98,8 +104,12 @@ def first_default(names: list[str], place: str = LEARN_DEFAULT) -> int:
 
 
 def formula(text: str) -> None:
-    """Show a formula in the plain notation of METHODS.md."""
-    st.code(text, language=None, wrap_lines=True)
+    """Show a formula of METHODS.md in readable notation (Σ, −, subscripts).
+
+    The text goes through :func:`mlfs_core.explain.readable`, as the charts'
+    legends and the tables' headers do, so every place writes a formula alike.
+    """
+    st.code(readable(text), language=None, wrap_lines=True)
 
 
 def planted_note(
@@ -142,9 +152,9 @@ def first_picks(n: int) -> str:
 def feature_label(
     names: list[str], index: int, planted: set[int] | frozenset = frozenset()
 ) -> str:
-    """``name (#index)`` with a check mark for a planted feature."""
+    """``#index name`` (as on the charts' axes) with ✓ for a planted feature."""
     mark = " ✓" if index in planted else ""
-    return f"{names[index]} (#{index}){mark}"
+    return f"#{index} {names[index]}{mark}"
 
 
 def draw_seed(methods, seed: int) -> int:
@@ -189,20 +199,102 @@ def step_text(aggregation: str, step: int, row, features: list, labels: list) ->
 
 
 def term_columns(columns, *, terms) -> dict:
-    """Column settings of a greedy path table: each term headed "term 1", "term 2" ...
+    """Column settings of a greedy path table: each term headed by what it is.
 
-    The full formula of the term is the header's help; the numbers get a
-    compact format, so step, feature, criterion and every term fit a
-    1024 px page.
+    Headers name each term's role (relevance, label interaction, redundancy
+    ..., :func:`mlfs_core.explain.term_names`); its formula, in readable
+    notation, is the header's help. The numbers get a compact format, so
+    step, feature, criterion and every term fit a 1024 px page.
     """
     config = {
         "criterion": st.column_config.NumberColumn(
             "J(f | S)", format="%.3g", help="the criterion value of the pick"
         )
     }
-    for i, term in enumerate(terms, start=1):
+    for term, name in zip(terms, term_names(list(terms)), strict=True):
         if term in columns:
             config[term] = st.column_config.NumberColumn(
-                f"term {i}", format="%.3g", help=str(term), width="small"
+                name, format="%.3g", help=readable(str(term)), width="small"
             )
     return config
+
+
+# ---- Play: step through a computation ---------------------------------------
+
+PLAY_PAUSE = 1.2
+"""Seconds each step stays on screen while a page plays."""
+_NEXT = "_play_next_{}"
+_STOP = "_play_stop_{}"
+
+
+def playing(key: str, *, last=None) -> bool:
+    """Whether the page is playing the widget ``key``; call before creating it.
+
+    Sets the widget's value to the step that is due (Play, or the last
+    step's :func:`play_next`), so this run shows it. A step older than a
+    few pauses (the user left the page meanwhile) is shown, not played on.
+    A kept step beyond ``last`` (fewer steps than when it was chosen, or a
+    pasted link's) is brought back to ``last``.
+    """
+    kept = st.session_state.get(key)
+    if last is not None and isinstance(kept, int) and kept > last:
+        st.session_state[key] = last
+    due = st.session_state.pop(_NEXT.format(key), None)
+    stopped = st.session_state.pop(_STOP.format(key), False)
+    if due is None:
+        return False
+    value, when = due
+    st.session_state[key] = value
+    return not stopped and time.monotonic() - when < 3 * PLAY_PAUSE + 5
+
+
+def stop_playing(key: str) -> None:
+    """A widget callback: the user took over, the page stops playing ``key``."""
+    st.session_state[_STOP.format(key)] = True
+
+
+def _start(key: str, first, last, after) -> None:
+    current = st.session_state.get(key, first)
+    start = first if current is None or current == last else after(current)
+    st.session_state[_NEXT.format(key)] = (start, time.monotonic())
+
+
+def play_button(
+    column, key: str, *, is_playing: bool, first, last, after=None, what: str
+) -> None:
+    """Play (or, while playing, Pause) button stepping the widget ``key``.
+
+    Play starts from the step after the shown one (from ``first`` when the
+    last step is shown) and shows each step for :data:`PLAY_PAUSE` seconds
+    up to ``last``; ``after`` gives the next value (default ``+ 1``).
+    """
+    if is_playing:
+        column.button(
+            "Pause",
+            key=f"{key}_pause",
+            icon=":material/pause:",
+            on_click=stop_playing,
+            args=(key,),
+        )
+        return
+    column.button(
+        "Play",
+        key=f"{key}_play",
+        icon=":material/play_arrow:",
+        on_click=_start,
+        args=(key, first, last, after or (lambda v: v + 1)),
+        help=f"Show {what} one after the other, {PLAY_PAUSE:g} s each.",
+    )
+
+
+def play_next(key: str, *, is_playing: bool, current, last, after=None) -> None:
+    """At the end of a playing page: wait :data:`PLAY_PAUSE`, then show the next step.
+
+    Does nothing unless ``is_playing`` and ``current`` is not yet ``last``.
+    """
+    if not is_playing or current == last:
+        return
+    time.sleep(PLAY_PAUSE)
+    nxt = (after or (lambda v: v + 1))(current)
+    st.session_state[_NEXT.format(key)] = (nxt, time.monotonic())
+    st.rerun()

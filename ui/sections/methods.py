@@ -16,7 +16,9 @@ from mlfs_core.plugins import load_plugins, loaded_plugins
 from mlfs_core.selectors import families
 from mlfs_core.selectors.naming import is_filter_name, split_name
 
-from ..widgets import method_params
+from .. import cached, links
+from ..datasets import DatasetKey
+from ..widgets import call_or_error, method_params
 
 N_COMPARED = 5
 """How many methods the comparison widgets start with."""
@@ -44,24 +46,45 @@ def family_choices() -> dict[str, str]:
 
 
 def pick_method(*, key: str, default_family: str = "paper000") -> tuple[str, tuple]:
-    """Family radio, then measure + aggregation or a method name, then its options."""
+    """Family radio, then measure + aggregation or a method name, then its options.
+
+    Every widget is bound to the URL (:func:`ui.links.bound`) under ``key``
+    and a suffix: ``{key}_family``, ``{key}_measure``, ``{key}_agg``,
+    ``{key}_method`` and one ``{key}_{option}`` per option.
+    """
     available = family_choices()
     labels = list(available)
     values = list(available.values())
     start = values.index(default_family) if default_family in values else 0
     choice = st.radio(
-        "Kind of method", labels, index=start, key=f"{key}_family", horizontal=True
+        "Kind of method",
+        labels,
+        index=start,
+        horizontal=True,
+        **links.bound(f"{key}_family"),
     )
     family = available[choice]
     names = mlfs_core.list_methods(family)
     if all(is_filter_name(n) for n in names):  # measure + aggregation names
         method = _measure_aggregation(names, key=key)
     else:
-        method = st.selectbox("Method", names, key=f"{key}_method")
-    with st.expander(f"{method} options", expanded=False):
+        method = st.selectbox("Method", names, **links.bound(f"{key}_method"))
+    with st.expander(options_title(method), expanded=False):
         st.caption(mlfs_core.get_method(method).description)
         params = method_params(method, key=key)
     return method, params
+
+
+def options_title(method: str) -> str:
+    """The title of a method's options box: the names of its options, from its spec.
+
+    Examples: ``"ATR options (bins, discretize, legacy_binning, tau)"``,
+    ``"AF: no options"``.
+    """
+    names = [o.name for o in mlfs_core.get_method(method).options]
+    return (
+        f"{method} options ({', '.join(names)})" if names else f"{method}: no options"
+    )
 
 
 def _measure_aggregation(names: list[str], *, key: str) -> str:
@@ -69,10 +92,53 @@ def _measure_aggregation(names: list[str], *, key: str) -> str:
     aggregations = list(dict.fromkeys(a for a, _ in parts))
     measures = list(dict.fromkeys(m for _, m in parts))
     left, right = st.columns(2)
-    measure = left.selectbox("Measure", measures, key=f"{key}_measure")
-    aggregation = right.selectbox("Aggregation", aggregations, key=f"{key}_aggregation")
+    measure = left.selectbox("Measure", measures, **links.bound(f"{key}_measure"))
+    aggregation = right.selectbox(
+        "Aggregation", aggregations, **links.bound(f"{key}_agg")
+    )
     name = aggregation + measure
     return name if name in names else names[0]
+
+
+def dense_note(
+    key: DatasetKey, dataset: str, chosen, *, shown=None, names=None
+) -> str | None:
+    """An open ``st.warning`` when presence-based methods rank dense data.
+
+    ``chosen`` is a list of ``(method, params)``; the methods that count a
+    non-zero value as present (:func:`mlfs_core.evaluation.presence_methods`:
+    CS, BNS and their aggregations without ``binarize = "median"``) get
+    :func:`mlfs_core.evaluation.dense_warning`'s message when the data are
+    dense. ``shown`` (a ranking table with a ``score`` column) adds how many
+    of the shown features score exactly 0, which then stand in file order.
+    ``names`` replaces the method names in the message (the score page
+    names its measures, "CS, BNS").
+
+    Returns the message shown (None when there is none).
+    """
+    from mlfs_core.evaluation import MethodConfig, presence_methods
+
+    presence = tuple(presence_methods([MethodConfig(m, dict(p)) for m, p in chosen]))
+    if not presence:
+        return None
+    message = call_or_error(
+        f"Reading {dataset}",
+        cached.dense_warning,
+        key,
+        tuple(names) if names else presence,
+        dataset,
+    )
+    if not message:
+        return None
+    if shown is not None and len(shown):
+        zeros = int((shown["score"].astype(float) == 0).sum())
+        if zeros:
+            message += (
+                f" Here {zeros} of the top {len(shown)} features score 0: their "
+                "order is the file's order, not a ranking."
+            )
+    st.warning(message, icon=":material/warning:")
+    return message
 
 
 def default_comparison() -> list[str]:
