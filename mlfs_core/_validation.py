@@ -107,6 +107,36 @@ def check_int(
         or (high is not None and value > high)
     ):
         raise ConfigError(f"{name} must be {wanted}, got {value!r}")
+    check_int64(value, name)
+    return int(value)
+
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+"""The integers a seed or a count may take: what TOML and numpy's int64 hold."""
+
+
+def check_int64(value: int, name: str) -> int:
+    """Refuse an integer beyond 64 bits (TOML and numpy cannot hold it).
+
+    Raises
+    ------
+    ConfigError
+        Naming ``name`` and the range.
+
+    Examples
+    --------
+    >>> check_int64(2**40, "seed")
+    1099511627776
+    >>> check_int64(10**25, "seed")
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.ConfigError: seed must fit in 64 bits ([-2**63, 2**63 - 1]), \
+got 10000000000000000000000000
+    """
+    if not INT64_MIN <= int(value) <= INT64_MAX:
+        raise ConfigError(
+            f"{name} must fit in 64 bits ([-2**63, 2**63 - 1]), got {int(value)}"
+        )
     return int(value)
 
 

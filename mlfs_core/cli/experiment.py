@@ -8,11 +8,16 @@ this process still writes the cache. ``mlfs verify DIR`` recomputes fits of
 such a folder. A progress line and the warnings (dense data under
 presence-based methods, :mod:`mlfs_core.evaluation.dense`) go to stderr.
 
-A ``DIR`` that holds files already needs ``--overwrite``. A failed run leaves
-nothing behind: the files are written only once every task has run, and a
-``DIR`` the run created is removed again when it fails (with the default
-cache inside it; ``--cache`` elsewhere keeps finished tasks). Ctrl-C keeps
-the cache, so the same command resumes.
+A ``DIR`` that holds files already needs ``--overwrite``; a ``DIR`` another
+run is writing is refused (its lock file ``.mlfs-lock`` names that run). A
+failed run leaves nothing behind: the files are written only once every task
+has run, and a ``DIR`` the run created is removed again when it fails (with
+the default cache inside it; ``--cache`` elsewhere keeps finished tasks).
+Ctrl-C, SIGTERM and SIGHUP end the workers, keep the cache and print one
+line (``stopped: 41 of 90 tasks done; rerun the same command to resume``),
+so the same command resumes. ``--max-tasks`` and ``--max-memory`` raise the
+bounds a run is checked against before it starts. ``mlfs verify`` refuses a
+folder whose config names plug-in code unless ``--trust-plugins``.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from ..evaluation.config import load_config
 from ..evaluation.dense import DenseDataWarning, warn_dense_data
 from ..evaluation.outputs import OUTPUT_FILES, summary_metrics, write_outputs
 from ..evaluation.runner import execute_plan, plan_experiment, result_tables
-from ._base import jobs, progress
+from ._base import jobs, one_line, progress
 
 
 def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
@@ -60,6 +65,7 @@ def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
         help="run the tasks on the Dask scheduler at this address "
         "(tcp://host:8786); this process still writes the cache",
     )
+    add_limit_options(p)
     p.set_defaults(func=run_experiment_command)
     return p
 
@@ -78,8 +84,52 @@ def add_verify_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the sample")
     p.add_argument("--jobs", type=jobs, default=1, help="parallel workers (-1 = all)")
     p.add_argument("--out", help="write the comparison table (CSV) here")
+    p.add_argument(
+        "--trust-plugins",
+        action="store_true",
+        help="import the plug-in code DIR's config names (refused without it, "
+        "unless installed as an entry point)",
+    )
+    add_limit_options(p)
     p.set_defaults(func=run_verify_command)
     return p
+
+
+def add_limit_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--max-tasks`` and ``--max-memory`` (the run's bounds) to ``p``."""
+    from ..evaluation.runner.bounds import DEFAULT_MAX_TASKS
+
+    p.add_argument(
+        "--max-tasks",
+        type=_positive_int,
+        help=f"refuse a grid of more tasks (default {DEFAULT_MAX_TASKS:,})",
+    )
+    p.add_argument(
+        "--max-memory",
+        type=_size,
+        metavar="SIZE",
+        help="refuse a run whose largest allocation is estimated above SIZE "
+        "(e.g. 4G; default half the physical memory)",
+    )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _size(text: str) -> int:
+    from ..evaluation.runner.bounds import parse_size
+
+    try:
+        return parse_size(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run_verify_command(args: argparse.Namespace) -> int:
@@ -89,7 +139,8 @@ def run_verify_command(args: argparse.Namespace) -> int:
 
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
-    stored = load_stored(args.dir)
+    stored = load_stored(args.dir, trust_plugins=getattr(args, "trust_plugins", False))
+    _print_plugins(stored.config)
     result = verify_experiment(
         with_splits_dir(stored.config),
         stored.results,
@@ -97,6 +148,8 @@ def run_verify_command(args: argparse.Namespace) -> int:
         seed=args.seed,
         n_jobs=args.jobs,
         progress=progress,
+        max_tasks=getattr(args, "max_tasks", None),
+        max_memory=getattr(args, "max_memory", None),
     )
     print(file=sys.stderr)
     if args.out:
@@ -161,10 +214,66 @@ def with_splits_dir(config, environ=None):
 
 
 def run_experiment_command(args: argparse.Namespace) -> int:
-    """Run ``mlfs experiment``; returns the exit status (ConfigError propagates)."""
+    """Run ``mlfs experiment``; returns the exit status (ConfigError propagates).
+
+    The output folder is locked while the run writes there
+    (:mod:`~mlfs_core.evaluation.runner.lock`). SIGINT, SIGTERM and SIGHUP
+    stop the run cleanly: the workers end, every finished task stays in the
+    cache, one line says how many were done, and the status is 130, 143 or
+    129 (:mod:`~mlfs_core.evaluation.runner.stops`).
+    """
+    from ..evaluation.runner.lock import FolderBusy, output_lock
+    from ..evaluation.runner.stops import (
+        exit_status,
+        shutdown_workers,
+        stop_on_signals,
+    )
+
     out = Path(args.out)
-    _check_out(out, getattr(args, "overwrite", False))
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file, not a folder")
+    created = not out.exists()
+    counts = {"done": 0, "total": None}
+
+    def counted(done: int, total: int, message: str) -> None:
+        counts.update(done=done, total=total)
+        progress(done, total, message)
+
+    try:
+        with stop_on_signals():
+            try:
+                with output_lock(out, _command_line(args)):
+                    return _locked_run(args, out, created, counted)
+            finally:
+                shutdown_workers()
+    except KeyboardInterrupt as exc:
+        total = counts["total"]
+        of = f" of {total}" if total is not None else ""
+        print(
+            f"\nstopped: {counts['done']}{of} tasks done; rerun the same command "
+            "to resume",
+            file=sys.stderr,
+        )
+        return exit_status(exc)
+    except FolderBusy:
+        raise  # the folder is the other run's: leave it alone
+    except Exception:
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    return f"mlfs experiment {args.config} --out {args.out}"
+
+
+def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> int:
+    """The run proper, under the output folder's lock."""
+    from .._entries import CacheEntryWarning
+
+    _check_out(out, getattr(args, "overwrite", False), created)
     config = with_splits_dir(load_config(args.config))
+    _print_plugins(config)
     metrics = summary_metrics(getattr(args, "summary_metric", None))
     unknown = [m for m in metrics or () if m not in config.protocol.metrics]
     if unknown:
@@ -172,32 +281,50 @@ def run_experiment_command(args: argparse.Namespace) -> int:
             f"--summary-metric: {', '.join(unknown)} not among the config's "
             f"protocol.metrics ({', '.join(config.protocol.metrics)})"
         )
-    plan = plan_experiment(config)  # every config and data error, before any work
+    plan = plan_experiment(  # every config and data error, before any work
+        config,
+        max_tasks=getattr(args, "max_tasks", None),
+        max_memory=getattr(args, "max_memory", None),
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DenseDataWarning)
         warn_dense_data(plan)
     for w in caught:
         print(f"mlfs experiment: warning: {w.message}", file=sys.stderr)
-    created = not out.exists()
-    try:
-        result = _run(plan, args, out)
-        print(file=sys.stderr)
-        written = _write_atomically(result, out, metrics)
-    except Exception:
-        if created:
-            shutil.rmtree(out, ignore_errors=True)
-        raise
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", CacheEntryWarning)
+        warnings.showwarning = _one_line_warning
+        result = _run(plan, args, out, counted)
+    print(file=sys.stderr)
+    written = _write_atomically(result, out, metrics)
     print(f"wrote {len(written)} files to {out}")
     return 0
 
 
-def _check_out(out: Path, overwrite: bool) -> None:
+def _one_line_warning(message, category, filename, lineno, file=None, line=None):
+    """Show a warning as one ``mlfs experiment: warning: ...`` line on stderr."""
+    print(f"\nmlfs experiment: warning: {one_line(message)}", file=sys.stderr)
+
+
+def _print_plugins(config) -> None:
+    """Say which plug-in files and modules the config imports (stderr)."""
+    if config.plugins:
+        print(
+            f"plug-ins imported from the config: {', '.join(config.plugins)}",
+            file=sys.stderr,
+        )
+
+
+def _check_out(out: Path, overwrite: bool, created: bool = False) -> None:
     """Refuse a file, or a folder holding files unless ``overwrite``."""
+    from ..evaluation.runner.lock import LOCK_NAME
+
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is a file, not a folder")
-    if out.is_dir() and not overwrite:
+    if out.is_dir() and not overwrite and not created:
         # the default cache alone is what an interrupted run leaves: resume it
-        held = sorted(p.name for p in out.iterdir() if p.name != "cache")
+        skip = {"cache", LOCK_NAME}
+        held = sorted(p.name for p in out.iterdir() if p.name not in skip)
         if held:
             shown = ", ".join(held[:4]) + (" ..." if len(held) > 4 else "")
             raise ConfigError(
@@ -206,7 +333,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
             )
 
 
-def _run(plan, args: argparse.Namespace, out: Path):
+def _run(plan, args: argparse.Namespace, out: Path, counted=progress):
     cache = None if args.no_cache else (args.cache or out / "cache")
     if getattr(args, "scheduler", None):
         from ..evaluation.runner.cluster import dask_backend
@@ -214,11 +341,11 @@ def _run(plan, args: argparse.Namespace, out: Path):
         with dask_backend(args.scheduler):
             n_jobs = -1 if args.jobs == 1 else args.jobs
             outcome = execute_plan(
-                plan, cache_dir=cache, n_jobs=n_jobs, progress=progress
+                plan, cache_dir=cache, n_jobs=n_jobs, progress=counted
             )
     else:
         outcome = execute_plan(
-            plan, cache_dir=cache, n_jobs=args.jobs, progress=progress
+            plan, cache_dir=cache, n_jobs=args.jobs, progress=counted
         )
     return result_tables(outcome)
 

@@ -39,7 +39,9 @@ class ArffHeader:
     data_line: int
 
 
-def parse_header(lines: Iterator[str], where: str) -> ArffHeader:
+def parse_header(
+    lines: Iterator[str], where: str, *, max_attributes: int | None = None
+) -> ArffHeader:
     """Consume ``lines`` up to and including ``@data`` and return the header.
 
     Parameters
@@ -48,6 +50,9 @@ def parse_header(lines: Iterator[str], where: str) -> ArffHeader:
         Lines of the file, newline stripped; left positioned after ``@data``.
     where : str
         File name used in error messages.
+    max_attributes : int, optional
+        Refuse a header that declares more attributes (a stream the byte
+        scan of :mod:`mlfs_core.data.limits` did not see).
 
     Returns
     -------
@@ -79,6 +84,12 @@ def parse_header(lines: Iterator[str], where: str) -> ArffHeader:
                 )
             names.add(attribute.name)
             attributes.append(attribute)
+            if max_attributes is not None and len(attributes) > max_attributes:
+                raise DatasetError(
+                    f"{where}, line {number}: the header declares more than "
+                    f"{max_attributes:,} attributes, the budget (set "
+                    "MLFS_MAX_ATTRIBUTES to raise it)"
+                )
         elif keyword == "@data":
             if not attributes:
                 raise DatasetError(

@@ -114,6 +114,19 @@ def positive_index(values: tuple[str, ...]) -> int:
     return len(values) - 1
 
 
+def label_list(labels) -> list[str]:
+    """``labels=`` as a list of names: one string is one name, not its letters.
+
+    Examples
+    --------
+    >>> label_list("topic00"), label_list(("a", "b"))
+    (['topic00'], ['a', 'b'])
+    """
+    if isinstance(labels, str):
+        return [labels]
+    return [str(x) for x in labels]
+
+
 def choose_labels(
     names: list[str],
     where: str,
@@ -139,7 +152,7 @@ def choose_labels(
     if labels is not None:
         return _by_name(
             names,
-            list(labels),
+            label_list(labels),
             f"{where}: label {{!r}} from labels= is not an attribute",
         )
     if label_count is not None:

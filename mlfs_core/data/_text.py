@@ -2,8 +2,10 @@
 
 A *source* is a path (``str`` or :class:`os.PathLike`), raw ``bytes``, or an open
 file object in text or binary mode. Bytes are decoded line by line as UTF-8 and,
-when a line is not valid UTF-8, as Latin-1 (which accepts every byte), so decoding
-never fails; a UTF-8 byte-order mark at the start is dropped.
+when a line is not valid UTF-8, as Latin-1 (which accepts every byte); a UTF-8
+byte-order mark at the start is dropped. A file in UTF-16 or UTF-32 (a byte-order
+mark, or NUL bytes in its first line) is refused with a message that names the
+encoding: save it as UTF-8.
 """
 
 from __future__ import annotations
@@ -63,16 +65,49 @@ def open_lines(source: Source) -> Iterator[Iterator[str]]:
         if not os.path.isfile(path):
             raise DatasetError(f"{path}: no such file")
         with open(path, "rb") as handle:
-            yield _strip_lines(handle)
+            yield _strip_lines(handle, path)
     elif isinstance(source, bytes):
-        yield _strip_lines(io.BytesIO(source))
+        yield _strip_lines(io.BytesIO(source), "<bytes>")
     else:
-        yield _strip_lines(source)
+        yield _strip_lines(source, source_name(source))
 
 
-def _strip_lines(handle) -> Iterator[str]:
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+)
+
+
+def wide_encoding(first: bytes) -> str | None:
+    """The UTF-16/UTF-32 encoding the first bytes of a file show, or None.
+
+    Examples
+    --------
+    >>> wide_encoding("@relation r\\n".encode("utf-16"))
+    'UTF-16 (little-endian)'
+    >>> wide_encoding(b"@relation r") is None
+    True
+    """
+    for bom, name in _WIDE_BOMS:
+        if first.startswith(bom):
+            return name
+    if b"\x00" in first[:200]:
+        return "UTF-16 or UTF-32 (NUL bytes in the first line)"
+    return None
+
+
+def _strip_lines(handle, where: str = "<text>") -> Iterator[str]:
     first = True
     for raw in handle:
+        if first and isinstance(raw, bytes):
+            encoding = wide_encoding(raw)
+            if encoding is not None:
+                raise DatasetError(
+                    f"{where}: the file is encoded in {encoding}; this reader takes "
+                    "UTF-8 (or Latin-1): save it as UTF-8"
+                )
         line = _decode(raw)
         if first:
             line = line.lstrip("\ufeff")

@@ -76,7 +76,9 @@ def read_arff(source: Source) -> RawTable:
     Raises
     ------
     DatasetError
-        Empty file, no ``@data``, no rows, a row with too many or too few values, a
+        A header declaring more attributes than the budget
+        (:mod:`mlfs_core.data.limits`), empty file, no ``@data``, no rows, a
+        row with too many or too few values, a
         sparse index out of range or repeated, an undeclared nominal value, ``?``
         or a non-finite number; the message names file, line and attribute.
 
@@ -89,9 +91,16 @@ def read_arff(source: Source) -> RawTable:
     >>> table.values.toarray().tolist(), table.row_lines.tolist()
     ([[1.5, 1.0], [0.0, 1.0]], [5, 6])
     """
+    import os
+
+    from .limits import check_arff_budget, current_limits
+
     where = source_name(source)
+    limits = current_limits()
+    if isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
+        check_arff_budget(source, limits)  # before any parsing or allocation
     with open_lines(source) as lines:
-        header = parse_header(lines, where)
+        header = parse_header(lines, where, max_attributes=limits.max_attributes)
         reader = _RowReader(header.attributes, where)
         for number, raw in enumerate(lines, start=header.data_line + 1):
             reader.add_line(raw, number)

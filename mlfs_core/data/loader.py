@@ -77,7 +77,7 @@ class _Resolved:
 def load_dataset(
     path: str | os.PathLike | Source,
     *,
-    labels: list[str] | None = None,
+    labels: str | list[str] | None = None,
     label_count: int | None = None,
     label_prefix: str | None = None,
     name: str | None = None,
@@ -92,8 +92,8 @@ def load_dataset(
     path : path, bytes or file object
         File or folder holding one dataset (see module doc). An open file or bytes
         is read as ARFF unless ``format`` says otherwise.
-    labels : list of str, optional
-        Names of the label attributes/columns.
+    labels : str or list of str, optional
+        Names of the label attributes/columns (one string is one name).
     label_count : int, optional
         ARFF/CSV: ``n > 0`` the first ``n`` columns are labels, ``n < 0`` the last
         ``|n|`` (MEKA convention). svmlight: the number of labels q.

@@ -64,6 +64,11 @@ def read_label_names(source: Source) -> list[str]:
         names.append(name)
     if not names:
         raise DatasetError(f"{where}: no <label> elements")
+    from .limits import current_limits, too_many
+
+    budget = current_limits().max_labels
+    if len(names) > budget:
+        raise DatasetError(too_many("labels", len(names), budget, where))
     repeated = sorted(n for n, count in Counter(names).items() if count > 1)
     if repeated:
         raise DatasetError(f"{where}: label {repeated[0]!r} is listed twice")

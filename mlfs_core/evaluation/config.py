@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import tomli_w
 
-from .._validation import is_int
+from .._validation import check_int64, is_int
 from ..errors import ConfigError
 from ..options import Option, check_all
 from . import conventions
@@ -54,12 +54,12 @@ DISCRETIZE = ("none", "uniform", "quantile", "binary")
 SCALING = ("none", "l2-rows", "maxabs")
 PROTOCOL_OPTIONS = (
     Option("split", "cv", choices=SPLITS, help="cross-validation, hold-out or own"),
-    Option("n_folds", 10, low=2, help="folds of the cross-validation"),
+    Option("n_folds", 10, low=2, high=1000, help="folds of the cross-validation"),
     Option("budget_unit", "percent", choices=BUDGET_UNITS),
     Option("on_large_budget", "error", choices=ON_LARGE_BUDGET),
-    Option("n_repeats", 3, low=1, help="runs of each stochastic method"),
+    Option("n_repeats", 3, low=1, high=1000, help="runs of each stochastic method"),
     Option("discretize", "none", choices=DISCRETIZE),
-    Option("bins", 3, low=2, help="bins of the classifier input's discretization"),
+    Option("bins", 3, low=2, high=1000, help="bins of the classifier's input"),
     Option("scaling", "none", choices=SCALING),
     Option("label_handling", "keep", choices=LABEL_HANDLING),
     Option("on_sparse_label", "warn", choices=ON_SPARSE_LABEL),
@@ -507,7 +507,9 @@ class DatasetSpec:
     label_prefix: str | None = None
 
     def __post_init__(self) -> None:
-        if self.labels is not None:
+        if isinstance(self.labels, str):  # one name, not its letters
+            object.__setattr__(self, "labels", (self.labels,))
+        elif self.labels is not None:
             object.__setattr__(self, "labels", tuple(self.labels))
 
 
@@ -733,7 +735,7 @@ def _check_int(name: str, value, minimum: int) -> int:
     """``value`` as a Python int (numpy integers accepted, bools refused)."""
     if not is_int(value) or value < minimum:
         raise ConfigError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return int(value)
+    return check_int64(value, name)
 
 
 def _budget_problems(budgets: tuple, unit: str) -> list[str]:

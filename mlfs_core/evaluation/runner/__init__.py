@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ... import blas
+from ..._entries import check_selection
 from ...cache import DiskCache, hash_key
 from ...columns import (
     BUDGET,
@@ -58,6 +59,7 @@ from ...columns import (
 )
 from ..classifiers import kernel_dependent
 from ..config import ExperimentConfig
+from .bounds import check_memory, check_task_count
 from .fits import execute, fit_key, run_fits, task_seed
 from .prepare import PreparedDataset, PreparedMethod, prepare
 from .tasks import FitValues, SelectionValues, run_selection
@@ -240,12 +242,25 @@ class Outcome:
         return None if order is None else SelectionValues.from_dict(order)
 
 
-def plan_experiment(config: ExperimentConfig) -> Plan:
+def plan_experiment(
+    config: ExperimentConfig,
+    *,
+    max_tasks: int | None = None,
+    max_memory: int | None = None,
+) -> Plan:
     """Validate ``config`` and list every task of its experiment.
 
     Parameters
     ----------
     config : ExperimentConfig
+    max_tasks : int, optional
+        Refuse a grid of more tasks (selections plus fits), estimated from the
+        config before any dataset is loaded; default
+        :data:`~.bounds.DEFAULT_MAX_TASKS`.
+    max_memory : int, optional
+        Refuse a run whose largest allocation is estimated above this many
+        bytes, once the datasets are loaded and before the task grid is built;
+        default :func:`~.bounds.default_max_memory` (half the physical memory).
 
     Returns
     -------
@@ -254,9 +269,12 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     Raises
     ------
     ConfigError
-        For any invalid part of ``config`` (before any work).
+        For any invalid part of ``config``, or a run above the limits, with
+        the estimate (before any work).
     """
+    check_task_count(config, max_tasks)
     datasets, methods = prepare(config)
+    check_memory(datasets, methods, config.protocol, max_memory)
     selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
     fits = [FitTask(*f) for f in _fit_grid(selections)]
     return Plan(config, tuple(selections), tuple(fits))
@@ -489,8 +507,12 @@ def _run_selections(selections, cache, n_jobs, tracker) -> list[dict]:
     def make_call(i):
         return _selection_call(selections[i])
 
+    def check(i):
+        s = selections[i]
+        return check_selection(s.dataset.n_features, s.k)
+
     keys = [s.key for s in selections]
-    return execute(keys, make_call, cache, n_jobs, tracker, label)
+    return execute(keys, make_call, cache, n_jobs, tracker, label, check)
 
 
 def _selection_call(s: _Selection):

@@ -23,6 +23,8 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import zlib
 from collections.abc import Iterator
 
@@ -30,11 +32,14 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from ... import blas
+from ..._entries import check_fit
 from ...cache import DiskCache, hash_key
 from ...columns import REUSED
+from ...errors import MLFSError
 from ...plugins import pack, plugin_specs, registered_here, run_with_plugins
 from ..classifiers import kernel_dependent
 from .budget_fits import batchable, run_mlknn_budgets
+from .stops import run_watched
 from .tasks import run_fit
 
 GROUP_BUDGETS = True
@@ -47,14 +52,19 @@ def task_seed(*parts) -> int:
     return zlib.crc32(repr(parts).encode("utf-8"))
 
 
-def execute(keys, make_call, cache: DiskCache, n_jobs: int, tracker, label) -> list:
+def execute(
+    keys, make_call, cache: DiskCache, n_jobs: int, tracker, label, check=None
+) -> list:
     """Results for ``keys``: from the cache, else by running ``make_call(i)`` tasks.
 
     Calls are built lazily, only for cache misses, so joblib holds only a few
     tasks' data at a time; each result is cached (by this process) as soon as
-    it arrives.
+    it arrives. ``check(i)``, when given, is the check a cached value of task
+    ``i`` must pass (:mod:`mlfs_core._entries`); a refused entry is recomputed.
     """
-    out: list = [cache.get(k) for k in keys]
+    out: list = [
+        cache.get(k, None if check is None else check(i)) for i, k in enumerate(keys)
+    ]
     todo = [i for i, v in enumerate(out) if v is None]
     for i, v in enumerate(out):
         if v is not None:
@@ -84,14 +94,16 @@ def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
     if kernel_dependent and not blas.kernel_matches() and effective_n_jobs(n_jobs) == 1:
         return _in_pinned_worker(todo, make_call)
     specs, additions = plugin_specs(), pack(registered_here())
+    parent = os.getpid()
 
     def jobs():
         for i in todo:
             fn, args, kwargs = make_call(i)
             if specs or additions:
-                yield delayed(run_with_plugins)(specs, fn, args, kwargs, additions)
-            else:
-                yield delayed(fn)(*args, **kwargs)
+                args = (specs, fn, args, kwargs, additions)
+                fn, kwargs = run_with_plugins, {}
+            # a loky worker ends itself once this process is gone (stops.py)
+            yield delayed(run_watched)(parent, fn, args, kwargs)
 
     return Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
 
@@ -100,17 +112,53 @@ _PINNED_WORKER: list = []  # the one pinned worker process, started on first use
 
 
 def _in_pinned_worker(todo, make_call) -> Iterator:
+    """Run the tasks in the pinned worker; it is shut down when they are done.
+
+    The worker is shut down when the last result arrives, when the caller
+    stops early (an error, Ctrl-C) and at interpreter exit, so it never
+    outlives the work nor holds this process's stdout/stderr; it also ends
+    itself if this process dies (:func:`~.stops.watch_parent`). A worker that
+    dies (a kernel this CPU cannot run) is reported as an error naming the
+    kernel.
+    """
     from joblib.externals.loky import ProcessPoolExecutor
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     if not _PINNED_WORKER:
         env = blas.pinned_environment()
         _PINNED_WORKER.append(ProcessPoolExecutor(max_workers=1, env=env))
+        atexit.register(shutdown_pinned_worker)
     executor = _PINNED_WORKER[0]
     specs, additions = plugin_specs(), pack(registered_here())
-    for i in todo:
-        fn, args, kwargs = make_call(i)
-        call = executor.submit(run_with_plugins, specs, fn, args, kwargs, additions)
-        yield call.result()
+    parent = os.getpid()
+    try:
+        for i in todo:
+            fn, args, kwargs = make_call(i)
+            call = executor.submit(
+                run_watched,
+                parent,
+                run_with_plugins,
+                (specs, fn, args, kwargs, additions),
+                {},
+            )
+            try:
+                value = call.result()
+            except TerminatedWorkerError as exc:
+                kernel = blas.pinned_environment().get(blas.CORETYPE, "?")
+                raise MLFSError(
+                    f"the worker computing under the pinned BLAS kernel {kernel} "
+                    f"died ({exc.__class__.__name__}); set MLFS_BLAS_KERNEL to a "
+                    "kernel this CPU runs, or to native"
+                ) from None
+            yield value
+    finally:
+        shutdown_pinned_worker()
+
+
+def shutdown_pinned_worker() -> None:
+    """Shut the pinned worker down (if it runs) and wait for its process to end."""
+    while _PINNED_WORKER:
+        _PINNED_WORKER.pop().shutdown(wait=True, kill_workers=True)
 
 
 def fit_key(s, k: int, config) -> str:
@@ -161,7 +209,8 @@ def run_fits(
     # when GROUP_BUDGETS is off)
     grouped = order_free and (GROUP_BUDGETS or p.evaluation != "definition")
     keys = [fit_key(selections[j], k, config) for j, k, _ in fits]
-    out: list = [cache.get(key) for key in keys]
+    check = check_fit(p.metrics)
+    out: list = [cache.get(key, check) for key in keys]
     for i, v in enumerate(out):
         if v is not None:
             tracker.step(f"{_label(selections, fits, i)} (cached)")

@@ -75,6 +75,8 @@ def verify_experiment(
     seed: int = 0,
     n_jobs: int = 1,
     progress=None,
+    max_tasks: int | None = None,
+    max_memory: int | None = None,
 ) -> VerifyResult:
     """Recompute ``sample`` fits (default all) of ``config``; compare with ``results``.
 
@@ -92,12 +94,16 @@ def verify_experiment(
         Seed of the sample.
     n_jobs : int, default=1
         Parallel workers (the values do not depend on it).
+    progress : callable, optional
+        ``progress(done, total, message)`` after every task.
+    max_tasks, max_memory : int, optional
+        The bounds of :func:`~mlfs_core.evaluation.runner.plan_experiment`.
 
     Returns
     -------
     VerifyResult
     """
-    plan = plan_experiment(config)
+    plan = plan_experiment(config, max_tasks=max_tasks, max_memory=max_memory)
     fits = plan.fits
     chosen = np.arange(len(fits))
     if sample is not None and sample < len(fits):
@@ -190,8 +196,13 @@ class StoredExperiment:
     recorded_kernel: str | None
 
 
-def load_stored(folder) -> StoredExperiment:
+def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     """Read an experiment folder, or one dataset's folder of a study.
+
+    The config is read as plain TOML first: when it names plug-in code that
+    is neither installed as an entry point nor loaded by the user, nothing is
+    imported and :class:`~.trust.UntrustedPlugins` names that code, unless
+    ``trust_plugins`` (``mlfs verify --trust-plugins``).
 
     Parameters
     ----------
@@ -202,6 +213,9 @@ def load_stored(folder) -> StoredExperiment:
         study dataset's folder (``meta.json`` naming the study's config file,
         relative to the project root, and ``results.csv.gz``).
 
+    trust_plugins : bool, default=False
+        Import the plug-in code the config names without asking.
+
     Returns
     -------
     StoredExperiment
@@ -210,6 +224,8 @@ def load_stored(folder) -> StoredExperiment:
     ------
     ConfigError
         When the folder holds neither layout, naming the missing file once.
+    UntrustedPlugins
+        When the config names plug-in code not chosen here.
     """
     import json
     from dataclasses import replace
@@ -218,6 +234,7 @@ def load_stored(folder) -> StoredExperiment:
     from ...errors import ConfigError
     from ..config import load_config
     from ..io import EXACT_FLOATS
+    from .trust import check_config_trusted
 
     folder = Path(folder)
     if not folder.is_dir():
@@ -235,6 +252,7 @@ def load_stored(folder) -> StoredExperiment:
             recorded = json.loads(env.read_text(encoding="utf-8")).get("fit_kernels")
             recorded = "+".join(recorded) if recorded else None
         table = pd.read_csv(results, **EXACT_FLOATS)
+        check_config_trusted(config_path, trust=trust_plugins, command="mlfs verify")
         return StoredExperiment(load_config(config_path), table, recorded)
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
@@ -243,6 +261,7 @@ def load_stored(folder) -> StoredExperiment:
     config_file = _find_upwards(folder, meta.get("config", ""))
     if config_file is None:
         raise ConfigError(f"{meta_path}: its config {meta.get('config')!r} not found")
+    check_config_trusted(config_file, trust=trust_plugins, command="mlfs verify")
     config = load_config(config_file)
     name = meta.get("dataset")
     specs = [d for d in config.datasets if (d.name or Path(d.path).name) == name]

@@ -1,0 +1,140 @@
+"""Size budgets a data file is checked against before anything is allocated.
+
+A file's header declares its shape: an ARFF's ``@attribute`` lines, a Mulan
+XML's labels. The loader counts them first, with a byte scan that holds one
+block of the file at a time (no Python object per attribute), and refuses a
+file whose declared shape is above the budget with a message that names the
+file and the count, before it parses or allocates anything. The real
+benchmark datasets are far below the defaults (the widest has 47,236
+features, the most labels 983).
+
+The budgets are :data:`LIMITS`; the environment variables
+``MLFS_MAX_ATTRIBUTES``, ``MLFS_MAX_LABELS`` and ``MLFS_MAX_UPLOAD_MB`` raise
+(or lower) them for the command line and the app, and
+:func:`mlfs_core.data.load_dataset` reads them when it is called.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..errors import DatasetError
+
+_BLOCK = 1 << 22  # bytes read at a time by the header scan
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The budgets of one load.
+
+    Attributes
+    ----------
+    max_attributes : int
+        Attributes (features and labels) a file may declare.
+    max_labels : int
+        Labels a Mulan XML may declare.
+    max_upload_mb : int
+        Megabytes the app accepts in one upload.
+    """
+
+    max_attributes: int = 1_000_000
+    max_labels: int = 100_000
+    max_upload_mb: int = 200
+
+
+ENV = {
+    "max_attributes": "MLFS_MAX_ATTRIBUTES",
+    "max_labels": "MLFS_MAX_LABELS",
+    "max_upload_mb": "MLFS_MAX_UPLOAD_MB",
+}
+"""Field of :class:`Limits` -> the environment variable that overrides it."""
+
+
+def current_limits(environ=None) -> Limits:
+    """The budgets in force: :class:`Limits`' defaults, overridden by ``MLFS_MAX_*``.
+
+    Raises
+    ------
+    DatasetError
+        When an environment variable is not a positive integer.
+
+    Examples
+    --------
+    >>> current_limits({"MLFS_MAX_ATTRIBUTES": "50"}).max_attributes
+    50
+    """
+    env = os.environ if environ is None else environ
+    values = {}
+    for name, var in ENV.items():
+        text = env.get(var, "").strip()
+        if not text:
+            continue
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise DatasetError(f"{var} must be a positive integer, got {text!r}")
+        values[name] = value
+    return Limits(**values)
+
+
+def count_arff_attributes(path) -> int:
+    """How many ``@attribute`` lines the header of the ARFF file ``path`` declares.
+
+    A byte scan up to ``@data`` (case-insensitive, at the start of a line),
+    holding one block of the file at a time.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.arff"
+    >>> _ = p.write_bytes(b"@relation r\\n@attribute a real\\n@ATTRIBUTE b real\\n"
+    ...                   b"@data\\n1,2\\n")
+    >>> count_arff_attributes(p)
+    2
+    """
+    count, tail = 0, b"\n"
+    with open(path, "rb") as fh:
+        while True:
+            block = fh.read(_BLOCK)
+            if not block:
+                return count
+            text = (tail + block).lower()
+            end = text.find(b"\n@data")
+            if end >= 0:
+                return count + text.count(b"\n@attribute", 0, end)
+            # keep the last partial line: a keyword may straddle two blocks
+            cut = text.rfind(b"\n")
+            count += text.count(b"\n@attribute", 0, cut)
+            tail = text[cut:]
+
+
+def check_arff_budget(path, limits: Limits | None = None) -> None:
+    """Refuse an ARFF file whose header declares more attributes than the budget.
+
+    Raises
+    ------
+    DatasetError
+        Naming the file, the declared count and the budget (and how to raise it).
+    """
+    limits = current_limits() if limits is None else limits
+    n = count_arff_attributes(path)
+    if n > limits.max_attributes:
+        raise DatasetError(too_many("attributes", n, limits.max_attributes, path))
+
+
+def too_many(what: str, count: int, limit: int, where) -> str:
+    """The message for a file that declares ``count`` ``what``, above ``limit``.
+
+    Examples
+    --------
+    >>> too_many("attributes", 10_000_000, 1_000_000, "x.arff")  # doctest: +ELLIPSIS
+    'x.arff: the header declares 10,000,000 attributes, above the budget of ...'
+    """
+    var = ENV["max_labels" if what == "labels" else "max_attributes"]
+    return (
+        f"{where}: the header declares {count:,} {what}, above the budget of "
+        f"{limit:,} (refused before reading the data; set {var} to raise it)"
+    )
