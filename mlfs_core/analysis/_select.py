@@ -8,6 +8,15 @@ number, so each analysis function first narrows the table here: one metric
 over the budgets, or one ranking per budget (``by``). A table that still holds
 several metrics or budgets where one is meant is refused with an error that
 says what to pass.
+
+Every ranking is over *blocks* (a dataset, or a dataset at one budget) in
+which every method must have a value: a method missing on one dataset, or at
+some of the budgets averaged by ``over_budgets="mean"``, would otherwise be
+ranked on whatever happens to be there. :func:`check_blocks` looks at every
+(dataset, method, budget) cell: by default an incomplete table is refused
+with :class:`~mlfs_core.errors.IncompleteTableError` naming the missing cells;
+``missing="drop-blocks"`` leaves the incomplete blocks out and says how many
+(:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 """
 
 from __future__ import annotations
@@ -22,6 +31,9 @@ from ..columns import BUDGET, BUDGET_PCT, DATASET, METHOD, METRIC, VALUE
 
 OVER_BUDGETS = ("mean",)
 """The accepted values of ``over_budgets``."""
+MISSING = ("refuse", "drop-blocks")
+"""The accepted values of ``missing``: refuse an incomplete table (default), or
+rank only its complete blocks."""
 
 _PREVIEW = 6
 
@@ -114,6 +126,136 @@ def _budget_column(table: pd.DataFrame) -> str | None:
     return BUDGET if BUDGET in table else None
 
 
+def check_missing(missing: str, caller: str) -> None:
+    """Refuse a ``missing=`` value that is not one of :data:`MISSING`."""
+    if missing not in MISSING:
+        raise ValueError(
+            f"{caller}: missing={missing!r} is not one of "
+            f"{', '.join(map(repr, MISSING))}"
+        )
+
+
+def _cell_text(cell: tuple) -> str:
+    return "(" + ", ".join(repr(_plain(v)) for v in cell) + ")"
+
+
+def check_blocks(
+    table: pd.DataFrame,
+    blocks: Sequence[str],
+    *,
+    budget_column: str | None = None,
+    methods: Sequence[str] | None = None,
+    missing: str = "refuse",
+    caller: str = "analysis",
+    stacklevel: int = 2,
+) -> pd.DataFrame:
+    """Check that every block of ``table`` has a value for every method.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Rows with ``dataset, method, value`` and the ``blocks`` columns.
+    blocks : sequence of str
+        The columns whose values make one block (``dataset`` among them).
+    budget_column : str, optional
+        A budget column averaged over within each block (``over_budgets=
+        "mean"``): every method must then have a value at every budget the
+        block holds.
+    methods : sequence of str, optional
+        The methods every block must hold (default: every method in
+        ``table``).
+    missing : {"refuse", "drop-blocks"}
+        Refuse an incomplete table, or drop its incomplete blocks (with a
+        :class:`~mlfs_core.errors.DroppedBlocksWarning` saying how many).
+    caller : str
+        The public function's name, for the messages.
+    stacklevel : int
+        Stack level of the warning, counted from the caller.
+
+    Returns
+    -------
+    DataFrame
+        ``table``, or its rows of complete blocks.
+
+    Raises
+    ------
+    IncompleteTableError
+        With ``missing="refuse"``, if some (dataset, method[, budget]) cell
+        has no row or a NaN value; the message names them.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["a", "a", "b"], "method": ["X", "Y", "X"],
+    ...                   "value": [0.1, 0.2, 0.3]})
+    >>> check_blocks(t, ["dataset"])
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.IncompleteTableError: analysis: the table is incomplete: 1 \
+of 4 (dataset, method) cells have no value: ('b', 'Y'); pass \
+missing='drop-blocks' to leave the 1 incomplete block(s) of 2 out
+    """
+    from ..errors import DroppedBlocksWarning, IncompleteTableError
+
+    check_missing(missing, caller)
+    blocks = list(blocks)
+    if table.empty:
+        return table
+    names = list(methods) if methods is not None else None
+    if names is None:
+        names = list(pd.unique(table[METHOD].dropna()))
+    extra = [budget_column] if budget_column is not None else []
+    keys = [*blocks, *extra]
+    ok = (
+        table[VALUE]
+        .notna()
+        .groupby([table[c] for c in [*keys, METHOD]], sort=False, dropna=False)
+        .all()
+        .rename("_ok")
+        .reset_index()
+    )
+    expected = (
+        table[keys].drop_duplicates().merge(pd.DataFrame({METHOD: names}), how="cross")
+    )
+    cells = expected.merge(ok, on=[*keys, METHOD], how="left")
+    bad = cells[cells["_ok"].ne(True)]
+    if bad.empty:
+        return table
+    others = [c for c in blocks if c != DATASET]
+    order = [DATASET, METHOD, *extra, *others]
+    described = sorted(
+        (tuple(row) for row in bad[order].itertuples(index=False, name=None)),
+        key=lambda c: tuple(map(str, c)),
+    )
+    named = "(" + ", ".join(order) + ")"
+    n_blocks = len(table[blocks].drop_duplicates())
+    bad_blocks = bad[blocks].drop_duplicates()
+    if missing == "refuse":
+        shown = ", ".join(_cell_text(c) for c in described[:_PREVIEW])
+        more = (
+            f", ... ({len(described) - _PREVIEW} more)"
+            if len(described) > _PREVIEW
+            else ""
+        )
+        raise IncompleteTableError(
+            f"{caller}: the table is incomplete: {len(described)} of {len(cells)} "
+            f"{named} cells have no value: {shown}{more}; pass "
+            f"missing='drop-blocks' to leave the {len(bad_blocks)} incomplete "
+            f"block(s) of {n_blocks} out",
+            described,
+        )
+    marked = table.merge(bad_blocks.assign(_bad=True), on=blocks, how="left")
+    kept = table[marked["_bad"].ne(True).to_numpy()]
+    warnings.warn(
+        f"{caller}: dropped {len(bad_blocks)} incomplete block(s) of {n_blocks} "
+        f"({', '.join(blocks)}; {len(described)} {named} cells without a value); "
+        f"{n_blocks - len(bad_blocks)} complete block(s) ranked",
+        DroppedBlocksWarning,
+        stacklevel=stacklevel + 1,
+    )
+    return kept
+
+
 def select(
     table: pd.DataFrame,
     *,
@@ -126,6 +268,7 @@ def select(
     caller: str = "analysis",
     suggest_by: bool = False,
     stacklevel: int = 2,
+    missing: str = "refuse",
 ) -> Selection:
     """Narrow a results table to one metric and one budget (or one per ``by``).
 
@@ -160,6 +303,9 @@ def select(
         Whether the caller takes ``by`` (the error then suggests it).
     stacklevel : int
         Stack level of the deprecation warning, counted from the caller.
+    missing : {"refuse", "drop-blocks"}
+        What to do with blocks in which some method has no value
+        (:func:`check_blocks`).
 
     Returns
     -------
@@ -171,11 +317,14 @@ def select(
         If a required column is missing, the table holds several metrics or
         budgets where one is meant, the chosen metric or budget is not in the
         table, the direction is unknown or contradicts the registry.
+    IncompleteTableError
+        With ``missing="refuse"``, if a block misses a method's value.
     """
-    missing = [c for c in (DATASET, METHOD, VALUE) if c not in table.columns]
-    if missing:
+    check_missing(missing, caller)
+    absent = [c for c in (DATASET, METHOD, VALUE) if c not in table.columns]
+    if absent:
         raise ValueError(
-            f"{caller}: the table has no column {', '.join(map(repr, missing))} "
+            f"{caller}: the table has no column {', '.join(map(repr, absent))} "
             f"(it has {_preview(list(table.columns))}); expected the tidy results "
             "table of an experiment (dataset, method, ..., metric, value)"
         )
@@ -196,6 +345,7 @@ def select(
                 f"{caller}: budget={_plain(budget)!r} was given but the table has no "
                 f"{BUDGET!r} or {BUDGET_PCT!r} column"
             )
+        table = _complete(table, by, None, missing, caller, stacklevel)
         return Selection(table, hib, metric, None)
 
     grouped = [c for c in (column, BUDGET, BUDGET_PCT) if c in by]
@@ -206,9 +356,11 @@ def select(
                 "over_budgets= out"
             )
         table = broadcast_reference(table, grouped[0], reference_methods)
+        table = _complete(table, by, None, missing, caller, stacklevel)
         return Selection(table, hib, metric, grouped[0])
     table = broadcast_reference(table, column, reference_methods)
     values = sorted(table[column].dropna().unique().tolist())
+    methods = list(pd.unique(table[METHOD].dropna()))
     if budget is not None:
         chosen = table[table[column] == budget]
         if chosen.empty:
@@ -216,8 +368,11 @@ def select(
                 f"{caller}: budget={_plain(budget)!r} is not in the table's "
                 f"{column!r} column, which holds {_preview(values)}"
             )
+        blocks = [*by, column]
+        chosen = _complete(chosen, blocks, None, missing, caller, stacklevel, methods)
         return Selection(chosen, hib, metric, column)
     if over_budgets == "mean":
+        table = _complete(table, by, column, missing, caller, stacklevel)
         keys = [*by, DATASET, METHOD]
         per_budget = table.groupby([*keys, column], dropna=False, sort=True)[
             VALUE
@@ -232,7 +387,24 @@ def select(
             f"budget={values[0]!r}), over_budgets='mean' (each method's mean over "
             f"the budgets){grouped}"
         )
+    table = _complete(table, [*by, column], None, missing, caller, stacklevel)
     return Selection(table, hib, metric, column)
+
+
+def _complete(table, by, budget_column, missing, caller, stacklevel, methods=None):
+    """:func:`check_blocks` over blocks (by..., dataset)."""
+    blocks = [*dict.fromkeys([*by, DATASET])]
+    if budget_column in blocks:
+        budget_column = None
+    return check_blocks(
+        table,
+        blocks,
+        budget_column=budget_column,
+        methods=methods,
+        missing=missing,
+        caller=caller,
+        stacklevel=stacklevel + 2,
+    )
 
 
 def all_features_references(reference_methods: Sequence[str] | None) -> list[str]:

@@ -15,7 +15,15 @@ import numpy as np
 import pandas as pd
 
 from ..columns import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
+from ._select import check_blocks, check_missing
 from .stats import SUMMARY_COLUMNS, friedman_nemenyi
+
+_MISSING_DOC = """missing : {"refuse", "drop-blocks"}, default="refuse"
+        A (dataset, metric) on which some of ``methods`` has no mean refuses
+        the table (:class:`~mlfs_core.errors.IncompleteTableError` names the
+        missing (dataset, method, metric) cells); ``"drop-blocks"`` leaves
+        such datasets out of that metric and says how many
+        (:class:`~mlfs_core.errors.DroppedBlocksWarning`)."""
 
 __all__ = ["friedman_on_means", "method_wins", "variant_ranks", "within_dataset_ranks"]
 
@@ -29,11 +37,32 @@ def _directions(higher_is_better: Mapping[str, bool] | None) -> Mapping[str, boo
     return {name: spec.higher_is_better for name, spec in METRICS.items()}
 
 
+def _complete_means(
+    means: pd.DataFrame, methods: Sequence[str], missing: str, caller: str
+) -> pd.DataFrame:
+    """The rows of ``methods``, their (dataset, metric) blocks checked."""
+    check_missing(missing, caller)
+    rows = means[means[METHOD].isin(list(methods))]
+    if rows.empty:
+        return rows
+    table = rows.rename(columns={MEAN: VALUE})
+    kept = check_blocks(
+        table,
+        [DATASET, METRIC],
+        methods=list(dict.fromkeys(methods)),
+        missing=missing,
+        caller=caller,
+        stacklevel=3,
+    )
+    return kept.rename(columns={VALUE: MEAN})
+
+
 def within_dataset_ranks(
     means: pd.DataFrame,
     methods: Sequence[str],
     *,
     higher_is_better: Mapping[str, bool] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Rank ``methods`` within each (dataset, metric) by their mean.
 
@@ -42,10 +71,10 @@ def within_dataset_ranks(
     means : DataFrame
         Columns ``dataset, method, metric, mean``.
     methods : sequence of str
-        The methods to rank against each other; a dataset on which some of
-        them are missing ranks those present.
+        The methods to rank against each other.
     higher_is_better : mapping of str to bool, optional
         Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    {missing}
 
     Returns
     -------
@@ -63,7 +92,8 @@ def within_dataset_ranks(
     """
     hib = _directions(higher_is_better)
     parts = []
-    for metric, sub in means[means[METHOD].isin(list(methods))].groupby(METRIC):
+    rows = _complete_means(means, methods, missing, "within_dataset_ranks")
+    for metric, sub in rows.groupby(METRIC):
         ranks = sub.groupby(DATASET)[MEAN].rank(ascending=not hib[metric])
         parts.append(sub.assign(**{RANK: ranks}))
     if not parts:
@@ -77,6 +107,7 @@ def method_wins(
     among: Sequence[str],
     *,
     higher_is_better: Mapping[str, bool] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Per metric: on how many datasets ``method`` is best among ``among``.
 
@@ -90,6 +121,7 @@ def method_wins(
         The methods ranked against each other.
     higher_is_better : mapping of str to bool, optional
         Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    {missing}
 
     Returns
     -------
@@ -100,7 +132,9 @@ def method_wins(
         (its average rank, NaN if absent), ``best_method`` and
         ``best_avg_rank`` (the method with the lowest average rank).
     """
-    ranked = within_dataset_ranks(means, among, higher_is_better=higher_is_better)
+    ranked = within_dataset_ranks(
+        means, among, higher_is_better=higher_is_better, missing=missing
+    )
     rows = []
     for metric, sub in ranked.groupby(METRIC):
         mine = sub[sub[METHOD] == method]
@@ -134,6 +168,7 @@ def variant_ranks(
     variants: Mapping[str, Mapping[str, str]],
     *,
     higher_is_better: Mapping[str, bool] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Average rank of some methods under each of their variants.
 
@@ -153,6 +188,7 @@ def variant_ranks(
         "PMU-ref"}}``.
     higher_is_better : mapping of str to bool, optional
         Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    {missing}
 
     Returns
     -------
@@ -168,7 +204,7 @@ def variant_ranks(
         for variant, names in variants.items():
             keep = [m for m in methods if m not in names] + list(names.values())
             one = within_dataset_ranks(
-                sub, keep, higher_is_better={metric: hib[metric]}
+                sub, keep, higher_is_better={metric: hib[metric]}, missing=missing
             )
             avg = one.groupby(METHOD)[RANK].mean()
             rows += [
@@ -183,13 +219,29 @@ def friedman_on_means(
     means: pd.DataFrame,
     methods: Sequence[str],
     *,
+    metric: str | Sequence[str] | None = None,
     higher_is_better: Mapping[str, bool] | None = None,
     alpha: float = 0.05,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Friedman test and Nemenyi CD across datasets on the means, per metric.
 
-    Only datasets on which every one of ``methods`` has a mean take part;
-    metrics with fewer than 2 such datasets are skipped.
+    Parameters
+    ----------
+    means : DataFrame
+        Columns ``dataset, method, metric, mean``.
+    methods : sequence of str
+        The methods compared.
+    metric : str or sequence of str, optional
+        Test only this metric (or these); default every metric of ``means``.
+        A name not in ``means`` is an error.
+    higher_is_better : mapping of str to bool, optional
+        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    alpha : float, default=0.05
+        Significance level of the critical difference.
+    {missing}
+
+    Metrics with fewer than 2 complete datasets are skipped.
 
     Returns
     -------
@@ -200,20 +252,29 @@ def friedman_on_means(
         fewer than 2 datasets are complete.
     """
     hib = _directions(higher_is_better)
+    if metric is not None:
+        wanted = [metric] if isinstance(metric, str) else list(metric)
+        present = set(means[METRIC].dropna())
+        absent = [m for m in wanted if m not in present]
+        if absent:
+            raise ValueError(
+                f"friedman_on_means: metric {absent[0]!r} is not in the table, "
+                f"which holds {', '.join(map(repr, sorted(present))) or 'no metric'}"
+            )
+        means = means[means[METRIC].isin(wanted)]
     rows = []
-    for metric, sub in means[means[METHOD].isin(list(methods))].groupby(METRIC):
+    chosen = _complete_means(means, methods, missing, "friedman_on_means")
+    for name, sub in chosen.groupby(METRIC):
         table = sub.rename(columns={MEAN: VALUE})[[DATASET, METHOD, VALUE]]
-        complete = table.groupby(DATASET)[METHOD].transform("size") == len(methods)
-        table = table[complete]
         if table[DATASET].nunique() < 2:
             continue
-        res = friedman_nemenyi(table, alpha=alpha, higher_is_better=hib[metric])
+        res = friedman_nemenyi(table, alpha=alpha, higher_is_better=hib[name])
         ranks = res.ranks[MEAN]
         summary = res.summary()
         del summary["n_methods"]  # the same for every metric: not a column here
         rows.append(
             {
-                METRIC: metric,
+                METRIC: name,
                 **summary,
                 "best": ranks.idxmin(),
                 **{f"rank_{m}": ranks[m] for m in ranks.index},
@@ -223,3 +284,7 @@ def friedman_on_means(
     columns = [METRIC, *shared, "best"]
     ranks_columns = [c for c in (rows[0] if rows else {}) if c not in columns]
     return pd.DataFrame(rows, columns=[*columns, *ranks_columns])
+
+
+for _f in (within_dataset_ranks, method_wins, variant_ranks, friedman_on_means):
+    _f.__doc__ = _f.__doc__.replace("{missing}", _MISSING_DOC)

@@ -135,6 +135,7 @@ def nemenyi_pvalues(
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Nemenyi post-hoc p-values of every pair of methods.
 
@@ -152,6 +153,12 @@ def nemenyi_pvalues(
     metric, budget, over_budgets, higher_is_better, reference_methods
         As in :func:`~mlfs_core.friedman_nemenyi`: one metric, one budget (or
         the mean over budgets), direction from :data:`mlfs_core.METRICS`.
+    missing : {"refuse", "drop-blocks"}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -183,6 +190,7 @@ def nemenyi_pvalues(
         over_budgets=over_budgets,
         higher_is_better=higher_is_better,
         reference_methods=reference_methods,
+        missing=missing,
     )
     n, k = wide.shape
     r = mean_ranks.to_numpy()
@@ -264,6 +272,7 @@ def wilcoxon_holm(
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
     zero_method: str = "wilcox",
     method: str = "auto",
 ) -> pd.DataFrame:
@@ -291,6 +300,12 @@ def wilcoxon_holm(
     method : {"auto", "exact", "asymptotic"}
         The p-value's method for every pair, or "auto": per pair, as
         :func:`wilcoxon_method` says.
+    missing : {"refuse", "drop-blocks"}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -315,6 +330,7 @@ def wilcoxon_holm(
         over_budgets=over_budgets,
         higher_is_better=higher_is_better,
         reference_methods=reference_methods,
+        missing=missing,
     )
     values = wide.to_numpy(dtype=float)
     k = values.shape[1]
@@ -379,6 +395,7 @@ def control_comparisons(
     over_budgets: str | None = None,
     higher_is_better: bool | None = None,
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
     zero_method: str = "wilcox",
     method: str = "auto",
 ) -> pd.DataFrame:
@@ -405,6 +422,12 @@ def control_comparisons(
         As in :func:`~mlfs_core.friedman_nemenyi`.
     zero_method, method : str
         As in :func:`wilcoxon_holm` (``wilcoxon-holm`` only).
+    missing : {"refuse", "drop-blocks"}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -434,6 +457,7 @@ def control_comparisons(
         over_budgets=over_budgets,
         higher_is_better=higher_is_better,
         reference_methods=reference_methods,
+        missing=missing,
     )
     if control not in wide.columns:
         raise ValueError(

@@ -69,6 +69,7 @@ def dataset_ranks(
     higher_is_better: bool | None = None,
     by: Sequence[str] = (),
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Rank the methods within each dataset (and each ``by`` group).
 
@@ -86,6 +87,12 @@ def dataset_ranks(
         Single-budget methods ranked against the others at the chosen budget
         (see :func:`broadcast_reference`); default: the registry's
         all-features baselines.
+    missing : {{"refuse", "drop-blocks"}}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -107,6 +114,7 @@ def dataset_ranks(
         higher_is_better=higher_is_better,
         by=by,
         reference_methods=reference_methods,
+        missing=missing,
         caller="dataset_ranks",
         suggest_by=True,
     )
@@ -137,6 +145,7 @@ def average_ranks(
     higher_is_better: bool | None = None,
     by: Sequence[str] = (),
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Mean and population std of each method's rank over the datasets.
 
@@ -154,6 +163,12 @@ def average_ranks(
         Single-budget methods ranked against the others at the chosen budget
         (see :func:`broadcast_reference`); default: the registry's
         all-features baselines.
+    missing : {{"refuse", "drop-blocks"}}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -186,6 +201,7 @@ def average_ranks(
         higher_is_better=higher_is_better,
         by=by,
         reference_methods=reference_methods,
+        missing=missing,
         caller="average_ranks",
         suggest_by=True,
     )
@@ -213,6 +229,7 @@ def rank_table(
     higher_is_better: bool | None = None,
     by: str | None = None,
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Average rank per (budget, method) across datasets, best per budget flagged.
 
@@ -233,6 +250,12 @@ def rank_table(
         Methods evaluated at one budget only that are ranked against the
         others at every budget (see :func:`broadcast_reference`); default:
         the registry's all-features baselines.
+    missing : {"refuse", "drop-blocks"}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -253,6 +276,7 @@ def rank_table(
         higher_is_better=higher_is_better,
         by=[by],
         reference_methods=(),  # copied to every budget above already
+        missing=missing,
         caller="rank_table",
     )
     ranks = _ranks(chosen.table, chosen.higher_is_better, [by])

@@ -163,6 +163,7 @@ def friedman_nemenyi(
     alpha: float = 0.05,
     higher_is_better: bool | None = None,
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
 ) -> FriedmanResult:
     """Friedman test of equal average ranks, plus the Nemenyi critical difference.
 
@@ -193,6 +194,12 @@ def friedman_nemenyi(
         Single-budget methods tested against the others at the chosen budget
         (see :func:`~mlfs_core.analysis.broadcast_reference`); default: the
         registry's all-features baselines.
+    missing : {"refuse", "drop-blocks"}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -227,6 +234,7 @@ def friedman_nemenyi(
         over_budgets=over_budgets,
         higher_is_better=higher_is_better,
         reference_methods=reference_methods,
+        missing=missing,
         caller="friedman_nemenyi",
     )
     return _friedman(chosen.table, chosen.higher_is_better, alpha)
@@ -290,11 +298,33 @@ def friedman_by_budget(
     by: str | None = None,
     alpha: float = 0.05,
     reference_methods: Sequence[str] | None = None,
+    missing: str = "refuse",
 ) -> pd.DataFrame:
     """Friedman statistic, p-value and Nemenyi CD for each budget.
 
     ``higher_is_better`` defaults to the direction of ``metric`` in
     :data:`mlfs_core.METRICS` (needed only for a metric it does not know).
+
+    Parameters
+    ----------
+    results : DataFrame
+        The runner's tidy results.
+    metric : str
+        The metric to test.
+    higher_is_better : bool, optional
+        Direction of ``metric`` (default from the registry).
+    by : str, optional
+        Budget column (default :func:`~mlfs_core.analysis.budget_column`).
+    alpha : float, default=0.05
+        Significance level of the critical difference.
+    reference_methods : sequence of str, optional
+        Single-budget methods compared at every budget.
+    missing : {"refuse", "drop-blocks"}, default="refuse"
+        A block (a dataset, or a dataset at one budget) in which some method
+        has no value (no row, NaN, or a budget missing from the mean over
+        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
+        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
+        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -310,15 +340,17 @@ def friedman_by_budget(
     rows = []
     if table.empty:
         return pd.DataFrame(rows, columns=[by, *SUMMARY_COLUMNS])
-    hib = select(
+    chosen = select(
         table,
         metric=metric,
         higher_is_better=higher_is_better,
         by=[by],
         reference_methods=(),  # copied to every budget above already
+        missing=missing,
         caller="friedman_by_budget",
-    ).higher_is_better
-    for budget, group in table.groupby(by, sort=True):
+    )
+    hib = chosen.higher_is_better
+    for budget, group in chosen.table.groupby(by, sort=True):
         try:
             res = _friedman(group, hib, alpha)
         except ValueError:

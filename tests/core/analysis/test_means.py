@@ -13,6 +13,7 @@ from mlfs_core.analysis import (
     variant_ranks,
     within_dataset_ranks,
 )
+from mlfs_core.errors import DroppedBlocksWarning, IncompleteTableError
 
 
 def _means(values: dict[str, list[float]], metric: str = "micro_f1") -> pd.DataFrame:
@@ -54,9 +55,15 @@ def test_method_wins_counts_firsts_ties_and_the_best_average():
     assert row["best_avg_rank"] == pytest.approx(1.375)
 
 
-def test_method_wins_of_an_absent_method_is_nan():
-    row = method_wins(_means({"U": [0.5, 0.8]}), "T", ["T", "U"]).iloc[0]
-    assert row["n_datasets"] == 0 and np.isnan(row["avg_rank"])
+def test_method_wins_of_an_absent_method_is_refused_or_nan():
+    """Check a method without means is refused by default (the cells named),
+    and with missing="drop-blocks" every block goes, with a warning."""
+    means = _means({"U": [0.5, 0.8], "V": [0.1, 0.2]})
+    with pytest.raises(IncompleteTableError, match=r"\('d0', 'T', 'micro_f1'\)"):
+        method_wins(means, "T", ["T", "U"])
+    with pytest.warns(DroppedBlocksWarning, match="dropped 2 incomplete block"):
+        out = method_wins(means, "T", ["T", "U"], missing="drop-blocks")
+    assert out.empty
 
 
 def test_variant_ranks_rank_each_variant_against_the_same_others():
@@ -82,7 +89,12 @@ def test_friedman_on_means_equals_scipy_on_complete_datasets():
             for m in "ABC"
         ]
     )
-    table = friedman_on_means(pd.concat([means, extra]), list("ABCD")).iloc[0]
+    with pytest.raises(IncompleteTableError, match=r"\('d6', 'D', 'micro_f1'\)"):
+        friedman_on_means(pd.concat([means, extra]), list("ABCD"))
+    with pytest.warns(DroppedBlocksWarning, match="dropped 1 incomplete block.* of 7"):
+        table = friedman_on_means(
+            pd.concat([means, extra]), list("ABCD"), missing="drop-blocks"
+        ).iloc[0]
     expected = stats.friedmanchisquare(*values.values())
     assert table["statistic"] == pytest.approx(expected.statistic)
     assert table["pvalue"] == pytest.approx(expected.pvalue)

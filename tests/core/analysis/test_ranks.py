@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from mlfs_core.analysis import average_ranks, dataset_ranks, rank_table
+from mlfs_core.errors import ConfigError, DroppedBlocksWarning, IncompleteTableError
 
 
 def _table(rows):
@@ -54,12 +55,17 @@ def test_average_ranks_averages_repeated_rows_first():
     assert out.loc["A", "mean"] == 2.0  # mean 0.5 < 0.6
 
 
-def test_average_ranks_skip_incomplete_datasets():
-    """Check that a dataset missing a method is left out of the ranking."""
+def test_average_ranks_refuse_or_drop_incomplete_datasets():
+    """Check that a dataset missing a method is refused by default (the
+    missing cell named) and left out of the ranking with missing="drop-blocks"."""
     t = pd.concat([HAND, _table([("d4", "A", 1.0), ("d4", "B", 0.0)])])
-    assert average_ranks(t, higher_is_better=True).loc["A", "mean"] == pytest.approx(
-        2.0
-    )
+    with pytest.raises(IncompleteTableError, match=r"\('d4', 'C'\)") as info:
+        average_ranks(t, higher_is_better=True)
+    assert info.value.cells == [("d4", "C")]
+    assert not isinstance(info.value, ConfigError)
+    with pytest.warns(DroppedBlocksWarning, match="dropped 1 incomplete block"):
+        ranks = average_ranks(t, higher_is_better=True, missing="drop-blocks")
+    assert ranks.loc["A", "mean"] == pytest.approx(2.0)
 
 
 def test_rank_table_flags_best_and_broadcasts_af():

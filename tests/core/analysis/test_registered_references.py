@@ -20,6 +20,7 @@ from mlfs_core.analysis import (
     similarity_matrix,
 )
 from mlfs_core.columns import METHOD
+from mlfs_core.errors import IncompleteTableError
 from mlfs_core.evaluation import (
     ExperimentConfig,
     plan_experiment,
@@ -100,8 +101,8 @@ def test_without_the_registration_the_plugin_rows_are_refused():
     """Check the default really comes from the registry: unregistered, the
     same 100 % rows are a budget of their own and the test needs budget=."""
     table = _table(NAME)
-    result = friedman_nemenyi(table, metric="micro_f1", budget=10.0)
-    assert NAME not in set(result.ranks.index)
+    with pytest.raises(IncompleteTableError, match=f"'{NAME}', 10.0"):
+        friedman_nemenyi(table, metric="micro_f1", budget=10.0)
 
 
 def test_similarity_leaves_the_plugin_baseline_out(full_baseline):
