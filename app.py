@@ -21,7 +21,7 @@ st.set_page_config(
 )
 warmup.import_needed()  # one thread at a time: sessions starting together
 
-from ui import state, widgets  # noqa: E402
+from ui import links, state, widgets  # noqa: E402
 from ui.sections import methods  # noqa: E402
 
 PAGES = {
@@ -66,8 +66,13 @@ PAGES = {
 }
 
 
-def sidebar() -> None:
-    """The dataset and seed every page shares."""
+def sidebar():
+    """The dataset and seed every page shares; returns the slot of the view's link.
+
+    Both are bound to the URL (``?dataset=...&seed=...``, :func:`ui.links.bound`).
+    The workspace was restored before (:func:`ui.state.init_state`), so a
+    restored upload named by the URL is already among the options.
+    """
     with st.sidebar:
         names = list(widgets.dataset_catalogue())
         if st.session_state[state.DATASET] not in names:
@@ -75,26 +80,36 @@ def sidebar() -> None:
         st.selectbox(
             "Dataset",
             names,
-            key=state.DATASET,
             help="The sample, datasets in MLFS_DATA_DIR and your uploads.",
+            **links.bound(state.DATASET),
         )
         st.number_input(
             "Seed",
             min_value=0,
             step=1,
-            key=state.SEED,
             help="One seed for every random choice (RaR, RFS, folds).",
+            **links.bound(state.SEED),
         )
         st.caption("MLFS Explorer: multi-label feature selection, two papers live.")
+        note = st.session_state.pop(state.WORKSPACE_NOTE, None)
+        if note:
+            st.warning(note, icon=":material/delete_sweep:")
+        return st.expander("Link to this view", icon=":material/link:")
 
 
 # Until the whole app is imported (a few seconds after the server's first page),
 # every run holds the import lock: sessions starting together never import at once.
 with warmup.settling():
-    state.init_state()
+    state.init_state()  # first: restores the URL's workspace (uploads, results)
     pg = st.navigation(PAGES)
+    links.begin(pg.url_path)
     if pg.url_path != DATA_PAGE.url_path:  # the Data page lists no method
         methods.server_plugins()  # installed entry points, MLFS_PLUGINS; never uploads
-    sidebar()
-    pg.run()
+    link_slot = sidebar()
+    try:
+        pg.run()
+    finally:  # a stopped run keeps what it made too
+        state.save_workspace()
+    links.show_link(link_slot)
+    links.finish()
 warmup.end(warm_up)

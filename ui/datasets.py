@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from . import workspace
 from .state import SAMPLE_DIR, SAMPLE_NAME, session_dir, work_dir
 
 
@@ -84,15 +85,24 @@ def upload_ttl_seconds() -> float:
 
 
 def uploads_root() -> Path:
-    """The folder holding one sub-folder per session (``<token>/<upload>``)."""
-    return work_dir() / "uploads"
+    """The folder of every workspace (``<token>/uploads/<upload>``)."""
+    return workspace.root(work_dir())
 
 
 def uploads_dir(session: str | None = None) -> Path:
-    """The folder of one session's kept uploads (default: the current session)."""
+    """The folder of one session's kept uploads (default: the current session):
+    ``uploads`` in its workspace (:mod:`ui.workspace`)."""
     if session is None:
         return session_dir("uploads")
-    return uploads_root() / session
+    return workspace.folder(work_dir(), session) / "uploads"
+
+
+def _sessions_uploads() -> list[Path]:
+    """Every workspace's uploads folder."""
+    root = uploads_root()
+    if not root.is_dir():
+        return []
+    return [p / "uploads" for p in root.iterdir() if (p / "uploads").is_dir()]
 
 
 def _size(folder: Path) -> int:
@@ -128,14 +138,13 @@ def save_upload(files: list[tuple[str, bytes]], *, session: str | None = None) -
     for name, data in files:
         (folder / Path(name).name).write_bytes(data)
     touch_upload(str(folder))
-    prune_uploads(keep=folder, session=own.name)
+    prune_uploads(keep=folder, session=own.parent.name)
     return str(folder)
 
 
 def _make_room(size: int, own: Path) -> None:
     """Check the global cap for ``size`` more bytes (see :func:`save_upload`)."""
-    root = uploads_root()
-    sessions = [p for p in root.iterdir() if p.is_dir()] if root.is_dir() else []
+    sessions = _sessions_uploads()
     total = sum(_size(p) for p in sessions)
     if total + size <= upload_total():
         return
@@ -163,7 +172,8 @@ def touch_upload(folder: str) -> None:
     if path.is_dir():
         now = time.time()
         os.utime(path, (now, now))
-        if path.parent.parent == uploads_root():
+        in_workspace = path.parent.parent.parent == uploads_root()
+        if path.parent.name == "uploads" and in_workspace:
             os.utime(path.parent, (now, now))  # the session is not idle
 
 

@@ -1,15 +1,41 @@
 """Every view a link: widget values kept in the page's URL query string.
 
 Pages create each user-facing widget with ``**links.bound("name")``: the name
-is both the widget's session-state key and its query parameter, so a page
-switch, Back/Forward, a reload and a pasted link open the same view.
+is both the widget's session-state key and its query parameter, so a reload
+and a pasted link open the same view (Streamlit's ``bind="query-params"``).
+
+Streamlit 1.67 drops a page's bound parameters from the URL when another page
+opens (``st.navigation`` keeps only the router's parameters, such as the
+sidebar's ``dataset`` and ``seed``, and unbound ones such as the workspace's
+``ws``), and Back/Forward restores a page with its widgets at their defaults.
+So the router calls :func:`begin` before the page and :func:`finish` after
+it: the values each bound widget last had are kept in session state, put
+back when its page opens again, and if Streamlit's history navigation reset
+them to their defaults anyway, one more run sets them (the URL then holds
+them again). :func:`link` is the current view's URL, shown in the sidebar
+with a copy button (:func:`show_link`).
 """
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+import streamlit as st
+
+_SAVED = "_links_saved"  # key -> the value its widget last had
+_PAGE = "_links_page"  # the page of the last run
+_SWITCHED = "_links_switched"  # this run opens a page another page preceded
+_WANTED = "_links_wanted"  # key -> value put back on this run
+_PENDING = "_links_pending"  # key -> value to put back on the next run
+_BOUND = "_links_bound"  # keys bound on this run
+
 
 def bound(key: str) -> dict[str, str]:
     """Keyword arguments that bind a widget to the query parameter ``key``.
+
+    On the first run of a page opened from another page, a widget whose
+    parameter is not in the URL gets back the value it had when the user
+    last saw the page.
 
     Parameters
     ----------
@@ -22,4 +48,69 @@ def bound(key: str) -> dict[str, str]:
     dict
         ``{"key": key, "bind": "query-params"}``, to splat into the widget call.
     """
+    state = st.session_state
+    saved = state.setdefault(_SAVED, {})
+    pending = state.get(_PENDING) or {}
+    if key in pending:
+        state[key] = pending.pop(key)
+    elif state.get(_SWITCHED) and key not in st.query_params and key in saved:
+        state[key] = saved[key]
+        state.setdefault(_WANTED, {})[key] = saved[key]
+    state.setdefault(_BOUND, []).append(key)
     return {"key": key, "bind": "query-params"}
+
+
+def begin(page: str) -> None:
+    """Start a run of ``page`` (the router calls it before the page runs)."""
+    state = st.session_state
+    previous = state.get(_PAGE)
+    state[_SWITCHED] = previous is not None and previous != page
+    state[_PAGE] = page
+    state[_WANTED] = {}
+    state[_BOUND] = []
+
+
+def finish() -> None:
+    """Remember the bound widgets' values; rerun once if some were reset.
+
+    Back/Forward (Streamlit's history navigation) gives a bound widget whose
+    parameter the URL lacks its default, over a value put back by
+    :func:`bound`; that value is then set on a second run.
+    """
+    state = st.session_state
+    wanted = state.get(_WANTED) or {}
+    missed = {k: v for k, v in wanted.items() if k in state and _differs(state[k], v)}
+    saved = state.setdefault(_SAVED, {})
+    for key in state.get(_BOUND) or []:
+        if key in state and key not in missed:
+            saved[key] = state[key]
+    state[_WANTED] = {}
+    if missed and not state.get(_PENDING):
+        state[_PENDING] = missed
+        st.rerun()
+    state[_PENDING] = {}
+
+
+def _differs(a: object, b: object) -> bool:
+    try:
+        return bool(a != b)
+    except (TypeError, ValueError):  # e.g. arrays: compare their text
+        return repr(a) != repr(b)
+
+
+def link() -> str:
+    """The current view's URL: the page's address and every query parameter."""
+    base = st.context.url or ""
+    params = [(k, v) for k in st.query_params for v in st.query_params.get_all(k)]
+    return base + ("?" + urlencode(params) if params else "")
+
+
+def show_link(where) -> None:
+    """Show :func:`link` in ``where`` (a container) with a copy button."""
+    with where:
+        st.caption(
+            "Link to this view (copy it with the button at its right): it opens "
+            "this page with these choices and your workspace (uploads, results). "
+            "Whoever has it sees your workspace."
+        )
+        st.code(link(), language=None, wrap_lines=True)

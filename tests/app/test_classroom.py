@@ -66,7 +66,7 @@ def test_the_same_experiment_in_two_sessions_writes_two_result_folders():
         at = open_page(new_app(), "experiment")
         at.multiselect(key="exp_methods_A").set_value(["MaxCS"]).run()
         at.text_input(key="exp_budgets_A").set_value("50").run()
-        at.number_input(key="exp_folds_A").set_value(2).run()
+        at.text_input(key="exp_folds_A").set_value("2").run()
         at.button(key="exp_run").click().run()
         assert not at.exception and not at.error
         folders.append(Path(at.session_state["experiment_results"]))

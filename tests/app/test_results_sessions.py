@@ -31,8 +31,8 @@ def test_two_sessions_keep_their_own_uploaded_results():
     alice_dir = _upload_results(alice, mine)
     bob_same = _upload_results(bob, mine)  # the same bytes: still two folders
     assert bob_same != alice_dir
-    assert alice_dir.parent.name == alice.session_state["session_token"]
-    assert bob_same.parent.name == bob.session_state["session_token"]
+    assert alice_dir.parent.parent.name == alice.session_state["session_token"]
+    assert bob_same.parent.parent.name == bob.session_state["session_token"]
     assert len(_datasets_drawn(alice)) == 1
     bob_dir = _upload_results(bob, theirs)
     assert (alice_dir / "results.csv").read_bytes() == mine  # not overwritten

@@ -147,7 +147,7 @@ def test_uploads_are_kept_within_the_quota_least_recently_used_first(
     from ui import datasets
 
     monkeypatch.setenv("MLFS_UPLOAD_QUOTA_MB", str(2.5 * 1000 / 1024 / 1024))
-    blob, me = b"x" * 1000, "0123456789abcdef"
+    blob, me = b"x" * 1000, "0123456789abcdef_-ABCDEF"  # a workspace token
     a = datasets.save_upload([("a.csv", blob)], session=me)
     b = datasets.save_upload([("b.csv", blob)], session=me)
     past = time.time() - 100
