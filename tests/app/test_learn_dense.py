@@ -1,0 +1,85 @@
+"""AppTest: the dense-data note is in the open on Rank features and the Learn pages.
+
+Issue 43, item 7: on emotions MaxCS puts 12 of its top 20 features at score 0,
+in file order; the warning was hidden in a collapsed "1 note" expander on
+Rank features and the Learn pages. It is now an open ``st.warning`` near the
+chart whenever a presence-based method (CS, BNS) ranks dense data.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import TOY_XML, new_app, open_page
+from .test_dense_warning import _dense_arff
+
+
+@pytest.fixture
+def dense_dir(tmp_path, monkeypatch):
+    """A data folder holding one generated dense dataset, ``dense``."""
+    folder = tmp_path / "datasets" / "dense"
+    folder.mkdir(parents=True)
+    (folder / "dense.arff").write_text(_dense_arff(n_features=30))
+    (folder / "dense.xml").write_text(TOY_XML)
+    monkeypatch.setenv("MLFS_DATA_DIR", str(folder.parent))
+    return folder
+
+
+@pytest.fixture
+def emotions_dir(shared_datasets, tmp_path, monkeypatch):
+    """A data folder linking the shared emotions dataset."""
+    folder = tmp_path / "real"
+    folder.mkdir()
+    (folder / "emotions").symlink_to(shared_datasets / "emotions")
+    monkeypatch.setenv("MLFS_DATA_DIR", str(folder))
+    return folder
+
+
+def _open(page: str, dataset: str):
+    at = new_app()
+    at.selectbox(key="dataset").select(dataset).run()
+    return open_page(at, page)
+
+
+def _in_the_open(at) -> list[str]:
+    """The dense-data warnings shown in the open (not inside an expander)."""
+    hidden = [w.value for e in at.expander for w in e.warning]
+    shown = [w.value for w in at.warning if "Dense data" in w.value]
+    return [w for w in shown if shown.count(w) > hidden.count(w)]
+
+
+@pytest.mark.parametrize("page", ["rank", "learn_score", "learn_aggregation"])
+def test_dense_note_is_open_where_cs_bns_rank_dense_data(dense_dir, page):
+    """Check the Rank page (MaxCS), the Score page and the aggregation page show
+    the dense-data note in the open, naming the method and the cure."""
+    at = _open(page, "dense")
+    assert not at.exception and not at.error
+    (note,) = _in_the_open(at)
+    assert note.startswith("dense: Dense data")
+    assert 'binarize = "median"' in note
+    assert ("MaxCS" if page != "learn_score" else "CS, BNS") in note
+
+
+def test_no_open_note_under_the_median_rule_or_a_greedy_method(dense_dir):
+    """Check the median rule, and a method without the presence rule (PMU),
+    get no open dense-data note."""
+    at = _open("learn_aggregation", "dense")
+    at.radio(key="agg_rule").set_value("median").run()
+    assert _in_the_open(at) == []
+    at = open_page(at, "learn_greedy")
+    assert not at.exception and not at.error
+    assert _in_the_open(at) == []
+    at = open_page(at, "rank")
+    at.selectbox(key="rank_a_binarize").select("median").run()
+    assert _in_the_open(at) == []
+
+
+def test_emotions_rank_note_counts_the_zero_scores(emotions_dir):
+    """Check MaxCS on emotions: the open note says 12 of the top 20 score 0."""
+    at = _open("rank", "emotions")
+    assert not at.exception and not at.error
+    (note,) = _in_the_open(at)
+    assert note.startswith("emotions: Dense data") and "MaxCS" in note
+    assert "12 of the top 20 features score 0" in note
+    shown = at.dataframe[0].value
+    assert int((shown["score"] == 0).sum()) == 12
