@@ -251,7 +251,15 @@ def test_app_execs_streamlit_with_the_flags_and_the_blas_pin(monkeypatch):
     ((path, argv, env),) = calls
     assert path == sys.executable and argv[1:4] == ["-m", "streamlit", "run"]
     assert argv[4] == str(app.app_script()) and argv[4].endswith("app.py")
-    assert argv[5:] == ["--server.port", "8600", "--server.headless", "true"]
+    assert argv[5:9] == ["--server.port", "8600", "--server.headless", "true"]
+    assert argv[9:] == [  # this machine only, no magic (mlfs_core.cli.app)
+        "--server.address",
+        "127.0.0.1",
+        "--runner.magicEnabled",
+        "false",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
     assert env["OPENBLAS_CORETYPE"] == "X"
     monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
 
