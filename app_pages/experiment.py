@@ -58,12 +58,15 @@ def _run_without_dense_warnings(config):
 
 
 if config is not None:
-    experiment_form.estimate_panel(config, st.session_state["exp_protocol"])
+    experiment_form.estimate_panel(config, values["protocol"])
     st.info(experiment.run_statement(config), icon=":material/play_circle:")
+# An invalid setting (an error above) disables Run: a run never goes on with
+# other values than those on the screen, and no summary describes them.
 left, right = st.columns([1, 5])
 run = left.button("Run", type="primary", key="exp_run", disabled=config is None)
 right.button("Stop", key="exp_stop", help="Finished tasks stay cached.")
-experiment_form.report_stopped_run()
+if not run:  # a new run ends the note on the stopped one
+    experiment_form.report_stopped_run(config)
 
 if run and config is not None:
     folder = widgets.call_showing_warnings(
@@ -73,6 +76,6 @@ if run and config is not None:
         st.session_state[state.EXPERIMENT_RESULTS] = str(folder)
         st.session_state[state.RESULTS_SOURCE] = state.SOURCE_SESSION
 
-experiment_form.show_session_results()
+experiment_form.show_session_results(config)
 if st.session_state.get(state.EXPERIMENT_RESULTS):
     run_figure.show_run_figure(st.session_state[state.EXPERIMENT_RESULTS])

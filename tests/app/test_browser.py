@@ -85,7 +85,7 @@ def test_small_experiment_end_to_end(page, st_server, shots):
     page.goto(st_server + "/")
     wait_idle(page)
     go_to(page, "Experiment")
-    folds = page.get_by_role("spinbutton", name="Folds (CV)")
+    folds = page.get_by_role("textbox", name="Folds (CV)")
     folds.fill("2")
     folds.press("Enter")
     wait_idle(page)

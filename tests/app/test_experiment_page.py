@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .conftest import charts, new_app, open_page
 
-SMALL = {"exp_folds_A": 2, "exp_budgets_A": "10, 50"}
+SMALL = {"exp_folds_A": "2", "exp_budgets_A": "10, 50"}
 
 
 def _small_experiment():
     at = open_page(new_app(), "experiment")
     at.multiselect(key="exp_methods_A").set_value(["MaxCS", "RFS"]).run()
     for key, value in SMALL.items():
-        kind = at.number_input if key.startswith("exp_folds") else at.text_input
-        kind(key=key).set_value(value).run()
+        at.text_input(key=key).set_value(value).run()
     return at
 
 
@@ -253,14 +254,14 @@ def test_the_form_keeps_its_values_across_pages_and_protocol_switches(data_dir):
     at.multiselect(key="exp_methods_B").set_value(["PPT-MI", "SCLS", "ATR"]).run()
     at.text_input(key="exp_budgets_B").set_value("1-10").run()
     at.selectbox(key="exp_split").set_value("cv").run()
-    at.number_input(key="exp_folds_B").set_value(4).run()
+    at.text_input(key="exp_folds_B").set_value("4").run()
     open_page(at, "data")
     open_page(at, "experiment")
     assert at.multiselect(key="exp_datasets").value == ["sample (planted)", "toy"]
     assert at.radio(key="exp_protocol").value == "B"
     assert at.multiselect(key="exp_methods_B").value == ["PPT-MI", "SCLS", "ATR"]
     assert at.text_input(key="exp_budgets_B").value == "1-10"
-    assert at.number_input(key="exp_folds_B").value == 4
+    assert at.text_input(key="exp_folds_B").value == "4"
     at.radio(key="exp_protocol").set_value("A").run()
     at.text_input(key="exp_budgets_A").set_value("20").run()
     at.radio(key="exp_protocol").set_value("B").run()
@@ -292,14 +293,14 @@ def test_protocol_b_own_split_has_no_folds_and_no_solver_line():
     at = open_page(new_app(), "experiment")
     at.radio(key="exp_protocol").set_value("B").run()
     at.selectbox(key="exp_split").set_value("holdout").run()
-    assert "Folds (CV)" not in [n.label for n in at.number_input]
+    assert "Folds (CV)" not in [n.label for n in at.text_input]
     at.multiselect(key="exp_methods_B").set_value(["PPT-MI"]).run()
     at.text_input(key="exp_budgets_B").set_value("1-3").run()
     at.button(key="exp_run").click().run()
     assert not at.exception and not at.error
     assert not any("max_iter" in c.value for c in at.caption)
     at.selectbox(key="exp_split").set_value("cv").run()
-    assert "Folds (CV)" in [n.label for n in at.number_input]
+    assert "Folds (CV)" in [n.label for n in at.text_input]
 
 
 def test_time_left_is_read_from_recent_tasks_and_never_a_stuck_second():
@@ -333,6 +334,198 @@ def test_an_estimate_before_the_run_and_a_quick_variant_for_a_long_one(monkeypat
     assert any("long run" in w.value for w in at.warning)
     at.button(key="exp_quick").click().run()
     assert at.text_input(key="exp_budgets_A").value == "10, 30, 50"
-    assert at.number_input(key="exp_folds_A").value == 2
+    assert at.text_input(key="exp_folds_A").value == "2"
     assert at.selectbox(key="exp_scaling_A").value == "l2-rows"
     assert not [i for i in at.info if "on this machine" in i.value]  # new settings
+
+
+def _infos(at) -> list[str]:
+    return [i.value for i in at.info if i.value.startswith("Run computes")]
+
+
+def test_out_of_range_numbers_stop_the_run_with_an_error_naming_the_box():
+    """Check (issue 43, item 10): Folds 1e9, Random runs 9 or a seed past 64 bits
+    is an st.error naming the box and its range; no summary describes other
+    settings, and Run is disabled: nothing runs (it was: a red box, the summary
+    "3-fold CV", and Run ran with 3 folds)."""
+    from ui import state
+
+    at = _small_experiment()
+    assert "2-fold CV" in _infos(at)[0]
+    at.text_input(key="exp_folds_A").set_value("1e9").run()
+    assert not at.exception
+    (error,) = [e.value for e in at.error]
+    assert "Folds (CV) must be a whole number from 2 to 10, not 1e9." in error
+    assert not _infos(at)  # no summary of settings that would not run
+    assert at.button(key="exp_run").disabled  # AppTest, like a browser, cannot click
+    assert not at.progress and at.session_state[state.EXPERIMENT_RESULTS] is None
+    at.text_input(key="exp_folds_A").set_value("2.5").run()
+    assert "not 2.5" in at.error[0].value
+    at.text_input(key="exp_folds_A").set_value("2").run()
+    at.text_input(key="exp_repeats_A").set_value("9").run()
+    assert "Random runs must be a whole number from 1 to 5, not 9." in at.error[0].value
+    at.text_input(key="exp_repeats_A").set_value("1").run()
+    # The sidebar's seed box (ui owner: app.py) keeps 0 for 10**25; whatever it
+    # keeps, the summary names the seed the run would use.
+    at.session_state["seed"] = 10**25
+    at.run()
+    seed = at.number_input(key="seed").value
+    assert not at.error and f"2-fold CV, seed {seed}." in _infos(at)[0]
+    at.session_state["seed"] = 4
+    at.run()
+    assert not at.error and "2-fold CV, seed 4." in _infos(at)[0]
+
+
+def test_the_config_refuses_a_seed_past_64_bits_naming_it():
+    """Check the seed's range: 0 to 2**63 - 1 (what a saved TOML config holds);
+    10**25 is a ConfigError naming the seed, never a run with another seed."""
+    import pytest
+
+    from mlfs_core.errors import ConfigError
+    from ui.sections.experiment import build_config
+
+    common = {"protocol": "A", "budgets": "10", "folds": "2", "repeats": "1"}
+    config = build_config(["sample"], ["MaxCS"], split="cv", seed=2**63 - 1, **common)
+    assert config.seed == 2**63 - 1
+    with pytest.raises(ConfigError, match=r"Seed \(sidebar\) must be a whole number"):
+        build_config(["sample"], ["MaxCS"], split="cv", seed=10**25, **common)
+    with pytest.raises(ConfigError, match=r"Folds \(CV\) .* from 2 to 10, not 11"):
+        build_config(
+            ["sample"], ["MaxCS"], split="cv", seed=0, **{**common, "folds": 11}
+        )
+
+
+def test_a_config_with_out_of_range_folds_shows_them_with_the_error():
+    """Check: a loaded config's 20 folds is put in the box and named by the error,
+    not silently clamped to 10."""
+    toml = (
+        'name = "t"\nseed = 1\nmethods = ["MaxCS"]\n[protocol]\nname = "A"\n'
+        'budgets = [10]\nn_folds = 20\n[[datasets]]\npath = "sample"\n'
+    )
+    at = open_page(new_app(), "experiment")
+    at.file_uploader(key="exp_config_upload").set_value(
+        ("c.toml", toml.encode(), "application/toml")
+    ).run()
+    assert not at.exception
+    assert at.text_input(key="exp_folds_A").value == "20"
+    assert any(
+        "Folds (CV) must be a whole number from 2 to 10" in e.value for e in at.error
+    )
+    assert at.button(key="exp_run").disabled
+
+
+def _stopping_after(monkeypatch, tasks: int) -> None:
+    """Make the next run stop (as Stop does) after ``tasks`` finished tasks."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui.sections import experiment as section
+
+    real = section.run_experiment
+
+    def stopped(config, *, progress, **kwargs):
+        def report(done, total, message):
+            progress(done, total, message)
+            if done >= tasks:
+                monkeypatch.setattr(section, "run_experiment", real)
+                raise StopException()
+
+        return real(config, progress=report, **kwargs)
+
+    monkeypatch.setattr(section, "run_experiment", stopped)
+
+
+def test_stop_fences_the_earlier_results_and_says_what_was_kept(monkeypatch):
+    """Check (issue 43, item 9): after Stop during a 25/45 % run, the 20/40/60 %
+    results are under a heading and a notice naming their settings, and a
+    notice says what of the stopped run was kept; Run then replaces them."""
+    from ui import state
+
+    at = _small_experiment()
+    at.text_input(key="exp_budgets_A").set_value("20, 40, 60").run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    assert [s.value for s in at.subheader] == ["Results of this session's experiment"]
+    assert not at.warning
+    at.text_input(key="exp_budgets_A").set_value("25, 45").run()
+    _stopping_after(monkeypatch, 3)
+    at.button(key="exp_run").click().run()  # stops after 3 tasks
+    at.button(key="exp_stop").click().run()  # Stop's rerun
+    assert not at.exception
+    stopped, earlier = (w.value for w in at.warning)
+    assert stopped.startswith("**Stopped: no results of the settings above yet.**")
+    assert "budgets 25, 45 (% of M), 2-fold CV" in stopped
+    assert "stopped after 3 of" in stopped and "Kept: its 3 finished tasks" in stopped
+    headings = [s.value for s in at.subheader]
+    assert headings[0] == "Results of earlier settings, not of the settings above"
+    assert "Results of this session's experiment" not in headings
+    assert "budgets 20, 40, 60 (% of M)" in earlier
+    assert "25" not in earlier.split("budgets")[1].split("(")[0]
+    assert set(at.dataframe[0].value["budget_pct"]) == {20.0, 40.0, 60.0}
+    at.button(key="exp_run").click().run()  # resumes; this time to the end
+    assert not at.exception and not at.error and not at.warning
+    assert [s.value for s in at.subheader][0] == "Results of this session's experiment"
+    assert set(at.dataframe[0].value["budget_pct"]) == {25.0, 45.0}
+    folder = at.session_state[state.EXPERIMENT_RESULTS]
+    assert "budgets 25, 45" in (Path(folder) / "settings.txt").read_text()
+
+
+def test_changed_settings_fence_the_results_until_they_are_run_again():
+    """Check: results under changed settings are labelled as those of earlier
+    settings; back to the run's settings, they are this run's again."""
+    at = _small_experiment()
+    at.button(key="exp_run").click().run()
+    assert [s.value for s in at.subheader] == ["Results of this session's experiment"]
+    at.multiselect(key="exp_methods_A").set_value(["MaxCS"]).run()
+    assert at.subheader[0].value.startswith("Results of earlier settings")
+    assert "2 method(s) (MaxCS, RFS)" in at.warning[0].value
+    at.multiselect(key="exp_methods_A").set_value(["MaxCS", "RFS"]).run()
+    assert [s.value for s in at.subheader] == ["Results of this session's experiment"]
+    assert not at.warning
+
+
+def test_every_choice_is_in_the_url_and_a_pasted_link_opens_the_same_form(data_dir):
+    """Check (issue 43, item 3): the Experiment page's choices survive a visit
+    of another page, are in the URL's query string, and a fresh session opened
+    with that query string (a pasted link) shows the same form."""
+    from streamlit.testing.v1 import AppTest
+
+    from .conftest import APP, PAGE_PATHS
+
+    chosen = {
+        "exp_datasets": ["sample (planted)", "toy"],
+        "exp_methods_A": ["MaxCS", "RFS"],
+        "exp_budgets_A": "25, 45",
+        "exp_folds_A": "4",
+        "exp_repeats_A": "2",
+        "exp_scaling_A": "l2-rows",
+        "exp_binarize_A": "median",
+    }
+    at = open_page(new_app(), "experiment")
+    for key, value in chosen.items():
+        _widget(at, key).set_value(value).run()
+    open_page(at, "rank")
+    open_page(at, "experiment")
+    assert {key: _widget(at, key).value for key in chosen} == chosen
+    params = dict(at.query_params)
+    # Streamlit writes an option as shown: "MaxCS · <its family>"
+    assert [v.split(" · ")[0] for v in params["exp_methods_A"]] == ["MaxCS", "RFS"]
+    assert params["exp_budgets_A"] == "25, 45" and params["exp_folds_A"] == "4"
+    assert params["exp_datasets"] == ["sample (planted)", "toy"]
+    assert "exp_protocol" not in params  # a default value stays out of the URL
+    pasted = AppTest.from_file(APP, default_timeout=60)
+    pasted.query_params.update(params)
+    pasted.switch_page(PAGE_PATHS["experiment"]).run()
+    assert not pasted.exception
+    assert {key: _widget(pasted, key).value for key in chosen} == chosen
+    assert (
+        "protocol A on 2 dataset(s): sample, toy; 2 method(s) (MaxCS, RFS) at "
+        "budgets 25, 45 (% of M), 4-fold CV"
+    ) in _infos(pasted)[0]
+
+
+def _widget(at, key: str):
+    for kind in ("multiselect", "text_input", "selectbox", "radio"):
+        found = [w for w in getattr(at, kind) if w.key == key]
+        if found:
+            return found[0]
+    raise KeyError(key)

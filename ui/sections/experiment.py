@@ -8,6 +8,7 @@ that method's tasks, and a stopped run resumes where it was.
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -47,8 +48,8 @@ from .. import cached, state
 from ..datasets import DatasetKey
 
 TEACHING_DEFAULTS = {
-    "A": {"budgets": "10, 30, 50", "folds": 3},
-    "B": {"budgets": "1-20", "folds": 3},
+    "A": {"budgets": "10, 30, 50", "folds": "3"},
+    "B": {"budgets": "1-20", "folds": "3"},
 }
 """The Experiment form's first budgets and folds per protocol; its first methods
 are :func:`teaching_methods` (from the registry)."""
@@ -100,6 +101,75 @@ def parse_budgets(text: str) -> tuple[float, ...]:
     return tuple(sorted(values))
 
 
+FOLDS = ("Folds (CV)", 2, 10)
+"""The folds box: its label and the whole numbers it allows."""
+REPEATS = ("Random runs", 1, 5)
+"""The random-runs box: its label and the whole numbers it allows."""
+SEED = ("Seed (sidebar)", 0, 2**63 - 1)
+"""The seed: 0 up to the largest integer a saved config (TOML) can hold."""
+
+
+def whole_number(value: object, field: tuple[str, int, int]) -> int:
+    """``value`` (a box's text or a number) as an int within ``field``'s range.
+
+    Parameters
+    ----------
+    value : str, int or float
+        What the box holds: ``"3"``, ``"1e9"``, ``7``.
+    field : tuple
+        ``(label, lowest, highest)``, e.g. :data:`FOLDS`.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ConfigError
+        Naming the field, its allowed range and the value, when the value is
+        not a whole number in the range: a run never goes on with another
+        value than the one on the screen.
+
+    Examples
+    --------
+    >>> whole_number("4", FOLDS)
+    4
+    >>> whole_number("1e9", FOLDS)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.ConfigError: Folds (CV) must be ... from 2 to 10, not 1e9.
+    """
+    label, lo, hi = field
+    text = str(value).strip()
+    number = _as_int(text)
+    if number is None or not lo <= number <= hi:
+        raise ConfigError(
+            f"{label} must be a whole number from {_spaced(lo)} to {_spaced(hi)}, "
+            f"not {text or 'empty'}."
+        )
+    return number
+
+
+def _as_int(text: str) -> int | None:
+    """``text`` as an int (``"12"``, ``"1e9"``, ``"3.0"``), else None."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        real = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(real) or not real.is_integer():
+        return None
+    return int(real)
+
+
+def _spaced(number: int) -> str:
+    """``9223372036854775807`` -> ``"9 223 372 036 854 775 807"`` (readable)."""
+    return f"{number:,}".replace(",", " ")
+
+
 def dataset_item(name: str, key: DatasetKey) -> object:
     """A config dataset: "sample", a path spec, or (uploads) the loaded Dataset."""
     if key.kind == "upload":
@@ -121,10 +191,10 @@ def build_config(
     *,
     protocol: str,
     budgets: str,
-    folds: int,
-    repeats: int,
+    folds: int | str,
+    repeats: int | str,
     split: str,
-    seed: int,
+    seed: int | str,
     scaling: str = "none",
     binarize: str = "presence",
     evaluation: str = "definition",
@@ -137,19 +207,26 @@ def build_config(
     family: ``presence`` or ``median``); ``evaluation`` is protocol B's
     (``ProtocolConfig.evaluation``: ``definition``, ``reference-code`` or a
     convention of the reference code alone).
+
+    ``folds``, ``repeats`` and ``seed`` are checked against :data:`FOLDS`,
+    :data:`REPEATS` and :data:`SEED` (:func:`whole_number`): a value out of
+    range is a :class:`~mlfs_core.errors.ConfigError` naming the box and its
+    range, never a run with some other value.
     """
+    n_folds = whole_number(folds, FOLDS) if protocol == "A" or split == "cv" else 3
     common = {
         "budgets": parse_budgets(budgets),
-        "n_repeats": int(repeats),
+        "n_repeats": whole_number(repeats, REPEATS),
         "on_sparse_label": "ignore",
     }
+    seed = whole_number(seed, SEED)
     if protocol == "A":
-        proto = protocol_a(n_folds=int(folds), scaling=scaling, **common)
+        proto = protocol_a(n_folds=n_folds, scaling=scaling, **common)
     else:
         knn = ClassifierConfig("mlknn", {"k": 10, "s": 1.0, "scaling": scaling})
         proto = protocol_b(
             split=split,
-            n_folds=int(folds),
+            n_folds=n_folds,
             classifier=knn,
             evaluation=evaluation,
             **common,
@@ -158,7 +235,7 @@ def build_config(
         datasets=tuple(datasets),
         methods=tuple(_with_binarize(m, binarize) for m in methods),
         protocol=proto,
-        seed=int(seed),
+        seed=seed,
         name="app",
     )
 
@@ -204,7 +281,32 @@ def run(config: ExperimentConfig, report: Callable[[int, int, str, str], None]) 
 
     cache_dir = state.work_dir() / "experiment_cache"
     result = run_experiment(config, cache_dir=cache_dir, progress=progress)
-    return save(result, _run_folder(config))
+    folder = save(result, _run_folder(config))
+    (folder / STATEMENT_FILE).write_text(settings_text(config) + "\n", "utf-8")
+    return folder
+
+
+STATEMENT_FILE = "settings.txt"
+"""A run folder's file holding :func:`settings_text` of the config it ran.
+
+The page reads it back to spell out which settings results belong to when
+they are not those of the form (:func:`statement_of`)."""
+
+
+def statement_of(folder: str | Path) -> str | None:
+    """The :func:`settings_text` saved with the run in ``folder`` (None if none)."""
+    path = Path(folder) / STATEMENT_FILE
+    if not path.is_file():
+        return None
+    return path.read_text("utf-8").strip() or None
+
+
+def is_run_of(folder: str | Path, config: ExperimentConfig | None) -> bool:
+    """Whether ``folder`` holds the results of ``config`` (its run folder's name).
+
+    False for ``config`` None (the form's settings do not make a config).
+    """
+    return config is not None and Path(folder).name == config_digest(config)
 
 
 def _run_folder(config: ExperimentConfig) -> Path:
@@ -218,8 +320,17 @@ def _run_folder(config: ExperimentConfig) -> Path:
 
 
 def config_digest(config: ExperimentConfig) -> str:
-    """A short hash naming ``config`` (its run folder, its time estimate)."""
-    return hashlib.sha256(repr(config).encode("utf-8")).hexdigest()[:16]
+    """A short hash naming ``config`` (its run folder, its time estimate).
+
+    An uploaded (in-memory) dataset counts by its content hash, not by its
+    ``repr``, which shows only the shape and the first and last values.
+    """
+    named = tuple(
+        d.content_hash() if hasattr(d, "content_hash") else d for d in config.datasets
+    )
+    parts = (named, config.methods, config.protocol, config.seed, config.plugins)
+    text = repr((*parts, config.name))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def save(result: ExperimentResult, folder: Path) -> Path:
@@ -278,10 +389,23 @@ def eta_text(elapsed: float, done: int, total: int, recent: float | None) -> str
     return f" · about {int(left / 60 + 0.5)} min left"
 
 
-def run_statement(config: ExperimentConfig) -> str:
-    """What Run will compute: protocol, datasets, methods, budgets, folds."""
+def settings_text(config: ExperimentConfig) -> str:
+    """``config`` in one sentence: protocol, datasets, methods, budgets, folds, seed.
+
+    Examples
+    --------
+    >>> from mlfs_core.evaluation.protocols import protocol_a
+    >>> settings_text(ExperimentConfig(datasets=("sample",), methods=("MaxCS",),
+    ...     protocol=protocol_a(budgets=(25, 45)), seed=3))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'protocol A on 1 dataset(s): sample; 1 method(s) (MaxCS) at budgets 25, 45
+    (% of M), 10-fold CV, seed 3.'
+    """
     proto = config.protocol
-    names = [getattr(d, "name", None) or str(d) for d in config.datasets]
+    names = [
+        getattr(d, "name", None) or Path(str(getattr(d, "path", d))).name
+        for d in config.datasets
+    ]
     unit = "% of M" if proto.budget_unit == "percent" else "features"
     budgets = ", ".join(f"{b:g}" for b in proto.budgets)
     split = {
@@ -289,11 +413,17 @@ def run_statement(config: ExperimentConfig) -> str:
         "own": "the dataset's own train/test split",
         "holdout": "a 60/40 holdout split",
     }.get(proto.split, proto.split)
+    methods = ", ".join(m.display for m in config.methods)
     return (
-        f"Run computes protocol {proto.name} on {len(names)} dataset(s): "
-        f"{', '.join(names)}; {len(config.methods)} method(s) at budgets "
-        f"{budgets} ({unit}), {split}."
+        f"protocol {proto.name} on {len(names)} dataset(s): {', '.join(names)}; "
+        f"{len(config.methods)} method(s) ({methods}) at budgets {budgets} "
+        f"({unit}), {split}, seed {config.seed}."
     )
+
+
+def run_statement(config: ExperimentConfig) -> str:
+    """What Run will compute: ``"Run computes "`` and :func:`settings_text`."""
+    return f"Run computes {settings_text(config)}"
 
 
 LONG_RUN_S = 120.0

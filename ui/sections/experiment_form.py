@@ -8,67 +8,37 @@ import streamlit as st
 
 from mlfs_core.selectors import get_method
 
-from .. import cached, progress, state, widgets
+from .. import cached, links, progress, state, widgets
 from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
 from .experiment import (
+    FOLDS,
     LONG_RUN_S,
+    REPEATS,
     TEACHING_DEFAULTS,
     config_digest,
+    config_toml,
     estimate,
     estimate_text,
+    is_run_of,
     methods_by_family,
     parse_budgets,
     quick_budgets,
     read_config,
     run,
     run_statement,
+    settings_text,
     solver_summary,
+    statement_of,
     teaching_methods,
 )
 
 PROTOCOLS = {
-    "A": "A: paper 000 (k-fold CV, BR + linear SVM, budgets in % of M)",
-    "B": "B: paper 001 (train/test split, ML-kNN, top-k budgets)",
+    "A": "paper 000: k-fold CV, BR + linear SVM, budgets in % of M",
+    "B": "paper 001: train/test split, ML-kNN, top-k budgets",
 }
 SPLITS = ["own", "holdout", "cv"]
 CONFIG_UPLOAD = "exp_config_upload"
 CONFIG_MESSAGE = "exp_config_message"
-
-
-KEPT = "exp_kept"
-"""Session-state key of the form's values: {widget key: value}.
-
-Streamlit forgets the state of a widget not drawn on a run (another page, or
-the other protocol's widgets), so every value is also kept here and put back
-when its widget is drawn again (:func:`_restore`).
-"""
-
-
-def _restore(key: str, default, options=None) -> dict:
-    """The keyword arguments of widget ``key``, its value put back first.
-
-    The kept value (else ``default``) is written to the widget's key before
-    the widget is drawn, on every run, so a value Streamlit dropped comes
-    back; the widget's ``on_change`` keeps each new value (:func:`_keep`).
-    With ``options``, a kept value (or list of values) not among them is
-    dropped, e.g. a dataset no longer in the sidebar's list.
-    """
-    kept = st.session_state.setdefault(KEPT, {})
-    value = kept.get(key, st.session_state.get(key, default))
-    if options is not None:
-        if isinstance(value, list):
-            value = [v for v in value if v in options]
-        elif value not in options:
-            value = default
-    st.session_state[key] = kept[key] = value
-    return {"key": key, "on_change": _keep, "args": (key,)}
-
-
-def _keep(key: str):
-    """Store widget ``key``'s current value in :data:`KEPT`; return the value."""
-    value = st.session_state[key]
-    st.session_state.setdefault(KEPT, {})[key] = value
-    return value
 
 
 def uses_folds(protocol: str, split: str) -> bool:
@@ -76,70 +46,83 @@ def uses_folds(protocol: str, split: str) -> bool:
     return protocol == "A" or split == "cv"
 
 
+def _value(key: str, default):
+    """Widget ``key``'s value, also when it is not drawn on this run."""
+    return st.session_state.get(key, default)
+
+
 def settings(dataset_names: list[str], current: str) -> dict:
     """Render the experiment widgets; return their values as keyword arguments.
 
-    Every value survives page visits and protocol switches; the methods,
-    budgets, folds, runs and input settings are kept per protocol.
+    Every widget is bound to the page's URL (:func:`ui.links.bound`; its key
+    is the query parameter): a page switch, a reload and a pasted link open
+    the same form. The methods, budgets, folds, runs and input settings are
+    kept per protocol (``exp_methods_A``, ``exp_methods_B`` ...). Folds and
+    random runs are text boxes: what the box shows is what the server reads,
+    so an out-of-range value is an error (:func:`~ui.sections.experiment.
+    build_config`), never a red box while the run uses the previous value.
     """
-    st.multiselect(
+    datasets = st.multiselect(
         "Datasets",
         dataset_names,
-        **_restore("exp_datasets", [current], dataset_names),
+        default=[current] if current in dataset_names else None,
+        **links.bound("exp_datasets"),
     )
-    datasets = _keep("exp_datasets")
-    st.radio(
+    # The radio's options are A and B (their descriptions are captions): the
+    # URL holds an option as shown, and a short one reads well in a link.
+    protocol = st.radio(
         "Protocol",
         list(PROTOCOLS),
-        format_func=PROTOCOLS.get,
-        **_restore("exp_protocol", "A", list(PROTOCOLS)),
+        captions=list(PROTOCOLS.values()),
         horizontal=True,
+        **links.bound("exp_protocol"),
     )
-    protocol = _keep("exp_protocol")
     defaults = TEACHING_DEFAULTS[protocol]
     known, family_of = methods_by_family()
-    kw = _restore(f"exp_methods_{protocol}", teaching_methods(protocol), known)
-    st.multiselect(
+    methods = st.multiselect(
         "Methods",
         known,
+        default=[m for m in teaching_methods(protocol) if m in known],
         format_func=lambda name: f"{name} · {family_of[name]}",
-        **kw,
         help="Listed family by family (the family after each name); a plug-in's "
         "methods come under their own family.",
+        **links.bound(f"exp_methods_{protocol}"),
     )
-    methods = _keep(kw["key"])
     cols = st.columns(4)
-    kw = _restore(f"exp_budgets_{protocol}", defaults["budgets"])
-    cols[0].text_input(
+    budgets = cols[0].text_input(
         "Budgets (% of M)" if protocol == "A" else "Budgets (number of features)",
-        **kw,
+        defaults["budgets"],
         help="Comma-separated values or ranges, e.g. 10, 30, 50 or 1-50.",
+        **links.bound(f"exp_budgets_{protocol}"),
     )
-    budgets = _keep(kw["key"])
     split = "cv"
     if protocol == "B":
-        cols[1].selectbox(
+        split = cols[1].selectbox(
             "Split",
             SPLITS,
-            **_restore("exp_split", SPLITS[0], SPLITS),
             help="own = the dataset's split, else 60/40",
+            **links.bound("exp_split"),
         )
-        split = _keep("exp_split")
-    kw = _restore(f"exp_folds_{protocol}", defaults["folds"])
+    label, lo, hi = FOLDS
     if uses_folds(protocol, split):
-        cols[2].number_input("Folds (CV)", 2, 10, **kw, help="The papers use 10.")
-    folds = _keep(kw["key"])
-    kw = _restore(f"exp_repeats_{protocol}", 1)
+        folds = cols[2].text_input(
+            label,
+            defaults["folds"],
+            help=f"A whole number from {lo} to {hi}; the papers use 10.",
+            **links.bound(f"exp_folds_{protocol}"),
+        )
+    else:
+        folds = _value(f"exp_folds_{protocol}", defaults["folds"])
+    label, lo, hi = REPEATS
     drawn = [m for m in methods if get_method(m).stochastic]
-    cols[3].number_input(
-        "Random runs",
-        1,
-        5,
-        **kw,
-        help="How many times each method that draws at random runs (of those "
-        f"chosen: {', '.join(drawn) or 'none'}); paper 000 averages 3 runs.",
+    repeats = cols[3].text_input(
+        label,
+        "1",
+        help=f"A whole number from {lo} to {hi}: how many times each method that "
+        f"draws at random runs (of those chosen: {', '.join(drawn) or 'none'}); "
+        "paper 000 averages 3 runs.",
+        **links.bound(f"exp_repeats_{protocol}"),
     )
-    repeats = _keep(kw["key"])
     scaling, binarize = _input_settings(protocol)
     values = {
         "datasets": datasets,
@@ -153,18 +136,17 @@ def settings(dataset_names: list[str], current: str) -> dict:
         "binarize": binarize,
     }
     if protocol == "B":
-        st.selectbox(
+        values["evaluation"] = st.selectbox(
             "Evaluation",
             list(EVALUATIONS),
             format_func=EVALUATIONS.get,
-            **_restore("exp_evaluation", "definition", list(EVALUATIONS)),
             help="How the selected features are evaluated: METHODS.md's protocol "
             "B, the ATR authors' published code (paper 001's own numbers), or one "
             "of that code's four conventions alone, to see which one moves a "
             "method. The authors' conventions compare distances of the "
             "discretized codes, so they need the scaling 'none'.",
+            **links.bound("exp_evaluation"),
         )
-        values["evaluation"] = _keep("exp_evaluation")
     return values
 
 
@@ -200,28 +182,25 @@ def _input_settings(protocol: str) -> tuple[str, str]:
     """Classifier-input scaling and the CS/BNS presence rule (kept per protocol)."""
     cols = st.columns(2)
     options = SCALINGS[protocol]
-    kw = _restore(f"exp_scaling_{protocol}", "none", list(options))
-    cols[0].selectbox(
+    scaling = cols[0].selectbox(
         "Classifier input scaling",
         list(options),
         format_func=options.get,
-        **kw,
         help="Protocol A: how the selected columns are scaled before LinearSVC "
         "(part of the cache key; the run's summary says how many fits did not "
         "converge). Protocol B: ML-kNN's feature scaling.",
+        **links.bound(f"exp_scaling_{protocol}"),
     )
-    scaling = _keep(kw["key"])
-    kw = _restore(f"exp_binarize_{protocol}", "presence", list(BINARIZE))
-    cols[1].selectbox(
+    binarize = cols[1].selectbox(
         "CS/BNS: a feature is present when",
         list(BINARIZE),
         format_func=BINARIZE.get,
-        **kw,
         help="Applies to the CS/BNS methods. Non-zero (presence) is the papers' "
         "rule for text; on dense numeric data it makes nearly every score tie, "
         "so use above its median there.",
+        **links.bound(f"exp_binarize_{protocol}"),
     )
-    return scaling, _keep(kw["key"])
+    return scaling, binarize
 
 
 def config_upload() -> None:
@@ -255,8 +234,9 @@ def _apply_config() -> None:
     _set("exp_protocol", name)
     _set(f"exp_methods_{name}", [m.name for m in config.methods])
     _set(f"exp_budgets_{name}", ", ".join(f"{b:g}" for b in proto.budgets))
-    _set(f"exp_folds_{name}", min(max(proto.n_folds, 2), 10))
-    _set(f"exp_repeats_{name}", min(proto.n_repeats, 5))
+    # As read: a value out of the boxes' ranges is then shown, with its error.
+    _set(f"exp_folds_{name}", str(proto.n_folds))
+    _set(f"exp_repeats_{name}", str(proto.n_repeats))
     if name == "B":
         _set("exp_split", proto.split)
         scaling = proto.classifier.params.get("scaling", "none")
@@ -284,9 +264,8 @@ def _apply_config() -> None:
 
 
 def _set(key: str, value) -> None:
-    """Set widget ``key`` and its kept copy (:data:`KEPT`)."""
+    """Set widget ``key`` (its URL parameter follows: :func:`ui.links.bound`)."""
     st.session_state[key] = value
-    st.session_state.setdefault(KEPT, {})[key] = value
 
 
 def _dataset_names(specs) -> tuple[list[str], list[str]]:
@@ -317,7 +296,10 @@ def _dataset_names(specs) -> tuple[list[str], list[str]]:
     return names, left_out
 
 
-RUNNING = "exp_running"  # (done, total) while a run is in progress, else None
+RUNNING = "exp_running"
+"""Session-state key: ``(done, total, config digest, settings text)`` while a run
+is in progress, else None. A run that Stop interrupted leaves it set: the next
+run of the page says what was stopped (:func:`report_stopped_run`)."""
 
 
 def run_with_progress(config) -> Path | None:
@@ -329,6 +311,7 @@ def run_with_progress(config) -> Path | None:
     starting = f"Starting: {run_statement(config)}"
     bar = st.progress(0, text=starting)
     eta, last = progress.TimeLeft(), [""]
+    which = (config_digest(config), settings_text(config))
 
     def draw() -> None:  # also every second while one task runs (ticking)
         if eta.total:
@@ -339,12 +322,12 @@ def run_with_progress(config) -> Path | None:
             bar.progress(0, text=f"{starting} · {so_far} so far")
 
     def report(done: int, total: int, _eta: str, message: str) -> None:
-        st.session_state[RUNNING] = (done, total)
+        st.session_state[RUNNING] = (done, total, *which)
         eta.update(done, total)
         last[0] = message
         redraw()
 
-    st.session_state[RUNNING] = (0, 0)
+    st.session_state[RUNNING] = (0, 0, *which)
     try:
         with progress.ticking(draw) as redraw:
             folder = run(config, report)
@@ -354,19 +337,34 @@ def run_with_progress(config) -> Path | None:
     st.session_state[RUNNING] = None
     if folder is not None:
         bar.progress(1.0, text="Done")
+        st.session_state[state.EXPERIMENT_CONFIG] = config_toml(config)
     return folder
 
 
-def report_stopped_run() -> None:
-    """Say so when the previous run was stopped before it finished."""
+def report_stopped_run(config) -> None:
+    """Say what Stop interrupted, and what of it was kept, while the form holds
+    the stopped run's settings (``config``; None when they do not make one).
+
+    Changed settings or a new run end the note: it is about those settings.
+    """
     running = st.session_state.get(RUNNING)
-    if running:
-        done, total = running
-        st.warning(
-            f"The last run stopped after {done} of {total} tasks. Finished tasks are "
-            "cached: press Run to resume from there."
-        )
+    if not running:
+        return
+    done, total, digest, settings = running
+    if config is None or config_digest(config) != digest:
         st.session_state[RUNNING] = None
+        return
+    kept = (
+        f"its {done} finished task{'s' if done != 1 else ''} of {total}, in the "
+        "cache: Run resumes from there without computing them again"
+        if done
+        else "nothing: no task had finished"
+    )
+    st.warning(
+        f"**Stopped: no results of the settings above yet.** The run of "
+        f"{settings} stopped after {done} of {total} tasks. Kept: {kept}.",
+        icon=":material/stop_circle:",
+    )
 
 
 def fitting_columns(table) -> tuple[list[str], list[str]]:
@@ -385,12 +383,26 @@ def fitting_columns(table) -> tuple[list[str], list[str]]:
     return [c for c in table.columns if c not in constant], constant
 
 
-def show_session_results() -> None:
-    """This session's last results: a table and CSV downloads."""
+def show_session_results(config=None) -> None:
+    """This session's last results: a table and CSV downloads.
+
+    When they are not the results of ``config`` (the form's settings: changed
+    since, or a run of them stopped), a heading and a notice fence them:
+    "results of earlier settings", with those settings spelled out.
+    """
     folder = st.session_state.get(state.EXPERIMENT_RESULTS)
     if not folder or not (Path(folder) / RESULTS_FILE).is_file():
         return
-    st.subheader("Results of this session's experiment")
+    if is_run_of(folder, config):
+        st.subheader("Results of this session's experiment")
+    else:
+        earlier = statement_of(folder) or "settings this page no longer knows."
+        st.subheader("Results of earlier settings, not of the settings above")
+        st.warning(
+            f"**These results are of an earlier run:** {earlier} Press Run to "
+            "compute the settings above; these stay until a run finishes.",
+            icon=":material/history:",
+        )
     st.caption(
         f'The analysis pages now show these results (source: "{state.SOURCE_SESSION}").'
     )
@@ -470,6 +482,6 @@ def estimate_panel(config, protocol: str) -> None:
 def _apply_quick(protocol: str, budgets: str, folds: bool) -> None:
     _set(f"exp_budgets_{protocol}", budgets)
     if folds:
-        _set(f"exp_folds_{protocol}", 2)
+        _set(f"exp_folds_{protocol}", "2")
     if protocol == "A":
         _set("exp_scaling_A", "l2-rows")
