@@ -452,9 +452,11 @@ def test_stop_fences_the_earlier_results_and_says_what_was_kept(monkeypatch):
     at.button(key="exp_stop").click().run()  # Stop's rerun
     assert not at.exception
     stopped, earlier = (w.value for w in at.warning)
-    assert stopped.startswith("**Stopped: no results of the settings above yet.**")
+    assert stopped.startswith("**Stopped after 3 of ")
+    assert "tasks: no results of the settings above yet.**" in stopped
+    assert "Kept: the 3 finished tasks, in the cache" in stopped
+    assert "The stopped run: protocol A" in stopped
     assert "budgets 25, 45 (% of M), 2-fold CV" in stopped
-    assert "stopped after 3 of" in stopped and "Kept: its 3 finished tasks" in stopped
     headings = [s.value for s in at.subheader]
     assert headings[0] == "Results of earlier settings, not of the settings above"
     assert "Results of this session's experiment" not in headings

@@ -355,14 +355,14 @@ def report_stopped_run(config) -> None:
         st.session_state[RUNNING] = None
         return
     kept = (
-        f"its {done} finished task{'s' if done != 1 else ''} of {total}, in the "
-        "cache: Run resumes from there without computing them again"
+        f"the {done} finished task{'s' if done != 1 else ''}, in the cache: Run "
+        "resumes from there without computing them again"
         if done
-        else "nothing: no task had finished"
+        else "nothing, no task had finished"
     )
     st.warning(
-        f"**Stopped: no results of the settings above yet.** The run of "
-        f"{settings} stopped after {done} of {total} tasks. Kept: {kept}.",
+        f"**Stopped after {done} of {total} tasks: no results of the settings "
+        f"above yet.** Kept: {kept}. The stopped run: {settings}",
         icon=":material/stop_circle:",
     )
 
