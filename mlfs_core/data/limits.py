@@ -17,6 +17,7 @@ The budgets are :data:`LIMITS`; the environment variables
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from ..errors import DatasetError
@@ -83,8 +84,8 @@ def current_limits(environ=None) -> Limits:
 def count_arff_attributes(path) -> int:
     """How many ``@attribute`` lines the header of the ARFF file ``path`` declares.
 
-    A byte scan up to ``@data`` (case-insensitive, at the start of a line),
-    holding one block of the file at a time.
+    A byte scan up to ``@data`` (case-insensitive, at the start of a line
+    after optional blanks), holding one block of the file at a time.
 
     Examples
     --------
@@ -102,13 +103,35 @@ def count_arff_attributes(path) -> int:
             if not block:
                 return count
             text = (tail + block).lower()
-            end = text.find(b"\n@data")
+            end = _data_line(text)
             if end >= 0:
-                return count + text.count(b"\n@attribute", 0, end)
+                return count + _count(text, end)
             # keep the last partial line: a keyword may straddle two blocks
             cut = text.rfind(b"\n")
-            count += text.count(b"\n@attribute", 0, cut)
+            count += _count(text, cut)
             tail = text[cut:]
+
+
+def _data_line(text: bytes) -> int:
+    """Where the ``@data`` line of ``text`` starts (its newline), or -1."""
+    at = text.find(b"@data")
+    while at >= 0:
+        start = text.rfind(b"\n", 0, at)
+        if start >= 0 and not text[start + 1 : at].strip(b" \t"):
+            return start
+        at = text.find(b"@data", at + 5)
+    return -1
+
+
+_INDENTED = re.compile(rb"\n[ \t]+@attribute")
+
+
+def _count(text: bytes, end: int) -> int:
+    """``@attribute`` lines of ``text[:end]`` (indented ones too)."""
+    n = text.count(b"\n@attribute", 0, end)
+    if b"\n " in text or b"\n\t" in text:  # rare: indented declarations
+        n += sum(1 for _ in _INDENTED.finditer(text, 0, end))
+    return n
 
 
 def check_arff_budget(path, limits: Limits | None = None) -> None:

@@ -1,0 +1,61 @@
+"""An untrusted results folder: checking it runs none of its code unless asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from mlfs_core.evaluation.runner.trust import UntrustedPlugins, check_config_trusted
+
+EVIL = """from pathlib import Path
+
+Path(__file__).with_name("ran.txt").write_text("the plug-in ran")
+"""
+
+
+@pytest.fixture
+def received(tmp_path, helpers):
+    """A results folder whose config names evil_plugin.py (which marks its runs)."""
+    (tmp_path / "evil_plugin.py").write_text(EVIL)
+    config = tmp_path / "c.toml"
+    config.write_text('plugins = ["evil_plugin.py"]\n' + helpers.FAST_CONFIG)
+    out = tmp_path / "out"
+    run = helpers.mlfs("experiment", config, "--out", out)
+    _, err = run.communicate(timeout=180)
+    assert run.returncode == 0, err[-2000:]
+    assert f"plug-ins imported from the config: {tmp_path / 'evil_plugin.py'}" in err
+    (tmp_path / "ran.txt").unlink()
+    return out
+
+
+def test_verify_refuses_and_runs_nothing(received, helpers):
+    """Check mlfs verify names the plug-in file and does not import it."""
+    run = helpers.mlfs("verify", received, "--sample", "1")
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 2
+    assert str(received.parent / "evil_plugin.py") in err
+    assert "--trust-plugins" in err and "nothing was run" in err
+    assert not (received.parent / "ran.txt").exists()
+
+
+def test_verify_with_trust_plugins_runs_it(received, helpers):
+    """Check that --trust-plugins is the user's choice to run it (and says so)."""
+    run = helpers.mlfs("verify", received, "--sample", "1", "--trust-plugins")
+    out, err = run.communicate(timeout=180)
+    assert run.returncode == 0, err[-2000:]
+    assert "identical" in out
+    assert (received.parent / "ran.txt").exists()
+    assert "plug-ins imported from the config" in err
+
+
+def test_a_module_plugin_not_installed_is_untrusted(tmp_path):
+    """Check a module name that is no installed entry point, and a trusted config."""
+    config = tmp_path / "c.toml"
+    config.write_text('plugins = ["somebody_elses_module"]\nmethods = ["MaxCS"]\n')
+    with pytest.raises(UntrustedPlugins, match="module somebody_elses_module"):
+        check_config_trusted(config, trust=False, command="mlfs verify")
+    assert check_config_trusted(config, trust=True, command="x") == [
+        "module somebody_elses_module"
+    ]
+    plain = tmp_path / "p.toml"
+    plain.write_text('methods = ["MaxCS"]\n')
+    assert check_config_trusted(plain, trust=False, command="x") == []
