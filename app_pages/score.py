@@ -31,7 +31,7 @@ with st.spinner("Scoring the features ..."):
         **links.bound("score_feature"),
     )
     # Play shows this feature's table and scores for every label in turn
-    playing = learn.playing("score_label")
+    playing = learn.playing("score_label", last=len(labels) - 1)
     label = cols[1].selectbox(
         "Label",
         range(len(labels)),

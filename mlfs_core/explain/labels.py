@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 ELLIPSIS = "…"
-FEATURE_CHARS = 24
-"""Default length of a feature's name in a tick label (after its ``#index``)."""
+FEATURE_CHARS = 32
+"""Default length of a feature's name in a tick label (after its ``#index``):
+emotions' longest names (32 characters) fit whole."""
 
 
 def shorten(text: str, limit: int) -> str:
@@ -72,7 +73,7 @@ def feature_labels(
         mapping from the column index to the name.
     indices : iterable of int
         The features to label, in drawing order.
-    limit : int, default=24
+    limit : int, default=32
         Largest length of the name part.
 
     Returns

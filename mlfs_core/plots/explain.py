@@ -11,8 +11,8 @@ from ..explain.labels import distinct_labels, feature_labels
 from ..explain.notation import readable, term_role
 from ._style import PALETTE, empty_figure, finish
 
-FEATURE_TICK = 32
-"""Longest feature tick text (``"#1234 "`` and a name cut to 24 characters fit)."""
+FEATURE_TICK = 40
+"""Longest feature tick text (``"#1234 "`` and a name cut to 32 characters fit)."""
 LABEL_TICK = 24
 """Longest label-name tick text."""
 
@@ -45,10 +45,11 @@ def label_score_heatmap(
     """
     if matrix.empty:
         return empty_figure(title)
+    columns = distinct_labels(matrix.columns, limit=FEATURE_TICK)
     fig = go.Figure(
         go.Heatmap(
             z=matrix.to_numpy(dtype=float),
-            x=distinct_labels(matrix.columns, limit=FEATURE_TICK),
+            x=columns,
             y=distinct_labels(matrix.index, limit=LABEL_TICK),
             colorscale="Viridis",
             colorbar={"title": {"text": "score"}},
@@ -56,8 +57,18 @@ def label_score_heatmap(
         )
     )
     fig.update_xaxes(type="category", tickangle=-90)
-    fig.update_yaxes(type="category", autorange="reversed")
-    return finish(fig, title=title, height=max(320, 24 * len(matrix) + 200))
+    fig.update_yaxes(type="category", autorange="reversed", dtick=1)
+    height = 24 * len(matrix) + 200 + _tick_room(columns)
+    return finish(fig, title=title, height=max(320, height))
+
+
+def _tick_room(texts) -> int:
+    """Pixels the longest of ``texts`` takes as an upright (-90°) tick label.
+
+    The heatmaps' height adds it, so long feature labels do not squash the
+    rows (on emotions, 6 label rows were 8 px high and half their names hidden).
+    """
+    return 7 * max((len(str(t)) for t in texts), default=0)
 
 
 def aggregation_turns_figure(
@@ -133,8 +144,9 @@ def aggregation_turns_figure(
     fig.update_xaxes(
         type="category", tickangle=-90, title_text="selected features, in order"
     )
-    fig.update_yaxes(type="category", autorange="reversed", title_text="label")
-    return finish(fig, title=title, height=max(340, 26 * len(labels) + 220))
+    fig.update_yaxes(type="category", autorange="reversed", title_text="label", dtick=1)
+    height = 26 * len(labels) + 220 + _tick_room(columns)
+    return finish(fig, title=title, height=max(340, height))
 
 
 def draw_probability_bar(

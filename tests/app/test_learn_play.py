@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from ui.sections import learn
@@ -75,3 +77,29 @@ def test_play_at_the_last_step_starts_again_from_the_first():
         learn.play_next = original
     assert seen == [1, 2, 3]
     assert at.slider(key="greedy_step").value == 3
+
+
+def test_pause_stops_on_the_step_shown(monkeypatch):
+    """Check Pause, clicked while a step is due, shows that step and plays no
+    further; the button reads Pause while playing, Play after."""
+    at = open_page(new_app(), "learn_aggregation")
+    monkeypatch.setattr(learn, "play_next", lambda key, **kwargs: None)
+    at.session_state["_play_next_agg_step"] = (3, time.monotonic())
+    at.run()  # a playing run, as play_next leaves it (halted here): step 3 shown
+    assert at.slider(key="agg_step").value == 3
+    assert at.button(key="agg_step_play").label == "Pause"
+    monkeypatch.undo()
+    monkeypatch.setattr(learn, "PLAY_PAUSE", 0.0)
+    at.session_state["_play_next_agg_step"] = (4, time.monotonic())
+    at.button(key="agg_step_play").click().run()
+    assert at.slider(key="agg_step").value == 4
+    assert at.button(key="agg_step_play").label == "Play"
+
+
+def test_the_button_reads_play_again_after_the_last_step():
+    """Check a finished play leaves the Play button, not Pause."""
+    at = open_page(new_app(), "learn_greedy")
+    at.slider(key="greedy_k").set_value(3).run()
+    _play(at, "greedy_step")
+    assert at.slider(key="greedy_step").value == 3
+    assert at.button(key="greedy_step_play").label == "Play"

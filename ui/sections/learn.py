@@ -225,6 +225,7 @@ PLAY_PAUSE = 1.2
 """Seconds each step stays on screen while a page plays."""
 _NEXT = "_play_next_{}"
 _STOP = "_play_stop_{}"
+_ON = "_play_on_{}"
 
 
 def playing(key: str, *, last=None) -> bool:
@@ -234,18 +235,21 @@ def playing(key: str, *, last=None) -> bool:
     step's :func:`play_next`), so this run shows it. A step older than a
     few pauses (the user left the page meanwhile) is shown, not played on.
     A kept step beyond ``last`` (fewer steps than when it was chosen, or a
-    pasted link's) is brought back to ``last``.
+    pasted link's) is brought back to ``last``; showing ``last`` ends the play.
     """
     kept = st.session_state.get(key)
     if last is not None and isinstance(kept, int) and kept > last:
         st.session_state[key] = last
     due = st.session_state.pop(_NEXT.format(key), None)
     stopped = st.session_state.pop(_STOP.format(key), False)
-    if due is None:
-        return False
-    value, when = due
-    st.session_state[key] = value
-    return not stopped and time.monotonic() - when < 3 * PLAY_PAUSE + 5
+    on = False
+    if due is not None:
+        value, when = due
+        st.session_state[key] = value
+        fresh = time.monotonic() - when < 3 * PLAY_PAUSE + 5
+        on = not stopped and fresh and (last is None or value != last)
+    st.session_state[_ON.format(key)] = on
+    return on
 
 
 def stop_playing(key: str) -> None:
@@ -253,7 +257,10 @@ def stop_playing(key: str) -> None:
     st.session_state[_STOP.format(key)] = True
 
 
-def _start(key: str, first, last, after) -> None:
+def _toggle(key: str, first, last, after) -> None:
+    if st.session_state.get(_ON.format(key)):
+        stop_playing(key)
+        return
     current = st.session_state.get(key, first)
     start = first if current is None or current == last else after(current)
     st.session_state[_NEXT.format(key)] = (start, time.monotonic())
@@ -266,22 +273,14 @@ def play_button(
 
     Play starts from the step after the shown one (from ``first`` when the
     last step is shown) and shows each step for :data:`PLAY_PAUSE` seconds
-    up to ``last``; ``after`` gives the next value (default ``+ 1``).
+    up to ``last``; ``after`` gives the next value (default ``+ 1``). One
+    button (key ``{key}_play``) whose label turns to Pause while playing.
     """
-    if is_playing:
-        column.button(
-            "Pause",
-            key=f"{key}_pause",
-            icon=":material/pause:",
-            on_click=stop_playing,
-            args=(key,),
-        )
-        return
     column.button(
-        "Play",
+        "Pause" if is_playing else "Play",
         key=f"{key}_play",
-        icon=":material/play_arrow:",
-        on_click=_start,
+        icon=":material/pause:" if is_playing else ":material/play_arrow:",
+        on_click=_toggle,
         args=(key, first, last, after or (lambda v: v + 1)),
         help=f"Show {what} one after the other, {PLAY_PAUSE:g} s each.",
     )

@@ -34,13 +34,16 @@ EMOTIONS_LIKE = [
 
 
 def test_feature_labels_are_distinct_with_shared_long_prefixes():
-    """Check names equal in their first 24 characters still get distinct labels,
-    each the index then the name cut in the middle."""
-    labels = feature_labels(EMOTIONS_LIKE, range(len(EMOTIONS_LIKE)))
+    """Check names equal in their first 16 characters still get distinct labels,
+    each the index then the name cut in the middle; emotions' names fit whole
+    at the default length."""
+    labels = feature_labels(EMOTIONS_LIKE, range(len(EMOTIONS_LIKE)), limit=16)
     assert len(set(labels)) == len(EMOTIONS_LIKE)
-    assert labels[0] == "#0 " + shorten(EMOTIONS_LIKE[0], 24)
-    assert all(len(t) <= len(f"#{i} ") + 24 for i, t in enumerate(labels))
-    assert labels[0].endswith("Centroid")  # the distinguishing end is kept
+    assert labels[0] == "#0 " + shorten(EMOTIONS_LIKE[0], 16)
+    assert all(len(t) <= len(f"#{i} ") + 16 for i, t in enumerate(labels))
+    assert labels[0].endswith("troid")  # the distinguishing end is kept
+    whole = feature_labels(EMOTIONS_LIKE, [5])
+    assert whole == ["#5 Mean_Acc1298_Std_Mem40_Centroid"]
 
 
 def test_feature_labels_are_distinct_for_identical_names_and_repeats():
@@ -92,7 +95,8 @@ def test_greedy_chart_draws_one_row_per_candidate_on_emotions_like_names():
     """Check the defect of issue 43: 8 candidates whose names share a 24-character
     prefix are drawn as 8 rows (they were 2, bars stacked), the pick starred."""
     candidates, terms = _emotions_like_candidates(8)
-    fig = greedy_terms_figure(candidates, terms, feature_names=EMOTIONS_LIKE)
+    longer = [n + "_and_a_long_suffix_" + "x" * 20 for n in EMOTIONS_LIKE]
+    fig = greedy_terms_figure(candidates, terms, feature_names=longer)
     for trace in fig.data:
         assert len(trace.y) == len(set(trace.y)) == 8
     assert fig.data[0].y[0].startswith("★ #0 ")
