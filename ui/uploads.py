@@ -125,6 +125,18 @@ def _load_upload() -> None:
     if not files:
         st.session_state[ERROR] = "Choose one or more files first."
         return
+    # the engine's budgets (mlfs_core.data.limits): the upload's size here, the
+    # declared attributes and labels when the files are read
+    from mlfs_core.data.limits import current_limits
+
+    budget = current_limits().max_upload_mb
+    total = sum(f.size for f in files)
+    if total > budget * 2**20:
+        st.session_state[ERROR] = (
+            f"The upload is {total / 2**20:.1f} MB, above the limit of {budget} MB "
+            "(MLFS_MAX_UPLOAD_MB raises it)."
+        )
+        return
     # On a failure the files stay in the uploader: the message says what to
     # fill in, and Load tries again with the same files.
     pairs = [(f.name, f.getvalue()) for f in files]
