@@ -12,8 +12,13 @@ step (each step starts when every session has finished the one before):
 2. ``upload``: uploads its own small generated dataset (ARFF + XML, a name
    and label names no other session has) and waits for "Loaded ...";
 3. ``rank``: opens Rank features on it (heading and chart drawn);
-4. ``experiment``: runs the Experiment page's default experiment on it (6
-   methods, 3 budgets, 3 folds) and waits for its results.
+4. ``experiment``: opens the Experiment page by a link that names a small
+   experiment (``--methods``, default MaxCS and MeanCS; budget 20 %; 2 folds;
+   the page's widgets are bound to the URL) with the session's workspace
+   token, runs it and waits for its results;
+5. ``reload``: reloads the page (F5: a new Streamlit session) and waits for
+   the restored workspace: the session's upload selected in the sidebar and
+   "Results of this session's experiment" shown again.
 
 Printed per N: p50/p95 seconds of each step, exceptions shown in the page,
 console errors, whether any session saw another's dataset (its name in the
@@ -22,11 +27,13 @@ session for each step (``psutil`` on the server process and its children)
 and its peak RSS (sampled every 50 ms). Last, the issue's targets for the
 largest N next to the measured values: no exception, no leak, peak RSS under
 2 GB, CPU per session at most 1 s for the first page plus one interaction
-(``first page`` + ``rank``). Bounded: at most 40 sessions, ``--timeout``
-seconds per step and session (a session past it is counted as failed and
-takes no further steps). The browsers run at ``--browser-nice`` (default
-19): in a class they run on the students' machines, here they share the
-server's cores, and at normal priority N renderers starve the server.
+(``first page`` + ``rank``), and the workspaces' disk within the limits the
+server was given (``--workspace-mb`` each, ``--workspaces-total-mb`` all).
+Bounded: at most 40 sessions, ``--timeout`` seconds per step and session
+(a session past it is counted as failed and takes no further steps). The
+browsers run at ``--browser-nice`` (default 19): in a class they run on the
+students' machines, here they share the server's cores, and at normal
+priority N renderers starve the server.
 """
 
 from __future__ import annotations
@@ -67,7 +74,7 @@ IDLE = (
     '[data-test-connection-state="CONNECTED"]'
 )
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
-STEPS = ("first page", "upload", "rank", "experiment")
+STEPS = ("first page", "upload", "rank", "experiment", "reload")
 MAX_SESSIONS = 40
 RSS_TARGET = 2 * 1024**3
 CPU_TARGET = 1.0
@@ -103,7 +110,7 @@ def dataset_files(name: str, folder: Path, seed: int) -> list[str]:
 class Server:
     """``streamlit run app.py`` on a free loopback port, watched with psutil."""
 
-    def __init__(self, work: str):
+    def __init__(self, work: str, limits: dict[str, str] | None = None):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
@@ -111,6 +118,7 @@ class Server:
             os.environ,
             MLFS_WORK_DIR=work,
             STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+            **(limits or {}),
         )
         env.pop("MLFS_DATA_DIR", None)
         self.proc = subprocess.Popen(
@@ -243,7 +251,11 @@ async def _new_page(browser, session: Session, timeout_s: float):
     page.set_default_timeout(timeout_s * 1000)
 
     def on_console(message) -> None:
-        if message.type == "error":
+        where = (message.location or {}).get("url", "")
+        # a sub-page reload: the frontend's probes of <page>/_stcore/...
+        # (docs/user-guide/classroom.md, "Reloading a page")
+        probe = where.endswith(("/_stcore/health", "/_stcore/host-config"))
+        if message.type == "error" and not probe:
             session.console.append(message.text)
 
     page.on("console", on_console)
@@ -302,10 +314,24 @@ async def _rank(session: Session) -> None:
     await page.locator(".js-plotly-plot .gtitle").first.wait_for()
 
 
-async def _experiment(session: Session) -> None:
+def experiment_link(url: str, page_url: str, methods: list[str]) -> str:
+    """The Experiment page's address with a small experiment in its query,
+    keeping ``page_url``'s workspace token and dataset."""
+    from urllib.parse import parse_qsl, urlencode, urlparse
+
+    kept = [
+        (k, v)
+        for k, v in parse_qsl(urlparse(page_url).query)
+        if k in ("ws", "dataset", "seed")
+    ]
+    small = [("exp_methods_A", m) for m in methods]
+    small += [("exp_budgets_A", "20"), ("exp_folds_A", "2")]
+    return f"{url}/experiment?{urlencode(kept + small)}"
+
+
+async def _experiment(session: Session, url: str, methods: list[str]) -> None:
     page = session.page
-    nav = page.get_by_test_id("stSidebarNav")
-    await nav.get_by_text("Experiment", exact=True).click()
+    await page.goto(experiment_link(url, page.url, methods))
     await page.get_by_role("heading", name="Experiment", exact=True).wait_for()
     await _idle(page)
     await page.get_by_role("button", name="Run", exact=True).click()
@@ -313,6 +339,30 @@ async def _experiment(session: Session) -> None:
         "heading", name="Results of this session's experiment"
     ).wait_for()
     await _idle(page)
+
+
+async def _reload(session: Session) -> None:
+    """F5 on the Experiment page: the workspace's upload and results come back."""
+    page = session.page
+    await page.reload()
+    await page.get_by_role("heading", name="Experiment", exact=True).wait_for()
+    await page.get_by_role(
+        "heading", name="Results of this session's experiment"
+    ).wait_for()
+    box = page.get_by_test_id("stSidebar").get_by_role("combobox", name="Dataset")
+    value = await box.input_value()
+    if value != f"{session.name} (upload)":
+        session.failures.append(f"reload: the sidebar shows {value!r}")
+    await _idle(page)
+
+
+def workspace_sizes(work: Path) -> list[int]:
+    """Bytes of each workspace under the server's work folder."""
+    root = work / "workspaces"
+    sizes = []
+    for space in root.iterdir() if root.is_dir() else []:
+        sizes.append(sum(f.stat().st_size for f in space.rglob("*") if f.is_file()))
+    return sizes
 
 
 async def _check(session: Session, others: list[str], step: str) -> None:
@@ -381,7 +431,13 @@ async def _wait_imports_done(server, quiet_s: float = 1.0, limit_s: float = 60.0
 
 
 async def classroom(
-    n: int, timeout_s: float, tag: str, browser_nice: int = 19, warm_up: bool = True
+    n: int,
+    timeout_s: float,
+    tag: str,
+    browser_nice: int = 19,
+    warm_up: bool = True,
+    methods: tuple[str, ...] = ("MaxCS", "MeanCS"),
+    limits: dict[str, str] | None = None,
 ) -> dict:
     """Run ``n`` sessions through :data:`STEPS` on a fresh server; the figures.
 
@@ -395,7 +451,7 @@ async def classroom(
     with tempfile.TemporaryDirectory() as work:
         folder = Path(work) / "files"
         folder.mkdir()
-        server = Server(str(Path(work) / "work"))
+        server = Server(str(Path(work) / "work"), limits)
         try:
             server.wait_healthy()
             sessions = [Session(i, tag) for i in range(n)]
@@ -433,8 +489,10 @@ async def classroom(
                             work_ = _upload(s, f)
                         elif step == "rank":
                             work_ = _rank(s)
+                        elif step == "experiment":
+                            work_ = _experiment(s, server.url, list(methods))
                         else:
-                            work_ = _experiment(s)
+                            work_ = _reload(s)
                         works.append(_step(step, s, work_, timeout_s))
                     await asyncio.gather(*works)
                     cpu[step] = (server.cpu() - before) / n
@@ -462,6 +520,7 @@ async def classroom(
                 "cpu": cpu,
                 "start_cpu": start_cpu,
                 "peak_rss": server.peak_rss,
+                "workspaces": workspace_sizes(Path(work) / "work"),
             }
         finally:
             server.stop()
@@ -511,6 +570,20 @@ def main() -> None:
         "the server is not starved by the browsers that share its cores)",
     )
     parser.add_argument(
+        "--methods",
+        default="MaxCS,MeanCS",
+        help="the small experiment's methods (protocol A, budget 20 %%, 2 folds)",
+    )
+    parser.add_argument(
+        "--workspace-mb", type=float, default=50, help="MLFS_WORKSPACE_MB of the server"
+    )
+    parser.add_argument(
+        "--workspaces-total-mb",
+        type=float,
+        default=1000,
+        help="MLFS_WORKSPACES_TOTAL_MB of the server",
+    )
+    parser.add_argument(
         "--no-warm-up",
         action="store_true",
         help="no teacher's session first: the one-time start of the server is "
@@ -528,6 +601,10 @@ def main() -> None:
     )
     print("| N | step | done | p50 s | p95 s | server CPU s / session |")
     print("|---|---|---|---|---|---|")
+    limits = {
+        "MLFS_WORKSPACE_MB": str(args.workspace_mb),
+        "MLFS_WORKSPACES_TOTAL_MB": str(args.workspaces_total_mb),
+    }
     results = []
     for n in counts:
         result = asyncio.run(
@@ -537,6 +614,8 @@ def main() -> None:
                 tag=f"x{n}",
                 browser_nice=args.browser_nice,
                 warm_up=not args.no_warm_up,
+                methods=tuple(m for m in args.methods.split(",") if m),
+                limits=limits,
             )
         )
         results.append(result)
@@ -566,6 +645,9 @@ def main() -> None:
             print(f"  N={result['n']}: {line}")
     last = summary(results[-1])
     n = results[-1]["n"]
+    sizes = results[-1]["workspaces"]
+    mb = 1024 * 1024
+    biggest, total = max(sizes, default=0), sum(sizes)
     print()
     print(f"Targets at N = {n}:")
     print("| target | measured | met |")
@@ -578,6 +660,12 @@ def main() -> None:
          last["leaks"] == 0),
         ("server peak RSS < 2048 MB", f"{last['peak_rss'] / 1024**2:.0f} MB",
          last["peak_rss"] < RSS_TARGET),
+        (f"each workspace <= {args.workspace_mb:g} MB, all <= "
+         f"{args.workspaces_total_mb:g} MB",
+         f"{len(sizes)} workspaces, largest {biggest / mb:.2f} MB, "
+         f"all {total / mb:.1f} MB",
+         biggest <= args.workspace_mb * mb
+         and total <= args.workspaces_total_mb * mb),
         ("server CPU per session <= 1 s (first page + rank)",
          f"{last['cpu_first_interaction']:.2f} s",
          last["cpu_first_interaction"] <= CPU_TARGET),
