@@ -80,3 +80,26 @@ def test_the_lock_records_pid_host_and_start(tmp_path):
         assert stored["pid"] == os.getpid()
         assert stored["host"] == socket.gethostname()
         assert time.strptime(stored["started"], "%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_the_apps_runs_take_the_same_lock(tmp_path, monkeypatch):
+    """Check that the app's experiment run refuses a folder another run holds."""
+    from mlfs_core.evaluation import ExperimentConfig
+    from mlfs_core.evaluation.config import protocol_a
+    from ui.sections import experiment
+
+    monkeypatch.setenv("MLFS_WORK_DIR", str(tmp_path / "work"))
+    folder = tmp_path / "run"
+    monkeypatch.setattr(experiment, "_run_folder", lambda config: folder)
+    config = ExperimentConfig(
+        datasets=("sample",),
+        methods=("MaxCS",),
+        protocol=protocol_a(n_folds=2, budgets=(10,), metrics=("micro_f1",)),
+    )
+    with output_lock(folder, "mlfs experiment x.toml"):
+        with pytest.raises(FolderBusy, match="mlfs experiment x.toml"):
+            experiment.run(config, lambda *a: None)
+        assert not (folder / "results.csv").exists()
+    assert experiment.run(config, lambda *a: None) == folder
+    assert (folder / "results.csv").is_file()
+    assert not (folder / LOCK_NAME).exists()

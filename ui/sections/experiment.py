@@ -36,6 +36,7 @@ from mlfs_core.evaluation.runner import (
     plan_experiment,
     run_experiment,
 )
+from mlfs_core.evaluation.runner.lock import output_lock
 from mlfs_core.selectors import (
     METHODS,
     default_methods,
@@ -280,9 +281,13 @@ def run(config: ExperimentConfig, report: Callable[[int, int, str, str], None]) 
         report(done, total, eta_text(now - start, done, total, recent), message)
 
     cache_dir = state.work_dir() / "experiment_cache"
-    result = run_experiment(config, cache_dir=cache_dir, progress=progress)
-    folder = save(result, _run_folder(config))
-    (folder / STATEMENT_FILE).write_text(settings_text(config) + "\n", "utf-8")
+    folder = _run_folder(config)
+    # one writer per folder, as `mlfs experiment --out` (a second tab running the
+    # same config gets the engine's FolderBusy message naming this run)
+    with output_lock(folder, "MLFS Explorer app run", note=lambda text: None):
+        result = run_experiment(config, cache_dir=cache_dir, progress=progress)
+        save(result, folder)
+        (folder / STATEMENT_FILE).write_text(settings_text(config) + "\n", "utf-8")
     return folder
 
 
