@@ -59,3 +59,20 @@ def test_a_module_plugin_not_installed_is_untrusted(tmp_path):
     plain = tmp_path / "p.toml"
     plain.write_text('methods = ["MaxCS"]\n')
     assert check_config_trusted(plain, trust=False, command="x") == []
+
+
+def test_the_apps_config_upload_imports_no_plugin(tmp_path):
+    """Check that a config uploaded to the app naming a plug-in file is refused."""
+    from mlfs_core.evaluation.runner.trust import UntrustedPlugins
+    from ui.sections import experiment
+
+    evil = tmp_path / "evil_plugin.py"
+    evil.write_text(EVIL)
+    text = f'plugins = ["{evil}"]\n' + 'methods = ["MaxCS"]\ndatasets = ["sample"]\n'
+    with pytest.raises(UntrustedPlugins) as info:
+        experiment.read_config(text)
+    assert str(evil) in str(info.value)
+    assert "mlfs app --plugin" in str(info.value)
+    assert not (tmp_path / "ran.txt").exists()
+    plain = experiment.read_config('methods = ["MaxCS"]\ndatasets = ["sample"]\n')
+    assert plain.plugins == ()

@@ -37,6 +37,7 @@ from mlfs_core.evaluation.runner import (
     run_experiment,
 )
 from mlfs_core.evaluation.runner.lock import output_lock
+from mlfs_core.evaluation.runner.trust import check_text_trusted
 from mlfs_core.selectors import (
     METHODS,
     default_methods,
@@ -257,7 +258,20 @@ def config_toml(config: ExperimentConfig) -> str | None:
 
 
 def read_config(text: str) -> ExperimentConfig:
-    """Parse an uploaded TOML config (ConfigError with the reason if invalid)."""
+    """Parse an uploaded TOML config (ConfigError with the reason if invalid).
+
+    A config naming plug-in code is refused before anything is imported: the
+    server runs only plug-ins installed or given when it was started.
+    """
+    check_text_trusted(
+        text,
+        state.ROOT,
+        trust=False,
+        command="the uploaded config",
+        where="it",
+        advice="The app runs only plug-ins installed as packages or given to "
+        "`mlfs app --plugin` when the server was started.",
+    )
     return config_from_toml(text, base_dir=str(state.ROOT))
 
 

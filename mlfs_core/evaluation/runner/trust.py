@@ -124,15 +124,41 @@ def check_config_trusted(path, *, trust: bool, command: str) -> list[str]:
     """
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except OSError:
         return []  # reading the config proper reports it
-    code = plugin_code(data.get("plugins", []), path.resolve().parent)
+    return check_text_trusted(
+        text, path.resolve().parent, trust=trust, command=command, where=str(path)
+    )
+
+
+def check_text_trusted(
+    text: str,
+    base_dir,
+    *,
+    trust: bool,
+    command: str,
+    where: str = "the config",
+    advice: str | None = None,
+) -> list[str]:
+    """:func:`check_config_trusted` of a config's TOML ``text`` (an upload).
+
+    ``advice`` replaces the default advice (pass ``--trust-plugins`` or
+    install the plug-in) where there is no such flag (the app).
+    """
+    try:
+        data = tomllib.loads(text)
+    except ValueError:
+        return []  # reading the config proper reports it
+    code = plugin_code(data.get("plugins", []), base_dir)
     if code and not trust:
+        if advice is None:
+            advice = (
+                f"Pass {TRUST_FLAG} if you trust that code, or install the plug-in "
+                "as a package (entry point mlfs_explorer.plugins)"
+            )
         raise UntrustedPlugins(
-            f"{command}: {path} names plug-in code that reading it would import "
-            f"and run: {', '.join(code)}; nothing was run. Pass {TRUST_FLAG} if you "
-            "trust that code, or install the plug-in as a package (entry point "
-            "mlfs_explorer.plugins)"
+            f"{command}: {where} names plug-in code that reading it would import "
+            f"and run: {', '.join(code)}; nothing was run. {advice}"
         )
     return code
