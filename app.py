@@ -90,6 +90,7 @@ def sidebar():
             help="One seed for every random choice (RaR, RFS, folds).",
             **links.bound(state.SEED),
         )
+        widgets.presentation.toggle()  # ui.presentation: projector-sized charts
         st.caption("MLFS Explorer: multi-label feature selection, two papers live.")
         note = st.session_state.pop(state.WORKSPACE_NOTE, None)
         if note:

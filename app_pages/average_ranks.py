@@ -3,35 +3,41 @@
 import streamlit as st
 
 from mlfs_core.plots import figure_from_dict, highlight_figure
-from ui import cached, tables, widgets
+from ui import cached, links, presentation, tables, widgets
 from ui.sections import posthoc, published
 
 st.title("Average ranks")
-st.caption(
-    "For each dataset and budget the methods are ranked by the metric (1 = best, "
-    "ties share the average rank); the curves show the mean rank over datasets."
-)
+chart_area, options = presentation.chart_first("Results, metric, methods and notes")
+with options:
+    st.caption(
+        "For each dataset and budget the methods are ranked by the metric (1 = "
+        "best, ties share the average rank); the curves show the mean rank over "
+        "datasets."
+    )
 # one indicator for the whole page: a progress bar at once on the first open
 # (its parts are each shorter than a spinner's delay), a spinner after
 with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
-    ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
+    with options:
+        ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
     step(0.2)
 
     n_datasets = len(widgets.datasets_in(table))
-    if n_datasets < 2:
-        st.info(
-            'These results cover one dataset, so each "average" rank is just that '
-            "dataset's rank (std 0) and there is no Friedman test: average ranks need "
-            "results on at least 2 datasets (e.g. the Paper 000 study)."
+    with options:
+        if n_datasets < 2:
+            st.info(
+                'These results cover one dataset, so each "average" rank is just '
+                "that dataset's rank (std 0) and there is no Friedman test: average "
+                "ranks need results on at least 2 datasets (e.g. the Paper 000 "
+                "study)."
+            )
+        metric, methods = widgets.metric_and_methods(table, key="ranks")
+        by_measure = st.toggle(
+            "A panel per measure (rank CS and BNS methods separately)",
+            value=True,
+            help="As paper 000's Figure 1: each panel ranks one measure's methods, "
+            "with the baselines RFS and AF in every panel as references.",
+            **links.bound("ranks_by_measure"),
         )
-    metric, methods = widgets.metric_and_methods(table, key="ranks")
-    by_measure = st.toggle(
-        "A panel per measure (rank CS and BNS methods separately)",
-        value=True,
-        key="ranks_by_measure",
-        help="As paper 000's Figure 1: each panel ranks one measure's methods, with "
-        "the baselines RFS and AF in every panel as references.",
-    )
     curves = widgets.call_or_error(
         "Could not rank", cached.rank_curves, ref, metric, methods, by_measure
     )
@@ -43,18 +49,22 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
     by = widgets.budget_axis(curves)
     panels = [str(p) for p in curves["panel"].unique() if p]
 
+    per_panel = int(curves.groupby("panel")["method"].nunique().max())
+
     @st.fragment
     def _chart(curves, methods: tuple[str, ...], panels: list[str]) -> None:
         """The chart and its controls: changing them reruns only this part (not
         the Friedman test, CD diagram and post-hoc tests below), and a highlight
         restyles the cached figure rather than drawing it again."""
-        highlight, shown = widgets.chart_controls(
-            methods, panels, key="ranks", panel_word="panels"
-        )
+        figure_area, controls = presentation.chart_first("Chart choices")
+        with controls:
+            highlight, shown = widgets.chart_controls(
+                methods, panels, key="ranks", panel_word="panels", per_panel=per_panel
+            )
         if panels and not shown:
-            st.info("Pick at least one panel to draw.")
+            controls.info("Pick at least one panel to draw.")
             return
-        with st.spinner("Drawing the chart ..."):
+        with figure_area, st.spinner("Drawing the chart ..."):
             spec = cached.rank_figure(
                 curves[curves["panel"].isin(shown)] if panels else curves,
                 by,
@@ -62,14 +72,16 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
                 f"Average rank by {metric} (lower is better)",
                 1 if len(shown) == 1 else 2,
             )
-        widgets.show_figure(
-            figure_from_dict(highlight_figure(spec, highlight)),
-            curves,
-            key="ranks_fig",
-            filename=f"average_ranks_{metric}",
-        )
+            widgets.show_figure(
+                figure_from_dict(highlight_figure(spec, highlight)),
+                curves,
+                key="ranks_fig",
+                filename=f"average_ranks_{metric}",
+                main=True,
+            )
 
-    _chart(curves, methods, panels)
+    with chart_area:
+        _chart(curves, methods, panels)
     step(0.6)
 
     st.subheader("Mean (std) of the ranks; the best of each row in bold")

@@ -3,29 +3,33 @@
 import streamlit as st
 
 from mlfs_core.plots import similarity_heatmap
-from ui import cached, widgets
+from ui import cached, presentation, widgets
 from ui.sections import published
 
 st.title("Similarity of selected subsets")
-st.caption(
-    "Kuncheva's index of two equal-size subsets: 1 = identical, 0 = the overlap "
-    "expected by chance, negative = less overlap than chance; averaged over folds "
-    "and datasets (paper 000, Table 6)."
-)
-ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
-
-methods = widgets.methods_picker(table, key="sim")
-by = widgets.budget_axis(table.dropna(axis=1, how="all"))
-budget = widgets.budget_slider(
-    widgets.budget_title(by), widgets.budgets_of(table, by), by, key="sim_budget"
-)
+chart_area, options = presentation.chart_first("Results, methods, budget and notes")
+with options:
+    st.caption(
+        "Kuncheva's index of two equal-size subsets: 1 = identical, 0 = the "
+        "overlap expected by chance, negative = less overlap than chance; averaged "
+        "over folds and datasets (paper 000, Table 6)."
+    )
+    ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
+    methods = widgets.methods_picker(table, key="sim")
+    by = widgets.budget_axis(table.dropna(axis=1, how="all"))
+    budget = widgets.budget_slider(
+        widgets.budget_title(by), widgets.budgets_of(table, by), by, key="sim_budget"
+    )
 matrix = widgets.call_or_error(
     "No similarity here", cached.similarity, ref, methods, budget, by == "budget_pct"
 )
 if matrix is not None and not matrix.empty:
     size = widgets.budget_text(budget, by)
     fig = similarity_heatmap(matrix, title=f"Kuncheva similarity at {size}")
-    widgets.show_figure(fig, matrix.reset_index(), key="sim_fig", filename="similarity")
+    with chart_area:
+        widgets.show_figure(
+            fig, matrix.reset_index(), key="sim_fig", filename="similarity", main=True
+        )
     absent = [m for m in methods if m not in matrix.index]
     if absent:  # say why a chosen method has no row instead of dropping it silently
         every = [m for m in absent if m in cached.keeps_all_features()]

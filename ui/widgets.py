@@ -15,10 +15,10 @@ import streamlit as st
 import mlfs_core
 from mlfs_core.columns import BUDGET, BUDGET_PCT, METHOD, METRIC
 from mlfs_core.evaluation.metrics import higher_is_better
-from mlfs_core.plots import png_export_available, to_png_bytes
-from mlfs_core.selectors import Option
+from mlfs_core.plots import for_projector, png_export_available, to_png_bytes
+from mlfs_core.selectors import Option, list_methods, reference_methods
 
-from . import cached, links, state
+from . import cached, links, presentation, state
 from .datasets import DatasetKey, catalogue
 from .results import ResultsRef, choose_source
 from .uploads import in_app_words
@@ -161,9 +161,34 @@ def _csv_callable(data: pd.DataFrame) -> Callable[[], str]:
     return lambda: data.to_csv(index=False)
 
 
-def show_figure(fig: go.Figure, data: pd.DataFrame, *, key: str, filename: str) -> None:
-    """Draw ``fig`` with PNG and CSV download buttons for the figure and its data."""
-    st.plotly_chart(fig, key=f"{key}_chart", config={"displaylogo": False})
+def styled(fig: go.Figure, *, main: bool = False) -> go.Figure:
+    """``fig`` as the app shows it: restyled for a projector in presentation
+    mode (:func:`mlfs_core.plots.for_projector`; a page's ``main`` chart sized
+    to end above the fold of a 1280 x 720 screen), else as it is."""
+    if not presentation.is_on():
+        return fig
+    height = presentation.MAIN_CHART_PX if main else None
+    return for_projector(fig, height=height)
+
+
+def show_figure(
+    fig: go.Figure,
+    data: pd.DataFrame,
+    *,
+    key: str,
+    filename: str,
+    main: bool = False,
+) -> None:
+    """Draw ``fig`` with PNG and CSV download buttons for the figure and its data.
+
+    The figure is drawn in its own template (``theme=None``), not Streamlit's,
+    so the screen shows what the PNG shows: near-black text, each method in
+    its own colour. In presentation mode (:mod:`ui.presentation`) it is first
+    restyled for a projector, and a page's ``main`` chart is sized to end
+    above the fold of a 1280 x 720 screen.
+    """
+    fig = styled(fig, main=main)
+    st.plotly_chart(fig, key=f"{key}_chart", config={"displaylogo": False}, theme=None)
     left, right = st.columns(2)
     if png_export_available():
         left.download_button(
@@ -229,21 +254,91 @@ def _option_widget(method: str, option: Option, *, key: str) -> object:
     )
 
 
-def metric_and_methods(
-    table: pd.DataFrame, *, key: str, default_metric: str = "micro_f1"
-) -> tuple[str, tuple[str, ...]]:
-    """Metric selectbox and methods multiselect over what a results table holds."""
-    metrics = list(pd.unique(table[METRIC]))
+DEFAULT_METRICS = ("micro_f1", "example_f1", "weighted_f1")
+"""The metric every analysis page opens on: the first of these a results table
+holds. micro-F1 is paper 000's headline metric, and both studies (paper 000's
+protocol A and paper 001's protocol B) hold it, so Average ranks and Metric
+vs budget open on the same metric; the sample's protocol B results lack it
+and open on example-F1 (which both protocols compute), the ATR authors'
+evaluation on its weighted F1. A higher-is-better metric: "up is better" on
+every page."""
+METRIC_MEMORY = "_chosen_metric"
+"""Session key of the metric last chosen on any analysis page: the next page
+opens on it when its results hold it."""
+
+
+def default_metric(metrics: list[str]) -> str:
+    """The metric a page opens on: the first of :data:`DEFAULT_METRICS` in ``metrics``.
+
+    Examples
+    --------
+    >>> default_metric(["hamming_loss", "example_f1", "micro_f1"])
+    'micro_f1'
+    >>> default_metric(["hamming_loss", "example_f1"])
+    'example_f1'
+    >>> default_metric(["coverage_error"])
+    'coverage_error'
+    """
+    return next((m for m in DEFAULT_METRICS if m in metrics), metrics[0])
+
+
+def settle(key: str, options: list, valid: Callable[[object], bool], default) -> object:
+    """The value a URL-bound widget ``key`` opens on; a stale value is dropped.
+
+    A widget keeps its value in the URL under its own key
+    (:func:`ui.links.bound`), so the key carries no digest of its options.
+    When the options change (another results source) a value that is no
+    longer ``valid`` (or any value, for a widget whose options digest changed
+    since it was set) is removed, and the widget opens on ``default``; a
+    value lost on a page switch comes back from this page's memory of it
+    (:func:`remember`). Pass the returned value as the widget's default
+    (``index=``, ``default=``, ``value=``): a link whose value equals it is
+    then still honoured, and nothing is set through the Session State API.
+    """
+    digest = options_key("", options)
+    memory = f"_memory_{key}"
+    stale = st.session_state.get(f"{memory}_options") not in (None, digest)
+    if key in st.session_state and (stale or not valid(st.session_state[key])):
+        del st.session_state[key]
+    value = st.session_state.get(memory)
+    if value is None or stale or not valid(value):
+        value = default
+    st.session_state[f"{memory}_options"] = digest
+    return value
+
+
+def remember(key: str) -> None:
+    """Keep widget ``key``'s value for :func:`settle` (widgets are forgotten
+    when another page runs)."""
+    if key in st.session_state:
+        st.session_state[f"_memory_{key}"] = st.session_state[key]
+
+
+def metric_and_methods(table: pd.DataFrame, *, key: str) -> tuple[str, tuple[str, ...]]:
+    """Metric selectbox and methods multiselect over what a results table holds.
+
+    The metric opens on the last one chosen on any analysis page, else on
+    :func:`default_metric`; both widgets are bound to the URL
+    (``<key>_metric``, ``<key>_methods``).
+    """
+    metrics = [str(m) for m in pd.unique(table[METRIC])]
     # half and half: "hamming_loss (lower is better)" fits at 1024 px
     left, right = st.columns(2)
-    index = metrics.index(default_metric) if default_metric in metrics else 0
+    name = f"{key}_metric"
+    carried = st.session_state.get(METRIC_MEMORY)
+    if carried in metrics and st.session_state.get(name) not in metrics:
+        st.session_state[f"_memory_{name}"] = carried
+    first = carried if carried in metrics else default_metric(metrics)
+    opening = settle(name, metrics, lambda m: m in metrics, first)
     metric = left.selectbox(
         "Metric",
         metrics,
-        index=index,
-        key=options_key(f"{key}_metric", metrics),
+        index=metrics.index(opening),
         format_func=_metric_label,
+        **links.bound(name),
     )
+    remember(name)
+    st.session_state[METRIC_MEMORY] = metric
     with right:
         chosen = methods_picker(table, key=key)
     return metric, chosen
@@ -252,15 +347,16 @@ def metric_and_methods(
 def methods_picker(table: pd.DataFrame, *, key: str) -> tuple[str, ...]:
     """Methods multiselect over a results table's methods (all chosen at first).
 
-    The widget's key carries a digest of the options, so another results
-    source gets a fresh widget: the browser never keeps the previous
-    source's chips, and no leftover subset hides methods. When fewer than all
-    methods are chosen, a caption says which ones are hidden.
+    Bound to the URL as ``<key>_methods``; another results source opens on
+    all its methods (:func:`settle`): the browser never keeps the previous
+    source's chips, and no leftover subset hides methods. When fewer than
+    all methods are chosen, a caption says which ones are hidden.
     """
     methods = [str(m) for m in pd.unique(table[METHOD])]
-    chosen = st.multiselect(
-        "Methods", methods, default=methods, key=options_key(f"{key}_methods", methods)
-    )
+    name = f"{key}_methods"
+    opening = settle(name, methods, lambda v: set(v) <= set(methods), list(methods))
+    chosen = st.multiselect("Methods", methods, default=opening, **links.bound(name))
+    remember(name)
     hidden = [m for m in methods if m not in chosen]
     if hidden:
         st.caption(
@@ -344,15 +440,18 @@ def default_budget(budgets: list[float], by: str) -> float:
 
 def budget_slider(label: str, budgets: list[float], by: str, *, key: str) -> float:
     """A select slider over ``budgets``, shown as integers or percent, opening at
-    :func:`default_budget`; the widget key carries the budgets (a new source
-    opens at its own default)."""
-    return st.select_slider(
+    :func:`default_budget`, bound to the URL as ``key`` (a new source opens
+    at its own default)."""
+    opening = settle(key, budgets, lambda b: b in budgets, default_budget(budgets, by))
+    value = st.select_slider(
         label,
         budgets,
-        value=default_budget(budgets, by),
+        value=opening,
         format_func=lambda b: budget_text(b, by),
-        key=options_key(key, budgets),
+        **links.bound(key),
     )
+    remember(key)
+    return value
 
 
 def plural(count: float, word: str, many: str | None = None) -> str:
@@ -381,7 +480,29 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-NO_HIGHLIGHT = "(none)"
+NO_HIGHLIGHT = "(none: every method in colour)"
+MAX_COLOURED = 6
+"""Most coloured lines a panel opens with: beyond this many methods a chart
+opens on one method highlighted (the rest grey), not on a tangle of lines."""
+
+
+def opening_highlight(methods: tuple[str, ...], per_panel: int) -> str:
+    """The highlight a chart opens on: none up to :data:`MAX_COLOURED` lines a
+    panel, else the first method in registry order that is not a baseline.
+
+    Examples
+    --------
+    >>> opening_highlight(("RFS", "MaxCS", "AF"), 3)
+    '(none: every method in colour)'
+    >>> opening_highlight(("RFS", "PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "AF"), 7)
+    'PPT-MI'
+    """
+    if per_panel <= MAX_COLOURED or not methods:
+        return NO_HIGHLIGHT
+    baselines = set(reference_methods())
+    registry = {m: i for i, m in enumerate(list_methods())}
+    ordered = sorted(methods, key=lambda m: registry.get(m, len(registry)))
+    return next((m for m in ordered if m not in baselines), ordered[0])
 
 
 def chart_controls(
@@ -391,6 +512,7 @@ def chart_controls(
     key: str,
     panel_word: str,
     first: int | None = None,
+    per_panel: int | None = None,
 ) -> tuple[str | None, list[str]]:
     """ "Highlight a method" and "show the panels" pickers of a many-method chart.
 
@@ -400,19 +522,46 @@ def chart_controls(
     every change makes the browser draw all of them again). A "Show all N"
     button picks every panel at once. The list is empty when the user
     removes every panel: the caller says so instead of drawing.
+
+    With more than :data:`MAX_COLOURED` lines in a panel (``per_panel``,
+    default: every method) the chart opens on one method highlighted
+    (:func:`opening_highlight`) and a caption says how to see all in colour.
+    Both pickers are bound to the URL (``<key>_highlight``, ``<key>_panels``).
     """
+    lines = len(methods) if per_panel is None else per_panel
     left, right = st.columns(2)
+    name = f"{key}_highlight"
+    options = [NO_HIGHLIGHT, *methods]
+    # crossing MAX_COLOURED (a panel per measure turned off) opens again on
+    # the default of the new count: the options' digest carries the side
+    crowded = lines > MAX_COLOURED
+    opening = opening_highlight(methods, lines)
+    opening = settle(name, [*options, crowded], lambda v: v in options, opening)
     picked = left.selectbox(
         "Highlight a method (the others turn grey)",
-        [NO_HIGHLIGHT, *methods],
-        key=options_key(f"{key}_highlight", list(methods)),
+        options,
+        index=options.index(opening),
+        **links.bound(name),
     )
+    remember(name)
+    if lines > MAX_COLOURED:
+        shown_as = (
+            f"{picked} is in colour, the other methods grey"
+            if picked != NO_HIGHLIGHT
+            else "every method is in colour"
+        )
+        left.caption(
+            f"{lines} lines a panel: {shown_as}. Pick another method to highlight, "
+            f'or "{NO_HIGHLIGHT}" to see all of them in colour.'
+        )
     shown = list(panels)
     if len(panels) > 1:
-        state = options_key(f"{key}_panels", list(panels))
+        state = f"{key}_panels"
+        opening = list(panels[:first] if first else panels)
+        opening = settle(state, panels, lambda v: set(v) <= set(panels), opening)
         if state not in st.session_state:  # set here, not by default=: the
             # button below sets it too, which default= would warn about
-            st.session_state[state] = list(panels[:first] if first else panels)
+            st.session_state[state] = opening
 
         def show_all() -> None:
             st.session_state[state] = list(panels)
@@ -421,10 +570,11 @@ def chart_controls(
             right.multiselect(
                 f"Show the {panel_word}",
                 panels,
-                key=state,
                 help=f"Fewer {panel_word} are easier to read and quicker to redraw.",
+                **links.bound(state),
             )
         )
+        remember(state)
         shown = [p for p in panels if p in chosen]
         if len(shown) < len(panels):
             right.button(

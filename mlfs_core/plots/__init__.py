@@ -6,7 +6,8 @@ names from :mod:`mlfs_core.columns`) and returns a
 PNG offline.
 """
 
-from ._style import figure_from_dict, highlight_figure
+from ._look import method_look
+from ._style import figure_from_dict, for_projector, highlight_figure
 from .cd import cd_diagram
 from .comparison import average_rank_curves, metric_vs_budget, similarity_heatmap
 from .data import cooccurrence_heatmap, label_frequency_bar
@@ -34,8 +35,10 @@ __all__ = [
     "cooccurrence_heatmap",
     "feature_score_bar",
     "figure_from_dict",
+    "for_projector",
     "highlight_figure",
     "label_frequency_bar",
+    "method_look",
     "metric_vs_budget",
     "png_export_available",
     "precision_at_k_curve",

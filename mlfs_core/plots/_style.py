@@ -1,4 +1,5 @@
-"""Shared look of every figure: one template, one colour and line style per method."""
+"""Shared look of every figure: one template, one colour and line style per method
+(:mod:`._look`), and the fonts of the screen and of presentation mode."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+
+from ._look import built_in_looks, method_looks
 
 TEMPLATE = "plotly_white"
 OKABE_ITO = (
@@ -54,6 +57,20 @@ LEGEND = {
 entries visible however many panels follow."""
 TITLE_PX = 44
 """Height kept for the title above the legend."""
+INK = "#1a1a1a"
+"""Colour of every text of a figure: near-black (plotly's default text is a
+light slate, Streamlit's theme a light grey, both faint on a projector)."""
+SCREEN_FONT_PX = 14
+"""Text size of a figure on screen (ticks, legend, axis titles)."""
+PRESENT_FONT_PX = 18
+PRESENT_TICK_PX = 16
+"""Text sizes in presentation mode: axis titles, legend and panel titles at
+18 px, tick labels and cell numbers at 16 px (a projector's 1280 x 720 shown
+on a wall, read from the back of a room)."""
+SCREEN_GAP_PX = 100
+PRESENT_GAP_PX = 120
+"""Gap kept between two rows of panels, on screen and in presentation mode:
+the upper panel's tick labels and axis title, then the lower panel's title."""
 MAX_TICK_CHARS = 32
 
 
@@ -71,12 +88,13 @@ def short_label(text: str, limit: int = MAX_TICK_CHARS) -> str:
 
 
 def method_styles(methods: Sequence[str]) -> dict[str, dict[str, str]]:
-    """Map each method name to a colour, dash and marker, stable for an order of names.
+    """Map each method name to its colour, dash and marker: one look per method.
 
-    The first 7 methods get the 7 colours of :data:`OKABE_ITO` with solid
-    lines; the next 7 the same colours dashed, and so on, so 12+ methods stay
-    apart by colour *and* line style (a method never shares both with
-    another among the first 28). Markers cycle through :data:`SYMBOLS`.
+    The look comes from the method's name, not from its place in the list
+    (:func:`~mlfs_core.plots._look.method_looks`): a built-in method has its
+    registry look on every page and in every download; another name (a
+    plug-in, an uploaded results file's method) a stable look of its own,
+    apart from the other methods of the figure.
 
     Parameters
     ----------
@@ -86,23 +104,21 @@ def method_styles(methods: Sequence[str]) -> dict[str, dict[str, str]]:
     Returns
     -------
     dict
-        ``{method: {"color": ..., "dash": ..., "symbol": ...}}``.
+        ``{method: {"color": ..., "dash": ..., "symbol": ...}}``, the
+        built-in methods first in registry order, then the others in the
+        given order: the order of the legend (:func:`trace_style`).
 
     Examples
     --------
-    >>> styles = method_styles([f"M{i}" for i in range(9)])
-    >>> styles["M0"]["color"] == styles["M7"]["color"], styles["M7"]["dash"]
-    (True, 'dash')
+    >>> a = method_styles(["MaxCS", "AF"])["MaxCS"]
+    >>> b = method_styles(["AF", "RaRBNS", "MaxCS"])["MaxCS"]
+    >>> a == b, list(method_styles(["AF", "X", "MaxCS"]))
+    (True, ['MaxCS', 'AF', 'X'])
     """
-    n = len(OKABE_ITO)
-    return {
-        m: {
-            "color": OKABE_ITO[i % n],
-            "dash": DASHES[(i // n) % len(DASHES)],
-            "symbol": SYMBOLS[i % len(SYMBOLS)],
-        }
-        for i, m in enumerate(dict.fromkeys(methods))
-    }
+    looks = method_looks(methods)
+    registry = {name: i for i, name in enumerate(built_in_looks())}
+    ordered = sorted(looks, key=lambda m: registry.get(m, len(registry)))
+    return {m: looks[m] for m in ordered}
 
 
 def method_colors(methods: Sequence[str]) -> dict[str, str]:
@@ -310,6 +326,53 @@ def drawing_order(names: Sequence[str], highlight: frozenset[str]) -> list[str]:
     ]
 
 
+LEGEND_WIDTH_PX = 760
+"""Width the legend is assumed to wrap at (a chart in the app's main column at
+1280 pixels is about 820 wide): its rows are counted for this width."""
+
+
+def legend_rows(
+    fig: go.Figure, font_px: float, width_px: float = LEGEND_WIDTH_PX
+) -> int:
+    """How many rows the horizontal legend of ``fig`` takes (0 when it has none).
+
+    Each entry is counted as its line sample (about 50 pixels with the gap)
+    plus its name at about 0.55 ``font_px`` a character, wrapped at
+    ``width_px``: an estimate that errs on the side of one row too many.
+    """
+    if fig.layout.showlegend is False:
+        return 0
+    names = [
+        str(t.name)
+        for t in fig.data
+        if t.name is not None and t.showlegend is not False and t.type != "heatmap"
+    ]
+    if len(names) < 2 and not any(t.showlegend for t in fig.data):
+        return 0
+    rows, used = 1, 0.0
+    for name in names:
+        width = 50 + 0.55 * font_px * len(name)
+        if used and used + width > width_px:
+            rows, used = rows + 1, 0.0
+        used += width
+    return rows
+
+
+def _has_panel_titles(fig: go.Figure) -> bool:
+    return any(
+        a.yref == "paper" and a.yanchor == "bottom" and (a.y or 0) >= 0.99
+        for a in fig.layout.annotations
+    )
+
+
+def top_margin(fig: go.Figure, font_px: float, title_px: float = TITLE_PX) -> int:
+    """Top margin (pixels) holding the title, every legend row and the first
+    row's panel titles, so none of them sits on another."""
+    legend = legend_rows(fig, font_px) * (font_px + 10)
+    titles = font_px + 14 if _has_panel_titles(fig) else 0
+    return int(title_px + legend + titles + 12)
+
+
 def finish(fig: go.Figure, *, title: str, height: int | None = None) -> go.Figure:
     """Apply the common template, title, legend and margins to ``fig`` and return it.
 
@@ -332,9 +395,11 @@ def finish(fig: go.Figure, *, title: str, height: int | None = None) -> go.Figur
             "yanchor": "top",
             "pad": {"t": 12, "l": 12},
         },
-        margin={"l": 60, "r": 20, "t": TITLE_PX + 20, "b": 50},
+        margin={"l": 60, "r": 20, "t": top_margin(fig, SCREEN_FONT_PX), "b": 50},
         legend={**LEGEND, "y": 1.0 - TITLE_PX / total},
+        font={"size": SCREEN_FONT_PX, "color": INK},
     )
+    fig.update_annotations(font_color=INK)
     if height is not None:
         fig.update_layout(height=height)
     return fig
@@ -387,3 +452,127 @@ def method_lines(
         )
         for name in drawing_order(list(parts), highlight)
     ]
+
+
+def _font_at_least(font, px: int, *, ink: bool = True) -> dict:
+    """A font dict (or plotly object) with its size raised to ``px`` and ink colour."""
+    if hasattr(font, "to_plotly_json"):
+        font = font.to_plotly_json()
+    font = dict(font or {})
+    size = font.get("size")
+    font["size"] = px if size is None or size < px else size
+    if ink:
+        font["color"] = INK
+    return font
+
+
+def _rows(fig: go.Figure) -> list[tuple[float, float]]:
+    """The distinct y domains of a figure's axes, top row first."""
+    domains = {
+        tuple(axis["domain"])
+        for name, axis in fig.layout.to_plotly_json().items()
+        if name.startswith("yaxis") and axis.get("domain") is not None
+    }
+    return sorted(domains, key=lambda d: -d[1])
+
+
+def space_rows(fig: go.Figure, height: float, gap_px: float) -> None:
+    """Move rows of panels apart so ``gap_px`` pixels separate each row from
+    the next (the upper row's ticks and axis title, the lower row's title);
+    the panel titles (annotations above a domain's top) move with their row."""
+    layout = fig.layout
+    rows = _rows(fig)
+    if len(rows) < 2:
+        return
+    margin = (layout.margin.t or 0) + (layout.margin.b or 0)
+    plot_px = max(height - margin, 1.0)
+    gap = min(gap_px / plot_px, 0.6 / (len(rows) - 1))
+    span = (1.0 - gap * (len(rows) - 1)) / len(rows)
+    new = {}
+    for i, old in enumerate(rows):
+        top = 1.0 - i * (span + gap)
+        new[old] = (round(max(top - span, 0.0), 6), round(top, 6))
+    for name in list(layout.to_plotly_json()):
+        if name.startswith("yaxis"):
+            axis = layout[name]
+            if axis.domain is not None and tuple(axis.domain) in new:
+                axis.domain = new[tuple(axis.domain)]
+    tops = {round(old[1], 6): new[old][1] for old in rows}
+    for note in layout.annotations:
+        if note.yref == "paper" and note.yanchor == "bottom" and note.y is not None:
+            moved = tops.get(round(note.y, 6))
+            if moved is not None:
+                note.y = moved
+
+
+def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
+    """Restyle ``fig`` (in place) for presentation mode and return it.
+
+    Every text of the figure at least :data:`PRESENT_TICK_PX` pixels (tick
+    labels, heatmap cell numbers) or :data:`PRESENT_FONT_PX` (axis titles,
+    legend, panel titles and other annotations), in :data:`INK`; the legend
+    stays at the top, under a title given room for its larger font; rows of
+    panels are moved :data:`PRESENT_GAP_PX` apart, so no axis title touches
+    the next panel's title. A pure function of the figure: the app applies
+    it at its boundary, the figure functions do not know about it.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        A figure of this package (:func:`finish` applied).
+    height : int, optional
+        The figure's height in pixels; a figure with one row of panels is
+        set to it (so it fits a 720-pixel screen under the page title).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``fig`` itself.
+
+    Examples
+    --------
+    >>> fig = for_projector(finish(go.Figure(go.Scatter(x=[1], y=[2])), title="t"))
+    >>> fig.layout.xaxis.tickfont.size, fig.layout.font.color
+    (16, '#1a1a1a')
+    """
+    title_px = PRESENT_FONT_PX + 10
+    rows = _rows(fig)
+    if height is not None and len(rows) <= 1:
+        fig.update_layout(height=height)
+    total = float(fig.layout.height or 450)
+    top = top_margin(fig, PRESENT_FONT_PX, TITLE_PX + 10)
+    fig.update_layout(
+        font={"size": PRESENT_FONT_PX, "color": INK},
+        title_font={"size": PRESENT_FONT_PX + 4, "color": INK},
+        legend={
+            **LEGEND,
+            "y": 1.0 - (title_px + 24) / total,
+            "font": {"size": PRESENT_FONT_PX, "color": INK},
+        },
+        margin={"t": top},
+        hoverlabel={"font": {"size": PRESENT_TICK_PX}},
+    )
+    fig.update_xaxes(
+        tickfont={"size": PRESENT_TICK_PX, "color": INK},
+        title_font={"size": PRESENT_FONT_PX, "color": INK},
+        gridcolor="#d9d9d9",
+    )
+    fig.update_yaxes(
+        tickfont={"size": PRESENT_TICK_PX, "color": INK},
+        title_font={"size": PRESENT_FONT_PX, "color": INK},
+        gridcolor="#d9d9d9",
+    )
+    for note in fig.layout.annotations:
+        note.font = _font_at_least(note.font, PRESENT_FONT_PX)
+    for trace in fig.data:
+        if "textfont" in trace and trace.type in ("heatmap", "bar", "scatter"):
+            if trace.type == "heatmap" or trace.text is not None:
+                # no colour: a heatmap's numbers keep their contrast to the cell
+                trace.textfont = _font_at_least(
+                    trace.textfont, PRESENT_TICK_PX, ink=trace.type != "heatmap"
+                )
+        if trace.type == "heatmap" and trace.colorbar is not None:
+            trace.colorbar.tickfont = {"size": PRESENT_TICK_PX, "color": INK}
+            trace.colorbar.title.font = {"size": PRESENT_FONT_PX, "color": INK}
+    space_rows(fig, total, PRESENT_GAP_PX)
+    return fig

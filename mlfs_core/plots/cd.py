@@ -15,6 +15,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
+from ._look import method_looks
 from ._style import empty_figure, finish
 
 BAR_WIDTH = 5
@@ -227,6 +228,7 @@ def _draw_methods(
     lo_x: float,
     hi_x: float,
 ) -> None:
+    looks = method_looks([str(m) for m in ranks.index])
     for side, end, anchor in (("left", lo_x, "right"), ("right", hi_x, "left")):
         for name, r, y in layout[side]:
             traces.append(_segment([r, r, end], [0, y, y], "#555", 1))
@@ -248,7 +250,13 @@ def _draw_methods(
             "x": ranks.to_numpy(),
             "y": [0.0] * len(ranks),
             "mode": "markers",
-            "marker": {"size": 8, "color": "#1f4e79"},
+            # each method in its own colour and marker, as on every other chart
+            "marker": {
+                "size": 10,
+                "color": [looks[str(m)]["color"] for m in ranks.index],
+                "symbol": [looks[str(m)]["symbol"] for m in ranks.index],
+                "line": {"width": 1, "color": "white"},
+            },
             "text": list(ranks.index),
             "hovertemplate": "%{text}: %{x:.2f}<extra></extra>",
         }

@@ -12,11 +12,13 @@ from plotly.subplots import make_subplots
 from ..analysis._select import all_features_references
 from ..columns import BUDGET, DATASET, MEAN, METHOD
 from ._style import (
+    SCREEN_GAP_PX,
     empty_figure,
     finish,
     highlight_traces,
     highlighted,
     method_styles,
+    space_rows,
     trace_style,
 )
 
@@ -115,7 +117,10 @@ def average_rank_curves(
     fig.add_traces(highlight_traces(traces, highlighted(highlight)))
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text="Average rank (lower is better)", col=1)
-    return finish(fig, title=title, height=420 * (-(-len(panels) // cols)))
+    height = 420 * (-(-len(panels) // cols))
+    fig = finish(fig, title=title, height=height)
+    space_rows(fig, height, SCREEN_GAP_PX)  # no axis title on the next row's title
+    return fig
 
 
 def _band_dict(
@@ -258,7 +263,10 @@ def metric_vs_budget(
             )
     y_title = metric_label + direction.get(higher_is_better, "")
     fig.update_yaxes(title_text=y_title, col=1)
-    return finish(fig, title=title, height=380 * (-(-len(panels) // cols)))
+    height = 380 * (-(-len(panels) // cols))
+    fig = finish(fig, title=title, height=height)
+    space_rows(fig, height, SCREEN_GAP_PX)  # no axis title on the next row's title
+    return fig
 
 
 def _reference(

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from ui.widgets import NO_HIGHLIGHT
+
 from .conftest import (
     PAGE_PATHS,
     charts,
@@ -66,15 +68,18 @@ def test_methods_chips_follow_the_source_and_hidden_methods_are_named():
     """Check that another source shows all its methods and a subset says what hides.
 
     Switching from the Paper 000 study (10 methods) to the Paper 001 study (12)
-    must show the 12, from a widget of its own (a new key), so the browser
-    cannot keep the old chips; a chosen subset names the hidden methods.
+    must show the 12 (the widget keeps one key, its URL parameter, and its
+    value is reset when the options change), even after a subset of methods
+    both sources have was chosen; a chosen subset names the hidden methods.
     """
     at = open_page(new_app(), "average_ranks")
     first = widget(at, "multiselect", "ranks_methods")
     assert len(first.value) == 10 and "MaxCS" in first.value
+    first.set_value(["MaxCS", "RFS", "AF"]).run()
+    first = widget(at, "multiselect", "ranks_methods")
     at.radio(key="results_source_widget").set_value("Paper 001 study").run()
     second = widget(at, "multiselect", "ranks_methods")
-    assert second.key != first.key
+    assert second.key == "ranks_methods"  # its URL parameter
     assert second.value == second.options and "ATR" in second.value
     assert len(second.value) == 12
     second.set_value(second.options[:4]).run()
@@ -171,6 +176,10 @@ def test_spread_bands_default_off_for_many_curves_and_toggle_back_on():
     assert at.toggle(key="budget_bands_many").value is False
     assert not [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
     at.toggle(key="budget_bands_many").set_value(True).run()
+    # 12 methods open on one highlighted: only its bands are drawn
+    bands = [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
+    assert len(bands) == 4
+    at.selectbox(key="budget_highlight").select(NO_HIGHLIGHT).run()
     bands = [t for t in figure_data(charts(at)[0]) if t.get("fill") == "toself"]
     assert len(bands) == 4 * 12
     panels = widget(at, "multiselect", "budget_panels")
@@ -360,6 +369,7 @@ def test_many_methods_get_distinct_styles_and_one_legend_at_the_top():
     pairs and the one legend sits at the top of the figure, not 2,500 px down."""
     at = open_page(new_app(), "budget")
     assert at.radio(key="results_source_widget").value == "Paper 001 study"
+    at.selectbox(key="budget_highlight").select(NO_HIGHLIGHT).run()
     spec = json.loads(charts(at)[0].proto.spec)
     lines = [t for t in spec["data"] if t.get("fill") != "toself"]
     styles = {t["name"]: (t["line"]["color"], t["line"]["dash"]) for t in lines}

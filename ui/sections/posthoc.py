@@ -17,7 +17,7 @@ from mlfs_core.columns import METHOD, METRIC
 from mlfs_core.plots import figure_from_dict, pvalue_heatmap
 from mlfs_core.selectors import default_methods
 
-from .. import cached, widgets
+from .. import cached, links, widgets
 from ..results import ResultsRef
 
 ALPHA = 0.05
@@ -91,7 +91,7 @@ def show_posthoc(
         "Pairwise test",
         list(TESTS),
         horizontal=True,
-        key="posthoc_test",
+        **links.bound("posthoc_test"),
         help="Benavoli et al. (2016) recommend the Wilcoxon signed-rank test with "
         "Holm's correction: its verdict on two methods does not depend on which "
         "other methods are compared, unlike the mean-ranks tests (Nemenyi).",
@@ -115,12 +115,14 @@ def show_posthoc(
     )
     names = list(pvalues.index)
     default = next((m for m in default_methods(CONTROL) if m in names), names[0])
+    opening = widgets.settle("posthoc_control", names, lambda m: m in names, default)
     control = st.selectbox(
         "Control method (every other method against it)",
         names,
-        index=names.index(default),
-        key="posthoc_control",
+        index=names.index(opening),
+        **links.bound("posthoc_control"),
     )
+    widgets.remember("posthoc_control")
     compared = widgets.call_or_error(
         "No control comparison here",
         _compared,

@@ -20,7 +20,7 @@ from mlfs_core.plots import similarity_heatmap
 from mlfs_core.reproduction.paper000.published import BNS_METHODS, CS_METHODS
 from mlfs_core.selectors import reference_methods
 
-from .. import cached, widgets
+from .. import cached, links, widgets
 from ..results import STUDIES_DIR, STUDY_SOURCES, ResultsRef
 
 PAPER000 = STUDY_SOURCES["Paper 000 study"]
@@ -111,7 +111,9 @@ def _comparison(
         return None
     st.subheader(f"Published vs ours: paper 000's {tables}")
     label, key = widget
-    shown = st.radio(label, CHOICES, horizontal=True, key=key, help=help_text)
+    shown = st.radio(
+        label, CHOICES, horizontal=True, help=help_text, **links.bound(key)
+    )
     if shown == CHOICES[0]:
         st.caption(NOT_SHOWN)
         return None
@@ -168,9 +170,10 @@ def kuncheva_beside_published(ref: ResultsRef) -> None:
         (right, comparison.ours, "Ours (Paper 000 study)", "sim_ours"),
     ):
         col.plotly_chart(
-            similarity_heatmap(matrix, title=title),
+            widgets.styled(similarity_heatmap(matrix, title=title)),
             key=f"{key}_chart",
             config={"displaylogo": False},
+            theme=None,  # the figure's own look, as every chart of the app
         )
     fig = similarity_heatmap(
         comparison.difference,

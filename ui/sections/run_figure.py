@@ -12,10 +12,6 @@ from mlfs_core.plots import average_rank_curves, metric_vs_budget
 from .. import cached, widgets
 from ..results import RESULTS_FILE, results_ref
 
-PRIMARY_METRICS = ("micro_f1", "f1", "weighted_f1", "hamming_loss")
-"""The figure's metric: the first of these the results hold (weighted_f1 under the
-ATR authors' evaluation)."""
-
 
 def show_run_figure(folder: str) -> None:
     """Average ranks when the run covers 2 or more datasets, else metric vs budget."""
@@ -25,7 +21,9 @@ def show_run_figure(folder: str) -> None:
     ref = results_ref(folder)
     table = cached.results(ref)
     metrics = [str(m) for m in table[METRIC].unique()]
-    metric = next((m for m in PRIMARY_METRICS if m in metrics), metrics[0])
+    # the analysis pages' default metric (or the one chosen there last)
+    carried = st.session_state.get(widgets.METRIC_MEMORY)
+    metric = carried if carried in metrics else widgets.default_metric(metrics)
     methods = tuple(str(m) for m in table[METHOD].unique())
     if len(widgets.datasets_in(table)) >= 2:
         curves = cached.rank_curves(ref, metric, methods, False)

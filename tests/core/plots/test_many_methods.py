@@ -13,6 +13,7 @@ from mlfs_core.plots import (
     metric_vs_budget,
 )
 from mlfs_core.plots._style import GREY, method_styles
+from mlfs_core.selectors import list_methods
 
 
 def _curves(methods, budgets=(10, 20, 30)) -> pd.DataFrame:
@@ -25,12 +26,14 @@ def _curves(methods, budgets=(10, 20, 30)) -> pd.DataFrame:
 
 
 def test_twelve_methods_get_twelve_distinct_colour_and_dash_pairs():
-    """Check that 12 methods (paper 001) never share both colour and dash."""
+    """Check that 12 methods (paper 001) never share both colour and dash,
+    and that the first 7 names outside the registry get 7 colours."""
+    paper001 = list_methods("paper001") + list_methods("baseline")
+    styles = method_styles(paper001)
+    assert len({(s["color"], s["dash"]) for s in styles.values()}) == 12
     styles = method_styles([f"M{i}" for i in range(12)])
     assert len({(s["color"], s["dash"]) for s in styles.values()}) == 12
-    # neighbours in the list always differ in colour
-    colours = [s["color"] for s in styles.values()]
-    assert all(a != b for a, b in zip(colours, colours[1:], strict=False))
+    assert len({s["color"] for s in list(styles.values())}) == 7
 
 
 def test_af_single_point_becomes_a_flat_line_over_the_other_budgets():

@@ -1,0 +1,207 @@
+"""One look per method: its colour, line style and marker, keyed by its name.
+
+Every figure that draws a method (the Experiment page's run figure, Average
+ranks, Metric vs budget, the precision curves, the CD diagram) takes its look
+from :func:`method_look`, so a method keeps its colour on every page, in
+every PNG download and in the docs' figures, whatever other methods share the
+figure and in whatever order.
+
+The built-in methods get their look from their place in the registry:
+
+- score + aggregation methods (paper 000 and the extra measures): the colour
+  says the aggregation (Max blue, Mean orange, RoR green, RaR vermillion),
+  the line style and marker say the measure (CS solid circles, BNS dashed
+  squares, IG dotted diamonds, OR dash-dot triangles, DF long-dash-dot
+  crosses), so the four lines of a per-measure panel have four colours;
+- the information-theoretic methods of paper 001, in registry order: the six
+  colours of Okabe-Ito's palette without black, solid, then the same colours
+  dashed, each with a marker of its own (none a score + aggregation
+  method's);
+- the baselines: RFS reddish purple, dotted; AF black, long-dashed.
+
+No two built-in methods share colour, dash *and* marker. Any other name (a
+plug-in, a method of an uploaded results file) gets a look from a digest of
+its name (SHA-1, not Python's salted ``hash``), the same in every process;
+:func:`method_looks` moves it to a colour no other method of the same figure
+has (while colours last), so the methods of one figure stay apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from functools import lru_cache
+
+BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, BLACK = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#000000",
+)
+COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, BLACK)
+"""Okabe & Ito's colour-blind safe palette without its yellow (too faint on white)."""
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+SYMBOLS = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "x",
+    "star",
+    "cross",
+    "triangle-down",
+    "pentagon",
+    "hexagon",
+)
+AGGREGATION_COLOURS = {"Max": BLUE, "Mean": ORANGE, "RoR": GREEN, "RaR": VERMILLION}
+"""Colour of a score + aggregation method: its aggregation."""
+MEASURE_LINES = {
+    "CS": ("solid", "circle"),
+    "BNS": ("dash", "square"),
+    "IG": ("dot", "diamond"),
+    "OR": ("dashdot", "triangle-up"),
+    "DF": ("longdashdot", "x"),
+}
+"""Line style and marker of a score + aggregation method: its measure."""
+BASELINES = {
+    "RFS": {"color": PURPLE, "dash": "dot", "symbol": "cross"},
+    "AF": {"color": BLACK, "dash": "longdash", "symbol": "star"},
+}
+INFORMATION_COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY)
+"""Colours of the information-theoretic methods, in registry order (then dashed)."""
+INFORMATION_SYMBOLS = (
+    "pentagon",
+    "hexagon",
+    "star",
+    "triangle-down",
+    "diamond",
+    "triangle-up",
+    "x",
+    "cross",
+    "star",
+    "circle",
+)
+"""Their markers, in the same order: none repeats a score + aggregation
+method's (colour, dash, marker)."""
+_FREE_PAIRS = [(c, d) for d in DASHES[:4] for c in COLOURS]
+"""(colour, dash) pairs a name outside the registry can take, colour first."""
+
+
+def _digest(name: str) -> int:
+    return int.from_bytes(hashlib.sha1(name.encode("utf-8")).digest()[:8], "big")
+
+
+def _hashed(name: str, slot: int | None = None) -> dict[str, str]:
+    """The look of a name outside the registry (its pair ``slot`` if given)."""
+    digest = _digest(name)
+    colour, dash = _FREE_PAIRS[digest % len(_FREE_PAIRS) if slot is None else slot]
+    return {
+        "color": colour,
+        "dash": dash,
+        "symbol": SYMBOLS[(digest // len(_FREE_PAIRS)) % len(SYMBOLS)],
+    }
+
+
+@lru_cache(maxsize=1)
+def built_in_looks() -> dict[str, dict[str, str]]:
+    """The look of every built-in method, in registry order.
+
+    Returns
+    -------
+    dict
+        ``{method: {"color": ..., "dash": ..., "symbol": ...}}``.
+
+    Examples
+    --------
+    >>> looks = built_in_looks()
+    >>> looks["MaxCS"]["color"] == looks["MaxBNS"]["color"], looks["MaxBNS"]["dash"]
+    (True, 'dash')
+    """
+    from ..selectors._registry import METHODS, is_built_in
+    from ..selectors.naming import split_name
+
+    looks: dict[str, dict[str, str]] = {}
+    information = 0
+    for name, spec in METHODS.items():
+        if not is_built_in(name):
+            continue
+        if name in BASELINES:
+            looks[name] = dict(BASELINES[name])
+        elif spec.family in ("paper000", "extra"):
+            aggregation, measure = split_name(name)
+            dash, symbol = MEASURE_LINES[measure]
+            looks[name] = {
+                "color": AGGREGATION_COLOURS[aggregation],
+                "dash": dash,
+                "symbol": symbol,
+            }
+        else:  # paper 001 (or a built-in family added later): by registry order
+            n = len(INFORMATION_COLOURS)
+            looks[name] = {
+                "color": INFORMATION_COLOURS[information % n],
+                "dash": DASHES[(information // n) % len(DASHES)],
+                "symbol": INFORMATION_SYMBOLS[information % len(INFORMATION_SYMBOLS)],
+            }
+            information += 1
+    return looks
+
+
+def method_look(name: str) -> dict[str, str]:
+    """The colour, dash and marker of one method, the same in every figure.
+
+    Parameters
+    ----------
+    name : str
+        A method name: built-in (its registry look) or any other (a look
+        from a digest of the name, stable across processes).
+
+    Returns
+    -------
+    dict
+        ``{"color": ..., "dash": ..., "symbol": ...}`` (a new dict).
+
+    Examples
+    --------
+    >>> method_look("MeanCS")
+    {'color': '#E69F00', 'dash': 'solid', 'symbol': 'circle'}
+    >>> method_look("my_plugin") == method_look("my_plugin")
+    True
+    """
+    look = built_in_looks().get(str(name))
+    return dict(look) if look is not None else _hashed(str(name))
+
+
+def method_looks(methods: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The look of each method of one figure, in the given order (repeats dropped).
+
+    Built-in methods keep their registry look. A name outside the registry
+    starts from its digest's (colour, dash) pair and takes the first pair
+    from there whose colour no method before it (the built-in ones, then
+    the others in sorted order) has, else the first pair nobody has: the
+    methods of one figure stay apart, by colour while colours last. The
+    look depends only on the set of names in the figure, not on their order.
+
+    Examples
+    --------
+    >>> looks = method_looks(["A", "B", "C", "MaxCS"])
+    >>> len({(s["color"], s["dash"]) for s in looks.values()})
+    4
+    """
+    names = [str(m) for m in dict.fromkeys(str(m) for m in methods)]
+    fixed = built_in_looks()
+    looks = {n: dict(fixed[n]) for n in names if n in fixed}
+    taken = {(s["color"], s["dash"]) for s in looks.values()}
+    for name in sorted(n for n in names if n not in fixed):
+        start = _digest(name) % len(_FREE_PAIRS)
+        probe = [(start + step) % len(_FREE_PAIRS) for step in range(len(_FREE_PAIRS))]
+        colours = {c for c, _ in taken}
+        slot = next(
+            (i for i in probe if _FREE_PAIRS[i][0] not in colours),  # a free colour
+            next((i for i in probe if _FREE_PAIRS[i] not in taken), start),
+        )
+        looks[name] = _hashed(name, slot)
+        taken.add(_FREE_PAIRS[slot])
+    return {n: looks[n] for n in names}

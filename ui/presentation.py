@@ -1,0 +1,64 @@
+"""Presentation mode: charts a projector can show, the main chart above the fold.
+
+A sidebar toggle bound to the URL flag ``present`` (``?present=true``): a
+teacher's link opens the lesson in presentation mode. In that mode
+:func:`ui.widgets.show_figure` restyles each figure with
+:func:`mlfs_core.plots.for_projector` (text of 16 px and more, near-black,
+legend at the top, rows of panels apart), and the analysis pages draw their
+main chart right under the page title, sized to fit a 1280 x 720 screen, with
+their captions and choices in an expander below it (:func:`chart_first`).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import links
+
+KEY = "present"
+"""The toggle's session-state key and URL flag."""
+MAIN_CHART_PX = 470
+"""Height of an analysis page's main chart in presentation mode: under the
+app's header and the page title it ends above 720 pixels."""
+
+
+def toggle() -> bool:
+    """The sidebar's "Presentation mode" toggle (bound to the URL flag ``present``)."""
+    return st.toggle(
+        "Presentation mode",
+        help="For a projector: larger, darker chart text, each analysis page's "
+        "chart first and sized to the screen, the choices below it. Kept in "
+        "the link (present=true).",
+        **links.bound(KEY),
+    )
+
+
+def is_on() -> bool:
+    """Whether presentation mode is on in this session."""
+    return bool(st.session_state.get(KEY, False))
+
+
+def chart_first(label: str):
+    """Two containers in the page's order: ``(chart, options)``.
+
+    Without presentation mode the options come first, as usual, and the
+    chart under them; with it the chart comes first, right under the page
+    title, and the options (captions, results source, metric, methods ...)
+    in a closed expander named ``label`` under it. The page writes into
+    each container with ``with``; which is above is this function's choice.
+
+    Parameters
+    ----------
+    label : str
+        The expander's label in presentation mode.
+
+    Returns
+    -------
+    tuple
+        ``(chart, options)``, two Streamlit containers.
+    """
+    if is_on():
+        chart = st.container()
+        return chart, st.expander(label, icon=":material/tune:")
+    options = st.container()
+    return st.container(), options
