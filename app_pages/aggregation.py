@@ -81,7 +81,8 @@ learn.play_button(
     what="the picks",
 )
 row = steps.iloc[step - 1]
-st.info(learn.step_text(aggregation, step, row, features, labels))
+previous = steps["score"].iloc[step - 2] if step > 1 else None
+st.info(learn.step_text(aggregation, step, row, features, labels, previous))
 if aggregation in ("RoR", "RaR"):
     turn_fig = draw_probability_bar(
         turns,

@@ -80,7 +80,7 @@ with st.spinner("Scoring the features ..."):
         )
         learn.formula(learn.BNS_FORMULA)
         st.table(steps.bns_rates.style.format("{:.4g}"))
-        st.metric("BNS = |F^-1(tpr) - F^-1(fpr)|", f"{steps.bns:.4g}")
+        st.metric("BNS = |F⁻¹(tpr) − F⁻¹(fpr)|", f"{steps.bns:.4g}")
     learn.planted_note(key, [feature], what="this feature", marked=False)
 
     st.subheader("4. Every label's score of the top features")

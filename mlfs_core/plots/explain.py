@@ -68,7 +68,7 @@ def _tick_room(texts) -> int:
     The heatmaps' height adds it, so long feature labels do not squash the
     rows (on emotions, 6 label rows were 8 px high and half their names hidden).
     """
-    return 7 * max((len(str(t)) for t in texts), default=0)
+    return 6 * max((len(str(t)) for t in texts), default=0)
 
 
 def aggregation_turns_figure(

@@ -83,3 +83,18 @@ def test_emotions_rank_note_counts_the_zero_scores(emotions_dir):
     assert "12 of the top 20 features score 0" in note
     shown = at.dataframe[0].value
     assert int((shown["score"] == 0).sum()) == 12
+
+
+def test_emotions_aggregation_steps_say_when_the_file_order_decides(emotions_dir):
+    """Check MaxCS on emotions: step 4 ties with step 3 (2.534) and says the
+    lower index goes first; step 10 scores 0 and says it is file order only."""
+    at = new_app()
+    at.session_state["agg_step"] = 4
+    at.selectbox(key="dataset").select("emotions").run()
+    open_page(at, "learn_aggregation")
+    assert not at.exception and not at.error
+    assert "2.534" in at.info[0].value
+    assert "ties with the pick before it" in at.info[0].value
+    at.slider(key="agg_step").set_value(10).run()
+    assert "scores 0 for every label" in at.info[0].value
+    assert "maximum coming from" not in at.info[0].value

@@ -31,7 +31,7 @@ def test_score_page_shows_table_terms_and_totals(data_dir):
     cs = label_scores(ds.X, ds.Y, "chi2")[0, 0]
     bns = label_scores(ds.X, ds.Y, "bns")[0, 0]
     assert abs(metrics["CS = sum of the four terms"] - cs) < 1e-3 * max(cs, 1)
-    assert abs(metrics["BNS = |F^-1(tpr) - F^-1(fpr)|"] - bns) < 1e-3 * max(bns, 1)
+    assert abs(metrics["BNS = |F⁻¹(tpr) − F⁻¹(fpr)|"] - bns) < 1e-3 * max(bns, 1)
     assert "t(c, e) = (c − e)² / e" in at.code[0].value  # the formula, readable
     heat = json.loads(charts(at)[0].proto.spec)
     assert heat["data"][0]["type"] == "heatmap"

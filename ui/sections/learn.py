@@ -166,8 +166,14 @@ def draw_seed(methods, seed: int) -> int:
     return seed if any(str(m).startswith("RaR") for m in methods) else 0
 
 
-def step_text(aggregation: str, step: int, row, features: list, labels: list) -> str:
-    """One aggregation step in words (a row of ``aggregation_steps``)."""
+def step_text(
+    aggregation: str, step: int, row, features: list, labels: list, previous=None
+) -> str:
+    """One aggregation step in words (a row of ``aggregation_steps``).
+
+    ``previous`` is the score of the step before (Max and Mean): a tie with
+    it, or a score of 0, is said, since the order is then the file's.
+    """
     feature = features[int(row["feature"])]
     if aggregation in ("RoR", "RaR"):
         chance = (
@@ -187,14 +193,25 @@ def step_text(aggregation: str, step: int, row, features: list, labels: list) ->
             f"takes its best feature not yet taken, **{feature}** (number "
             f"{int(row['position'])} in its own ranking{extra})."
         )
+    if row["score"] == 0:
+        return (
+            f"Step {step}: **{feature}** scores 0 for every label, like every "
+            "feature not yet taken: it comes next only because it comes first "
+            "in the file (ties go to the lower feature index), not for its strength."
+        )
     best = (
         f", the maximum coming from label **{labels[int(row['label'])]}**"
         if aggregation == "Max"
         else ""
     )
+    tied = (
+        " It ties with the pick before it: the lower feature index goes first."
+        if previous is not None and previous == row["score"]
+        else ""
+    )
     return (
         f"Step {step}: **{feature}** has the {ordinal(step)}-highest "
-        f"{aggregation.lower()} score, {row['score']:.4g}{best}."
+        f"{aggregation.lower()} score, {row['score']:.4g}{best}.{tied}"
     )
 
 
