@@ -150,16 +150,21 @@ class Suite:
     datasets_dir: Path | None = None
     description: str = ""
 
-    def load_config(self):
+    def load_config(self, *, trust_plugins: bool = False):
         """The suite's :class:`~mlfs_core.evaluation.ExperimentConfig`.
+
+        A config naming plug-in code not installed here is refused before
+        anything is imported, unless ``trust_plugins``
+        (:mod:`mlfs_core.evaluation.runner.trust`).
 
         Raises
         ------
         ConfigError
             When the config file is missing (a suite reads its study from a
-            checkout of the repository).
+            checkout of the repository), or names untrusted plug-in code.
         """
         from .evaluation.config import DatasetSpec, load_config
+        from .evaluation.runner.trust import check_config_trusted
 
         path = Path(self.config)
         if not path.is_file():
@@ -167,6 +172,7 @@ class Suite:
                 f"suite {self.name!r}: its config {path} is not there (the suite "
                 "reads the study from a checkout of the repository)"
             )
+        check_config_trusted(path, trust=trust_plugins, command="mlfs benchmark")
         config = load_config(path)
         if self.base_dir is not None:
             config = replace(config, base_dir=str(self.base_dir))
@@ -338,6 +344,7 @@ def run_benchmark(
     datasets: Sequence[str] | None = None,
     all_figures: bool = False,
     progress: Progress | None = None,
+    trust_plugins: bool = False,
 ) -> BenchmarkResult:
     """Run ``method`` on a suite's datasets under its protocol, beside its methods.
 
@@ -366,6 +373,9 @@ def run_benchmark(
         headline metric only; a figure costs about a second).
     progress : callable, optional
         ``progress(done, total, message)`` after every task.
+    trust_plugins : bool, default=False
+        Import plug-in code the suite's config names even when it is not
+        installed here (else refused, naming it).
 
     Returns
     -------
@@ -381,7 +391,7 @@ def run_benchmark(
 
     start = time.perf_counter()
     suite = get_suite(suite) if isinstance(suite, str) else suite
-    config = suite.load_config()
+    config = suite.load_config(trust_plugins=trust_plugins)
     user = _method_config(method)
     if user.display in suite.methods:
         raise ConfigError(

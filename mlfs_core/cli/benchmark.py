@@ -71,6 +71,12 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
         action="store_true",
         help="compute the study's methods too instead of using its committed data",
     )
+    p.add_argument(
+        "--trust-plugins",
+        action="store_true",
+        help="import plug-in code the suite's config names (refused without it, "
+        "unless installed as an entry point)",
+    )
     p.set_defaults(func=run_benchmark_command)
     return p
 
@@ -116,6 +122,7 @@ def run_benchmark_command(args: argparse.Namespace) -> int:
         datasets=only,
         all_figures=args.all_figures,
         progress=progress,
+        trust_plugins=getattr(args, "trust_plugins", False),
     )
     print(file=sys.stderr)
     print(report(result))

@@ -76,3 +76,24 @@ def test_the_apps_config_upload_imports_no_plugin(tmp_path):
     assert not (tmp_path / "ran.txt").exists()
     plain = experiment.read_config('methods = ["MaxCS"]\ndatasets = ["sample"]\n')
     assert plain.plugins == ()
+
+
+def test_benchmark_refuses_a_suite_config_naming_plugin_code(tmp_path):
+    """Check mlfs benchmark's comparison: a suite whose config names a plug-in file."""
+    from mlfs_core.benchmark import QuickPlan, Suite, run_benchmark
+
+    (tmp_path / "evil_plugin.py").write_text(EVIL)
+    config = tmp_path / "study.toml"
+    config.write_text('plugins = ["evil_plugin.py"]\nmethods = ["MaxCS"]\n')
+    suite = Suite(
+        name="received",
+        title="a study someone sent",
+        config=config,
+        data_dir=tmp_path,
+        methods=("MaxCS",),
+        metric="micro_f1",
+        quick=QuickPlan(datasets=()),
+    )
+    with pytest.raises(UntrustedPlugins, match="evil_plugin.py"):
+        run_benchmark(suite, "MeanCS")
+    assert not (tmp_path / "ran.txt").exists()
