@@ -29,6 +29,15 @@ Prints (medians of ``--repeats`` runs where it says so):
 4. an uncached ranking (engine call, no Streamlit cache) on the sample and on
    bibtex, per method, plus the time to load each dataset.
 
+5. a reload with a workspace (``--reload-only`` for this part alone): on one
+   warm server, the first page of a new browser session (goto -> the Data
+   page's heading and both charts drawn), then, in a session that uploaded
+   a dataset and set the seed, a reload (F5: a new Streamlit session that
+   restores the workspace named by the URL) -> the same heading, both
+   charts, the upload selected and its statistics shown; alternated
+   ``--repeats`` times, medians and their ratio (target: reload <= 1.5x the
+   first page).
+
 With ``--server-side`` it prints instead the server's script-run times of
 first opens and highlights (AppTest in process, no browser), which stay
 comparable on a loaded machine where the browser's share swamps part 3.
@@ -156,6 +165,82 @@ def first_page_and_cached(browser, warm_up: bool = True) -> tuple[float, float, 
                 )
             first = time.monotonic() - t0
             return health, first, _cached_interaction(page)
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=10)
+
+
+def _toy_files(folder: Path) -> list[str]:
+    """A small Mulan ARFF + XML (60 documents, 12 word counts, 3 labels)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    X = rng.poisson(0.8, size=(60, 12))
+    Y = (rng.random((60, 3)) < 0.4).astype(int)
+    lines = ["@relation toy"]
+    lines += [f"@attribute w{j} numeric" for j in range(12)]
+    lines += [f"@attribute l{i} {{0,1}}" for i in range(3)]
+    lines += ["@data"] + [",".join(map(str, [*x, *y])) for x, y in zip(X, Y)]
+    arff, xml = folder / "toy.arff", folder / "toy.xml"
+    arff.write_text("\n".join(lines) + "\n")
+    labels = "".join(f'<label name="l{i}"></label>' for i in range(3))
+    xml.write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        f'<labels xmlns="http://mulan.sourceforge.net/labels">{labels}</labels>\n'
+    )
+    return [str(arff), str(xml)]
+
+
+def _data_page_drawn(page, dataset: str | None = None) -> None:
+    page.get_by_role("heading", name="Data", exact=True).wait_for(timeout=60_000)
+    for title in FIRST_PAGE_TITLES:
+        page.locator(".js-plotly-plot .gtitle", has_text=title).wait_for(timeout=60_000)
+    if dataset is not None:
+        page.get_by_text(f"Statistics of {dataset}").wait_for(timeout=60_000)
+
+
+def reload_vs_first(browser, repeats: int) -> tuple[list[float], list[float]]:
+    """(new-session first pages s, reloads with a workspace s) on one warm server."""
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as work:
+        proc = _start_server(port, work)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_health(url)
+            warm = browser.new_page(viewport={"width": 1280, "height": 900})
+            warm.goto(url + "/")
+            _data_page_drawn(warm)
+            _idle(warm)
+            time.sleep(5)  # the background import of the rest of the app
+            warm.close()
+            files = _toy_files(Path(work))
+            firsts, reloads = [], []
+            for _ in range(repeats):
+                ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = ctx.new_page()
+                t0 = time.monotonic()
+                page.goto(url + "/")
+                _data_page_drawn(page)
+                firsts.append(time.monotonic() - t0)
+                _idle(page)
+                page.get_by_text("Load your own dataset").click()
+                page.get_by_test_id("stFileUploader").locator(
+                    'input[type="file"]'
+                ).set_input_files(files)
+                page.get_by_test_id("stFileChip").nth(1).wait_for()
+                _idle(page)
+                page.get_by_role("button", name="Load uploaded files").click()
+                _data_page_drawn(page, "toy (upload)")
+                _idle(page)
+                t0 = time.monotonic()
+                page.reload()
+                _data_page_drawn(page, "toy (upload)")
+                reloads.append(time.monotonic() - t0)
+                box = page.get_by_role("combobox", name="Dataset")
+                if box.input_value() != "toy (upload)":
+                    raise RuntimeError("the reload lost the upload")
+                ctx.close()
+            return firsts, reloads
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=10)
@@ -424,6 +509,11 @@ def main() -> None:
         help="only part 3 (first opens and the analysis pages' interactions)",
     )
     parser.add_argument(
+        "--reload-only",
+        action="store_true",
+        help="only part 5 (a reload with a workspace against a first page)",
+    )
+    parser.add_argument(
         "--server-side",
         action="store_true",
         help="only the server's script-run times (AppTest, no browser) of "
@@ -442,6 +532,11 @@ def main() -> None:
             executable_path="/usr/bin/chromium",
             args=["--no-sandbox", "--disable-dev-shm-usage"],
         )
+        if args.reload_only:
+            firsts, reloads = reload_vs_first(browser, args.repeats)
+            browser.close()
+            report_reload(firsts, reloads)
+            return
         runs, cold, floor, text, vega = [], [], [], [], []
         for _ in range(0 if args.pages_only else args.repeats):  # alternate, so
             runs.append(first_page_and_cached(browser))  # all see the same load
@@ -450,6 +545,9 @@ def main() -> None:
             text.append(first_page_floor(browser, text_only=True))
             vega.append(first_page_floor(browser, vega=True))
         opens, interactions = first_opens(browser)
+        firsts, reloads = (
+            ([], []) if args.pages_only else reload_vs_first(browser, args.repeats)
+        )
         browser.close()
     print(f"{'measure':<44} {'value':>8} {'target':>8} {'ratio':>6}  note")
 
@@ -502,6 +600,8 @@ def main() -> None:
             "" if ok else "  MISSED"
         )
         row(f"first open: {nav}", seconds, 1.5, note)
+    if reloads:
+        report_reload(firsts, reloads)
     rankings = [("sample", str(ROOT / "sample_data")), ("bibtex", args.bibtex)]
     for name, path in [] if args.pages_only else rankings:
         if not Path(path).exists():
@@ -510,6 +610,24 @@ def main() -> None:
         times = uncached_rankings(path)
         cells = "  ".join(f"{k} {v:.2f} s" for k, v in times.items())
         print(f"uncached on {name:<7} {cells}")
+
+
+def report_reload(firsts: list[float], reloads: list[float]) -> None:
+    """Print part 5: the medians and the reload / first-page ratio (<= 1.5)."""
+    first, again = statistics.median(firsts), statistics.median(reloads)
+    ratio = again / first
+    print(
+        f"new session's first page (warm server)      {first:6.2f} s"
+        f"  median of {len(firsts)}: " + ", ".join(f"{t:.2f}" for t in firsts)
+    )
+    print(
+        f"reload restoring view + workspace           {again:6.2f} s"
+        f"  median of {len(reloads)}: " + ", ".join(f"{t:.2f}" for t in reloads)
+    )
+    print(
+        f"reload / first page                         {ratio:6.2f}    target <= 1.5"
+        f"  {'met' if ratio <= 1.5 else 'MISSED'}"
+    )
 
 
 if __name__ == "__main__":
