@@ -109,8 +109,8 @@ with warmup.settling():
     link_slot = sidebar()
     try:
         pg.run()
-    finally:  # a stopped run keeps what it made too
+    finally:  # a page that stopped (st.stop) keeps its work and its link too
         state.save_workspace()
-    links.show_link(link_slot)
+        links.show_link(link_slot)
     links.finish()
 warmup.end(warm_up)

@@ -154,7 +154,9 @@ def restore_workspace(token: object) -> list[str]:
         The names of what the manifest listed but was no longer there.
     """
     with contextlib.suppress(ValueError, OSError):
-        workspace.sweep(work_dir(), keep=token if workspace.valid(token) else None)
+        workspace.maybe_sweep(
+            work_dir(), keep=token if workspace.valid(token) else None
+        )
     if not workspace.valid(token):
         return []
     base = workspace.folder(work_dir(), token)

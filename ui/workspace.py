@@ -195,6 +195,21 @@ def trim(path: Path, *, protect: tuple[Path, ...] = ()) -> list[Path]:
     return removed
 
 
+SWEEP_EVERY = 30.0
+"""Seconds between two sweeps started by :func:`maybe_sweep` (per process)."""
+_LAST_SWEEP = [float("-inf")]
+
+
+def maybe_sweep(work_dir: Path, *, keep: str | None = None) -> list[str]:
+    """:func:`sweep`, unless this process swept less than :data:`SWEEP_EVERY`
+    seconds ago (a class opening the app at once walks the folders once)."""
+    now = time.monotonic()
+    if now - _LAST_SWEEP[0] < SWEEP_EVERY:
+        return []
+    _LAST_SWEEP[0] = now
+    return sweep(work_dir, keep=keep)
+
+
 def sweep(work_dir: Path, *, keep: str | None = None, now: float | None = None):
     """Remove workspaces past the age limit, then the least recently used ones
     until all fit :func:`total_limit`; never the workspace ``keep``.
