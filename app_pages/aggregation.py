@@ -15,7 +15,8 @@ from ui.sections import learn, methods
 st.title("An aggregation, step by step")
 st.caption(
     "Per-label scores form a label x feature matrix; an aggregation turns it "
-    "into one ranking. Move the step slider to watch it pick feature after feature."
+    "into one ranking. Move the step slider, or press Play, to watch it pick "
+    "feature after feature."
 )
 name, key = widgets.current_dataset()
 if not widgets.load_or_error(key):

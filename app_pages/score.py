@@ -11,7 +11,8 @@ st.title("A score, step by step")
 st.caption(
     "Paper 000 scores every feature once per label (Binary Relevance) from a 2x2 "
     "table: in how many samples the feature is present or absent, and the label "
-    "positive or negative. Pick a feature and a label to see the numbers."
+    "positive or negative. Pick a feature and a label to see the numbers, or "
+    "press Play to see them for every label in turn."
 )
 # one indicator for the whole first open: its parts are each shorter than
 # a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
