@@ -19,7 +19,7 @@ st.caption(
     "feature after feature."
 )
 name, key = widgets.current_dataset()
-if not widgets.load_or_error(key):
+if not widgets.load_or_error(key, dense_note_apart=True):
     st.stop()
 _, features, labels = cached.names(key)
 seed = widgets.seed()

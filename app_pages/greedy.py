@@ -16,7 +16,7 @@ st.caption(
     "a redundancy penalty against what S already holds (in bits)."
 )
 name, key = widgets.current_dataset()
-if not widgets.load_or_error(key):
+if not widgets.load_or_error(key, dense_note_apart=True):
     st.stop()
 _, features, labels = cached.names(key)
 

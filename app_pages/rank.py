@@ -13,7 +13,7 @@ st.title("Rank features")
 with st.spinner("Ranking the features ..."):
     name, key = widgets.current_dataset()
     seed = widgets.seed()
-    if not widgets.load_or_error(key):
+    if not widgets.load_or_error(key, dense_note_apart=True):
         st.stop()
 
     method, params = methods.pick_method(key="rank_a")

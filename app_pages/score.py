@@ -18,7 +18,7 @@ st.caption(
 # a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
 with st.spinner("Scoring the features ..."):
     name, key = widgets.current_dataset()
-    if not widgets.load_or_error(key):
+    if not widgets.load_or_error(key, dense_note_apart=True):
         st.stop()
     _, features, labels = cached.names(key)
 

@@ -48,19 +48,26 @@ def seed() -> int:
     return int(st.session_state.get(state.SEED, 0))
 
 
-def load_or_error(key: DatasetKey, *, notes_expanded: bool = False) -> bool:
+def load_or_error(
+    key: DatasetKey, *, notes_expanded: bool = False, dense_note_apart: bool = False
+) -> bool:
     """Load ``key`` through the cache; on failure show ``st.error`` and return False.
 
     After a load, each of the dataset's oddities (a label never positive,
     dense data under presence-based scores ...) is shown as ``st.warning``:
     in the open with ``notes_expanded`` (the Data page), else inside a closed
     expander that says how many there are, so they do not crowd every page.
+    With ``dense_note_apart`` the dense-data note is left out: the page
+    shows its own, in the open, when its method counts presence
+    (:func:`ui.sections.methods.dense_note`), and none when it does not.
     """
     if call_or_error("Could not load this dataset", cached.load, key) is None:
         return False
     for message in cached.load_warnings(key):
         st.warning(in_app_words(state.redact(message)), icon=":material/warning:")
     notes = cached.data_warnings(key)
+    if dense_note_apart:
+        notes = [m for m in notes if not m.startswith(DENSE_NOTE)]
     if notes and not notes_expanded:
         word = "note" if len(notes) == 1 else "notes"
         box = st.expander(
@@ -71,6 +78,10 @@ def load_or_error(key: DatasetKey, *, notes_expanded: bool = False) -> bool:
     for message in notes:
         box.warning(message, icon=":material/warning:")
     return True
+
+
+DENSE_NOTE = "Dense data:"
+"""How :func:`mlfs_core.data.describe.data_warnings`' dense-data note starts."""
 
 
 def call_showing_warnings(

@@ -98,3 +98,15 @@ def test_emotions_aggregation_steps_say_when_the_file_order_decides(emotions_dir
     at.slider(key="agg_step").set_value(10).run()
     assert "scores 0 for every label" in at.info[0].value
     assert "maximum coming from" not in at.info[0].value
+
+
+@pytest.mark.parametrize("page", ["rank", "learn_greedy"])
+def test_the_closed_notes_hold_no_second_dense_note(dense_dir, page):
+    """Check the collapsed notes leave the dense-data note out: Rank shows it
+    once, in the open; the greedy page (PMU discretizes, counts no presence)
+    shows it nowhere."""
+    at = _open(page, "dense")
+    hidden = [w.value for e in at.expander for w in e.warning]
+    assert not [w for w in hidden if "Dense data" in w]
+    shown = [w.value for w in at.warning if "Dense data" in w.value]
+    assert len(shown) == (1 if page == "rank" else 0)
