@@ -17,7 +17,9 @@ The built-in methods get their look from their place in the registry:
   colours of Okabe-Ito's palette without black, solid, then the same colours
   dashed, each with a marker of its own (none a score + aggregation
   method's);
-- the baselines: RFS reddish purple, dotted; AF black, long-dashed.
+- the baselines: RFS reddish purple, dotted; AF black, long-dashed;
+- an aggregation's name alone ("Max", "RaR": paper 000's Figure 1 draws one
+  line per aggregation in each measure's panel) its aggregation's colour.
 
 No two built-in methods share colour, dash *and* marker. Any other name (a
 plug-in, a method of an uploaded results file) gets a look from a digest of
@@ -149,6 +151,16 @@ def built_in_looks() -> dict[str, dict[str, str]]:
     return looks
 
 
+def _family_look(name: str) -> dict[str, str] | None:
+    """The look of a name that stands for a group of built-in methods: an
+    aggregation alone ("Max": the lines of paper 000's Figure 1, one per
+    aggregation and measure panel) takes its aggregation's colour."""
+    colour = AGGREGATION_COLOURS.get(name)
+    if colour is None:
+        return None
+    return {"color": colour, "dash": "solid", "symbol": "circle"}
+
+
 def method_look(name: str) -> dict[str, str]:
     """The colour, dash and marker of one method, the same in every figure.
 
@@ -170,7 +182,7 @@ def method_look(name: str) -> dict[str, str]:
     >>> method_look("my_plugin") == method_look("my_plugin")
     True
     """
-    look = built_in_looks().get(str(name))
+    look = built_in_looks().get(str(name)) or _family_look(str(name))
     return dict(look) if look is not None else _hashed(str(name))
 
 
@@ -191,7 +203,8 @@ def method_looks(methods: Sequence[str]) -> dict[str, dict[str, str]]:
     4
     """
     names = [str(m) for m in dict.fromkeys(str(m) for m in methods)]
-    fixed = built_in_looks()
+    fixed = dict(built_in_looks())
+    fixed.update({n: _family_look(n) for n in names if _family_look(n)})
     looks = {n: dict(fixed[n]) for n in names if n in fixed}
     taken = {(s["color"], s["dash"]) for s in looks.values()}
     for name in sorted(n for n in names if n not in fixed):

@@ -562,6 +562,16 @@ def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
         title_font={"size": PRESENT_FONT_PX, "color": INK},
         gridcolor="#d9d9d9",
     )
+    # side margins sized for labels (a CD diagram's method names) grow with them
+    smallest = min(
+        (a.font.size or SCREEN_FONT_PX for a in fig.layout.annotations),
+        default=SCREEN_FONT_PX,
+    )
+    grow = max(PRESENT_FONT_PX / smallest, 1.0)
+    fig.update_layout(
+        margin_l=int((fig.layout.margin.l or 60) * grow),
+        margin_r=int((fig.layout.margin.r or 20) * grow),
+    )
     for note in fig.layout.annotations:
         note.font = _font_at_least(note.font, PRESENT_FONT_PX)
     for trace in fig.data:

@@ -219,3 +219,24 @@ def test_one_row_figures_take_the_height_asked_for():
     assert fig.layout.height == 470
     tall = metric_vs_budget(_curves(["MaxCS"], panels=("a", "b", "c")))
     assert for_projector(tall, height=470).layout.height == tall.layout.height
+
+
+def test_an_aggregation_alone_takes_its_methods_colour():
+    """Check that paper 000's Figure 1 (one line per aggregation: "Max",
+    "RaR" ...) draws each aggregation in the colour of its methods."""
+    looks = method_looks(["Max", "Mean", "RoR", "RaR", "RFS", "AF"])
+    for aggregation in ("Max", "Mean", "RoR", "RaR"):
+        assert looks[aggregation]["color"] == method_look(f"{aggregation}CS")["color"]
+    assert len({s["color"] for s in looks.values()}) == 6
+
+
+def test_presented_cd_diagram_keeps_room_for_its_larger_labels():
+    """Check that the CD diagram's side margins grow with its labels' font in
+    presentation mode (the labels were cut at the figure's edges)."""
+    ranks = pd.Series({m: i + 1.0 for i, m in enumerate(PAPER000)})
+    screen = cd_diagram(ranks, 2.0)
+    presented = for_projector(cd_diagram(ranks, 2.0))
+    longest = max(len(f"{m} ({r:.2f})") for m, r in ranks.items())
+    assert presented.layout.margin.l >= 0.55 * 18 * longest
+    assert presented.layout.margin.l > screen.layout.margin.l
+    assert presented.layout.margin.r > screen.layout.margin.r
