@@ -284,3 +284,60 @@ def forget() -> None:
     """Forget the identities computed in this process (tests that edit code)."""
     _DIGESTS.clear()
     _FILES.clear()
+
+
+def user_code_error(kind: str, name: str, exc: BaseException):
+    """A :class:`~mlfs_core.errors.UserCodeError` for ``exc``, raised by the
+    user's ``kind`` called ``name``: where is the deepest frame of the
+    traceback in the user's own code (not the engine, the standard library or
+    site-packages), else the deepest frame."""
+    import traceback
+
+    from .errors import UserCodeError
+
+    if isinstance(exc, UserCodeError):
+        return exc
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    chosen = None
+    for frame in reversed(frames):
+        path = os.path.realpath(frame.filename) if frame.filename else ""
+        if os.path.isfile(path) and not _is_engine(path) and not _is_system(path):
+            chosen = frame
+            break
+    if chosen is None and frames:
+        chosen = frames[-1]
+    if chosen is not None:
+        where = f"{os.path.basename(chosen.filename)}:{chosen.lineno}"
+    details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    message = " ".join(str(exc).split())
+    return UserCodeError(kind, name, where, type(exc).__name__, message, details)
+
+
+class blame:
+    """Context manager: an exception inside becomes a
+    :class:`~mlfs_core.errors.UserCodeError` naming ``kind`` and ``name``.
+
+    Examples
+    --------
+    >>> try:
+    ...     with blame("metric", "ratio"):
+    ...         1 / 0
+    ... except ValueError as exc:
+    ...     print(str(exc).split(") ")[1])
+    raised ZeroDivisionError: division by zero
+    """
+
+    __slots__ = ("kind", "name")
+
+    def __init__(self, kind: str, name: str):
+        self.kind = kind
+        self.name = name
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc is None or not isinstance(exc, Exception):
+            return False
+        raise user_code_error(self.kind, self.name, exc) from exc

@@ -53,3 +53,56 @@ class RankingError(MLFSError):
     of range, repeated features, non-finite scores); the message names the
     method. Not a :class:`ConfigError`: the configuration was fine, the
     method's output was not."""
+
+
+class UserCodeError(MLFSError):
+    """User code (a plug-in's or a script's method, classifier or metric) raised.
+
+    The message names what raised, where, and the original exception:
+    ``method 'MLFisher' (hplug.py:12) raised ZeroDivisionError: division by
+    zero``. The same message comes back from worker processes (joblib, Dask):
+    the error pickles with its text, and :attr:`details` holds the original
+    traceback (what ``mlfs --debug`` and ``MLFS_DEBUG=1`` print).
+
+    Attributes
+    ----------
+    kind : {"method", "classifier", "metric"}
+    name : str
+        The registered name.
+    where : str
+        ``file:line`` of the deepest frame in the user's own code ("" if none).
+    error_type, error_message : str
+        The original exception's type name and message.
+    details : str
+        The original traceback, formatted.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        name: str,
+        where: str,
+        error_type: str,
+        error_message: str,
+        details: str = "",
+    ):
+        self.kind = kind
+        self.name = name
+        self.where = where
+        self.error_type = error_type
+        self.error_message = error_message
+        self.details = details
+        at = f" ({where})" if where else ""
+        said = f": {error_message}" if error_message else ""
+        super().__init__(f"{kind} {name!r}{at} raised {error_type}{said}")
+
+    def __reduce__(self):
+        args = (
+            self.kind,
+            self.name,
+            self.where,
+            self.error_type,
+            self.error_message,
+            self.details,
+        )
+        return (type(self), args)

@@ -3,7 +3,11 @@ and ``mlfs benchmark``.
 
 Every error, a bad argument included, is one line on stderr
 (``mlfs COMMAND: error: ...``) and exit status 2, never a traceback or a
-usage block; ``--help`` prints the usage.
+usage block; ``--help`` prints the usage. An exception in user code (a
+plug-in's method, classifier or metric) names it, with its file and line:
+``method 'MLFisher' (hplug.py:12) raised ZeroDivisionError: ...``.
+``mlfs --debug ...`` (or ``MLFS_DEBUG=1``) prints the whole traceback too
+(the original one, from a worker process if it came from there).
 
 The package is thin: one module per command group (:mod:`.data`,
 :mod:`.experiment`, :mod:`.app`, :mod:`.benchmark`), each a parser plus calls
@@ -15,13 +19,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 
 from .. import __version__
-from ..errors import MLFSError
+from ..errors import MLFSError, UserCodeError
 from ._base import OneLineParser, add_plugin_options, jobs, load_cli_plugins, one_line
 from .app import add_app_parser
 from .benchmark import add_benchmark_parser
+from .check import add_check_parser
 from .data import add_data_parsers
 from .experiment import add_experiment_parser, add_verify_parser
 
@@ -40,8 +46,47 @@ def build_parser() -> argparse.ArgumentParser:
     add_verify_parser(sub)
     add_app_parser(sub)
     add_benchmark_parser(sub)
+    add_check_parser(sub)
     add_plugin_options(parser, sub)  # last: every sub-command gets --plugin
+    add_debug_options(parser, sub)
     return parser
+
+
+DEBUG_ENV = "MLFS_DEBUG"
+"""Set to ``1`` to print the whole traceback of an error (as ``--debug``)."""
+
+_DEBUG_HELP = f"on an error, print the whole traceback too (or set {DEBUG_ENV}=1)"
+
+
+def add_debug_options(parser: argparse.ArgumentParser, subparsers) -> None:
+    """Add ``--debug`` to ``parser`` and to every sub-command."""
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
+    for one in subparsers.choices.values():
+        one.add_argument(
+            "--debug",
+            action="store_true",
+            dest="debug_after",
+            default=argparse.SUPPRESS,
+            help=_DEBUG_HELP,
+        )
+
+
+def _debugging(args: argparse.Namespace) -> bool:
+    import os
+
+    flag = getattr(args, "debug", False) or getattr(args, "debug_after", False)
+    return bool(flag) or os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+def _print_traceback(exc: BaseException) -> None:
+    """The original traceback of ``exc`` (a UserCodeError's, else its own)."""
+    import traceback
+
+    details = getattr(exc, "details", "")
+    if details:
+        print(details, end="" if details.endswith("\n") else "\n", file=sys.stderr)
+    else:
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
 
 
 def parse_args(
@@ -56,18 +101,36 @@ def parse_args(
     return args
 
 
+def _one_line_warning(command: str):
+    """A ``warnings.showwarning`` printing ``mlfs COMMAND: warning: ...`` as one
+    line on stderr (no file name, no source line)."""
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"mlfs {command}: warning: {one_line(message)}", file=sys.stderr)
+
+    return show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``mlfs`` command line; returns the exit status."""
     parser = build_parser()
     args = parse_args(parser, argv)
     try:
-        load_cli_plugins(args)
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning(args.command)
+            load_cli_plugins(args)
+            return args.func(args)
     except BrokenPipeError:  # pragma: no cover - e.g. `mlfs rank ... | head`
         return 0
     except (MLFSError, OSError, ValueError) as exc:
         message = one_line(exc)
+        error, hint = exc, isinstance(exc, UserCodeError)
     except Exception as exc:  # a bug must still not print a traceback
         message = f"internal error ({type(exc).__name__}): {one_line(exc)}"
+        error, hint = exc, True
+    if _debugging(args):
+        _print_traceback(error)
+    elif hint:
+        message += f" (--debug or {DEBUG_ENV}=1 shows the traceback)"
     print(f"mlfs {args.command}: error: {message}", file=sys.stderr)
     return 2

@@ -110,6 +110,32 @@ def write_csv(df: pd.DataFrame, out: str | None) -> None:
         df.to_csv(sys.stdout, index=False, lineterminator="\n")
 
 
+PROGRESS_EVERY = 10.0
+"""Seconds between two progress lines when stderr is not a terminal."""
+_LAST_LINE = [float("-inf")]
+
+
 def progress(done: int, total: int, message: str) -> None:
-    """Show ``[done/total] message`` on one rewritten stderr line."""
-    print(f"\r[{done}/{total}] {message[:70]:<70}", end="", file=sys.stderr, flush=True)
+    """Show ``[done/total] message`` on stderr.
+
+    On a terminal: one line, rewritten in place (``\\r``). Otherwise (a log
+    file, a pipe): whole lines with no ``\\r``, the first and the last task's
+    and at most one every :data:`PROGRESS_EVERY` seconds between.
+    """
+    if _is_terminal(sys.stderr):
+        line = f"\r[{done}/{total}] {message[:70]:<70}"
+        print(line, end="", file=sys.stderr, flush=True)
+        return
+    import time
+
+    now = time.monotonic()
+    if done <= 1 or done >= total or now - _LAST_LINE[0] >= PROGRESS_EVERY:
+        _LAST_LINE[0] = now
+        print(f"[{done}/{total}] {message}", file=sys.stderr, flush=True)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False

@@ -23,7 +23,14 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 from ..errors import ConfigError
-from ._spec import REFERENCE_KINDS, MethodSpec, Option, Ranking, spec_from_function
+from ._spec import (
+    REFERENCE_KINDS,
+    MethodSpec,
+    Option,
+    Ranking,
+    checked_spec,
+    spec_from_function,
+)
 from .filter import filter_specs
 from .greedy import greedy_specs
 
@@ -97,7 +104,10 @@ def register(spec: MethodSpec | Callable, **fields) -> MethodSpec:
     Raises
     ------
     ConfigError
-        If a method of that name already exists (nothing is overwritten).
+        If a method of that name already exists (nothing is overwritten), or
+        the function's signature is not ``(X, Y, *, k, random_state,
+        **options)`` (checked here, not at the first call; a function's
+        keyword defaults are its options).
 
     Examples
     --------
@@ -114,6 +124,7 @@ def register(spec: MethodSpec | Callable, **fields) -> MethodSpec:
             raise ConfigError(
                 f"register(MethodSpec) takes no other arguments, got {sorted(fields)}"
             )
+        spec = checked_spec(spec)
     elif callable(spec):
         spec = spec_from_function(spec, **fields)
     else:

@@ -1,24 +1,34 @@
 """What a ranking method is: :class:`MethodSpec`, its :class:`Option` s, its result.
 
-A spec's ``rank`` callable has the signature::
+One convention for every method of your own, a plain function or a
+:class:`MethodSpec`'s ``rank``::
 
-    rank(X, Y, *, k, rng, **params) -> Ranking
+    rank(X, Y, *, k, random_state, **options) -> order | (order, scores) | Ranking
 
 where ``X`` is a CSR matrix (n_samples, n_features) of floats, ``Y`` a dense
 0/1 ``int8`` array (n_samples, n_labels) (both already validated), ``k`` the
-number of features wanted (``None`` = all), ``rng`` a
-:class:`numpy.random.Generator` and ``params`` the method's keyword options,
-checked against the spec's :class:`Option` s.
+number of features wanted, ``random_state`` a :class:`numpy.random.Generator`
+(the name scikit-learn users know) and ``options`` the method's keyword
+options, checked against the spec's :class:`Option` s. A plain function's
+keyword defaults (``alpha=1.0``) are its options. The signature is checked
+when the method is registered (:func:`checked_spec`), with one clear
+:class:`~mlfs_core.errors.ConfigError` naming what is wrong. Internally the
+engine calls ``rank(X, Y, k=k, rng=generator, **options)``: the built-in
+methods take ``rng``, and a ``rank`` of your own taking ``random_state`` is
+wrapped (:class:`FunctionRank`); a ``MethodSpec`` rank still written with
+``rng`` works, with a DeprecationWarning.
 """
 
 from __future__ import annotations
 
+import inspect
+import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, RankingError
 from ..options import Option  # noqa: F401  (the shared vocabulary; here since 0.1)
 
 
@@ -186,6 +196,103 @@ class FunctionRank:
         return hash(self.function)
 
 
+STATE = "random_state"
+"""The name of the random state a method of your own takes."""
+_OLD_STATE = "rng"
+_OPTION_TYPES = (bool, int, float, str)
+
+
+def _parameters(function) -> Mapping[str, inspect.Parameter] | None:
+    try:
+        return inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a builtin or C callable: not checkable
+        return None
+
+
+def _shown(function) -> str:
+    name = getattr(function, "__name__", type(function).__name__)
+    try:
+        return f"{name}{inspect.signature(function)}"
+    except (TypeError, ValueError):
+        return name
+
+
+def _accepts(params: Mapping[str, inspect.Parameter], name: str) -> bool:
+    p = params.get(name)
+    if p is not None:
+        return p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    return any(q.kind is q.VAR_KEYWORD for q in params.values())
+
+
+def _check_call(
+    name: str, function, params, options: tuple[Option, ...], states: tuple[str, ...]
+) -> str:
+    """Refuse a ``rank`` that cannot be called the engine's way; return the name
+    of the random state it takes."""
+    shown = _shown(function)
+    expected = f"rank(X, Y, *, k, {STATE}, **options)"
+    positional = [
+        p
+        for p in params.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    var_positional = any(p.kind is p.VAR_POSITIONAL for p in params.values())
+    if len(positional) < 2 and not var_positional:
+        raise ConfigError(
+            f"method {name!r}: {shown} must take X and Y first; the signature "
+            f"is {expected}"
+        )
+    problems = []
+    if not _accepts(params, "k"):
+        problems.append("it takes no keyword k")
+    state = next((s for s in states if s in params), None)
+    if state is None:
+        if _accepts(params, STATE):  # **kwargs
+            state = STATE
+        elif _OLD_STATE in params:
+            problems.append(
+                f"it takes {_OLD_STATE}: name it {STATE} (as scikit-learn does)"
+            )
+        else:
+            problems.append(f"it takes no {STATE}")
+    wanted = [o.name for o in options if not _accepts(params, o.name)]
+    if wanted:
+        problems.append(f"it takes no keyword {', '.join(wanted)} (an option)")
+    if problems:
+        raise ConfigError(
+            f"method {name!r}: {shown} cannot be called as {expected}: "
+            + "; ".join(problems)
+        )
+    return state
+
+
+def _options_from_defaults(name: str, function, params) -> list[Option]:
+    """The keyword defaults of a ranking function, as its options."""
+    found = []
+    skipped = 2  # X, Y
+    for p in params.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.kind is not p.KEYWORD_ONLY and skipped:
+            skipped -= 1
+            continue
+        if p.name in ("k", STATE):
+            continue
+        if p.default is p.empty:
+            raise ConfigError(
+                f"method {name!r}: parameter {p.name!r} of {_shown(function)} has "
+                "no default; give it one (keyword defaults are the method's "
+                "options) or remove it"
+            )
+        if not isinstance(p.default, _OPTION_TYPES):
+            raise ConfigError(
+                f"method {name!r}: option {p.name!r} defaults to {p.default!r}; an "
+                "option's default must be a bool, int, float or str"
+            )
+        found.append(Option(p.name, p.default))
+    return found
+
+
 def spec_from_function(
     function: Callable,
     *,
@@ -207,13 +314,38 @@ def spec_from_function(
     function : callable
         ``function(X, Y, *, k, random_state, **options)`` returning an order,
         ``(order, scores)`` or a :class:`Ranking`; ``random_state`` is a
-        :class:`numpy.random.Generator`.
+        :class:`numpy.random.Generator`. Its keyword defaults (``alpha=1.0``)
+        become its options (typed by the default).
     name : str, optional
         Default: the function's ``__name__``.
     family, stochastic, options, description, version, family_label
-        As in :class:`MethodSpec`.
+        As in :class:`MethodSpec`; ``options`` given here replace the
+        inferred ones of the same name (to add choices or bounds).
     reference, default_for, formula
         As in :class:`MethodSpec`.
+
+    Raises
+    ------
+    ConfigError
+        If the signature is not ``(X, Y, *, k, random_state, **options)``
+        (the message shows the function's signature and what is missing), a
+        keyword parameter has no default or a default that is not a bool,
+        int, float or str.
+
+    Examples
+    --------
+    >>> def Fisher(X, Y, *, k, random_state, alpha=1.0):
+    ...     return list(range(k))
+    >>> [o.describe() for o in spec_from_function(Fisher).options]
+    ['alpha=1.0 (float)']
+    >>> def Old(X, Y, *, k, rng):
+    ...     return list(range(k))
+    >>> spec_from_function(Old)
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.ConfigError: method 'Old': Old(X, Y, *, k, rng) cannot be \
+called as rank(X, Y, *, k, random_state, **options): it takes rng: name it \
+random_state (as scikit-learn does)
     """
     if not callable(function):
         raise ConfigError(
@@ -222,12 +354,19 @@ def spec_from_function(
     name = name or getattr(function, "__name__", None)
     if not name or name == "<lambda>":
         raise ConfigError("a method made from a function needs a name (name=...)")
+    options = tuple(options)
+    params = _parameters(function)
+    if params is not None:
+        _check_call(name, function, params, options, (STATE,))
+        given = {o.name for o in options}
+        inferred = _options_from_defaults(name, function, params)
+        options = (*options, *(o for o in inferred if o.name not in given))
     return MethodSpec(
         name=name,
         family=family,
         rank=FunctionRank(function),
         stochastic=stochastic,
-        options=tuple(options),
+        options=options,
         description=description or (function.__doc__ or "").strip().split("\n")[0],
         version=str(version),
         family_label=family_label,
@@ -237,8 +376,41 @@ def spec_from_function(
     )
 
 
-def _fail(name: str, rule: str) -> ConfigError:
-    return ConfigError(f"method {name!r} returned a bad ranking: {rule}")
+def checked_spec(spec: MethodSpec) -> MethodSpec:
+    """A :class:`MethodSpec` of your own, its ``rank`` checked for registration.
+
+    ``rank`` must be ``rank(X, Y, *, k, random_state, **options)`` accepting
+    every one of the spec's options; it is then wrapped to be called the
+    engine's way. A ``rank`` taking ``rng`` (the former name) is kept, with a
+    DeprecationWarning. A callable whose signature cannot be read is kept
+    as it is.
+
+    Raises
+    ------
+    ConfigError
+        Naming the method, its signature and what is missing.
+    """
+    function = spec.rank
+    if isinstance(function, FunctionRank):
+        return spec  # made by spec_from_function: checked there
+    params = _parameters(function)
+    if params is None:
+        return spec
+    state = _check_call(spec.name, function, params, spec.options, (STATE, _OLD_STATE))
+    if state == _OLD_STATE:
+        warnings.warn(
+            f"method {spec.name!r}: its rank takes rng; name it {STATE} (as "
+            "scikit-learn does): rank(X, Y, *, k, random_state, **options). "
+            "rng will stop working in a later version",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return spec
+    return replace(spec, rank=FunctionRank(function))
+
+
+def _fail(name: str, rule: str) -> RankingError:
+    return RankingError(f"method {name!r} returned a bad ranking: {rule}")
 
 
 def checked_ranking(name: str, out, n_features: int, k: int) -> Ranking:
@@ -251,8 +423,9 @@ def checked_ranking(name: str, out, n_features: int, k: int) -> Ranking:
 
     Raises
     ------
-    ConfigError
-        Naming the method and the rule it broke.
+    RankingError
+        Naming the method and the rule it broke (a ValueError, not a
+        ConfigError: the configuration was fine, the output was not).
     """
     if isinstance(out, Ranking):
         ranking = out

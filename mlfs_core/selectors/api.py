@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._code import blame
 from .._random import check_rng
 from .._validation import check_k, check_XY
-from ._registry import MethodSpec, Ranking, as_spec
+from ._registry import MethodSpec, Ranking, as_spec, is_built_in
 from ._spec import checked_ranking
 
 
@@ -17,7 +18,11 @@ def run_method(spec: MethodSpec, X, Y, *, k: int, rng, options: dict) -> Ranking
     functions, the selector, the experiment runner): see
     :func:`~._spec.checked_ranking` for the rules.
     """
-    out = spec.rank(X, Y, k=k, rng=rng, **options)
+    if is_built_in(spec.name):
+        out = spec.rank(X, Y, k=k, rng=rng, **options)
+    else:  # a user's method is named, with its file and line, if it raises
+        with blame("method", spec.name):
+            out = spec.rank(X, Y, k=k, rng=rng, **options)
     return checked_ranking(spec.name, out, X.shape[1], k)
 
 
@@ -70,9 +75,14 @@ def rank_features(
     Raises
     ------
     ConfigError
-        Bad parameters, or a method whose output breaks a rule (duplicate or
-        out-of-range indices, wrong length, non-finite scores); the message
-        names the method and the rule.
+        Bad parameters (unknown option, value out of range).
+    RankingError
+        A method whose output breaks a rule (duplicate or out-of-range
+        indices, wrong length, non-finite scores); the message names the
+        method and the rule.
+    UserCodeError
+        A method that is not built in raised; the message names it, its file
+        and line and the exception.
 
     Examples
     --------

@@ -171,10 +171,32 @@ def test_an_internal_error_is_one_line_with_status_2(tiny, capsys, monkeypatch):
         raise TypeError("something\nunexpected")
 
     monkeypatch.setattr(cli_data, "stats_command", broken)
+    monkeypatch.delenv("MLFS_DEBUG", raising=False)
     status, _, err = _run(capsys, "stats", str(tiny))
     assert status == 2
     expected = "mlfs stats: error: internal error (TypeError): something unexpected"
-    assert err == expected + "\n"
+    assert err == expected + " (--debug or MLFS_DEBUG=1 shows the traceback)\n"
+
+
+def test_debug_prints_the_whole_traceback(tiny, capsys, monkeypatch):
+    """Check --debug (before or after the sub-command) and MLFS_DEBUG=1 print
+    the traceback above the one-line error."""
+    import mlfs_core.cli.data as cli_data
+
+    def broken(args):
+        raise TypeError("something unexpected")
+
+    monkeypatch.setattr(cli_data, "stats_command", broken)
+    monkeypatch.delenv("MLFS_DEBUG", raising=False)
+    for argv in (["--debug", "stats", str(tiny)], ["stats", str(tiny), "--debug"]):
+        status, _, err = _run(capsys, *argv)
+        assert status == 2
+        assert err.startswith("Traceback (most recent call last):")
+        assert 'raise TypeError("something unexpected")' in err
+        assert err.endswith("internal error (TypeError): something unexpected\n")
+    monkeypatch.setenv("MLFS_DEBUG", "1")
+    status, _, err = _run(capsys, "stats", str(tiny))
+    assert err.startswith("Traceback") and status == 2
 
 
 def test_methods_lists_each_options_allowed_values(capsys):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mlfs_core import rank_features
-from mlfs_core.errors import ConfigError
+from mlfs_core.errors import ConfigError, RankingError
 from mlfs_core.evaluation.runner.tasks import run_selection
 from mlfs_core.selectors import MultiLabelSelector, Ranking, register, unregister
 
@@ -60,11 +60,13 @@ def test_each_bad_output_is_a_clear_error_everywhere(bad_method):
     X, Y = _data()
     rule = BAD[bad_method.removeprefix("Bad_")][1]
     message = rf"method '{bad_method}' returned a bad ranking: .*{rule}"
-    with pytest.raises(ConfigError, match=message):
+    with pytest.raises(RankingError, match=message) as info:
         rank_features(X, Y, bad_method, k=3)
-    with pytest.raises(ConfigError, match=message):
+    assert isinstance(info.value, ValueError)
+    assert not isinstance(info.value, ConfigError)  # the config was fine
+    with pytest.raises(RankingError, match=message):
         MultiLabelSelector(bad_method, k=3).fit(X, Y)
-    with pytest.raises(ConfigError, match=message):
+    with pytest.raises(RankingError, match=message):
         run_selection(X, Y, bad_method, {}, 3, None)
 
 

@@ -332,4 +332,15 @@ def compute_metrics(
         Y_true, Y_pred, scores = Y_true[:, mask], Y_pred[:, mask], scores[:, mask]
     if Y_true.shape[1] == 0:
         return dict.fromkeys(names, float("nan"))
-    return {n: s.function(Y_true, Y_pred, scores) for n, s in zip(names, specs)}
+    if all(n in _BUILT_IN for n in names):
+        return {n: s.function(Y_true, Y_pred, scores) for n, s in zip(names, specs)}
+    from ..._code import blame  # a user's metric is named if it raises
+
+    out = {}
+    for n, s in zip(names, specs):
+        if n in _BUILT_IN:
+            out[n] = s.function(Y_true, Y_pred, scores)
+        else:
+            with blame("metric", n):
+                out[n] = s.function(Y_true, Y_pred, scores)
+    return out

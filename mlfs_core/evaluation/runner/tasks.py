@@ -218,6 +218,16 @@ def _l2_rows(X: sp.csr_matrix) -> sp.csr_matrix:
     return out
 
 
+def _blame_classifier(name: str):
+    """:class:`~mlfs_core._code.blame` for a classifier that is not built in."""
+    from contextlib import nullcontext
+
+    from ..._code import blame
+    from ..classifiers import _BUILT_IN
+
+    return nullcontext() if name in _BUILT_IN else blame("classifier", name)
+
+
 def _fit_and_score(
     X_train, Y_train, X_test, Y_test, classifier, seed, metrics, drop_constant
 ) -> dict:
@@ -226,15 +236,17 @@ def _fit_and_score(
     if dependent:
         check_kernel(name)
     model = make_classifier(name, params, random_state=seed)
+    blame = _blame_classifier(name)  # a user's classifier is named if it raises
     start = perf_counter()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), blame:
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(X_train, Y_train)
     fit_seconds = perf_counter() - start
     n_fitted, n_not_converged, max_n_iter = _convergence(model, Y_train)
     start = perf_counter()
-    Y_pred = model.predict(X_test)
-    scores = model.decision_function(X_test)
+    with blame:
+        Y_pred = model.predict(X_test)
+        scores = model.decision_function(X_test)
     predict_seconds = perf_counter() - start
     mask = None
     if drop_constant:
