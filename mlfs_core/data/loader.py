@@ -90,8 +90,10 @@ def load_dataset(
     Parameters
     ----------
     path : path, bytes or file object
-        File or folder holding one dataset (see module doc). An open file or bytes
-        is read as ARFF unless ``format`` says otherwise.
+        File or folder holding one dataset (see module doc), or ``"sample"``
+        for the bundled sample (when no file or folder of that name exists),
+        as on the command line and in configs. An open file or bytes is read
+        as ARFF unless ``format`` says otherwise.
     labels : str or list of str, optional
         Names of the label attributes/columns (one string is one name).
     label_count : int, optional
@@ -128,6 +130,10 @@ def load_dataset(
     (['y'], ['w'], [1, 0])
     """
     spec = {"labels": labels, "label_count": label_count, "label_prefix": label_prefix}
+    if isinstance(path, str) and path == "sample" and not Path(path).exists():
+        from .bundled import SAMPLE_DIR, SAMPLE_NAME  # as the CLI and configs do
+
+        path, name = SAMPLE_DIR, name or SAMPLE_NAME
     if isinstance(path, (str, os.PathLike)):
         resolved = resolve(Path(path))
         if format is not None:

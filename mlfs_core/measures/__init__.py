@@ -41,13 +41,32 @@ MEASURE_LABELS = {
 """Measure name -> the short suffix used in method names (``MaxCS``, ``MeanIG``)."""
 
 
+MEASURE_ALIASES = {label.lower(): name for name, label in MEASURE_LABELS.items()}
+"""The method-name suffixes as measure names, any case: ``"cs"`` (or ``"CS"``) is
+``"chi2"``, ``"or"`` is ``"odds_ratio"``; ``"bns"``, ``"ig"`` and ``"df"`` are
+their own names."""
+
+
 def get_measure(measure: str) -> Callable[[Counts], np.ndarray]:
-    """Return the measure function registered as ``measure`` (ConfigError if not)."""
+    """Return the measure function registered as ``measure`` (ConfigError if not).
+
+    ``measure`` is a name of :data:`MEASURES` or an alias of
+    :data:`MEASURE_ALIASES` (the suffix of the method names, e.g. ``"cs"``).
+
+    Examples
+    --------
+    >>> get_measure("cs") is get_measure("chi2") is get_measure("CS")
+    True
+    """
+    if isinstance(measure, str) and measure not in MEASURES:
+        measure = MEASURE_ALIASES.get(measure.lower(), measure)
     try:
         return MEASURES[measure]
-    except KeyError:
+    except (KeyError, TypeError):
+        aliases = ", ".join(f"{a}={n}" for a, n in MEASURE_ALIASES.items() if a != n)
         raise ConfigError(
-            f"unknown measure {measure!r}; known measures: {', '.join(MEASURES)}"
+            f"unknown measure {measure!r}; known measures: {', '.join(MEASURES)} "
+            f"(aliases: {aliases})"
         ) from None
 
 
@@ -62,7 +81,10 @@ def label_scores(X, Y, measure: str = "chi2") -> np.ndarray:
         Binary label matrix.
     measure : {"chi2", "bns", "ig", "odds_ratio", "df"}, default="chi2"
         ``"chi2"`` is paper 000's CS (Eq. 1), ``"bns"`` Forman's Bi-Normal
-        Separation; both follow the conventions of METHODS.md section 2.
+        Separation; both follow the conventions of METHODS.md section 2. The
+        suffixes of the method names are accepted too, in any case
+        (:data:`MEASURE_ALIASES`): ``"cs"`` for ``"chi2"``, ``"or"`` for
+        ``"odds_ratio"``.
 
     Returns
     -------
@@ -80,6 +102,8 @@ def label_scores(X, Y, measure: str = "chi2") -> np.ndarray:
     >>> Y = np.array([[1, 0], [1, 1], [0, 1], [0, 0]])
     >>> label_scores(X, Y, "chi2").round(2).tolist()
     [[4.0, 0.0], [0.0, 4.0]]
+    >>> bool((label_scores(X, Y, "cs") == label_scores(X, Y, "chi2")).all())
+    True
     """
     fn = get_measure(measure)
     X, Y = check_XY(X, Y)
@@ -88,6 +112,7 @@ def label_scores(X, Y, measure: str = "chi2") -> np.ndarray:
 
 __all__ = [
     "MEASURES",
+    "MEASURE_ALIASES",
     "MEASURE_LABELS",
     "Counts",
     "contingency_counts",

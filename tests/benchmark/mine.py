@@ -12,7 +12,7 @@ from mlfs_core.errors import ConfigError
 from mlfs_core.selectors import MethodSpec, Ranking, get_method, register
 
 
-def _sum_abs_pearson(X, Y, *, k, rng, **params):
+def _sum_abs_pearson(X, Y, *, k, random_state, **params):
     X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=float)
     Y = np.asarray(Y, dtype=float)
     Xc = X - X.mean(axis=0)

@@ -12,7 +12,7 @@ from mlfs_core.selectors import MethodSpec, Ranking, register
 __version__ = "1.0"
 
 
-def _rank_by_spread(X, Y, *, k, rng, power=1.0):
+def _rank_by_spread(X, Y, *, k, random_state, power=1.0):
     """Features by the variance of their values (labels ignored), to a power."""
     X = X.toarray()
     scores = X.var(axis=0) ** power
