@@ -110,11 +110,12 @@ def check_selection(n_features: int, k: int) -> Check:
             return "has a non-numeric 'seconds'"
         if len(order) != k:
             return f"ranks {len(order)} features, not {k}"
-        for i in order:
-            if not isinstance(i, int) or isinstance(i, bool):
-                return f"its ranking holds {i!r}, not a feature index"
-            if not 0 <= i < n_features:
-                return f"its ranking holds {i}, outside [0, {n_features})"
+        if not all(type(i) is int for i in order):  # JSON ints only (no bool)
+            bad = next(i for i in order if type(i) is not int)
+            return f"its ranking holds {bad!r}, not a feature index"
+        if order and not 0 <= min(order) <= max(order) < n_features:
+            bad = next(i for i in order if not 0 <= i < n_features)
+            return f"its ranking holds {bad}, outside [0, {n_features})"
         if len(set(order)) != len(order):
             return "its ranking names a feature twice"
         return None
