@@ -49,9 +49,9 @@ with st.spinner("Scoring the features ..."):
         last=len(labels) - 1,
         what="this feature's table and scores for every label",
     )
-    methods.dense_note(
-        key, name, [("MaxCS", {"binarize": binarize})], names=("CS", "BNS")
-    )
+    if binarize == learn.PRESENCE:  # CS and BNS count a non-zero value as present
+        measures = [MEASURE_LABELS[m] for m in learn.EXPLAINED_MEASURES]
+        methods.dense_note(key, name, names=measures)
     steps = widgets.call_or_error(
         "Could not score", cached.score_steps, key, feature, label, binarize
     )

@@ -20,7 +20,9 @@ EXPLAINED_MEASURES = ("chi2", "bns")
 """The per-label measures the Learn pages take apart (keys of
 :data:`mlfs_core.measures.MEASURE_LABELS`): the score page shows the formula and
 the numbers of these two, the aggregation page aggregates their scores."""
-PRESENT_WHEN = {"presence": "non-zero", "median": "above its median"}
+PRESENCE = "presence"
+"""The ``binarize`` rule that counts a non-zero value as present."""
+PRESENT_WHEN = {PRESENCE: "non-zero", "median": "above its median"}
 """The CS/BNS ``binarize`` rules and how the Learn pages name them."""
 
 

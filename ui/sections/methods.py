@@ -101,7 +101,7 @@ def _measure_aggregation(names: list[str], *, key: str) -> str:
 
 
 def dense_note(
-    key: DatasetKey, dataset: str, chosen, *, shown=None, names=None
+    key: DatasetKey, dataset: str, chosen=(), *, shown=None, names=None
 ) -> str | None:
     """An open ``st.warning`` when presence-based methods rank dense data.
 
@@ -111,22 +111,20 @@ def dense_note(
     :func:`mlfs_core.evaluation.dense_warning`'s message when the data are
     dense. ``shown`` (a ranking table with a ``score`` column) adds how many
     of the shown features score exactly 0, which then stand in file order.
-    ``names`` replaces the method names in the message (the score page
-    names its measures, "CS, BNS").
+    ``names`` instead names what counts presence (the score page's measures,
+    "CS, BNS", when its rule is "non-zero").
 
     Returns the message shown (None when there is none).
     """
     from mlfs_core.evaluation import MethodConfig, presence_methods
 
-    presence = tuple(presence_methods([MethodConfig(m, dict(p)) for m, p in chosen]))
+    presence = tuple(names or ()) or tuple(
+        presence_methods([MethodConfig(m, dict(p)) for m, p in chosen])
+    )
     if not presence:
         return None
     message = call_or_error(
-        f"Reading {dataset}",
-        cached.dense_warning,
-        key,
-        tuple(names) if names else presence,
-        dataset,
+        f"Reading {dataset}", cached.dense_warning, key, presence, dataset
     )
     if not message:
         return None
