@@ -87,6 +87,12 @@ with st.spinner("Ranking the features ..."):
         k = st.number_input(
             "Top k to compare", 1, n_features, k_default, **links.bound("rank_k")
         )
+        if int(k) > len(table):  # a link's k, larger than what was ranked above
+            table = full_ranking.top_ranking(
+                key, method, params, seed, int(k), what=f"{method} could not rank"
+            )
+            if table is None:
+                st.stop()
         other_table = full_ranking.top_ranking(
             key,
             other,

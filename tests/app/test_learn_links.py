@@ -113,3 +113,22 @@ def test_a_step_beyond_the_steps_is_brought_back():
     at.slider(key="greedy_k").set_value(3).run()
     assert not at.exception and not at.error
     assert at.slider(key="greedy_step").value == 3
+
+
+def test_a_link_comparing_more_than_shown_ranks_enough():
+    """Check a link with a greedy method, 5 shown and k = 30 compared: the
+    comparison lists 30 rows of each method (PMU ranks only what is asked)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(
+        rank_a_family="Information-theoretic (paper 001)",
+        rank_a_method="PMU",
+        rank_top="5",
+        rank_k="30",
+    )
+    at.switch_page(PAGE_PATHS["rank"]).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="rank_a_method").value == "PMU"
+    assert at.number_input(key="rank_k").value == 30
+    side = at.dataframe[1].value
+    assert len(side) == 30 and side.iloc[:, 1].notna().all()
+    assert at.metric[0].label == "Features in both top-30 lists"
