@@ -69,6 +69,10 @@ def test_mlfs_app_serves_the_first_page_with_the_shipped_settings(browser, mlfs_
     cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     assert b"streamlit" in cmdline and cmdline[4].endswith(b"app.py")
     assert b"--server.port" in cmdline
+    # the settings that matter are flags too (a ~/.streamlit file cannot undo
+    # them): magic off; the address given here (127.0.0.1) kept, not doubled
+    assert cmdline[cmdline.index(b"--runner.magicEnabled") + 1] == b"false"
+    assert cmdline.count(b"--server.address") == 1
     environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     kernel = blas.pinned_kernel()
     if kernel is not None:
