@@ -6,8 +6,6 @@ import argparse
 import os
 import sys
 
-import pandas as pd
-
 
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and exit status 2."""
@@ -102,7 +100,7 @@ def load_cli_plugins(args: argparse.Namespace) -> None:
     os.environ[ENV_VAR] = os.pathsep.join(plugin_specs())
 
 
-def write_csv(df: pd.DataFrame, out: str | None) -> None:
+def write_csv(df, out: str | None) -> None:
     """Write ``df`` as CSV to the file ``out``, or to stdout when ``out`` is None."""
     if out:
         df.to_csv(out, index=False)

@@ -11,17 +11,37 @@ import argparse
 import sys
 from pathlib import Path
 
-import pandas as pd
-
-from ..data.bundled import SAMPLE_DIR, SAMPLE_NAME
 from ._base import write_csv
 
 
-def _choices(method: str, option: str) -> list[str]:
-    """The allowed values of a method's option, from the method registry."""
-    from ..selectors._registry import get_method
+class _Choices:
+    """The allowed values of a method's option, read from the method registry
+    when argparse first needs them (checking a value, formatting help), so
+    that building the parser imports no part of the engine."""
 
-    return list(get_method(method).option(option).choices)
+    def __init__(self, method: str, option: str):
+        self.method, self.option, self._values = method, option, None
+
+    def _list(self) -> list[str]:
+        if self._values is None:
+            from ..selectors._registry import get_method
+
+            self._values = list(get_method(self.method).option(self.option).choices)
+        return self._values
+
+    def __contains__(self, value) -> bool:
+        return value in self._list()
+
+    def __iter__(self):
+        return iter(self._list())
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+
+def _choices(method: str, option: str) -> _Choices:
+    """The allowed values of a method's option (read lazily, :class:`_Choices`)."""
+    return _Choices(method, option)
 
 
 def _add_dataset_args(p: argparse.ArgumentParser) -> None:
@@ -50,7 +70,9 @@ def dataset_path(path: str) -> tuple[str | Path, str | None]:
     >>> (folder / "planted.arff").is_file(), name
     (True, 'sample')
     """
-    if path == SAMPLE_NAME and not Path(path).exists():
+    if path == "sample" and not Path(path).exists():
+        from ..data.bundled import SAMPLE_DIR, SAMPLE_NAME  # imports the data package
+
         return SAMPLE_DIR, SAMPLE_NAME
     return path, None
 
@@ -70,11 +92,21 @@ def _load(args):
 
 
 def stats_command(args: argparse.Namespace) -> int:
-    """Run ``mlfs stats``: one row of N, M, q, LC, LD, DC."""
+    """Run ``mlfs stats``: one row of N, M, q, LC, LD, DC.
+
+    Written with the csv module, as pandas would write it: importing pandas
+    would double the command's time.
+    """
+    import csv
+
     ds = _load(args)
-    stats = ds.stats()
-    df = pd.DataFrame([{"dataset": ds.name, **stats}])
-    write_csv(df, args.out)
+    row = {"dataset": ds.name, **ds.stats()}
+    values = [v.item() if hasattr(v, "item") else v for v in row.values()]
+    if args.out:
+        with open(args.out, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh, lineterminator="\n").writerows([list(row), values])
+    else:
+        csv.writer(sys.stdout, lineterminator="\n").writerows([list(row), values])
     return 0
 
 
@@ -135,6 +167,8 @@ def scores_command(args: argparse.Namespace) -> int:
     (dense numeric data); with the default ``presence`` a dense dataset gets
     the warning of :mod:`mlfs_core.evaluation.dense`.
     """
+    import pandas as pd
+
     from .._validation import check_XY
     from ..measures import get_measure
     from ..measures.counts import contingency_counts
@@ -154,6 +188,8 @@ def scores_command(args: argparse.Namespace) -> int:
 
 def methods_command(args: argparse.Namespace) -> int:
     """Run ``mlfs methods``: every registered method with its options."""
+    import pandas as pd
+
     from ..selectors._registry import get_method, list_methods
 
     rows = [
@@ -192,7 +228,8 @@ def add_data_parsers(sub) -> None:
     p.add_argument(
         "--discretize",
         choices=_choices("PMU", "discretize"),
-        help="IT methods: discretization (default uniform)",
+        metavar="DISCRETIZE",
+        help="IT methods: discretization (default uniform); one of %(choices)s",
     )
     p.add_argument(
         "--tau", type=int, help="ATR/PPT-MI: PPT pruning threshold (default 6)"
@@ -200,18 +237,22 @@ def add_data_parsers(sub) -> None:
     p.add_argument(
         "--weighting",
         choices=_choices("RaRCS", "weighting"),
-        help="RaR methods: label draw weighting (default inverse)",
+        metavar="WEIGHTING",
+        help="RaR methods: label draw weighting (default inverse); one of %(choices)s",
     )
     p.add_argument(
         "--variant",
         choices=_choices("PMU", "variant"),
-        help="PMU/MDMR: reproduce the reference code's deviations",
+        metavar="VARIANT",
+        help="PMU/MDMR: reproduce the reference code's deviations; one of %(choices)s",
     )
     p.add_argument(
         "--binarize",
         choices=_choices("MaxCS", "binarize"),
+        metavar="BINARIZE",
         help="CS/BNS-family methods: present = non-zero (default, text) or above "
-        "the feature's median (dense numeric data)",
+        "the feature's median (dense numeric data)"
+        "; one of %(choices)s",
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=rank_command)
@@ -226,8 +267,10 @@ def add_data_parsers(sub) -> None:
     p.add_argument(
         "--binarize",
         choices=_choices("MaxCS", "binarize"),
+        metavar="BINARIZE",
         help="present = non-zero (default, text) or above the feature's median "
-        "(dense numeric data)",
+        "(dense numeric data)"
+        "; one of %(choices)s",
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=scores_command)

@@ -31,11 +31,11 @@ import warnings
 from pathlib import Path
 
 from ..errors import ConfigError
-from ..evaluation.config import load_config
-from ..evaluation.dense import DenseDataWarning, warn_dense_data
-from ..evaluation.outputs import OUTPUT_FILES, summary_metrics, write_outputs
-from ..evaluation.runner import execute_plan, plan_experiment, result_tables
 from ._base import jobs, one_line, progress
+
+# The engine's modules are imported inside the functions that use them, so
+# that building the parser (``mlfs --help``) imports neither pandas nor
+# scikit-learn.
 
 
 def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
@@ -97,12 +97,12 @@ def add_verify_parser(subparsers) -> argparse.ArgumentParser:
 
 def add_limit_options(p: argparse.ArgumentParser) -> None:
     """Add ``--max-tasks`` and ``--max-memory`` (the run's bounds) to ``p``."""
-    from ..evaluation.runner.bounds import DEFAULT_MAX_TASKS
-
+    # the default of evaluation.runner.bounds.DEFAULT_MAX_TASKS, written out:
+    # importing the runner here would cost --help a second (a test checks them)
     p.add_argument(
         "--max-tasks",
         type=_positive_int,
-        help=f"refuse a grid of more tasks (default {DEFAULT_MAX_TASKS:,})",
+        help="refuse a grid of more tasks (default 1,000,000)",
     )
     p.add_argument(
         "--max-memory",
@@ -270,6 +270,10 @@ def _command_line(args: argparse.Namespace) -> str:
 def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> int:
     """The run proper, under the output folder's lock."""
     from .._entries import CacheEntryWarning
+    from ..evaluation.config import load_config
+    from ..evaluation.dense import DenseDataWarning, warn_dense_data
+    from ..evaluation.outputs import summary_metrics
+    from ..evaluation.runner import plan_experiment
 
     _check_out(out, getattr(args, "overwrite", False), created)
     config = with_splits_dir(load_config(args.config))
@@ -334,6 +338,8 @@ def _check_out(out: Path, overwrite: bool, created: bool = False) -> None:
 
 
 def _run(plan, args: argparse.Namespace, out: Path, counted=progress):
+    from ..evaluation.runner import execute_plan, result_tables
+
     cache = None if args.no_cache else (args.cache or out / "cache")
     if getattr(args, "scheduler", None):
         from ..evaluation.runner.cluster import dask_backend
@@ -351,6 +357,8 @@ def _run(plan, args: argparse.Namespace, out: Path, counted=progress):
 
 
 def _write_atomically(result, out: Path, metrics) -> list[Path]:
+    from ..evaluation.outputs import OUTPUT_FILES, write_outputs
+
     """Write the files into a scratch folder in ``out``, then move them in place.
 
     Files of an earlier run that this one does not write (e.g. its

@@ -9,11 +9,14 @@ a single sample.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:  # pandas is imported where used: `mlfs stats` needs none of it
+    import pandas as pd
 
 LABEL = "label"
 COUNT = "count"
@@ -56,6 +59,8 @@ def label_frequency(Y: ArrayLike, label_names: Sequence[str]) -> pd.DataFrame:
     1     b      2      0.50
     2     c      0      0.00
     """
+    import pandas as pd
+
     Y = _check_labels(Y, label_names)
     counts = np.asarray(Y.sum(axis=0)).ravel().astype(np.int64)
     n_samples = max(Y.shape[0], 1)  # no samples: fractions 0, not NaN
@@ -98,6 +103,8 @@ def label_cooccurrence(Y: ArrayLike, label_names: Sequence[str]) -> pd.DataFrame
     b  1  2  0
     c  0  0  0
     """
+    import pandas as pd
+
     Y = _check_labels(Y, label_names)
     if sp.issparse(Y):
         both = (Y.T @ Y).toarray()

@@ -220,7 +220,7 @@ def test_rank_option_choices_come_from_the_registry(tiny, capsys):
     from mlfs_core.cli import build_parser
 
     rank = build_parser()._subparsers._group_actions[0].choices["rank"]
-    choices = {a.dest: a.choices for a in rank._actions if a.choices}
+    choices = {a.dest: list(a.choices) for a in rank._actions if a.choices}
     assert choices["variant"] == ["definition", "reference-code"]
     assert choices["binarize"] == ["presence", "median"]
     proc = subprocess.run(
@@ -337,3 +337,46 @@ def test_the_old_cli_experiment_names_still_work_with_a_warning():
         assert old.run_experiment_command is run_experiment_command
     with pytest.raises(AttributeError):
         old.nothing_like_this  # noqa: B018
+
+
+def test_help_and_stats_import_only_what_they_need():
+    """Check `mlfs --help` imports neither numpy, pandas nor scikit-learn, and
+    `mlfs stats` no pandas nor scikit-learn (start-up time, issue 44: the
+    first `mlfs --help` took about 10 s); the timing is bench/bench_cli_start.py."""
+    from pathlib import Path
+
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['mlfs', *sys.argv[1:]]\n"
+        "try:\n"
+        "    runpy.run_module('mlfs_core', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ['numpy', 'pandas', 'sklearn', 'scipy.stats', 'streamlit']\n"
+        "print(' '.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    help_run = subprocess.run(
+        [sys.executable, "-c", probe, "--help"], capture_output=True, text=True
+    )
+    assert help_run.stderr.strip() == "", help_run.stderr
+    assert "check-plugin" in help_run.stdout
+    stats_run = subprocess.run(
+        [sys.executable, "-c", probe, "stats", "sample"],
+        capture_output=True,
+        text=True,
+        cwd=str(Path(__file__).parent),
+    )
+    assert stats_run.stdout.startswith("dataset,N,M,q,LC,LD,DC\nsample,1500,2000,10,")
+    assert stats_run.stderr.strip().splitlines()[-1] == "numpy"
+
+
+def test_the_max_tasks_help_shows_the_engine_default():
+    """Check the --max-tasks help (written out to keep --help light) states
+    evaluation.runner.bounds.DEFAULT_MAX_TASKS."""
+    from mlfs_core.cli import build_parser
+    from mlfs_core.evaluation.runner.bounds import DEFAULT_MAX_TASKS
+
+    parser = build_parser()
+    sub = parser._subparsers._group_actions[0].choices["experiment"]
+    (action,) = [a for a in sub._actions if "--max-tasks" in a.option_strings]
+    assert f"(default {DEFAULT_MAX_TASKS:,})" in action.help
