@@ -67,7 +67,9 @@ def test_two_runs_started_together_one_refused(tmp_path, fast_config, helpers, m
     statuses = sorted(p.returncode for p in runs)
     assert statuses == [0, 2], [r[1][-500:] for r in results]
     refused = next(r[1] for p, r in zip(runs, results) if p.returncode == 2)
-    assert "is being written by another run" in refused
+    # started together the second meets the lock; on a machine so loaded that it
+    # starts after the first has finished, it meets the finished folder instead
+    assert "is being written by another run" in refused or "holds files" in refused
     assert (out / "results.csv").is_file()
     assert not (out / LOCK_NAME).exists()
 
