@@ -62,7 +62,7 @@ view = widgets.call_or_error(
 if view is None:
     st.stop()
 steps, matrix, turns = view
-methods.dense_note(key, name, [(method, {"binarize": binarize})])
+methods.dense_note(key, name, [(method, {"binarize": binarize})], cure=learn.DENSE_CURE)
 playing = learn.playing("agg_step", last=len(steps))
 left, right = st.columns([5, 1], vertical_alignment="bottom")
 step = left.slider(

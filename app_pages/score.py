@@ -51,7 +51,7 @@ with st.spinner("Scoring the features ..."):
     )
     if binarize == learn.PRESENCE:  # CS and BNS count a non-zero value as present
         measures = [MEASURE_LABELS[m] for m in learn.EXPLAINED_MEASURES]
-        methods.dense_note(key, name, names=measures)
+        methods.dense_note(key, name, names=measures, cure=learn.DENSE_CURE)
     steps = widgets.call_or_error(
         "Could not score", cached.score_steps, key, feature, label, binarize
     )

@@ -58,6 +58,12 @@ def test_dense_note_is_open_where_cs_bns_rank_dense_data(dense_dir, page):
     assert note.startswith("dense: Dense data")
     assert 'binarize = "median"' in note
     assert ("MaxCS" if page != "learn_score" else "CS, BNS") in note
+    cure = (
+        'open "MaxCS options (binarize)"'
+        if page == "rank"
+        else 'choose "Feature present when: above its median"'
+    )
+    assert f"To fix it, {cure}" in note and "--binarize" not in note
 
 
 def test_no_open_note_under_the_median_rule_or_a_greedy_method(dense_dir):

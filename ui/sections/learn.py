@@ -26,6 +26,13 @@ PRESENT_WHEN = {PRESENCE: "non-zero", "median": "above its median"}
 """The CS/BNS ``binarize`` rules and how the Learn pages name them."""
 
 
+DENSE_CURE = (
+    'choose "Feature present when: above its median" (binarize = "median": '
+    "present = above the feature's median)"
+)
+"""What the dense-data note tells a Learn page's reader to do."""
+
+
 def present_when(column, *, key: str) -> str:
     """The Learn pages' "Feature present when" radio in ``column``; its rule.
 

@@ -101,7 +101,7 @@ def _measure_aggregation(names: list[str], *, key: str) -> str:
 
 
 def dense_note(
-    key: DatasetKey, dataset: str, chosen=(), *, shown=None, names=None
+    key: DatasetKey, dataset: str, chosen=(), *, shown=None, names=None, cure=None
 ) -> str | None:
     """An open ``st.warning`` when presence-based methods rank dense data.
 
@@ -112,7 +112,8 @@ def dense_note(
     dense. ``shown`` (a ranking table with a ``score`` column) adds how many
     of the shown features score exactly 0, which then stand in file order.
     ``names`` instead names what counts presence (the score page's measures,
-    "CS, BNS", when its rule is "non-zero").
+    "CS, BNS", when its rule is "non-zero"). ``cure`` says what to do on
+    this page (default: the binarize of the first method's options box).
 
     Returns the message shown (None when there is none).
     """
@@ -128,6 +129,13 @@ def dense_note(
     )
     if not message:
         return None
+    what, _, _ = message.partition(" To fix it, ")
+    where = options_title(chosen[0][0]) if chosen else "the method's options"
+    cure = cure or (
+        f'open "{where}" and choose binarize = "median" (present = above the '
+        "feature's median)"
+    )
+    message = f"{what} To fix it, {cure}."
     if shown is not None and len(shown):
         zeros = int((shown["score"].astype(float) == 0).sum())
         if zeros:
