@@ -169,8 +169,9 @@ class Suite:
         path = Path(self.config)
         if not path.is_file():
             raise ConfigError(
-                f"suite {self.name!r}: its config {path} is not there (the suite "
-                "reads the study from a checkout of the repository)"
+                f"suite {self.name!r}: its config {path} is not there; point "
+                "mlfs benchmark --studies DIR at a folder laid out as the "
+                "repository (configs/ and studies/, e.g. a checkout)"
             )
         check_config_trusted(path, trust=trust_plugins, command="mlfs benchmark")
         config = load_config(path)
@@ -196,6 +197,64 @@ class Suite:
 
 SUITES: dict[str, Suite] = {}
 """Suite name -> :class:`Suite`, in registration order."""
+
+
+def relocated(suite: Suite, *, studies=None, data=None) -> Suite:
+    """``suite`` with its study files and datasets read from other folders.
+
+    Parameters
+    ----------
+    suite : Suite
+    studies : path, optional
+        A folder laid out as the repository: the config is read from
+        ``<studies>/configs/<the config's file name>`` and the committed data
+        from ``<studies>/studies/<suite name>/data`` (``mlfs benchmark
+        --studies``).
+    data : path, optional
+        The folder holding the datasets' folders (``mlfs benchmark --data``;
+        default ``$MLFS_DATASETS``).
+
+    Returns
+    -------
+    Suite
+
+    Examples
+    --------
+    >>> s = Suite("x", "X", Path("c/study_x.toml"), Path("d"), ("A",), "m",
+    ...           QuickPlan(("a",)))
+    >>> r = relocated(s, studies="/repo", data="/sets")
+    >>> r.config.as_posix(), r.data_dir.as_posix(), r.datasets_dir.as_posix()
+    ('/repo/configs/study_x.toml', '/repo/studies/x/data', '/sets')
+    """
+    changes: dict = {}
+    if studies is not None:
+        root = Path(studies)
+        changes["config"] = root / "configs" / Path(suite.config).name
+        changes["data_dir"] = root / "studies" / suite.name / "data"
+        changes["base_dir"] = root
+    if data is not None:
+        changes["datasets_dir"] = Path(data)
+    return replace(suite, **changes) if changes else suite
+
+
+def _check_datasets_present(suite: Suite, specs) -> None:
+    """Refuse, naming ``--data`` and ``MLFS_DATASETS``, a dataset not found."""
+    from .evaluation.config import DatasetSpec
+
+    for spec in specs:
+        if not isinstance(spec, DatasetSpec):
+            continue
+        path = Path(spec.path)
+        if suite.base_dir is not None and not path.is_absolute():
+            path = Path(suite.base_dir) / path
+        if not path.exists():
+            env = os.environ.get("MLFS_DATASETS")
+            now = f"MLFS_DATASETS is {env!r}" if env else "MLFS_DATASETS is not set"
+            raise ConfigError(
+                f"suite {suite.name!r}: dataset {path.name!r} not found at {path}; "
+                "pass mlfs benchmark --data DIR (the folder holding the datasets' "
+                f"folders) or set MLFS_DATASETS to it ({now})"
+            )
 
 
 def register_suite(suite: Suite) -> Suite:
@@ -399,6 +458,7 @@ def run_benchmark(
             f"methods; give it another label"
         )
     specs = _chosen_datasets(suite, config, quick, datasets)
+    _check_datasets_present(suite, specs)
     builtins = tuple(m for m in config.methods if m.display in suite.methods)
     folds = suite.quick.folds if quick else None
     budgets = suite.quick.budgets if quick else None

@@ -165,6 +165,32 @@ def clear_workspaces(folder: Path | None = None) -> int:
     return len(spaces)
 
 
+APP_EXTRA = "pip install 'mlfs-explorer[app]'"
+"""What installs the app's dependencies (the engine alone does not need them)."""
+
+
+def check_app_installed() -> None:
+    """Refuse ``mlfs app`` with one clear error when Streamlit is not installed.
+
+    The base install is the engine and the command line; the app and its
+    browser dependencies come with the ``app`` extra.
+
+    Raises
+    ------
+    ConfigError
+        Naming the extra to install.
+    """
+    import importlib.util
+
+    from ..errors import ConfigError
+
+    if importlib.util.find_spec("streamlit") is None:
+        raise ConfigError(
+            "the app is not installed (no streamlit here): install it with "
+            f"{APP_EXTRA} (from a checkout: pip install -e \".[app]\")"
+        )
+
+
 def run_app_command(args: argparse.Namespace) -> int:
     """Run ``mlfs app``: replace this process by the Streamlit server.
 
@@ -182,6 +208,7 @@ def run_app_command(args: argparse.Namespace) -> int:
             if value <= 0:
                 raise SystemExit(f"mlfs app: --{option.replace('_', '-')} must be > 0")
             os.environ[variable] = repr(value)
+    check_app_installed()
     flags = server_flags(args.streamlit_flags, classroom=args.classroom)
     if args.classroom:
         port = _flag_value(flags, "--server.port") or "8501"

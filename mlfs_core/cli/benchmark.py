@@ -8,6 +8,12 @@ the Friedman test, where the built-in values came from and the time it took,
 and writes the folder of :func:`mlfs_core.benchmark.write_benchmark` (a
 results source of the app). ``--plugin`` is the global option of every
 sub-command (:mod:`mlfs_core.plugins`).
+
+It runs from an installed package as from a checkout: the suites' configs
+and committed study data ship with the package (``--studies DIR`` reads them
+from another folder laid out as the repository), the datasets come from
+``--data DIR`` or ``MLFS_DATASETS`` (a missing one is named with both), and
+an existing output folder is refused without ``--overwrite``.
 """
 
 from __future__ import annotations
@@ -72,6 +78,23 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
         help="compute the study's methods too instead of using its committed data",
     )
     p.add_argument(
+        "--studies",
+        metavar="DIR",
+        help="read the suite's config and committed study data from DIR, laid "
+        "out as the repository (configs/, studies/); default: the checkout's, "
+        "else those installed with the package",
+    )
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        help="the folder holding the datasets' folders (default $MLFS_DATASETS)",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an existing output folder (refused without it)",
+    )
+    p.add_argument(
         "--trust-plugins",
         action="store_true",
         help="import plug-in code the suite's config names (refused without it, "
@@ -101,18 +124,56 @@ def method_params(pairs) -> dict:
     return out
 
 
+def check_out_folder(out: Path, overwrite: bool) -> None:
+    """Refuse an existing output folder unless ``overwrite``; with it, empty a
+    previous benchmark's folder (never a folder that is not one).
+
+    Raises
+    ------
+    ConfigError
+        ``out`` is a file, exists without ``overwrite``, or is not a
+        benchmark's output folder.
+    """
+    import shutil
+
+    from ..benchmark import MANIFEST
+
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise ConfigError(f"--out {out} is a file, not a folder")
+    if not any(out.iterdir()):
+        return
+    if not overwrite:
+        raise ConfigError(
+            f"--out {out} already exists; pass --overwrite to replace it, or "
+            "choose another folder"
+        )
+    if not (out / MANIFEST).is_file():
+        raise ConfigError(
+            f"--out {out} is not a benchmark's output folder (no {MANIFEST}); "
+            "--overwrite replaces only those: choose another folder"
+        )
+    shutil.rmtree(out)
+
+
 def run_benchmark_command(args: argparse.Namespace) -> int:
     """Run ``mlfs benchmark``; exit 0 when the tables are written."""
-    from ..benchmark import run_benchmark
+    from ..benchmark import get_suite, relocated, run_benchmark
 
     label = args.label or args.method
     method = {"name": args.method, "params": method_params(args.param), "label": label}
     suffix = "-quick" if args.quick else ""
     out = Path(args.out) if args.out else DEFAULT_OUT / f"{args.suite}-{label}{suffix}"
+    check_out_folder(out, getattr(args, "overwrite", False))
+    suite = get_suite(args.suite)
+    studies, data = getattr(args, "studies", None), getattr(args, "data", None)
+    if studies or data:
+        suite = relocated(suite, studies=studies, data=data)
     cache = None if args.no_cache else (args.cache or DEFAULT_CACHE)
     only = [d for d in args.datasets.split(",") if d] if args.datasets else None
     result = run_benchmark(
-        args.suite,
+        suite,
         method,
         quick=args.quick,
         out=out,

@@ -146,12 +146,96 @@ def test_ci_installs_the_wheel_outside_the_checkout_and_opens_the_app():
         "pip wheel -q --no-deps -w dist .",
         'cd "$work"',
         "python3 -m venv venv",
-        'venv/bin/pip install -q "$wheel"',
+        'venv/bin/pip install -q "$wheel[app]"',
         'venv/bin/mlfs app --server.port "$port" --server.address 127.0.0.1',
         "/_stcore/health",
         'tests/app/check_render.py" "$url"',
         "venv/bin/mlfs stats sample",
+        "check_shipped()",
         'kill "$server"',
     ):
         assert step in job, step
     assert job.index("check_render") < job.index('kill "$server"')
+
+
+# ---- engine-only install, the app as an extra (issue 44) -------------------------
+
+
+def _project() -> dict:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def _names(specs) -> set[str]:
+    return {re.split(r"[<>=;\[ ]", s, maxsplit=1)[0].lower() for s in specs}
+
+
+def test_the_base_install_is_the_engine_and_the_app_an_extra():
+    """Check streamlit and kaleido are not base dependencies but the app
+    extra's, and the test extra still pulls them (with the same floors)."""
+    project = _project()
+    base = _names(project["dependencies"])
+    extras = project["optional-dependencies"]
+    assert not {"streamlit", "kaleido", "playwright"} & base
+    assert {"numpy", "scipy", "scikit-learn", "pandas", "plotly"} <= base
+    assert _names(extras["app"]) == {"streamlit", "kaleido"}
+    assert set(extras["app"]) <= set(extras["test"])
+    assert {"streamlit", "kaleido"} <= set(_floors())  # .ci/floors.py sees them
+
+
+def test_the_readme_first_command_installs_the_app():
+    """Check the README's quick start installs the app extra before starting it."""
+    readme = (ROOT / "README.md").read_text()
+    first = re.search(r"```bash\n(.*?)\n", readme).group(1)
+    assert first == 'pip install -e ".[app]" && streamlit run app.py'
+    index = (ROOT / "docs" / "index.md").read_text()
+    assert 'pip install -e ".[app]" && streamlit run app.py' in index
+
+
+def test_mlfs_app_without_streamlit_names_the_extra(monkeypatch):
+    """Check `mlfs app` on an engine-only install is one error naming [app]."""
+    import importlib.util
+
+    from mlfs_core.cli import app
+    from mlfs_core.errors import ConfigError
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "streamlit" else real(name, *a),
+    )
+    with pytest.raises(ConfigError, match=r"mlfs-explorer\[app\]"):
+        app.check_app_installed()
+
+
+def test_the_wheel_holds_the_suites_configs_and_study_data(wheel_files):
+    """Check mlfs benchmark's two suites ship their configs and committed data
+    (mlfs_core/_study_configs, mlfs_core/_study_data), and no study script."""
+    from mlfs_core.reproduction._suites import SHIPPED_STUDIES
+
+    for name in SHIPPED_STUDIES:
+        assert f"mlfs_core/_study_configs/study_{name}.toml" in wheel_files
+        data = _checkout_files(f"studies/{name}/data", "*/*")
+        assert any(d.endswith("/results.csv.gz") for d in data)
+        shipped = {"mlfs_core/_study_data/" + d.removeprefix("studies/") for d in data}
+        assert shipped <= wheel_files
+    assert not any(
+        n.startswith("mlfs_core/_study") and n.endswith(".py") for n in wheel_files
+    )
+
+
+def test_the_suites_find_their_files_in_both_layouts(tmp_path, monkeypatch):
+    """Check study_locations(): the checkout's files, else the package data."""
+    from mlfs_core.reproduction import _suites
+
+    config, data = _suites.study_locations("paper001")
+    assert config == ROOT / "configs" / "study_paper001.toml" and config.is_file()
+    assert data == ROOT / "studies" / "paper001" / "data"
+    monkeypatch.setattr(_suites, "ROOT", tmp_path / "site-packages")
+    monkeypatch.setattr(_suites, "PACKAGE", tmp_path / "site-packages" / "mlfs_core")
+    config, data = _suites.study_locations("paper001")
+    package = tmp_path / "site-packages" / "mlfs_core"
+    assert config == package / "_study_configs" / "study_paper001.toml"
+    assert data == package / "_study_data" / "paper001" / "data"
