@@ -187,7 +187,7 @@ def check_app_installed() -> None:
     if importlib.util.find_spec("streamlit") is None:
         raise ConfigError(
             "the app is not installed (no streamlit here): install it with "
-            f"{APP_EXTRA} (from a checkout: pip install -e \".[app]\")"
+            f'{APP_EXTRA} (from a checkout: pip install -e ".[app]")'
         )
 
 
