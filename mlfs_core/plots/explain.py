@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -15,6 +16,43 @@ FEATURE_TICK = 40
 """Longest feature tick text (``"#1234 "`` and a name cut to 32 characters fit)."""
 LABEL_TICK = 24
 """Longest label-name tick text."""
+MAX_LABEL_ROWS = 30
+"""Most label rows a heatmap draws (bibtex has 159 labels: 4000 px of rows,
+nearly all pale); beyond it the rows with the highest scores are drawn."""
+
+
+def label_rows(
+    matrix: pd.DataFrame, *, keep=(), limit: int = MAX_LABEL_ROWS
+) -> np.ndarray:
+    """Positions of the label rows a heatmap draws, in the matrix's order.
+
+    Every row when there are at most ``limit``; else the rows in ``keep``
+    (e.g. the labels whose turn it was) and then those with the highest
+    score among the drawn features, ``limit`` in all.
+
+    Examples
+    --------
+    >>> m = pd.DataFrame([[0.0], [5.0], [1.0], [9.0]])
+    >>> label_rows(m, limit=2).tolist(), label_rows(m, keep=[0], limit=2).tolist()
+    ([1, 3], [0, 3])
+    """
+    n = len(matrix)
+    if n <= limit:
+        return np.arange(n)
+    chosen = [r for r in dict.fromkeys(int(k) for k in keep) if 0 <= r < n][:limit]
+    best = np.nan_to_num(matrix.to_numpy(dtype=float), nan=-np.inf).max(axis=1)
+    for r in np.argsort(-best, kind="stable"):
+        if len(chosen) >= limit:
+            break
+        if int(r) not in chosen:
+            chosen.append(int(r))
+    return np.sort(np.asarray(chosen, dtype=np.intp))
+
+
+def _label_axis(shown: int, total: int) -> str:
+    if shown == total:
+        return "label"
+    return f"label ({shown} of {total}: the highest scores)"
 
 
 def label_score_heatmap(
@@ -33,9 +71,11 @@ def label_score_heatmap(
     Returns
     -------
     plotly.graph_objects.Figure
-        One heatmap with one column per feature and one row per label: tick
-        texts are cut and made distinct (:func:`mlfs_core.explain.distinct_labels`),
-        so plotly never merges two columns or rows.
+        One heatmap with one column per feature and one row per label (at
+        most :data:`MAX_LABEL_ROWS`, :func:`label_rows`, the axis title says
+        how many of how many): tick texts are cut and made distinct
+        (:func:`mlfs_core.explain.distinct_labels`), so plotly never merges
+        two columns or rows.
 
     Examples
     --------
@@ -45,6 +85,8 @@ def label_score_heatmap(
     """
     if matrix.empty:
         return empty_figure(title)
+    total = len(matrix)
+    matrix = matrix.iloc[label_rows(matrix)]
     columns = distinct_labels(matrix.columns, limit=FEATURE_TICK)
     fig = go.Figure(
         go.Heatmap(
@@ -57,7 +99,12 @@ def label_score_heatmap(
         )
     )
     fig.update_xaxes(type="category", tickangle=-90)
-    fig.update_yaxes(type="category", autorange="reversed", dtick=1)
+    fig.update_yaxes(
+        type="category",
+        autorange="reversed",
+        dtick=1,
+        title_text=_label_axis(len(matrix), total),
+    )
     height = 24 * len(matrix) + 200 + _tick_room(columns)
     return finish(fig, title=title, height=max(320, height))
 
@@ -88,6 +135,9 @@ def aggregation_turns_figure(
     steps : DataFrame
         :func:`mlfs_core.explain.aggregation_steps` rows of those features,
         with ``step``, ``label`` (position in ``matrix.index``, -1 = none).
+        The labels of the turns are always drawn; beyond
+        :data:`MAX_LABEL_ROWS` labels, the others are those with the highest
+        scores (:func:`label_rows`).
     upto : int
         Steps done so far; later columns are dimmed, the current turn is
         circled.
@@ -99,6 +149,10 @@ def aggregation_turns_figure(
     """
     if matrix.empty:
         return empty_figure(title)
+    total = len(matrix)
+    rows = label_rows(matrix, keep=steps.loc[steps["label"] >= 0, "label"])
+    matrix = matrix.iloc[rows]
+    place = {int(r): i for i, r in enumerate(rows)}
     columns = distinct_labels(matrix.columns, limit=FEATURE_TICK)
     labels = distinct_labels(matrix.index, limit=LABEL_TICK)
     z = matrix.to_numpy(dtype=float).copy()
@@ -112,7 +166,7 @@ def aggregation_turns_figure(
             hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
         )
     )
-    done = steps[(steps["step"] <= upto) & (steps["label"] >= 0)]
+    done = steps[(steps["step"] <= upto) & steps["label"].isin(list(place))]
     for part, symbol, color, size, name in (
         (done[done["step"] < upto], "x", "#E45756", 10, "taken earlier"),
         (done[done["step"] == upto], "circle-open", "#F58518", 22, "this turn"),
@@ -120,7 +174,7 @@ def aggregation_turns_figure(
         fig.add_trace(
             go.Scatter(
                 x=[columns[s - 1] for s in part["step"]],
-                y=[labels[int(lab)] for lab in part["label"]],
+                y=[labels[place[int(lab)]] for lab in part["label"]],
                 mode="markers",
                 marker={
                     "symbol": symbol,
@@ -144,7 +198,12 @@ def aggregation_turns_figure(
     fig.update_xaxes(
         type="category", tickangle=-90, title_text="selected features, in order"
     )
-    fig.update_yaxes(type="category", autorange="reversed", title_text="label", dtick=1)
+    fig.update_yaxes(
+        type="category",
+        autorange="reversed",
+        title_text=_label_axis(len(rows), total),
+        dtick=1,
+    )
     height = 26 * len(labels) + 220 + _tick_room(columns)
     return finish(fig, title=title, height=max(340, height))
 

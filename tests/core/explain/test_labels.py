@@ -162,3 +162,26 @@ def test_term_names_number_a_role_used_twice_and_fall_back_to_position():
         "redundancy (2)",
         "term 3",
     ]
+
+
+def test_many_labels_draw_the_turns_and_the_highest_rows_only():
+    """Check 159 labels (bibtex) draw 30 rows: every label that took a turn,
+    then the highest scores; the axis says 30 of 159, markers sit on them."""
+    rng = np.random.default_rng(2)
+    names = [f"TAG_{i:03d}" for i in range(159)]
+    matrix = pd.DataFrame(rng.random((159, 6)), index=names, columns=list("abcdef"))
+    matrix.iloc[150, :] = 50.0  # the highest row
+    turns = [3, 140, 77, 3, 12, 99]  # RoR-like turns, a rare label among them
+    steps = pd.DataFrame({"step": range(1, 7), "feature": range(6), "label": turns})
+    fig = aggregation_turns_figure(matrix, steps, upto=6)
+    drawn = list(fig.data[0].y)
+    assert len(drawn) == len(set(drawn)) == 30
+    assert {names[t] for t in turns} <= set(drawn) and names[150] in drawn
+    assert drawn == sorted(drawn)  # the labels' own order
+    assert fig.layout.yaxis.title.text == "label (30 of 159: the highest scores)"
+    marked = [y for t in fig.data[1:] for y in t.y]
+    assert set(marked) <= set(drawn) and len(marked) == 6
+    heat = label_score_heatmap(matrix)
+    assert len(heat.data[0].y) == 30 and names[150] in heat.data[0].y
+    small = label_score_heatmap(matrix.head(6))
+    assert len(small.data[0].y) == 6 and small.layout.yaxis.title.text == "label"
