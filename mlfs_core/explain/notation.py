@@ -67,8 +67,8 @@ def readable(text: str) -> str:
 _ROLES: tuple[tuple[str, str], ...] = (
     ("sum_s", "redundancy"),
     ("relevance R(f) / q", "relevance / q"),
-    ("transformed relevance", "pruned label-set relevance"),
-    ("I(f_P; Y_P)", "pruned label-set relevance"),
+    ("transformed relevance", "PPT relevance"),
+    ("I(f_P; Y_P)", "PPT relevance"),
     ("relevance R(f)", "relevance"),
     ("I(f; L)", "label-set relevance"),
     ("label pairs", "label interaction"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -325,12 +326,13 @@ def term_legend(term: str) -> str:
     >>> term_legend("- sum_{i<j} I(f; l_i; l_j)")
     'label interaction: − Σᵢ<ⱼ I(f; lᵢ; lⱼ)'
     >>> term_legend("relevance R(f) = sum_i I(f; l_i)")
-    'relevance R(f) = Σᵢ I(f; lᵢ)'
+    'relevance: R(f) = Σᵢ I(f; lᵢ)'
     """
     role, formula = term_role(term), readable(term)
-    if role is None or formula.startswith(role):
+    if role is None:
         return formula
-    return f"{role}: {formula}"
+    # the words before the formula ("transformed relevance I(...)") say the role
+    return f"{role}: {re.sub(r'^(?:[a-z][a-z-]*[ ])+', '', formula)}"
 
 
 def criterion_path_figure(

@@ -87,7 +87,7 @@ def test_greedy_page_shows_terms_and_path(data_dir):
     assert not at.exception and not at.error
     terms, path = (json.loads(c.proto.spec) for c in charts(at))
     names = [t["name"] for t in terms["data"]]
-    assert names[0] == "relevance R(f) = Σᵢ I(f; lᵢ)"
+    assert names[0] == "relevance: R(f) = Σᵢ I(f; lᵢ)"
     assert "redundancy: − Σₛ Σᵢ I(f; s; lᵢ)" in names
     assert names[-1] == "J(f | S), the total"
     assert len(at.dataframe[0].value) == 3

@@ -185,3 +185,14 @@ def test_many_labels_draw_the_turns_and_the_highest_rows_only():
     assert len(heat.data[0].y) == 30 and names[150] in heat.data[0].y
     small = label_score_heatmap(matrix.head(6))
     assert len(small.data[0].y) == 6 and small.layout.yaxis.title.text == "label"
+
+
+def test_legends_give_the_role_once_then_the_formula():
+    """Check ATR's legends: "relevance / q: R(f) / q" and "PPT relevance: I(fₚ; Yₚ)",
+    not the role's words twice."""
+    assert term_legend("relevance R(f) / q") == "relevance / q: R(f) / q"
+    legend = term_legend("transformed relevance I(f_P; Y_P)")
+    assert legend == "PPT relevance: I(fₚ; Yₚ)"
+    assert term_legend("- label pairs, ordered, i = j included").startswith(
+        "label interaction: − label pairs"
+    )
