@@ -225,3 +225,27 @@ def test_a_registration_workers_cannot_import_breaks_no_other_task(
         del sys.modules["_hidden_for_test"]
     keep = [c for c in one if "seconds" not in c]
     pd.testing.assert_frame_equal(one[keep], two[keep])
+
+
+def test_dask_workers_name_a_method_that_raises(fresh_plugins, study, cluster):
+    """Check a plug-in method raising on a Dask worker is reported by name,
+    file and line, as in one process (issue 44 item 3)."""
+    from mlfs_core.errors import UserCodeError
+    from mlfs_core.evaluation.cluster import dask_backend
+    from mlfs_core.evaluation.protocols import load_config
+    from mlfs_core.evaluation.runner import run_experiment
+
+    plugin = study / "example_plugin.py"
+    text = plugin.read_text()
+    broken = text.replace("    X = X.toarray()", "    X = X.toarray() / 0 + 1 // 0", 1)
+    assert broken != text
+    plugin.write_text(broken)
+    lines = broken.splitlines()
+    line = next(i for i, t in enumerate(lines, 1) if "1 // 0" in t)
+    config = load_config(study / "study.toml")
+    with dask_backend(cluster), pytest.raises(UserCodeError) as info:
+        run_experiment(config, n_jobs=2)
+    assert str(info.value).startswith(
+        f"method 'SumPearson' (example_plugin.py:{line}) raised ZeroDivisionError"
+    )
+    assert "Traceback" in info.value.details
