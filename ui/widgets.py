@@ -294,28 +294,32 @@ def default_metric(metrics: list[str]) -> str:
 
 
 def settle(key: str, options: list, valid: Callable[[object], bool], default) -> object:
-    """The value a URL-bound widget ``key`` opens on; a stale value is dropped.
+    """The value a URL-bound widget ``key`` opens on; a stale value is replaced.
 
     A widget keeps its value in the URL under its own key
-    (:func:`ui.links.bound`), so the key carries no digest of its options.
-    When the options change (another results source) a value that is no
-    longer ``valid`` (or any value, for a widget whose options digest changed
-    since it was set) is removed, and the widget opens on ``default``; a
-    value lost on a page switch comes back from this page's memory of it
-    (:func:`remember`). Pass the returned value as the widget's default
-    (``index=``, ``default=``, ``value=``): a link whose value equals it is
-    then still honoured, and nothing is set through the Session State API.
+    (:func:`ui.links.bound`), so the key carries no digest of its options
+    and the browser keeps the same widget when they change (another results
+    source). A value that is no longer ``valid`` then (or any value, for a
+    widget whose options digest changed since it was set) is replaced by
+    ``default`` through the Session State API, which also redraws the
+    browser's widget (its old chips would stay otherwise), and None is
+    returned: the widget is then created without a default. Otherwise the
+    value to pass as the widget's default is returned (``index=``,
+    ``default=``, ``value=``): the page's memory of it when a page switch
+    dropped the widget (:func:`remember`), else ``default``; a link whose
+    value equals it is still honoured, and nothing is written.
     """
     digest = options_key("", options)
     memory = f"_memory_{key}"
     stale = st.session_state.get(f"{memory}_options") not in (None, digest)
-    if key in st.session_state and (stale or not valid(st.session_state[key])):
-        del st.session_state[key]
-    value = st.session_state.get(memory)
-    if value is None or stale or not valid(value):
-        value = default
     st.session_state[f"{memory}_options"] = digest
-    return value
+    if key in st.session_state:
+        if stale or not valid(st.session_state[key]):
+            st.session_state[key] = default
+            return None
+        return st.session_state[key]
+    value = st.session_state.get(memory)
+    return default if value is None or stale or not valid(value) else value
 
 
 def remember(key: str) -> None:
@@ -344,7 +348,7 @@ def metric_and_methods(table: pd.DataFrame, *, key: str) -> tuple[str, tuple[str
     metric = left.selectbox(
         "Metric",
         metrics,
-        index=metrics.index(opening),
+        index=0 if opening is None else metrics.index(opening),
         format_func=_metric_label,
         **links.bound(name),
     )
@@ -551,7 +555,7 @@ def chart_controls(
     picked = left.selectbox(
         "Highlight a method (the others turn grey)",
         options,
-        index=options.index(opening),
+        index=0 if opening is None else options.index(opening),
         **links.bound(name),
     )
     remember(name)

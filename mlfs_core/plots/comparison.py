@@ -340,6 +340,8 @@ def similarity_heatmap(
             hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category", tickangle=-45)
+    # more than 6 methods: upright names (slanted ones overlap their
+    # neighbours' boxes in a 1024-pixel-wide page at 14 px)
+    fig.update_xaxes(type="category", tickangle=-90 if len(matrix.columns) > 6 else -45)
     fig.update_yaxes(type="category", autorange="reversed")
     return finish(fig, title=title, height=max(420, 40 * len(matrix) + 160))

@@ -119,7 +119,7 @@ def show_posthoc(
     control = st.selectbox(
         "Control method (every other method against it)",
         names,
-        index=names.index(opening),
+        index=0 if opening is None else names.index(opening),
         **links.bound("posthoc_control"),
     )
     widgets.remember("posthoc_control")
