@@ -341,3 +341,28 @@ class blame:
         if exc is None or not isinstance(exc, Exception):
             return False
         raise user_code_error(self.kind, self.name, exc) from exc
+
+
+def outside_engine() -> int:
+    """The ``stacklevel`` that makes a warning point at the first caller outside
+    the engine (the user's script or notebook cell), for ``warnings.warn``
+    called by the function that calls this.
+
+    A warning located inside the engine shows an engine file and a bare source
+    line (e.g. ``check_n_folds(``) instead of the line of the user's code that
+    caused it; Python 3.11 has no ``skip_file_prefixes``.
+
+    Examples
+    --------
+    >>> outside_engine() >= 2
+    True
+    """
+    frame = sys._getframe(2)  # the caller of the function that warns
+    level = 2
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if not (os.path.isfile(path) and _is_engine(os.path.realpath(path))):
+            return level
+        frame = frame.f_back
+        level += 1
+    return 2

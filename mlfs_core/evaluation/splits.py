@@ -160,7 +160,9 @@ def check_n_folds(
     )
     if on_sparse_label == "error":
         raise ConfigError(message)
-    warnings.warn(message, SparseLabelWarning, stacklevel=2)
+    from .._code import outside_engine  # located at the user's line, not ours
+
+    warnings.warn(message, SparseLabelWarning, stacklevel=outside_engine())
 
 
 def fold_ids(splits: Sequence[Split], n_samples: int) -> np.ndarray:

@@ -106,3 +106,31 @@ def test_cli_warnings_are_one_line_without_source(tmp_path, capsys, monkeypatch)
     assert main(["stats", "sample"]) == 0
     err = capsys.readouterr().err
     assert err == "mlfs stats: warning: two lines\n"
+
+
+def test_an_engine_warning_points_at_the_users_line(tmp_path):
+    """Check the sparse-label warning of planning is located at the caller's
+    line (this file), not at the engine's ``check_n_folds(`` call."""
+    from mlfs_core.evaluation import ExperimentConfig, plan_experiment
+    from mlfs_core.evaluation.config import protocol_a
+
+    rows = "\n".join(
+        f"{int(i < 2)},{int(i % 2 == 0)},{i % 3},{(i * 7) % 5}" for i in range(30)
+    )  # label y: 2 positives < 5 folds; label z: 15
+    path = tmp_path / "tiny.arff"
+    path.write_text(
+        "@relation 'tiny: -C 2'\n@attribute y {0,1}\n@attribute z {0,1}\n"
+        "@attribute a numeric\n@attribute b numeric\n"
+        f"@data\n{rows}\n"
+    )
+    config = ExperimentConfig(
+        datasets=[str(path)],
+        methods=["MaxCS"],
+        protocol=protocol_a(n_folds=5, budgets=(50,)),
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plan_experiment(config)
+    sparse = [w for w in caught if "fewer positive samples" in str(w.message)]
+    assert sparse, [str(w.message) for w in caught]
+    assert sparse[0].filename == __file__
