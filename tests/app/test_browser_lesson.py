@@ -116,7 +116,15 @@ def _charts(page) -> list[dict]:
     return page.evaluate(CHARTS_JS)
 
 
+DRAWN_JS = """
+(words) => Array.from(document.querySelectorAll('.js-plotly-plot')).some(
+  gd => gd._fullLayout && String(((gd.layout || {}).title || {}).text).includes(words))
+"""
+
+
 def _chart(page, words: str) -> dict:
+    """The one chart whose title holds ``words``, once plotly has drawn it."""
+    page.wait_for_function(DRAWN_JS, arg=words)
     found = [c for c in _charts(page) if words in c["title"]]
     assert len(found) == 1, [c["title"] for c in _charts(page)]
     return found[0]
@@ -162,10 +170,19 @@ def _upload_emotions(page, folder: Path) -> None:
 
     page.get_by_text("Load your own dataset").click()
     uploader = page.get_by_test_id("stFileUploader").locator('input[type="file"]')
-    uploader.first.set_input_files(
-        [str(folder / "emotions.arff"), str(folder / "emotions.xml")]
+    files = [folder / "emotions.arff", folder / "emotions.xml"]
+    stored = []  # the uploads' PUTs: Load before they end finds no files
+    page.on(
+        "requestfinished",
+        lambda r: r.method == "PUT" and "upload_file" in r.url and stored.append(r),
     )
-    wait_idle(page)
+    uploader.first.set_input_files([str(f) for f in files])
+    for _ in range(600):
+        if len(stored) >= len(files):
+            break
+        page.wait_for_timeout(100)
+    assert len(stored) >= len(files), "the uploads did not finish in 60 s"
+    wait_idle(page, settle_ms=800)  # the rerun that hands the files to the page
     page.get_by_role("button", name="Load uploaded files").click()
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
         "Loaded emotions (upload). Labels (q = 6)", timeout=60_000
@@ -239,6 +256,12 @@ def _small_experiment(page) -> None:
             wait_idle(page)
     assert _chips(page, "Methods") == KEPT
     _set_text(page, "Budgets (% of M)", "10, 30")
+    _set_text(page, "Folds (CV)", "1e9")  # out of range: said, and nothing runs
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text(
+        "Folds (CV) must be a whole number from 2 to 10, not 1e9."
+    )
+    expect(page.get_by_role("button", name="Run", exact=True)).to_be_disabled()
+    expect(page.get_by_text("Run computes")).to_have_count(0)
     _set_text(page, "Folds (CV)", "2")
     expect(page.get_by_test_id("stAlertContentInfo").first).to_contain_text(
         f"Run computes protocol A on 2 dataset(s): {EMOTIONS.split()[0]}"
