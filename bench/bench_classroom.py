@@ -74,6 +74,8 @@ IDLE = (
     '[data-test-connection-state="CONNECTED"]'
 )
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
+APP_ROOT = [ROOT]
+"""The folder whose app.py is served (``--app-root``, default this project)."""
 STEPS = ("first page", "upload", "rank", "experiment", "reload")
 MAX_SESSIONS = 40
 RSS_TARGET = 2 * 1024**3
@@ -123,7 +125,7 @@ class Server:
         env.pop("MLFS_DATA_DIR", None)
         self.proc = subprocess.Popen(
             streamlit_command(port),
-            cwd=ROOT,
+            cwd=APP_ROOT[0],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
@@ -570,6 +572,13 @@ def main() -> None:
         "the server is not starved by the browsers that share its cores)",
     )
     parser.add_argument(
+        "--app-root",
+        default=str(ROOT),
+        help="serve the app.py of this folder, e.g. a snapshot of a commit "
+        "(git archive HEAD | tar -x -C DIR): a server started from a checkout "
+        "being edited mixes the modules it imported with pages read later",
+    )
+    parser.add_argument(
         "--methods",
         default="MaxCS,MeanCS",
         help="the small experiment's methods (protocol A, budget 20 %%, 2 folds)",
@@ -590,6 +599,7 @@ def main() -> None:
         "then shared among the N sessions' first-page CPU",
     )
     args = parser.parse_args()
+    APP_ROOT[0] = Path(args.app_root).resolve()
     counts = [int(c) for c in args.sessions.split(",") if c.strip()]
     if not counts or min(counts) < 1 or max(counts) > MAX_SESSIONS:
         parser.error(f"--sessions: between 1 and {MAX_SESSIONS} each")
