@@ -227,25 +227,35 @@ def test_a_registration_workers_cannot_import_breaks_no_other_task(
     pd.testing.assert_frame_equal(one[keep], two[keep])
 
 
-def test_dask_workers_name_a_method_that_raises(fresh_plugins, study, cluster):
+def test_dask_workers_name_a_method_that_raises(
+    fresh_plugins, tmp_path, small_data, cluster
+):
     """Check a plug-in method raising on a Dask worker is reported by name,
     file and line, as in one process (issue 44 item 3)."""
+    from mlfs_core.data.synthetic import write_mulan
     from mlfs_core.errors import UserCodeError
     from mlfs_core.evaluation.cluster import dask_backend
     from mlfs_core.evaluation.protocols import load_config
     from mlfs_core.evaluation.runner import run_experiment
 
-    plugin = study / "example_plugin.py"
-    text = plugin.read_text()
-    broken = text.replace("    X = X.toarray()", "    X = X.toarray() / 0 + 1 // 0", 1)
-    assert broken != text
-    plugin.write_text(broken)
-    lines = broken.splitlines()
-    line = next(i for i, t in enumerate(lines, 1) if "1 // 0" in t)
-    config = load_config(study / "study.toml")
+    source = (
+        "from mlfs_core.selectors import register\n\n\n"
+        "def DaskBroken(X, Y, *, k, random_state):\n"
+        "    return list(range(k)) + [1 // 0]\n\n\n"
+        "register(DaskBroken)\n"
+    )
+    (tmp_path / "dask_broken.py").write_text(source)
+    write_mulan(small_data, tmp_path, "small")
+    (tmp_path / "broken.toml").write_text(
+        'plugins = ["dask_broken.py"]\nmethods = ["DaskBroken", "MaxCS"]\n'
+        "[protocol]\nn_folds = 2\nbudgets = [10]\n"
+        '[[datasets]]\npath = "small.arff"\n'
+    )
+    config = load_config(tmp_path / "broken.toml")
     with dask_backend(cluster), pytest.raises(UserCodeError) as info:
         run_experiment(config, n_jobs=2)
-    assert str(info.value).startswith(
-        f"method 'SumPearson' (example_plugin.py:{line}) raised ZeroDivisionError"
+    assert str(info.value) == (
+        "method 'DaskBroken' (dask_broken.py:5) raised ZeroDivisionError: "
+        "integer division or modulo by zero"
     )
     assert "Traceback" in info.value.details
