@@ -8,9 +8,14 @@ file and the count, before it parses or allocates anything. The real
 benchmark datasets are far below the defaults (the widest has 47,236
 features, the most labels 983).
 
-The budgets are :data:`LIMITS`; the environment variables
-``MLFS_MAX_ATTRIBUTES``, ``MLFS_MAX_LABELS`` and ``MLFS_MAX_UPLOAD_MB`` raise
-(or lower) them for the command line and the app, and
+A MATLAB file's header declares its variables' shapes
+(:func:`scipy.io.whosmat`): rows and, for a dense variable, values are
+checked the same way before :func:`scipy.io.loadmat` reads anything.
+
+The budgets are :class:`Limits`' defaults; the environment variables of
+:data:`ENV` (``MLFS_MAX_ATTRIBUTES``, ``MLFS_MAX_LABELS``,
+``MLFS_MAX_UPLOAD_MB``, ``MLFS_MAX_INSTANCES``, ``MLFS_MAX_CELLS``) raise (or
+lower) them for the command line and the app, and
 :func:`mlfs_core.data.load_dataset` reads them when it is called.
 """
 
@@ -37,17 +42,26 @@ class Limits:
         Labels a Mulan XML may declare.
     max_upload_mb : int
         Megabytes the app accepts in one upload.
+    max_instances : int
+        Rows a ``.mat`` variable may declare.
+    max_cells : int
+        Values (rows x columns) a dense ``.mat`` variable may declare (each
+        is 8 bytes once loaded).
     """
 
     max_attributes: int = 1_000_000
     max_labels: int = 100_000
     max_upload_mb: int = 200
+    max_instances: int = 10_000_000
+    max_cells: int = 500_000_000
 
 
 ENV = {
     "max_attributes": "MLFS_MAX_ATTRIBUTES",
     "max_labels": "MLFS_MAX_LABELS",
     "max_upload_mb": "MLFS_MAX_UPLOAD_MB",
+    "max_instances": "MLFS_MAX_INSTANCES",
+    "max_cells": "MLFS_MAX_CELLS",
 }
 """Field of :class:`Limits` -> the environment variable that overrides it."""
 
@@ -146,6 +160,54 @@ def check_arff_budget(path, limits: Limits | None = None) -> None:
     n = count_arff_attributes(path)
     if n > limits.max_attributes:
         raise DatasetError(too_many("attributes", n, limits.max_attributes, path))
+
+
+def check_mat_budget(variables, where, limits: Limits | None = None) -> None:
+    """Refuse a ``.mat`` file whose header declares variables above the budget.
+
+    Parameters
+    ----------
+    variables : list of (name, shape, class)
+        What :func:`scipy.io.whosmat` reads from the file's header (no data).
+    where : str
+        The file's name, for the message.
+
+    Raises
+    ------
+    DatasetError
+        Naming the file, the variable, its declared shape and the budget.
+
+    Examples
+    --------
+    >>> check_mat_budget([("data", (10, 5), "double")], "x.mat", Limits(max_cells=40))
+    Traceback (most recent call last):
+    ...
+    mlfs_core.errors.DatasetError: x.mat: variable 'data' declares 10 x 5 = 50 \
+values, above the budget of 40 (refused before reading the data; set MLFS_MAX_CELLS \
+to raise it)
+    """
+    limits = current_limits() if limits is None else limits
+    for name, shape, kind in variables:
+        dims = [int(d) for d in shape]
+        shown = " x ".join(f"{d:,}" for d in dims)
+        cells = 1
+        for d in dims:
+            cells *= d
+        checks = [(max(dims, default=0), limits.max_instances, "MLFS_MAX_INSTANCES")]
+        if kind != "sparse":
+            checks.append((cells, limits.max_cells, "MLFS_MAX_CELLS"))
+        for count, limit, var in checks:
+            if count > limit:
+                what = (
+                    f"{shown} = {cells:,} values"
+                    if var == "MLFS_MAX_CELLS"
+                    else (f"{shown} values ({count:,} along one axis)")
+                )
+                raise DatasetError(
+                    f"{where}: variable {name!r} declares {what}, above the budget "
+                    f"of {limit:,} (refused before reading the data; set {var} to "
+                    "raise it)"
+                )
 
 
 def too_many(what: str, count: int, limit: int, where) -> str:

@@ -70,8 +70,16 @@ def read_mat(source: Source) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray | No
 
 
 def _load(source: Source, where: str) -> dict:
+    from .limits import check_mat_budget
+
+    data = read_bytes(source)
     try:
-        return scipy.io.loadmat(io.BytesIO(read_bytes(source)))
+        declared = scipy.io.whosmat(io.BytesIO(data))
+    except Exception:  # noqa: BLE001 - loadmat below names the problem
+        declared = []
+    check_mat_budget(declared, where)  # before anything is allocated
+    try:
+        return scipy.io.loadmat(io.BytesIO(data))
     except NotImplementedError:
         raise DatasetError(
             f"{where}: MATLAB v7.3 files are not supported; save with -v7"

@@ -142,3 +142,23 @@ def test_a_config_dataset_with_one_label_string(tmp_path):
         'methods = ["MaxCS"]\n[[datasets]]\npath = "x.csv"\nlabels = "topic00"\n'
     )
     assert c.datasets[0].labels == ("topic00",)
+
+
+def test_a_mat_file_above_the_budget_is_refused_before_loading(tmp_path, monkeypatch):
+    """Check a .mat whose header declares too many values: named, never loaded."""
+    import numpy as np
+    import scipy.io
+
+    path = tmp_path / "big.mat"
+    scipy.io.savemat(path, {"data": np.zeros((30, 20)), "target": np.ones((2, 30))})
+    monkeypatch.setenv("MLFS_MAX_CELLS", "500")
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("the data were loaded")
+
+    monkeypatch.setattr(scipy.io, "loadmat", no_load)
+    with pytest.raises(DatasetError) as info:
+        load_dataset(path)
+    message = str(info.value)
+    assert str(path) in message and "'data' declares 30 x 20 = 600 values" in message
+    assert "MLFS_MAX_CELLS" in message
