@@ -5,10 +5,12 @@ import warnings
 import streamlit as st
 
 from mlfs_core.evaluation.dense import DenseDataWarning, presence_methods
-from ui import cached, state, widgets
+from ui import cached, presentation, state, widgets
 from ui.sections import experiment, experiment_form, run_figure
 
 st.title("Experiment")
+# Presentation mode: the run's chart right under the title, above the fold.
+chart_area = st.container() if presentation.is_on() else None
 st.caption(
     "Every task is cached on disk: the same settings again are instant, a changed "
     "method recomputes only its own tasks, and a stopped run resumes where it was."
@@ -77,5 +79,12 @@ if run and config is not None:
         st.session_state[state.RESULTS_SOURCE] = state.SOURCE_SESSION
 
 experiment_form.show_session_results(config)
-if st.session_state.get(state.EXPERIMENT_RESULTS):
-    run_figure.show_run_figure(st.session_state[state.EXPERIMENT_RESULTS])
+results = st.session_state.get(state.EXPERIMENT_RESULTS)
+if results:
+    with chart_area if chart_area is not None else st.container():
+        if chart_area is not None and not experiment.is_run_of(results, config):
+            st.caption(
+                "**Results of earlier settings**, not of the settings below: "
+                "what they were is under Run."
+            )
+        run_figure.show_run_figure(results)

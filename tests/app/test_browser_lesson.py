@@ -363,6 +363,15 @@ def test_a_lesson_on_emotions_survives_a_reload(
     ).to_be_checked()
     assert _looks(_chart(page, "Average rank by"), KEPT) == run_looks
 
+    # The same link in presentation mode: the run's chart first, above the fold
+    page.goto(experiment_url + "&present=true")
+    expect(page.get_by_role("heading", name="Experiment", exact=True)).to_be_visible()
+    wait_idle(page)
+    _chart(page, "This run: average rank")
+    box = page.locator(".js-plotly-plot").first.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= VIEW["height"], box
+    _shot(page, shots, "06b_experiment_presentation")
+
     # The greedy step's link in a fresh browser context: same step, same rows
     fresh = _projector(page.context.browser)
     try:

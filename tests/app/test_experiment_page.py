@@ -531,3 +531,36 @@ def _widget(at, key: str):
         if found:
             return found[0]
     raise KeyError(key)
+
+
+def _in_order(node):
+    """Every element under ``node`` in page order."""
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _in_order(child)
+
+
+def test_presentation_mode_puts_the_run_chart_first():
+    """Check: with presentation mode on, the run's chart is drawn above the form
+    (right under the title); results of earlier settings say so there too."""
+    at = _small_experiment()
+    at.session_state["present"] = True
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+
+    def order():
+        kinds = [getattr(e, "type", "") for e in _in_order(at.main)]
+        keys = [getattr(e, "key", None) for e in _in_order(at.main)]
+        return kinds.index("plotly_chart"), keys.index("exp_datasets")
+
+    chart, form = order()
+    assert chart < form
+    assert not [c for c in at.caption if "Results of earlier settings" in c.value]
+    at.text_input(key="exp_budgets_A").set_value("20").run()
+    chart, form = order()
+    assert chart < form
+    (note,) = [c for c in at.caption if "Results of earlier settings" in c.value]
+    at.session_state["present"] = False
+    at.run()
+    chart, form = order()
+    assert chart > form
