@@ -4,6 +4,8 @@ traceback and no silent ranking over what happens to be there."""
 
 from __future__ import annotations
 
+from streamlit.testing.v1 import AppTest
+
 from .conftest import new_app, open_page, results_csv
 
 
@@ -26,3 +28,20 @@ def test_average_ranks_page_names_the_missing_cells():
     assert not at.exception, [e.value for e in at.exception]
     errors = [e.value for e in at.error]
     assert any("('d1', 'C', 50.0)" in e and "drop-blocks" in e for e in errors), errors
+
+
+def _run_figure(folder):
+    from ui.sections import run_figure
+
+    run_figure.show_run_figure(folder)
+
+
+def test_the_experiment_pages_run_figure_names_the_gap(tmp_path):
+    """Check the Experiment page's figure of a run with a gap (e.g. a stopped
+    run's results) is an st.error naming the missing cell, not a traceback."""
+    (tmp_path / "results.csv").write_bytes(_with_a_gap())
+    at = AppTest.from_function(_run_figure, args=(str(tmp_path),)).run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    (error,) = at.error
+    assert error.value.startswith("No average ranks for this run: ")
+    assert "('d1', 'C', 50.0)" in error.value

@@ -26,7 +26,18 @@ def show_run_figure(folder: str) -> None:
     metric = carried if carried in metrics else widgets.default_metric(metrics)
     methods = tuple(str(m) for m in table[METHOD].unique())
     if len(widgets.datasets_in(table)) >= 2:
-        curves = cached.rank_curves(ref, metric, methods, False)
+        # the analysis refuses a table with missing cells (a stopped run's): an
+        # st.error naming them, not a traceback
+        curves = widgets.call_or_error(
+            "No average ranks for this run",
+            cached.rank_curves,
+            ref,
+            metric,
+            methods,
+            False,
+        )
+        if curves is None:
+            return
         by = widgets.budget_axis(curves)
         fig = average_rank_curves(
             curves,
