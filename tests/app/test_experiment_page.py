@@ -564,3 +564,41 @@ def test_presentation_mode_puts_the_run_chart_first():
     at.run()
     chart, form = order()
     assert chart > form
+
+
+def test_a_reloaded_page_shows_the_run_as_this_runs_results(data_dir):
+    """Check a reload (a new session with the URL's query string, workspace
+    token included): the form comes back with the run's settings, so its
+    results are this run's, not fenced as earlier settings; the run folder
+    keeps its settings sentence (read after a server restart too)."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import state
+
+    from .conftest import APP, PAGE_PATHS
+
+    at = _small_experiment()
+    at.multiselect(key="exp_datasets").set_value(["sample (planted)", "toy"]).run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception and not at.error
+    open_page(at, "data")
+    open_page(at, "experiment")  # the URL holds the page's values again
+    params = dict(at.query_params)
+    assert "ws" in params and "exp_budgets_A" in params
+    again = AppTest.from_file(APP, default_timeout=60)
+    again.query_params.update(params)
+    again.switch_page(PAGE_PATHS["experiment"]).run()
+    assert not again.exception and not again.error
+    assert (
+        again.session_state[state.EXPERIMENT_RESULTS]
+        == (at.session_state[state.EXPERIMENT_RESULTS])
+    )
+    headings = [s.value for s in again.subheader]
+    assert headings == ["Results of this session's experiment"]
+    assert set(again.dataframe[0].value["method"]) == {"MaxCS", "RFS"}
+    folder = Path(again.session_state[state.EXPERIMENT_RESULTS])
+    assert (
+        (folder / "settings.txt")
+        .read_text()
+        .startswith("protocol A on 2 dataset(s): sample, toy; 2 method(s) (MaxCS, RFS)")
+    )
