@@ -18,10 +18,15 @@ pytestmark = pytest.mark.browser
 
 
 def _choose(page, label: str, option: str) -> None:
-    main = page.get_by_test_id("stMain")
-    main.locator('[data-testid="stSelectbox"]').filter(has_text=label).first.click()
-    page.get_by_role("option", name=option, exact=True).click()
-    wait_idle(page)
+    """Pick ``option`` in the main area's selectbox ``label`` (typed, then Enter)."""
+    wait_idle(page, 400)
+    box = page.get_by_test_id("stMain").get_by_role("combobox", name=label)
+    box.click()
+    page.keyboard.type(option)
+    expect(page.get_by_role("option", name=option, exact=True)).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(box).to_have_value(option)
+    wait_idle(page, 400)
 
 
 def _heading(page, text: str):
@@ -42,14 +47,21 @@ def test_rank_choice_survives_navigation_back_forward_and_reload(
     expect(shown).to_be_visible()
     assert "rank_a_measure=BNS" in page.url and "rank_a_agg=Mean" in page.url
     go_to(page, "Data")
-    go_to(page, "Rank features")
+    go_to(page, "Rank features")  # through the navigation: as it was
     expect(shown).to_be_visible()
-    page.go_back()
-    expect(_heading(page, "Data")).to_be_visible()
+    wait_idle(page, 600)
+    go_to(page, "Data")
+    page.go_back()  # the Back button: Rank features again, as it was
+    expect(shown).to_be_visible(timeout=60_000)
+    wait_idle(page, 600)
     page.go_forward()
-    expect(shown).to_be_visible()
+    expect(_heading(page, "Data")).to_be_visible(timeout=60_000)
+    wait_idle(page, 600)
+    page.go_back()
+    expect(shown).to_be_visible(timeout=60_000)
+    wait_idle(page, 600)
     page.reload()
-    expect(shown).to_be_visible()
+    expect(shown).to_be_visible(timeout=60_000)
     wait_idle(page)
     assert re.search(r"rank_a_measure=BNS", page.url)
     assert page.get_by_test_id("stException").count() == 0
