@@ -33,6 +33,9 @@ with st.spinner("Ranking the features ..."):
     # in the open, above the table and the chart: CS/BNS on dense data rank noise
     methods.dense_note(key, name, [(method, params)], shown=table.head(shown))
     order_only = full_ranking.is_order_score(table, n_features)
+    tie = None if order_only else full_ranking.tie_note(table.head(shown))
+    if tie:
+        st.caption(tie)
     if full_ranking.is_stepwise(method):
         st.caption("Score: the criterion value J(f | S) when the feature was selected.")
     elif order_only:

@@ -131,3 +131,17 @@ def test_rank_bars_one_per_feature(dataset):
     spec = json.loads(_chart(at, "top 25").proto.spec)
     ticks = spec["layout"]["yaxis"]["ticktext"]
     assert len(set(ticks)) == 25 and all(t.startswith("#") for t in ticks)
+
+
+def test_rank_says_when_the_shown_features_tie(real_dir):
+    """Check MaxCS on medical: the top 20 share one score, and the page says tied
+    features are in file order; on the sample (no ties) it says nothing."""
+    at = _app("medical")
+    open_page(at, "rank")
+    scores = at.dataframe[0].value["score"]
+    tied = int((scores.duplicated(keep=False) & (scores != 0)).sum())
+    assert tied >= 2
+    (note,) = [c.value for c in at.caption if "share their score" in c.value]
+    assert note.startswith(f"{tied} of these 20 features") and "file's order" in note
+    at = open_page(new_app(), "rank")
+    assert not [c.value for c in at.caption if "share their score" in c.value]
