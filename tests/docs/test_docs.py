@@ -20,7 +20,7 @@ NOT_OURS = {DOCS / "reproduction.md", DOCS / "benchmarks-it.md"}
 SUBPACKAGES = ["data", "measures", "selectors", "evaluation", "analysis", "plots"]
 SUBPACKAGES += ["explain", "columns"]
 QUICK_START = [
-    "pip install -e . && streamlit run app.py",
+    'pip install -e ".[app]" && streamlit run app.py',
     'pip install -e ".[test]" && python -m pytest',
 ]
 
