@@ -1,5 +1,7 @@
 """Learn: an aggregation (Max, Mean, RoR, RaR) turn by turn; Mean vs Max."""
 
+import contextlib
+
 import streamlit as st
 
 from mlfs_core.explain import uncovered_labels
@@ -9,45 +11,56 @@ from mlfs_core.plots import (
     coverage_bars,
     draw_probability_bar,
 )
-from ui import cached, links, widgets
+from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
 st.title("An aggregation, step by step")
-st.caption(
-    "Per-label scores form a label x feature matrix; an aggregation turns it "
-    "into one ranking. Move the step slider, or press Play, to watch it pick "
-    "feature after feature."
+# presentation mode: the heatmap right under the title, the step slider and
+# Play under it, the other choices in an expander; else all in the page's flow
+presenting = presentation.is_on()
+here = contextlib.nullcontext()
+chart_area, step_area, options = (
+    (st.container(), st.container(), st.expander("Measure, aggregation, features"))
+    if presenting
+    else (here, here, here)
 )
+with options:
+    st.caption(
+        "Per-label scores form a label x feature matrix; an aggregation turns it "
+        "into one ranking. Move the step slider, or press Play, to watch it pick "
+        "feature after feature."
+    )
 name, key = widgets.current_dataset()
 if not widgets.load_or_error(key, dense_note_apart=True):
     st.stop()
 _, features, labels = cached.names(key)
 seed = widgets.seed()
 
-cols = st.columns(4)
-measure = MEASURE_LABELS[
-    cols[0].selectbox(
-        "Measure",
-        learn.EXPLAINED_MEASURES,
-        format_func=MEASURE_LABELS.get,
-        **links.bound("agg_measure"),
+with options:
+    cols = st.columns(4)
+    measure = MEASURE_LABELS[
+        cols[0].selectbox(
+            "Measure",
+            learn.EXPLAINED_MEASURES,
+            format_func=MEASURE_LABELS.get,
+            **links.bound("agg_measure"),
+        )
+    ]
+    binarize = learn.present_when(cols[3], key="agg_rule")
+    aggregation = cols[1].selectbox(
+        "Aggregation", list(learn.AGGREGATION_TEXT), **links.bound("agg_method")
     )
-]
-binarize = learn.present_when(cols[3], key="agg_rule")
-aggregation = cols[1].selectbox(
-    "Aggregation", list(learn.AGGREGATION_TEXT), **links.bound("agg_method")
-)
-k = cols[2].slider(
-    "Features to select",
-    2,
-    min(30, len(features)),
-    min(10, len(features)),
-    **links.bound("agg_k"),
-)
-method = aggregation + measure
-formula, plain = learn.AGGREGATION_TEXT[aggregation]
-st.markdown(f"**{method}.** {plain}")
-learn.formula(formula)
+    k = cols[2].slider(
+        "Features to select",
+        2,
+        min(30, len(features)),
+        min(10, len(features)),
+        **links.bound("agg_k"),
+    )
+    method = aggregation + measure
+    formula, plain = learn.AGGREGATION_TEXT[aggregation]
+    st.markdown(f"**{method}.** {plain}")
+    learn.formula(formula)
 
 view = widgets.call_or_error(
     f"{method} could not rank {name}",
@@ -64,26 +77,27 @@ if view is None:
 steps, matrix, turns = view
 methods.dense_note(key, name, [(method, {"binarize": binarize})], cure=learn.DENSE_CURE)
 playing = learn.playing("agg_step", last=len(steps))
-left, right = st.columns([5, 1], vertical_alignment="bottom")
-step = left.slider(
-    "Step",
-    1,
-    len(steps),
-    on_change=learn.stop_playing,
-    args=("agg_step",),
-    **links.bound("agg_step"),
-)
-learn.play_button(
-    right,
-    "agg_step",
-    is_playing=playing,
-    first=1,
-    last=len(steps),
-    what="the picks",
-)
-row = steps.iloc[step - 1]
-previous = steps["score"].iloc[step - 2] if step > 1 else None
-st.info(learn.step_text(aggregation, step, row, features, labels, previous))
+with step_area:
+    left, right = st.columns([5, 1], vertical_alignment="bottom")
+    step = left.slider(
+        "Step",
+        1,
+        len(steps),
+        on_change=learn.stop_playing,
+        args=("agg_step",),
+        **links.bound("agg_step"),
+    )
+    learn.play_button(
+        right,
+        "agg_step",
+        is_playing=playing,
+        first=1,
+        last=len(steps),
+        what="the picks",
+    )
+    row = steps.iloc[step - 1]
+    previous = steps["score"].iloc[step - 2] if step > 1 else None
+    st.info(learn.step_text(aggregation, step, row, features, labels, previous))
 if aggregation in ("RoR", "RaR"):
     turn_fig = draw_probability_bar(
         turns,
@@ -93,12 +107,23 @@ if aggregation in ("RoR", "RaR"):
         else "RoR: labels take turns in label order",
     )
     widgets.show_figure(turn_fig, turns, key="learn_turns", filename=f"turns_{method}")
-widgets.show_figure(
-    aggregation_turns_figure(matrix, steps, upto=step),
-    matrix.reset_index(names="label"),
-    key="learn_agg",
-    filename=f"aggregation_{method}",
-)
+turn_labels = steps.loc[steps["label"] >= 0, "label"]
+drawn, rows, rows_note = presentation.fewer_rows(matrix, keep=turn_labels)
+place = {int(r): i for i, r in enumerate(rows)}
+with chart_area:
+    widgets.show_figure(
+        aggregation_turns_figure(
+            drawn,
+            steps.assign(label=[place.get(int(r), -1) for r in steps["label"]]),
+            upto=step,
+        ),
+        matrix.reset_index(names="label"),
+        key="learn_agg",
+        filename=f"aggregation_{method}",
+        main=True,
+    )
+    if rows_note:
+        st.caption(rows_note)
 planted = learn.planted_note(
     key, steps["feature"].tolist()[:step], what=learn.first_picks(step)
 )

@@ -1,54 +1,67 @@
 """Learn: a greedy information-theoretic selection, each step's criterion in terms."""
 
+import contextlib
+
 import streamlit as st
 
 import mlfs_core
 from mlfs_core.explain import term_names
 from mlfs_core.plots import criterion_path_figure, greedy_terms_figure
-from ui import cached, links, widgets
+from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
 st.title("A greedy step")
-st.caption(
-    "The information-theoretic methods of paper 001 build the selected set S one "
-    "feature at a time: every remaining feature f gets a criterion J(f | S), and "
-    "the best joins S. J adds up relevance to the labels, label interactions and "
-    "a redundancy penalty against what S already holds (in bits)."
+# presentation mode: the step's chart right under the title, the step slider
+# and Play under it, the other choices in an expander; else all in the flow
+presenting = presentation.is_on()
+here = contextlib.nullcontext()
+chart_area, step_area, options = (
+    (st.container(), st.container(), st.expander("Method, steps and formula"))
+    if presenting
+    else (here, here, here)
 )
+with options:
+    st.caption(
+        "The information-theoretic methods of paper 001 build the selected set S one "
+        "feature at a time: every remaining feature f gets a criterion J(f | S), and "
+        "the best joins S. J adds up relevance to the labels, label interactions and "
+        "a redundancy penalty against what S already holds (in bits)."
+    )
 name, key = widgets.current_dataset()
 if not widgets.load_or_error(key, dense_note_apart=True):
     st.stop()
 _, features, labels = cached.names(key)
 
-cols = st.columns([2, 3])
-names, family_of = learn.greedy_methods()
-if not names:
-    st.error("No registered method has a criterion formula to show step by step.")
-    st.stop()
-many = len(set(family_of.values())) > 1
-method = cols[0].selectbox(
-    "Method",
-    names,
-    index=learn.first_default(names),
-    # family after family; the family is named once there is more than one
-    format_func=(lambda m: f"{m} · {family_of[m]}") if many else str,
-    **links.bound("greedy_method"),
-)
-k = cols[1].slider(
-    "Steps (features to select)",
-    2,
-    min(20, len(features)),
-    min(8, len(features)),
-    **links.bound("greedy_k"),
-)
-with st.expander(methods.options_title(method)):
-    params = widgets.method_params(method, key="greedy")
-st.markdown(f"**{method}.** {mlfs_core.get_method(method).description}")
-learn.formula(
-    f"J(f | S) = {mlfs_core.get_method(method).formula}\n"
-    "R(f) = sum_i I(f; l_i);  I(f; s; l) = I(f; s) - I(f; s | l);  "
-    "with S empty every redundancy term is 0"
-)
+with options:
+    cols = st.columns([2, 3])
+    names, family_of = learn.greedy_methods()
+    if not names:
+        st.error("No registered method has a criterion formula to show step by step.")
+        st.stop()
+    many = len(set(family_of.values())) > 1
+    method = cols[0].selectbox(
+        "Method",
+        names,
+        index=learn.first_default(names),
+        # family after family; the family is named once there is more than one
+        format_func=(lambda m: f"{m} · {family_of[m]}") if many else str,
+        **links.bound("greedy_method"),
+    )
+    k = cols[1].slider(
+        "Steps (features to select)",
+        2,
+        min(20, len(features)),
+        min(8, len(features)),
+        **links.bound("greedy_k"),
+    )
+    with st.expander(methods.options_title(method)):
+        params = widgets.method_params(method, key="greedy")
+    st.markdown(f"**{method}.** {mlfs_core.get_method(method).description}")
+    learn.formula(
+        f"J(f | S) = {mlfs_core.get_method(method).formula}\n"
+        "R(f) = sum_i I(f; l_i);  I(f; s; l) = I(f; s) - I(f; s | l);  "
+        "with S empty every redundancy term is 0"
+    )
 
 result = widgets.call_or_error(
     f"{method} could not rank {name}", cached.greedy_steps, key, method, k, params
@@ -57,34 +70,37 @@ if result is None:
     st.stop()
 
 playing = learn.playing("greedy_step", last=k)
-left, right = st.columns([5, 1], vertical_alignment="bottom")
-step = left.slider(
-    "Step",
-    1,
-    k,
-    on_change=learn.stop_playing,
-    args=("greedy_step",),
-    **links.bound("greedy_step"),
-)
-learn.play_button(
-    right, "greedy_step", is_playing=playing, first=1, last=k, what="the steps"
-)
-picked = result.path.iloc[step - 1]
-st.info(
-    f"Step {step}: **{features[int(picked['feature'])]}** joins S with "
-    f"J = {picked['criterion']:.4g} bits"
-    + ("" if step > 1 else " (S is empty: no redundancy yet)")
-    + "."
-)
+with step_area:
+    left, right = st.columns([5, 1], vertical_alignment="bottom")
+    step = left.slider(
+        "Step",
+        1,
+        k,
+        on_change=learn.stop_playing,
+        args=("greedy_step",),
+        **links.bound("greedy_step"),
+    )
+    learn.play_button(
+        right, "greedy_step", is_playing=playing, first=1, last=k, what="the steps"
+    )
+    picked = result.path.iloc[step - 1]
+    st.info(
+        f"Step {step}: **{features[int(picked['feature'])]}** joins S with "
+        f"J = {picked['criterion']:.4g} bits"
+        + ("" if step > 1 else " (S is empty: no redundancy yet)")
+        + "."
+    )
 shown = result.candidates[result.candidates["step"] == step]
-widgets.show_figure(
-    greedy_terms_figure(shown, result.terms, feature_names=features),
-    shown.assign(feature=[features[j] for j in shown["feature"]]).rename(
-        columns=dict(zip(result.terms, term_names(result.terms), strict=True))
-    ),
-    key="learn_greedy_terms",
-    filename=f"greedy_terms_{method}_step{step}",
-)
+with chart_area:
+    widgets.show_figure(
+        greedy_terms_figure(shown, result.terms, feature_names=features),
+        shown.assign(feature=[features[j] for j in shown["feature"]]).rename(
+            columns=dict(zip(result.terms, term_names(result.terms), strict=True))
+        ),
+        key="learn_greedy_terms",
+        filename=f"greedy_terms_{method}_step{step}",
+        main=True,
+    )
 widgets.show_figure(
     criterion_path_figure(result.path, feature_names=features, upto=step),
     result.path.assign(feature=[features[j] for j in result.path["feature"]]),

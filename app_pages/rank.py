@@ -4,10 +4,13 @@ import streamlit as st
 
 from mlfs_core.plots import feature_score_bar, precision_at_k_curve
 from mlfs_core.selectors.tables import topk_side_by_side
-from ui import cached, links, widgets
+from ui import cached, links, presentation, widgets
 from ui.sections import full_ranking, methods
 
 st.title("Rank features")
+# presentation mode: the score chart right under the title, the choices and
+# the table in an expander under it; else choices, table and chart as usual
+chart_area, options = presentation.chart_first("Method, features shown and the table")
 # one indicator for the whole first open: its parts are each shorter than
 # a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
 with st.spinner("Ranking the features ..."):
@@ -16,8 +19,9 @@ with st.spinner("Ranking the features ..."):
     if not widgets.load_or_error(key, dense_note_apart=True):
         st.stop()
 
-    method, params = methods.pick_method(key="rank_a")
-    top = st.slider("Features to show", 5, 100, 20, **links.bound("rank_top"))
+    with options:
+        method, params = methods.pick_method(key="rank_a")
+        top = st.slider("Features to show", 5, 100, 20, **links.bound("rank_top"))
     n_features = cached.load(key).X.shape[1]
     k_default = min(20, n_features)
     # the comparison's top k, before its widget (further down) is drawn
@@ -29,50 +33,57 @@ with st.spinner("Ranking the features ..."):
         st.stop()
 
     shown = min(top, len(table))  # flags has M = 43: "top 43", not "top 100"
-    st.subheader(f"Top {shown} features of {name} by {method}")
-    # in the open, above the table and the chart: CS/BNS on dense data rank noise
-    methods.dense_note(key, name, [(method, params)], shown=table.head(shown))
-    order_only = full_ranking.is_order_score(table, n_features)
-    tie = None if order_only else full_ranking.tie_note(table.head(shown))
-    if tie:
-        st.caption(tie)
-    if full_ranking.is_stepwise(method):
-        st.caption("Score: the criterion value J(f | S) when the feature was selected.")
-    elif order_only:
-        st.info(
-            f"{method} ranks features by their order alone (ranks of ranks, a random "
-            "draw, or a random order), so it has no score of strength: the "
-            f"“score” is the position turned around, {n_features} for the "
-            f"1st feature, {n_features - 1} for the 2nd and so on. It orders the "
-            "features and says nothing about how far apart they are, so no bar "
-            "chart is drawn. To see how strongly features relate to the labels, "
-            "rank with MaxCS or MeanBNS, or open Learn: aggregation.",
-            icon=":material/info:",
+    with options:
+        presenting = presentation.is_on()
+        st.subheader(f"Top {shown} features of {name} by {method}")
+        # in the open, above the table and the chart (under the chart when
+        # presenting): CS/BNS on dense data rank noise
+        with chart_area if presenting else st.container():
+            methods.dense_note(key, name, [(method, params)], shown=table.head(shown))
+        order_only = full_ranking.is_order_score(table, n_features)
+        tie = None if order_only else full_ranking.tie_note(table.head(shown))
+        if tie:
+            st.caption(tie)
+        if full_ranking.is_stepwise(method):
+            st.caption(
+                "Score: the criterion value J(f | S) when the feature was selected."
+            )
+        elif order_only:
+            st.info(
+                f"{method} ranks features by their order alone (ranks of ranks, "
+                "a random draw, or a random order), so it has no score of strength: "
+                f"the “score” is the position turned around, {n_features} for the "
+                f"1st feature, {n_features - 1} for the 2nd and so on. It orders the "
+                "features and says nothing about how far apart they are, so no bar "
+                "chart is drawn. To see how strongly features relate to the labels, "
+                "rank with MaxCS or MeanBNS, or open Learn: aggregation.",
+                icon=":material/info:",
+            )
+        # the table, then the chart: side by side, half of a 1024 px page hides the
+        # score column
+        left = st.container()
+        right = None if order_only else (chart_area if presenting else st.container())
+        left.dataframe(
+            full_ranking.display_table(table.head(shown), order_only=order_only),
+            hide_index=True,
+            height=full_ranking.table_height(shown),
+            column_config=full_ranking.column_config(order_only=order_only),
         )
-    # the table, then the chart: side by side, half of a 1024 px page hides the
-    # score column
-    left, right = st.container(), (None if order_only else st.container())
-    left.dataframe(
-        full_ranking.display_table(table.head(shown), order_only=order_only),
-        hide_index=True,
-        height=full_ranking.table_height(shown),
-        column_config=full_ranking.column_config(order_only=order_only),
-    )
-    with left:
-        full = table if len(table) == n_features else None
-        if full is None:
-            full = full_ranking.full_ranking(
-                key, method, params, seed, n_features=n_features
-            )
-        if full is not None:
-            st.download_button(
-                "Download the full ranking (CSV)",
-                full.to_csv(index=False),
-                file_name=f"ranking_{method}.csv",
-                mime="text/csv",
-                key="rank_csv",
-                on_click="ignore",
-            )
+        with left:
+            full = table if len(table) == n_features else None
+            if full is None:
+                full = full_ranking.full_ranking(
+                    key, method, params, seed, n_features=n_features
+                )
+            if full is not None:
+                st.download_button(
+                    "Download the full ranking (CSV)",
+                    full.to_csv(index=False),
+                    file_name=f"ranking_{method}.csv",
+                    mime="text/csv",
+                    key="rank_csv",
+                    on_click="ignore",
+                )
     if right is not None:
         with right:
             widgets.show_figure(
@@ -80,6 +91,7 @@ with st.spinner("Ranking the features ..."):
                 table.head(shown),
                 key="rank_bar",
                 filename=f"scores_{method}",
+                main=True,
             )
 
     st.subheader("Compare with another method")

@@ -4,10 +4,18 @@ import streamlit as st
 
 from mlfs_core.measures import MEASURE_LABELS
 from mlfs_core.plots import label_score_heatmap
-from ui import cached, links, widgets
+from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
 st.title("A score, step by step")
+presenting = presentation.is_on()
+# presentation mode: the heatmap (section 4) right under the title, its
+# choices in an expander under it, then the steps with Play as usual
+if presenting:
+    chart_area = st.container()
+    chart_options = st.expander(
+        "The heatmap's measure and features", icon=":material/tune:"
+    )
 st.caption(
     "Paper 000 scores every feature once per label (Binary Relevance) from a 2x2 "
     "table: in how many samples the feature is present or absent, and the label "
@@ -84,31 +92,37 @@ with st.spinner("Scoring the features ..."):
         st.metric("BNS = |F⁻¹(tpr) − F⁻¹(fpr)|", f"{steps.bns:.4g}")
     learn.planted_note(key, [feature], what="this feature", marked=False)
 
-    st.subheader("4. Every label's score of the top features")
-    measure = st.radio(
-        "Measure",
-        learn.EXPLAINED_MEASURES,
-        format_func=MEASURE_LABELS.get,
-        horizontal=True,
-        **links.bound("score_measure"),
-    )
-    top = st.slider(
-        "Top features (by their best label score)",
-        5,
-        40,
-        20,
-        **links.bound("score_top"),
-    )
+    with chart_options if presenting else st.container():
+        st.subheader("4. Every label's score of the top features")
+        measure = st.radio(
+            "Measure",
+            learn.EXPLAINED_MEASURES,
+            format_func=MEASURE_LABELS.get,
+            horizontal=True,
+            **links.bound("score_measure"),
+        )
+        top = st.slider(
+            "Top features (by their best label score)",
+            5,
+            40,
+            20,
+            **links.bound("score_top"),
+        )
     matrix = cached.top_scores(key, measure, top, binarize)
     short = MEASURE_LABELS[measure]
-    widgets.show_figure(
-        label_score_heatmap(
-            matrix, title=f"{short} of the top {top} features, per label"
-        ),
-        matrix.reset_index(names="label"),
-        key="learn_heat",
-        filename=f"label_scores_{measure}",
-    )
+    drawn, _, rows_note = presentation.fewer_rows(matrix)
+    with chart_area if presenting else st.container():
+        widgets.show_figure(
+            label_score_heatmap(
+                drawn, title=f"{short} of the top {top} features, per label"
+            ),
+            matrix.reset_index(names="label"),
+            key="learn_heat",
+            filename=f"label_scores_{measure}",
+            main=True,
+        )
+        if rows_note:
+            st.caption(rows_note)
     st.caption(
         "A feature can be excellent for one label and useless for the others: the "
         "aggregation (next page) decides how such rows become one ranking."

@@ -62,3 +62,46 @@ def chart_first(label: str):
         return chart, st.expander(label, icon=":material/tune:")
     options = st.container()
     return st.container(), options
+
+
+MAX_ROWS = 10
+"""Most label rows of a heatmap that is a page's main chart in presentation
+mode: 16-pixel labels one under the other in a :data:`MAIN_CHART_PX` chart."""
+
+
+def fewer_rows(matrix, *, keep=()):
+    """The rows of a label x feature ``matrix`` a page's main heatmap draws.
+
+    Without presentation mode, or with at most :data:`MAX_ROWS` rows, the
+    matrix as it is; else the rows in ``keep`` (positions, e.g. the labels
+    whose turn it was) and those with the highest scores,
+    :data:`MAX_ROWS` in all, in the matrix's order, and a caption under the
+    chart saying how many of how many are shown.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        Labels down, features across.
+    keep : iterable of int, optional
+        Positions of rows always drawn.
+
+    Returns
+    -------
+    tuple
+        ``(matrix, rows, note)``: the rows drawn, their positions in
+        ``matrix`` and the caption to show under the chart (``None`` when
+        every row is drawn).
+    """
+    import numpy as np
+
+    from mlfs_core.plots.explain import label_rows
+
+    if not is_on() or len(matrix) <= MAX_ROWS:
+        return matrix, np.arange(len(matrix)), None
+    rows = label_rows(matrix, keep=keep, limit=MAX_ROWS)
+    note = (
+        f"Presentation mode draws {len(rows)} of the {len(matrix)} labels (those "
+        "with the highest scores) so the chart fits the screen; turn it off in "
+        "the sidebar to see every label, or download the data (CSV)."
+    )
+    return matrix.iloc[rows], rows, note

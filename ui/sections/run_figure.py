@@ -61,4 +61,5 @@ def show_run_figure(folder: str) -> None:
             "One dataset: metric vs budget. With 2 or more datasets this shows "
             "the methods' average ranks; the other metrics are on the analysis pages."
         )
-    widgets.show_figure(fig, curves, key="exp_fig", filename=f"run_{metric}")
+    # the page's main chart: in presentation mode sized to end above the fold
+    widgets.show_figure(fig, curves, key="exp_fig", filename=f"run_{metric}", main=True)
