@@ -15,14 +15,20 @@ from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
 st.title("An aggregation, step by step")
-# presentation mode: the heatmap right under the title, the step slider and
-# Play under it, the other choices in an expander; else all in the page's flow
+# presentation mode: the step slider and Play right under the title, the
+# heatmap under them (both above the fold), the step's text under it, the
+# other choices in an expander; else all in the page's flow
 presenting = presentation.is_on()
 here = contextlib.nullcontext()
-chart_area, step_area, options = (
-    (st.container(), st.container(), st.expander("Measure, aggregation, features"))
+step_area, chart_area, note_area, options = (
+    (
+        st.container(),
+        st.container(),
+        st.container(),
+        st.expander("Measure, aggregation, features"),
+    )
     if presenting
-    else (here, here, here)
+    else (here, here, here, here)
 )
 with options:
     st.caption(
@@ -95,8 +101,9 @@ with step_area:
         last=len(steps),
         what="the picks",
     )
-    row = steps.iloc[step - 1]
-    previous = steps["score"].iloc[step - 2] if step > 1 else None
+row = steps.iloc[step - 1]
+previous = steps["score"].iloc[step - 2] if step > 1 else None
+with note_area:
     st.info(learn.step_text(aggregation, step, row, features, labels, previous))
 if aggregation in ("RoR", "RaR"):
     turn_fig = draw_probability_bar(
@@ -108,19 +115,22 @@ if aggregation in ("RoR", "RaR"):
     )
     widgets.show_figure(turn_fig, turns, key="learn_turns", filename=f"turns_{method}")
 turn_labels = steps.loc[steps["label"] >= 0, "label"]
-drawn, rows, rows_note = presentation.fewer_rows(matrix, keep=turn_labels)
+drawn, rows, rows_note = presentation.fewer_rows(
+    matrix, keep=turn_labels, limit=presentation.ROWS_UNDER_STEPS
+)
 place = {int(r): i for i, r in enumerate(rows)}
 with chart_area:
     widgets.show_figure(
-        aggregation_turns_figure(
-            drawn,
-            steps.assign(label=[place.get(int(r), -1) for r in steps["label"]]),
-            upto=step,
+        presentation.under_steps(
+            aggregation_turns_figure(
+                drawn,
+                steps.assign(label=[place.get(int(r), -1) for r in steps["label"]]),
+                upto=step,
+            )
         ),
         matrix.reset_index(names="label"),
         key="learn_agg",
         filename=f"aggregation_{method}",
-        main=True,
     )
     if rows_note:
         st.caption(rows_note)

@@ -11,14 +11,20 @@ from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
 st.title("A greedy step")
-# presentation mode: the step's chart right under the title, the step slider
-# and Play under it, the other choices in an expander; else all in the flow
+# presentation mode: the step slider and Play right under the title, the
+# step's chart under them (both above the fold), the step's text under it,
+# the other choices in an expander; else all in the flow
 presenting = presentation.is_on()
 here = contextlib.nullcontext()
-chart_area, step_area, options = (
-    (st.container(), st.container(), st.expander("Method, steps and formula"))
+step_area, chart_area, note_area, options = (
+    (
+        st.container(),
+        st.container(),
+        st.container(),
+        st.expander("Method, steps and formula"),
+    )
     if presenting
-    else (here, here, here)
+    else (here, here, here, here)
 )
 with options:
     st.caption(
@@ -83,7 +89,8 @@ with step_area:
     learn.play_button(
         right, "greedy_step", is_playing=playing, first=1, last=k, what="the steps"
     )
-    picked = result.path.iloc[step - 1]
+picked = result.path.iloc[step - 1]
+with note_area:
     st.info(
         f"Step {step}: **{features[int(picked['feature'])]}** joins S with "
         f"J = {picked['criterion']:.4g} bits"
@@ -93,13 +100,14 @@ with step_area:
 shown = result.candidates[result.candidates["step"] == step]
 with chart_area:
     widgets.show_figure(
-        greedy_terms_figure(shown, result.terms, feature_names=features),
+        presentation.under_steps(
+            greedy_terms_figure(shown, result.terms, feature_names=features)
+        ),
         shown.assign(feature=[features[j] for j in shown["feature"]]).rename(
             columns=dict(zip(result.terms, term_names(result.terms), strict=True))
         ),
         key="learn_greedy_terms",
         filename=f"greedy_terms_{method}_step{step}",
-        main=True,
     )
 widgets.show_figure(
     criterion_path_figure(result.path, feature_names=features, upto=step),

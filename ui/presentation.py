@@ -69,21 +69,24 @@ MAX_ROWS = 10
 mode: 16-pixel labels one under the other in a :data:`MAIN_CHART_PX` chart."""
 
 
-def fewer_rows(matrix, *, keep=()):
+def fewer_rows(matrix, *, keep=(), limit: int = MAX_ROWS):
     """The rows of a label x feature ``matrix`` a page's main heatmap draws.
 
     Without presentation mode, or with at most :data:`MAX_ROWS` rows, the
     matrix as it is; else the rows in ``keep`` (positions, e.g. the labels
-    whose turn it was) and those with the highest scores,
-    :data:`MAX_ROWS` in all, in the matrix's order, and a caption under the
-    chart saying how many of how many are shown.
+    whose turn it was) and those with the highest scores, ``limit`` in all,
+    in the matrix's order, and a caption under the chart saying how many of
+    how many are shown.
 
     Parameters
     ----------
     matrix : pandas.DataFrame
         Labels down, features across.
     keep : iterable of int, optional
-        Positions of rows always drawn.
+        Positions of rows always drawn (at most ``limit`` of them).
+    limit : int, optional
+        Most rows drawn: :data:`MAX_ROWS`, fewer for a chart under a step
+        row (:data:`ROWS_UNDER_STEPS`).
 
     Returns
     -------
@@ -96,12 +99,39 @@ def fewer_rows(matrix, *, keep=()):
 
     from mlfs_core.plots.explain import label_rows
 
-    if not is_on() or len(matrix) <= MAX_ROWS:
+    if not is_on() or len(matrix) <= limit:
         return matrix, np.arange(len(matrix)), None
-    rows = label_rows(matrix, keep=keep, limit=MAX_ROWS)
+    rows = label_rows(matrix, keep=keep, limit=limit)
     note = (
         f"Presentation mode draws {len(rows)} of the {len(matrix)} labels (those "
         "with the highest scores) so the chart fits the screen; turn it off in "
         "the sidebar to see every label, or download the data (CSV)."
     )
     return matrix.iloc[rows], rows, note
+
+
+STEP_ROW_PX = 25
+"""How much shorter a Learn page's main chart is in presentation mode when
+its step slider and Play button are drawn above it (:func:`under_steps`), so
+both fit above the fold (checked in a browser at 1280 x 720)."""
+ROWS_UNDER_STEPS = 8
+"""Most label rows of a heatmap drawn under a step row in presentation mode."""
+
+
+def under_steps(fig):
+    """``fig`` sized to fit under a step row above the fold, in presentation mode.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        A page's main chart, to be drawn under its step slider and Play.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``fig`` itself, :data:`MAIN_CHART_PX` minus :data:`STEP_ROW_PX` high
+        in presentation mode, else unchanged.
+    """
+    if is_on():
+        fig.update_layout(height=MAIN_CHART_PX - STEP_ROW_PX)
+    return fig
