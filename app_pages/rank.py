@@ -48,8 +48,8 @@ with st.spinner("Ranking the features ..."):
             st.caption(
                 "Score: the criterion value J(f | S) when the feature was selected."
             )
-        elif order_only:
-            st.info(
+        elif order_only:  # no chart: when presenting, this in its place
+            (chart_area if presenting else st).info(
                 f"{method} ranks features by their order alone (ranks of ranks, "
                 "a random draw, or a random order), so it has no score of strength: "
                 f"the “score” is the position turned around, {n_features} for the "

@@ -231,3 +231,23 @@ def test_the_experiment_run_figure_is_sized_for_the_projector():
     run.session_state["present"] = False
     run.run()
     assert _main_chart(run, "This run")["layout"]["font"]["size"] < 16
+
+
+def test_rank_features_without_a_chart_says_why_in_its_place():
+    """Check Rank features in presentation mode with an order-only method
+    (RoR): no bar chart, and the note saying why stands where the chart would
+    be, above the choices' expander, not hidden in it."""
+    at = _open("rank", present=True)
+    at.selectbox(key="rank_a_agg").select("RoR").run()
+    assert not at.exception and not at.error
+    assert not [c for c in charts(at) if "top 20" in c.proto.spec]
+    elements = list(_in_order(at.main))
+    note = next(
+        i
+        for i, e in enumerate(elements)
+        if getattr(e, "type", "") == "info" and "order alone" in str(e.value)
+    )
+    choice = next(
+        i for i, e in enumerate(elements) if getattr(e, "key", None) == "rank_top"
+    )
+    assert note < choice
