@@ -115,8 +115,10 @@ if aggregation in ("RoR", "RaR"):
     )
     widgets.show_figure(turn_fig, turns, key="learn_turns", filename=f"turns_{method}")
 turn_labels = steps.loc[steps["label"] >= 0, "label"]
+# long feature names (medical's) take the height of two rows for their ticks
+long_names = max((len(str(c)) for c in matrix.columns), default=0) > 16
 drawn, rows, rows_note = presentation.fewer_rows(
-    matrix, keep=turn_labels, limit=presentation.ROWS_UNDER_STEPS
+    matrix, keep=turn_labels, limit=presentation.ROWS_UNDER_STEPS - 2 * long_names
 )
 place = {int(r): i for i, r in enumerate(rows)}
 with chart_area:
