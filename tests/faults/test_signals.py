@@ -38,8 +38,12 @@ def _start_and_stop(tmp_path, helpers, mark, signum):
     config.write_text(SAMPLE_A)
     out = tmp_path / "out"
     proc = helpers.mlfs("experiment", config, "--out", out, "--jobs", "2", mark=mark)
-    end = time.monotonic() + 60
-    while _cached(out) < 4 and time.monotonic() < end and proc.poll() is None:
+    end = time.monotonic() + 180  # generous: a loaded machine starts workers late
+
+    def started() -> bool:  # some tasks cached, the parent and its two workers up
+        return _cached(out) >= 4 and len(helpers.marked_pids(mark)) >= 3
+
+    while not started() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.05)
     assert proc.poll() is None, "the run ended before it could be stopped"
     assert len(helpers.marked_pids(mark)) >= 3  # the parent and its two workers

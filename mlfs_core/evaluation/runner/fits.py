@@ -39,7 +39,7 @@ from ...errors import MLFSError
 from ...plugins import pack, plugin_specs, registered_here, run_with_plugins
 from ..classifiers import kernel_dependent
 from .budget_fits import batchable, run_mlknn_budgets
-from .stops import run_watched
+from .stops import on_shutdown, run_watched
 from .tasks import run_fit
 
 GROUP_BUDGETS = True
@@ -159,6 +159,9 @@ def shutdown_pinned_worker() -> None:
     """Shut the pinned worker down (if it runs) and wait for its process to end."""
     while _PINNED_WORKER:
         _PINNED_WORKER.pop().shutdown(wait=True, kill_workers=True)
+
+
+on_shutdown(shutdown_pinned_worker)  # stops.shutdown_workers ends it too
 
 
 def fit_key(s, k: int, config) -> str:

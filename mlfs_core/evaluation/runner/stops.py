@@ -74,6 +74,18 @@ def exit_status(exc: BaseException) -> int:
     return EXIT_STATUS.get(getattr(exc, "signum", signal.SIGINT), 130)
 
 
+_SHUTDOWNS: list = []
+"""Functions :func:`shutdown_workers` calls first: each ends a worker process a
+module of the runner keeps (:mod:`.fits` registers its pinned-kernel worker's
+with :func:`on_shutdown`), so this module imports none of them."""
+
+
+def on_shutdown(fn) -> None:
+    """Have :func:`shutdown_workers` call ``fn()`` (once per function)."""
+    if fn not in _SHUTDOWNS:
+        _SHUTDOWNS.append(fn)
+
+
 def shutdown_workers() -> None:
     """End every worker process this process started for tasks, and wait for them.
 
@@ -82,9 +94,8 @@ def shutdown_workers() -> None:
     tracker exits once no process holds its pipe, removing the semaphores and
     memory-mapped folders it registered.
     """
-    from . import fits
-
-    fits.shutdown_pinned_worker()
+    for shutdown in _SHUTDOWNS:
+        shutdown()
     try:
         from joblib.externals.loky import reusable_executor
     except ImportError:  # pragma: no cover
