@@ -268,12 +268,18 @@ def rank_discrete(
     return Ranking(order=order, scores=scores, label_scores=None, criterion_path=path)
 
 
+MAX_BINS = 1000
+"""Most bins per feature a method discretizes into (as the protocols' ``bins``):
+the bin tables grow with the bins squared, so a larger value is refused before
+any work rather than failing for memory after it has started."""
+
+
 def _discretizer(bins: int, discretize: str, legacy_binning: bool) -> Discretizer:
     if discretize not in STRATEGIES:
         raise ConfigError(
             f"discretize must be one of {', '.join(STRATEGIES)}; got {discretize!r}"
         )
-    bins = check_int(bins, "bins", low=2)
+    bins = check_int(bins, "bins", low=2, high=MAX_BINS)
     return Discretizer(
         int(bins), strategy=discretize, legacy_binning=bool(legacy_binning)
     )
@@ -337,7 +343,9 @@ def _make_rank(method: str):
 
 def _options(method: str) -> tuple[Option, ...]:
     options = [
-        Option("bins", 3, low=2, help="Bins per feature when discretizing."),
+        Option(
+            "bins", 3, low=2, high=MAX_BINS, help="Bins per feature when discretizing."
+        ),
         Option(
             "discretize",
             "uniform",

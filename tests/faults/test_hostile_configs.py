@@ -45,9 +45,9 @@ def test_a_seed_beyond_64_bits_is_refused():
 
 
 def test_a_method_count_beyond_64_bits_is_refused():
-    """Check an integer option of a method in a config (a greedy method's bins)."""
+    """Check an integer option of a method in a config (PPT-MI's tau)."""
     toml = (
-        'methods = [{name = "PMU", params = {bins = 100000000000000000000000}}]\n'
+        'methods = [{name = "PPT-MI", params = {tau = 100000000000000000000000}}]\n'
         '[[datasets]]\npath = "sample"\n'
     )
     with pytest.raises(ConfigError, match="64 bits"):
@@ -90,16 +90,14 @@ def test_the_largest_allocation_is_estimated_before_the_grid(tmp_path, capsys):
 
 
 def test_a_method_bins_option_is_counted_in_the_memory_estimate():
-    """Check that a method's bins = 1e9 is refused before any work, with the size."""
+    """Check that a method's bins are counted before any work, with the size."""
     config = ExperimentConfig(
         datasets=("sample",),
-        methods=({"name": "PMU", "params": {"bins": 1_000_000_000}},),
+        methods=({"name": "PMU", "params": {"bins": 1000}},),
         protocol=protocol_a(n_folds=2, budgets=(10,)),
     )
-    with pytest.raises(
-        ConfigError, match=r"estimated at [\d.]+ TiB .*1,000,000,000 bins"
-    ):
-        plan_experiment(config, max_memory=8 << 30)
+    with pytest.raises(ConfigError, match=r"estimated at [\d.]+ MiB .*1,000 bins"):
+        plan_experiment(config, max_memory=1 << 20)
 
 
 def test_max_tasks_from_the_command_line(tmp_path, capsys):
@@ -112,3 +110,20 @@ def test_max_tasks_from_the_command_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 2
     assert "would have about" in err and "above the limit of 50" in err
+
+
+@pytest.mark.parametrize("bins", ["1000000000", "1001"])
+def test_a_greedy_method_bins_option_has_a_range(bins, capsys):
+    """Check ``mlfs rank --bins 1e9`` (no experiment, no estimate) is refused."""
+    assert main(["rank", "sample", "--method", "PMU", "--k", "3", "--bins", bins]) == 2
+    assert f"bins must be an int in [2, 1000], got {bins}" in capsys.readouterr().err
+
+
+def test_a_method_bins_option_at_its_bound_is_accepted():
+    """Check the spec states the range the check enforces (the app bounds its box)."""
+    import mlfs_core
+    from mlfs_core.selectors.greedy import MAX_BINS
+
+    (bins,) = [o for o in mlfs_core.get_method("PMU").options if o.name == "bins"]
+    assert (bins.low, bins.high) == (2, MAX_BINS) == (2, 1000)
+    bins.check(MAX_BINS)
