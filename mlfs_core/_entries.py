@@ -10,8 +10,9 @@ the shape its task produces (:func:`check_selection`, :func:`check_fit`). A
 refused entry is removed with one :class:`CacheEntryWarning` naming its file,
 and the task is recomputed.
 
-Entries written before the checksum (a bare JSON value) are still read, checked
-for their shape only.
+An entry without the key and checksum (a bare JSON value, as entries were
+written before them) is refused like any other bad entry: without a checksum
+an edited value could not be told from a computed one.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def encode(key: str, value_text: str) -> str:
 def decode(text: str, key: str) -> tuple[bool, object]:
     """``(True, value)`` for a good entry, ``(False, reason)`` for a bad one.
 
-    A bare JSON value (an entry from before checksums) is returned as is
-    (``(True, value)``).
+    A bare JSON value (an entry from before checksums) is refused: it carries
+    neither the key nor the checksum.
 
     Examples
     --------
@@ -58,13 +59,14 @@ def decode(text: str, key: str) -> tuple[bool, object]:
     >>> decode(text[:-3] + "3]}", "cd" * 32)
     (False, 'its checksum does not match its content')
     >>> decode("{}", "cd" * 32)
-    (True, {})
+    (False, 'carries no key and checksum (a bare JSON value)')
     """
     if not text.startswith(_PREFIX):
         try:
-            return True, json.loads(text)
+            json.loads(text)
         except ValueError as exc:
             return False, f"is not valid JSON ({exc})"
+        return False, "carries no key and checksum (a bare JSON value)"
     stored_key = text[len(_PREFIX) : len(_PREFIX) + 64]
     at = len(_PREFIX) + 64
     digest = text[at + len(_MIDDLE) : at + len(_MIDDLE) + 64]

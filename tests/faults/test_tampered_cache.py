@@ -108,14 +108,23 @@ def test_a_malformed_bare_entry_is_recomputed(fresh, tmp_path, body):
 
 
 def test_a_selection_with_minus_one_is_recomputed(fresh, tmp_path):
-    """Check an out-of-range feature index (bare entry, no checksum to catch it)."""
+    """Check an out-of-range feature index under a valid key and checksum."""
+    from mlfs_core._entries import encode
 
     def change(text):
-        value = json.loads(text)["value"]
-        value["order"][0] = -1
-        return json.dumps(value)
+        entry = json.loads(text)
+        entry["value"]["order"][0] = -1
+        return encode(entry["key"], json.dumps(entry["value"]))
 
     _assert_recomputed(fresh, tmp_path, "selection", change)
+
+
+@pytest.mark.parametrize("kind", ["fit", "selection"])
+def test_a_bare_entry_is_recomputed_even_when_its_value_is_right(fresh, tmp_path, kind):
+    """Check an entry without key and checksum (the format before them): refused."""
+    _assert_recomputed(
+        fresh, tmp_path, kind, lambda text: json.dumps(json.loads(text)["value"])
+    )
 
 
 def test_an_entry_under_another_key_is_recomputed(fresh, tmp_path):
