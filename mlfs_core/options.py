@@ -64,6 +64,8 @@ class Option:
         --------
         >>> Option("bins", 3, low=2).describe()
         'bins=3 (int >= 2)'
+        >>> Option("bins", 3, low=2, high=1000).describe()
+        'bins=3 (int in [2, 1000])'
         >>> Option("weighting", "inverse", choices=("inverse", "uniform")).describe()
         'weighting=inverse (inverse|uniform)'
         """
@@ -72,8 +74,11 @@ class Option:
         elif self.kind is bool:
             allowed = "True|False"
         else:
-            bounds = [f">= {self.low:g}"] if self.low is not None else []
-            bounds += [f"<= {self.high:g}"] if self.high is not None else []
+            if self.low is not None and self.high is not None:
+                bounds = [f"in [{self.low:g}, {self.high:g}]"]
+            else:
+                bounds = [f">= {self.low:g}"] if self.low is not None else []
+                bounds += [f"<= {self.high:g}"] if self.high is not None else []
             allowed = " ".join([self.kind.__name__, *bounds])
         return f"{self.name}={self.default} ({allowed})"
 
