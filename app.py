@@ -83,11 +83,10 @@ def sidebar():
             help="The sample, datasets in MLFS_DATA_DIR and your uploads.",
             **links.bound(state.DATASET),
         )
-        st.number_input(
+        st.text_input(  # a text box: a number box would turn "1e25" into 1 silently
             "Seed",
-            min_value=0,
-            step=1,
-            help="One seed for every random choice (RaR, RFS, folds).",
+            help="One seed for every random choice (RaR, RFS, folds): a whole "
+            f"number from 0 to {widgets.SEED_MAX}.",
             **links.bound(state.SEED),
         )
         widgets.presentation.toggle()  # ui.presentation: projector-sized charts
@@ -108,7 +107,10 @@ with warmup.settling():
         methods.server_plugins()  # installed entry points, MLFS_PLUGINS; never uploads
     link_slot = sidebar()
     try:
-        pg.run()
+        if (problem := widgets.seed_problem()) is not None:
+            st.error(f"{problem} Fix it in the sidebar: nothing runs until then.")
+        else:
+            pg.run()
     finally:  # a page that stopped (st.stop) keeps its work and its link too
         state.save_workspace()
         links.show_link(link_slot)

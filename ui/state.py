@@ -37,7 +37,7 @@ SOURCE_UPLOAD = "Uploaded results CSV"
 
 DEFAULTS: dict[str, object] = {
     DATASET: SAMPLE_NAME,
-    SEED: 0,
+    SEED: "0",  # text: the sidebar's seed box is a checked text box
     UPLOADS: {},
     EXTRA_PATHS: {},
     EXPERIMENT_RESULTS: None,

@@ -43,9 +43,27 @@ def current_dataset() -> tuple[str, DatasetKey]:
     return name, names[name]
 
 
+SEED_MAX = 2**63 - 1
+"""Largest seed: what a saved TOML config (a signed 64-bit integer) holds."""
+
+
+def seed_problem() -> str | None:
+    """Why the sidebar's seed is not a seed (None when it is one).
+
+    The seed box is a text box, so what the user typed reaches the server as
+    typed ("1e25", "2.5", "-3"): anything but a whole number in
+    ``[0, SEED_MAX]`` is named, and the router runs no page until it is fixed.
+    """
+    text = str(st.session_state.get(state.SEED, "0")).strip()
+    if not text.isdigit() or int(text) > SEED_MAX:
+        return f"Seed must be a whole number from 0 to {SEED_MAX}, not {text!r}."
+    return None
+
+
 def seed() -> int:
-    """The one seed of the session (sidebar)."""
-    return int(st.session_state.get(state.SEED, 0))
+    """The one seed of the session (sidebar), checked by :func:`seed_problem`."""
+    text = str(st.session_state.get(state.SEED, "0")).strip()
+    return int(text) if seed_problem() is None else 0
 
 
 def load_or_error(

@@ -23,8 +23,8 @@ def test_the_sidebar_dataset_and_seed_are_in_the_url_and_seed_a_new_session():
     fresh.query_params["seed"] = "7"
     fresh.run()
     assert not fresh.exception
-    assert fresh.number_input(key="seed").value == 7
-    assert fresh.session_state["seed"] == 7
+    assert fresh.text_input(key="seed").value == "7"
+    assert fresh.session_state["seed"] == "7"
     assert _url_value(fresh, "seed") == "7"
 
 

@@ -27,7 +27,7 @@ def test_every_page_keeps_the_sidebar_after_a_rerun(page):
     at.run()  # a rerun of the current page goes through the router again
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="dataset").value is not None
-    assert at.number_input(key="seed").value == 0
+    assert at.text_input(key="seed").value == "0"
 
 
 def test_the_page_icon_is_the_shipped_png_as_a_data_url():

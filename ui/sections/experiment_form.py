@@ -249,7 +249,7 @@ def _apply_config() -> None:
     rules = {m.params.get("binarize", "presence") for m in config.methods}
     binarize = "median" if "median" in rules else "presence"
     _set(f"exp_binarize_{name}", binarize)
-    st.session_state[state.SEED] = config.seed
+    st.session_state[state.SEED] = str(config.seed)  # the sidebar's text box
     names, left_out = _dataset_names(config.datasets)
     _set("exp_datasets", names)
     message = f"Loaded {upload.name}"
