@@ -121,8 +121,8 @@ def test_option_metadata_of_the_paper001_methods():
 @pytest.mark.parametrize(
     ("method", "params", "message"),
     [
-        ("PMU", {"bins": 0}, "bins must be an int >= 2, got 0"),
-        ("PMU", {"bins": True}, "bins must be an int >= 2, got True"),
+        ("PMU", {"bins": 0}, r"bins must be an int in \[2, 1000\], got 0"),
+        ("PMU", {"bins": True}, r"bins must be an int in \[2, 1000\], got True"),
         ("ATR", {"tau": 0}, "tau must be an int >= 1, got 0"),
         ("PMU", {"variant": "ref"}, "variant must be one of definition"),
         ("SCLS", {"discretize": "kmeans"}, "discretize must be one of uniform"),
