@@ -515,6 +515,12 @@ def main() -> None:
         help="only part 5 (a reload with a workspace against a first page)",
     )
     parser.add_argument(
+        "--first-only",
+        action="store_true",
+        help="only the first page against Streamlit's one-chart floor, "
+        "alternating (issue 43's target: at most 1.3x)",
+    )
+    parser.add_argument(
         "--server-side",
         action="store_true",
         help="only the server's script-run times (AppTest, no browser) of "
@@ -533,6 +539,14 @@ def main() -> None:
             executable_path="/usr/bin/chromium",
             args=["--no-sandbox", "--disable-dev-shm-usage"],
         )
+        if args.first_only:
+            pairs = [
+                (first_page_and_cached(browser)[1], first_page_floor(browser))
+                for _ in range(args.repeats)  # alternating: both see the same load
+            ]
+            browser.close()
+            report_first(pairs)
+            return
         if args.reload_only:
             firsts, reloads = reload_vs_first(browser, args.repeats)
             browser.close()
@@ -611,6 +625,19 @@ def main() -> None:
         times = uncached_rankings(path)
         cells = "  ".join(f"{k} {v:.2f} s" for k, v in times.items())
         print(f"uncached on {name:<7} {cells}")
+
+
+def report_first(pairs: list[tuple[float, float]]) -> None:
+    """Print the first page against the one-chart floor, each run and the medians."""
+    for i, (app, floor) in enumerate(pairs, 1):
+        ratio = app / floor
+        print(f"run {i}: first page {app:6.2f} s, floor {floor:6.2f} s, {ratio:.2f}x")
+    app = statistics.median(a for a, _ in pairs)
+    floor = statistics.median(f for _, f in pairs)
+    print(
+        f"median: first page {app:.2f} s, Streamlit's one-chart floor {floor:.2f} s: "
+        f"{app / floor:.2f}x (target <= 1.3x)"
+    )
 
 
 def report_reload(firsts: list[float], reloads: list[float]) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import scipy.io
 import scipy.sparse as sp
 
 from ..errors import DatasetError
@@ -29,6 +28,7 @@ def read_mat(source: Source) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray | No
 
     Examples
     --------
+    >>> import scipy.io
     >>> buffer = io.BytesIO()
     >>> scipy.io.savemat(buffer, {"data": np.eye(3), "target": [[1, -1, 1]]})
     >>> X, Y, split = read_mat(buffer.getvalue())
@@ -70,6 +70,8 @@ def read_mat(source: Source) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray | No
 
 
 def _load(source: Source, where: str) -> dict:
+    import scipy.io  # here: a load of any other format never pays for it
+
     from .limits import check_mat_budget
 
     data = read_bytes(source)
