@@ -1,7 +1,5 @@
 """Learn: an aggregation (Max, Mean, RoR, RaR) turn by turn; Mean vs Max."""
 
-import contextlib
-
 import streamlit as st
 
 from mlfs_core.explain import uncovered_labels
@@ -18,17 +16,8 @@ st.title("An aggregation, step by step")
 # presentation mode: the step slider and Play right under the title, the
 # heatmap under them (both above the fold), the step's text under it, the
 # other choices in an expander; else all in the page's flow
-presenting = presentation.is_on()
-here = contextlib.nullcontext()
-step_area, chart_area, note_area, options = (
-    (
-        st.container(),
-        st.container(),
-        st.container(),
-        st.expander("Measure, aggregation, features"),
-    )
-    if presenting
-    else (here, here, here, here)
+step_area, chart_area, note_area, options = presentation.step_first(
+    "Measure, aggregation, features"
 )
 with options:
     st.caption(

@@ -1,7 +1,5 @@
 """Learn: a greedy information-theoretic selection, each step's criterion in terms."""
 
-import contextlib
-
 import streamlit as st
 
 import mlfs_core
@@ -14,17 +12,8 @@ st.title("A greedy step")
 # presentation mode: the step slider and Play right under the title, the
 # step's chart under them (both above the fold), the step's text under it,
 # the other choices in an expander; else all in the flow
-presenting = presentation.is_on()
-here = contextlib.nullcontext()
-step_area, chart_area, note_area, options = (
-    (
-        st.container(),
-        st.container(),
-        st.container(),
-        st.expander("Method, steps and formula"),
-    )
-    if presenting
-    else (here, here, here, here)
+step_area, chart_area, note_area, options = presentation.step_first(
+    "Method, steps and formula"
 )
 with options:
     st.caption(

@@ -11,6 +11,8 @@ their captions and choices in an expander below it (:func:`chart_first`).
 
 from __future__ import annotations
 
+import contextlib
+
 import streamlit as st
 
 from . import links
@@ -135,3 +137,27 @@ def under_steps(fig):
     if is_on():
         fig.update_layout(height=MAIN_CHART_PX - STEP_ROW_PX)
     return fig
+
+
+def step_first(label: str):
+    """The Learn pages' four areas: ``(step, chart, note, options)``.
+
+    In presentation mode the step slider and Play come right under the title,
+    the chart under them (both above the fold), the step's text under it and
+    the other choices in a closed expander named ``label``; without it every
+    area is the page's own flow, in the order the page writes them.
+
+    Parameters
+    ----------
+    label : str
+        The expander's label in presentation mode.
+
+    Returns
+    -------
+    tuple
+        Four context managers, written into with ``with``.
+    """
+    if is_on():
+        return st.container(), st.container(), st.container(), st.expander(label)
+    here = contextlib.nullcontext()
+    return here, here, here, here
