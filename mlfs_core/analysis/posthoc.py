@@ -154,11 +154,8 @@ def nemenyi_pvalues(
         As in :func:`~mlfs_core.friedman_nemenyi`: one metric, one budget (or
         the mean over budgets), direction from :data:`mlfs_core.METRICS`.
     missing : {"refuse", "drop-blocks"}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
+        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
+        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
@@ -301,11 +298,8 @@ def wilcoxon_holm(
         The p-value's method for every pair, or "auto": per pair, as
         :func:`wilcoxon_method` says.
     missing : {"refuse", "drop-blocks"}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
+        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
+        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
@@ -423,11 +417,8 @@ def control_comparisons(
     zero_method, method : str
         As in :func:`wilcoxon_holm` (``wilcoxon-holm`` only).
     missing : {"refuse", "drop-blocks"}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
+        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
+        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------

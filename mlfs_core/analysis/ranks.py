@@ -88,11 +88,8 @@ def dataset_ranks(
         (see :func:`broadcast_reference`); default: the registry's
         all-features baselines.
     missing : {{"refuse", "drop-blocks"}}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
+        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
+        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
@@ -164,11 +161,8 @@ def average_ranks(
         (see :func:`broadcast_reference`); default: the registry's
         all-features baselines.
     missing : {{"refuse", "drop-blocks"}}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
+        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
+        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
@@ -251,11 +245,8 @@ def rank_table(
         others at every budget (see :func:`broadcast_reference`); default:
         the registry's all-features baselines.
     missing : {"refuse", "drop-blocks"}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
+        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
+        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------

@@ -320,11 +320,8 @@ def friedman_by_budget(
     reference_methods : sequence of str, optional
         Single-budget methods compared at every budget.
     missing : {"refuse", "drop-blocks"}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
+        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
+        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
