@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlfs_core import list_methods
-from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
 from mlfs_core.evaluation.runner import run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]

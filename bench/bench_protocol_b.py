@@ -37,11 +37,11 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from mlfs_core.evaluation import _fits  # noqa: E402
-from mlfs_core.evaluation._prepare import prepare  # noqa: E402
-from mlfs_core.evaluation.mlknn import MLkNN  # noqa: E402
-from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_b  # noqa: E402
+from mlfs_core.evaluation.classifiers.mlknn import MLkNN  # noqa: E402
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_b  # noqa: E402
+from mlfs_core.evaluation.runner import fits as _fits  # noqa: E402
 from mlfs_core.evaluation.runner import run_experiment  # noqa: E402
+from mlfs_core.evaluation.runner.prepare import prepare  # noqa: E402
 from mlfs_core.measures.discretize import Discretizer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,7 +3,7 @@
 ``mlfs experiment CONFIG.toml --out DIR [--jobs N] [--cache DIR]`` runs the
 grid and writes the files of :func:`mlfs_core.evaluation.outputs.write_outputs`
 into ``DIR`` (a ``README.md`` there describes each); ``--scheduler ADDRESS``
-runs the tasks on a Dask cluster (:mod:`mlfs_core.evaluation.cluster`) while
+runs the tasks on a Dask cluster (:mod:`mlfs_core.evaluation.runner.cluster`) while
 this process still writes the cache. ``mlfs verify DIR`` recomputes fits of
 such a folder. A progress line and the warnings (dense data under
 presence-based methods, :mod:`mlfs_core.evaluation.dense`) go to stderr.

@@ -751,27 +751,3 @@ def _budget_problems(budgets: tuple, unit: str) -> list[str]:
         elif unit == "count" and float(b) != int(b):
             problems.append(f"protocol.budgets: counts must be integers, got {b!r}")
     return problems
-
-
-_DEPRECATED = {
-    "EVALUATIONS": lambda: (conventions.DEFINITION, *conventions.PRESETS),
-    "CONVENTIONS": lambda: tuple(conventions.CONVENTIONS),
-    "REFERENCE_CODE_METRICS": lambda: conventions.PRESET_METRICS["reference-code"],
-}
-
-
-def __getattr__(name: str):
-    """The former constants of paper 001's conventions, read from the registry."""
-    if name not in _DEPRECATED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import warnings
-
-    warnings.warn(
-        f"{__name__}.{name} is deprecated: the conventions are registered in "
-        "mlfs_core.evaluation.conventions (paper 001's by "
-        "mlfs_core.reproduction.paper001.conventions)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    conventions.load_plugins()
-    return _DEPRECATED[name]()

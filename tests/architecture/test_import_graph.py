@@ -139,25 +139,14 @@ def test_the_engine_imports_neither_the_app_nor_the_studies():
     assert upward == []
 
 
-def _deprecated_shim(path: Path) -> bool:
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    return doc.startswith("Deprecated")
-
-
 def test_the_generic_engine_never_imports_the_reproduction():
-    """Check only mlfs_core.reproduction (and what is above) imports it.
-
-    The deprecated forwarding modules at the reproduction code's old paths
-    (``mlfs_core.analysis.paper000_claims``, ...) are the one exception.
-    """
+    """Check only mlfs_core.reproduction (and what is above) imports it."""
     modules = _modules()
     graph = _edges(modules)
     into = sorted(
         (a, b)
         for a, targets in graph.items()
-        if a.startswith("mlfs_core")
-        and not a.startswith("mlfs_core.reproduction")
-        and not _deprecated_shim(modules[a])
+        if a.startswith("mlfs_core") and not a.startswith("mlfs_core.reproduction")
         for b in targets
         if b.startswith("mlfs_core.reproduction")
     )

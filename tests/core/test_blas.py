@@ -6,9 +6,11 @@ import pytest
 
 from mlfs_core import blas
 from mlfs_core.errors import MLFSError
-from mlfs_core.evaluation import _fits, _tasks, classifiers
+from mlfs_core.evaluation import classifiers
 from mlfs_core.evaluation.classifiers import kernel_dependent, register_classifier
-from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.runner import fits as _fits
+from mlfs_core.evaluation.runner import tasks as _tasks
 
 
 def test_pin_writes_the_default_kernel_and_obeys_the_override(monkeypatch):

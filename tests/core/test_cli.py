@@ -325,20 +325,6 @@ def test_cli_modules_import_no_cycle():
         assert imported <= {"_base"}, (path.name, imported)
 
 
-def test_the_old_cli_experiment_names_still_work_with_a_warning():
-    """Check the deprecated `mlfs_core.cli_experiment` forwards to the new homes."""
-    import mlfs_core.cli_experiment as old
-    from mlfs_core.cli.experiment import run_experiment_command
-    from mlfs_core.evaluation import outputs
-
-    with pytest.warns(DeprecationWarning, match="evaluation.outputs.write_outputs"):
-        assert old.write_outputs is outputs.write_outputs
-    with pytest.warns(DeprecationWarning, match="cli.experiment"):
-        assert old.run_experiment_command is run_experiment_command
-    with pytest.raises(AttributeError):
-        old.nothing_like_this  # noqa: B018
-
-
 def test_help_and_stats_import_only_what_they_need():
     """Check `mlfs --help` imports neither numpy, pandas nor scikit-learn, and
     `mlfs stats` no pandas, scikit-learn nor scipy.io (start-up time, issue 44: the

@@ -72,7 +72,7 @@ def test_grid_search_workers_know_the_plugin_method(plugin_file, tmp_path):
 _SCRIPT = """
 import json
 import numpy as np
-from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
 from mlfs_core.evaluation.runner import run_experiment
 from mlfs_core.selectors import register
 
@@ -145,9 +145,9 @@ def cluster():
 
 def test_dask_local_cluster(fresh_plugins, study, cluster):
     """Check a plug-in experiment on a LocalCluster equals the one-process run."""
-    from mlfs_core.evaluation.cluster import dask_backend
-    from mlfs_core.evaluation.protocols import load_config
+    from mlfs_core.evaluation.config import load_config
     from mlfs_core.evaluation.runner import run_experiment
+    from mlfs_core.evaluation.runner.cluster import dask_backend
 
     config = load_config(study / "study.toml")
     assert fresh_plugins.plugin_specs() == (str(study / "example_plugin.py"),)
@@ -200,7 +200,7 @@ def test_a_registration_workers_cannot_import_breaks_no_other_task(
     import importlib.util
     import sys
 
-    from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a
+    from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
     from mlfs_core.evaluation.runner import run_experiment
 
     source = tmp_path / "hidden_module.py"
@@ -234,9 +234,9 @@ def test_dask_workers_name_a_method_that_raises(
     file and line, as in one process (issue 44 item 3)."""
     from mlfs_core.data.synthetic import write_mulan
     from mlfs_core.errors import UserCodeError
-    from mlfs_core.evaluation.cluster import dask_backend
-    from mlfs_core.evaluation.protocols import load_config
+    from mlfs_core.evaluation.config import load_config
     from mlfs_core.evaluation.runner import run_experiment
+    from mlfs_core.evaluation.runner.cluster import dask_backend
 
     source = (
         "from mlfs_core.selectors import register\n\n\n"

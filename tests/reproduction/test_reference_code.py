@@ -7,8 +7,8 @@ import pytest
 from sklearn.metrics import f1_score, jaccard_score
 
 from mlfs_core.errors import ConfigError, DatasetError
-from mlfs_core.evaluation._neighbors import neighbour_label_counts
-from mlfs_core.evaluation.mlknn import MLkNN
+from mlfs_core.evaluation.classifiers.mlknn import MLkNN
+from mlfs_core.evaluation.classifiers.neighbors import neighbour_label_counts
 from mlfs_core.reproduction.paper001.conventions import (
     REFERENCE_METRICS,
     ReferenceMLkNN,

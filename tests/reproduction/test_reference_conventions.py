@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from mlfs_core.errors import ConfigError
+from mlfs_core.evaluation.classifiers.mlknn import MLkNN
 from mlfs_core.evaluation.metrics import METRICS
-from mlfs_core.evaluation.mlknn import MLkNN
 from mlfs_core.reproduction.paper001.conventions import (
     Conventions,
     ReferenceMLkNN,

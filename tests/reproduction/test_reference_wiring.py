@@ -129,8 +129,8 @@ def test_lean_reference_metrics_equal_the_modules_bit_for_bit(seed):
 
 
 # ------------------------------------------------- one convention at a time
+from mlfs_core.evaluation.classifiers.mlknn import MLkNN  # noqa: E402
 from mlfs_core.evaluation.conventions import PRESETS  # noqa: E402
-from mlfs_core.evaluation.mlknn import MLkNN  # noqa: E402
 
 CONVENTIONS = PRESETS["reference-code"]
 from mlfs_core.evaluation.conventions import (  # noqa: E402
@@ -272,18 +272,3 @@ def test_protocol_numbers_accept_numpy_integers_and_refuse_bools():
     for bad in ({"bins": True}, {"n_folds": np.bool_(True)}, {"budgets": (True,)}):
         with pytest.raises(ConfigError):
             protocol_b(**bad)
-
-
-def test_former_config_constants_warn_and_come_from_the_registry():
-    """Check protocols.CONVENTIONS and friends still work, with a warning."""
-    import mlfs_core.evaluation.protocols as protocols
-
-    with pytest.warns(DeprecationWarning, match="conventions are registered"):
-        names = protocols.CONVENTIONS
-    assert names == CONVENTIONS
-    with pytest.warns(DeprecationWarning):
-        assert protocols.REFERENCE_CODE_METRICS == REFERENCE_CODE_METRICS
-    with pytest.warns(DeprecationWarning):
-        assert "reference-code" in protocols.EVALUATIONS
-    with pytest.raises(AttributeError):
-        protocols.NO_SUCH_NAME  # noqa: B018

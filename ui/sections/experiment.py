@@ -15,12 +15,7 @@ from pathlib import Path
 
 from mlfs_core.columns import MAX_N_ITER
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation.outputs import (
-    TIMINGS_FILE,
-    convergence_line,
-    write_run_files,
-)
-from mlfs_core.evaluation.protocols import (
+from mlfs_core.evaluation.config import (
     ClassifierConfig,
     DatasetSpec,
     ExperimentConfig,
@@ -29,6 +24,11 @@ from mlfs_core.evaluation.protocols import (
     config_to_toml,
     protocol_a,
     protocol_b,
+)
+from mlfs_core.evaluation.outputs import (
+    TIMINGS_FILE,
+    convergence_line,
+    write_run_files,
 )
 from mlfs_core.evaluation.runner import (
     ExperimentResult,
@@ -413,7 +413,7 @@ def settings_text(config: ExperimentConfig) -> str:
 
     Examples
     --------
-    >>> from mlfs_core.evaluation.protocols import protocol_a
+    >>> from mlfs_core.evaluation.config import protocol_a
     >>> settings_text(ExperimentConfig(datasets=("sample",), methods=("MaxCS",),
     ...     protocol=protocol_a(budgets=(25, 45)), seed=3))
     ... # doctest: +NORMALIZE_WHITESPACE

@@ -45,7 +45,7 @@ class MLkNN(ClassifierMixin, BaseEstimator):
     the lower training index, and a training sample is never its own
     neighbour; distances are computed exactly where the data allow, so the
     result does not depend on BLAS threads, ``n_jobs`` or the machine (see
-    :mod:`mlfs_core.evaluation._neighbors`).
+    :mod:`mlfs_core.evaluation.classifiers.neighbors`).
 
     Attributes
     ----------

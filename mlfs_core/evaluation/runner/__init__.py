@@ -20,10 +20,10 @@ resumes without recomputing.
 
 Parallelism: tasks go through :class:`joblib.Parallel` with ``n_jobs``;
 results do not depend on ``n_jobs``. To run on a Dask cluster use
-:func:`mlfs_core.evaluation.cluster.dask_backend` (or ``mlfs experiment
+:func:`mlfs_core.evaluation.runner.cluster.dask_backend` (or ``mlfs experiment
 --scheduler ADDRESS``); this process still writes the cache. Fits on a column
 set already fitted for the same fold are reused, and protocol B runs all
-budgets of a ranking in one task (:mod:`mlfs_core.evaluation._fits`).
+budgets of a ranking in one task (:mod:`mlfs_core.evaluation.runner.fits`).
 """
 
 from __future__ import annotations
@@ -154,9 +154,6 @@ class SelectionTask:
     seed: int | None
     k: int
     key: str
-
-
-_Selection = SelectionTask  # the former private name
 
 
 class FitTask(NamedTuple):
@@ -490,10 +487,10 @@ def _selection_grid(d: PreparedDataset, methods, config: ExperimentConfig):
                     "seed": seed,
                     "k": k,
                 }
-                yield _Selection(d, m, fold, r, seed, k, hash_key(desc))
+                yield SelectionTask(d, m, fold, r, seed, k, hash_key(desc))
 
 
-def _budgets_of(s: _Selection):
+def _budgets_of(s: SelectionTask):
     if s.method.is_all_features:
         return [(s.dataset.n_features, 100.0)]
     return [(b.k, b.pct) for b in s.dataset.budgets]
@@ -515,7 +512,7 @@ def _run_selections(selections, cache, n_jobs, tracker) -> list[dict]:
     return execute(keys, make_call, cache, n_jobs, tracker, label, check)
 
 
-def _selection_call(s: _Selection):
+def _selection_call(s: SelectionTask):
     if s.method.is_all_features:
         return _all_features, (s.dataset.n_features,), {}
     train, _ = s.dataset.splits[s.fold]

@@ -12,7 +12,7 @@ bit (tested on a ``LocalCluster`` with two worker processes).
 
 From Python::
 
-    from mlfs_core.evaluation.cluster import dask_backend
+    from mlfs_core.evaluation.runner.cluster import dask_backend
     with dask_backend("tcp://scheduler:8786"):
         result = run_experiment(config, n_jobs=-1, cache_dir="cache")
 

@@ -117,7 +117,8 @@ REFERENCE_CODE_METRICS = (
 class ReferenceMLkNN(MLkNN):
     """ML-kNN as scikit-multilearn computes it (convention (b) of this module).
 
-    Same parameters and attributes as :class:`mlfs_core.evaluation.mlknn.MLkNN`;
+    Same parameters and attributes as
+    :class:`mlfs_core.evaluation.classifiers.mlknn.MLkNN`;
     two differences: each training sample is one of its own k neighbours
     when the likelihoods are estimated, and :meth:`predict` sets a label when
     P(H1) P(E_c | H1) >= P(H0) P(E_c | H0).

@@ -2,8 +2,8 @@
 
 An *evaluation* is one way of scoring protocol B: ``"definition"`` (our
 definition-faithful metrics), ``"reference-code"`` (the ATR authors' four
-conventions, :mod:`mlfs_core.evaluation.reference_code`) or one convention alone
-(:meth:`mlfs_core.evaluation.reference_conventions.Conventions.label`, e.g.
+conventions, :mod:`mlfs_core.reproduction.paper001.conventions`) or one convention alone
+(:meth:`mlfs_core.reproduction.paper001.conventions.Conventions.label`, e.g.
 ``"mlknn"``). Inputs are per-dataset means with paper 001's metric names
 (``hamming_loss, ranking_loss, coverage_error, f1, jaccard, accuracy``).
 

@@ -129,8 +129,8 @@ def test_experiment_outputs_are_unchanged_byte_for_byte(tmp_path):
 
 def test_the_app_run_files_match_the_commands(tmp_path):
     """Check the app's run folder (write_run_files) holds the command's bytes."""
+    from mlfs_core.evaluation.config import load_config
     from mlfs_core.evaluation.outputs import write_run_files
-    from mlfs_core.evaluation.protocols import load_config
     from mlfs_core.evaluation.runner import run_experiment
 
     config = _golden_config(tmp_path)

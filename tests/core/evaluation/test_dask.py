@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 from mlfs_core.cli import main
-from mlfs_core.evaluation.cluster import dask_backend
-from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
 from mlfs_core.evaluation.runner import run_experiment
+from mlfs_core.evaluation.runner.cluster import dask_backend
 
 LIMIT_S = 300  # the whole test, cluster start-up included
 

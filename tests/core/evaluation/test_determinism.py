@@ -9,13 +9,13 @@ from threadpoolctl import threadpool_limits
 
 from mlfs_core.cli import main
 from mlfs_core.evaluation import run_experiment
-from mlfs_core.evaluation.protocols import (
+from mlfs_core.evaluation.config import (
     ExperimentConfig,
     protocol_a,
     protocol_b,
     save_config,
 )
-from mlfs_core.evaluation.verify import verify_experiment
+from mlfs_core.evaluation.runner.verify import verify_experiment
 
 
 def _study(shared_datasets):

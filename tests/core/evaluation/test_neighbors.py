@@ -8,8 +8,11 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from mlfs_core import load_dataset
-from mlfs_core.evaluation._neighbors import nearest_mask, neighbour_label_counts
-from mlfs_core.evaluation.mlknn import MLkNN
+from mlfs_core.evaluation.classifiers.mlknn import MLkNN
+from mlfs_core.evaluation.classifiers.neighbors import (
+    nearest_mask,
+    neighbour_label_counts,
+)
 from mlfs_core.measures.discretize import Discretizer
 
 

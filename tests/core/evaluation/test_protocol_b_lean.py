@@ -6,22 +6,24 @@ import numpy as np
 import pytest
 
 from mlfs_core import load_dataset
-from mlfs_core.evaluation import _budget_fits, _fits, _prefix_knn
-from mlfs_core.evaluation._budget_fits import run_mlknn_budgets
-from mlfs_core.evaluation._lean_metrics import lean_metrics
-from mlfs_core.evaluation._neighbors import neighbour_label_counts
-from mlfs_core.evaluation._tasks import run_fit
-from mlfs_core.evaluation.metrics import METRICS, compute_metrics
-from mlfs_core.evaluation.outputs import reuse_line
-from mlfs_core.evaluation.protocols import (
+from mlfs_core.evaluation.classifiers import prefix_knn as _prefix_knn
+from mlfs_core.evaluation.classifiers.neighbors import neighbour_label_counts
+from mlfs_core.evaluation.config import (
     ExperimentConfig,
     MethodConfig,
     protocol_a,
     protocol_b,
 )
+from mlfs_core.evaluation.metrics import METRICS, compute_metrics
+from mlfs_core.evaluation.metrics.lean import lean_metrics
+from mlfs_core.evaluation.outputs import reuse_line
+from mlfs_core.evaluation.runner import budget_fits as _budget_fits
+from mlfs_core.evaluation.runner import fits as _fits
 from mlfs_core.evaluation.runner import run_experiment
+from mlfs_core.evaluation.runner.budget_fits import run_mlknn_budgets
+from mlfs_core.evaluation.runner.tasks import run_fit
+from mlfs_core.evaluation.runner.verify import verify_experiment
 from mlfs_core.evaluation.splits import holdout_split
-from mlfs_core.evaluation.verify import verify_experiment
 from mlfs_core.measures.discretize import Discretizer
 
 MLKNN = ("mlknn", {"k": 10, "s": 1.0})

@@ -1,4 +1,4 @@
-"""Tests of mlfs_core.evaluation.protocols (config dataclasses and TOML)."""
+"""Tests of mlfs_core.evaluation.config (config dataclasses and TOML)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation.protocols import (
+from mlfs_core.evaluation.config import (
     DatasetSpec,
     ExperimentConfig,
     MethodConfig,
@@ -99,8 +99,8 @@ def test_clipped_budgets_warn_and_error_mode_names_the_budget():
     """Check on_large_budget = "clip" drops budgets above M with a warning
     naming them, and "error" raises naming the budget and the dataset.
     """
-    from mlfs_core.evaluation._prepare import resolve_budgets
-    from mlfs_core.evaluation.protocols import protocol_b
+    from mlfs_core.evaluation.config import protocol_b
+    from mlfs_core.evaluation.runner.prepare import resolve_budgets
 
     protocol = protocol_b(budgets=(1, 5, 12, 40))
     with pytest.warns(UserWarning, match=r"2 budget\(s\) larger than the 10 .*12, 40"):
@@ -115,7 +115,7 @@ def test_a_classifier_named_without_params_gets_its_own_defaults():
     """Check naming ML-kNN in a TOML without params does not inherit LinearSVC's
     C and tol, LinearSVC keeps the papers' C = 3, and both round-trip.
     """
-    from mlfs_core.evaluation.protocols import (
+    from mlfs_core.evaluation.config import (
         ClassifierConfig,
         ExperimentConfig,
         config_from_toml,

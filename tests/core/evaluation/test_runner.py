@@ -8,7 +8,7 @@ import pytest
 
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import CLASSIFIERS, make_classifier, register_classifier
-from mlfs_core.evaluation.protocols import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
 from mlfs_core.evaluation.runner import run_experiment
 from mlfs_core.evaluation.splits import stratified_kfold
 

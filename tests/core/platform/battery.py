@@ -85,7 +85,7 @@ def _classifiers(X, Y, Xf, out):
     from sklearn.linear_model import LogisticRegression
     from sklearn.svm import LinearSVC
 
-    from mlfs_core.evaluation.mlknn import MLkNN
+    from mlfs_core.evaluation.classifiers.mlknn import MLkNN
 
     y = Y[:, 0]
     cases = {
@@ -168,7 +168,7 @@ def _statistics(out):
 
 def _experiments(out):
     from mlfs_core.evaluation import ExperimentConfig, run_experiment
-    from mlfs_core.evaluation.protocols import protocol_a, protocol_b
+    from mlfs_core.evaluation.config import protocol_a, protocol_b
 
     sample = str(ROOT / "sample_data" / "planted.arff")
     configs = {

@@ -1,7 +1,0 @@
-"""Deprecated: this module moved to
-:mod:`mlfs_core.reproduction.paper001.evaluations`.
-"""
-
-from ..reproduction._moved import forward
-
-__getattr__, __dir__ = forward(__name__, "mlfs_core.reproduction.paper001.evaluations")
