@@ -17,7 +17,7 @@ top of ``site-packages``, so the package-dir mapping below renames them:
   (``configs/study_paper000.toml``, ``configs/study_paper001.toml``) become
   ``mlfs_core/_study_configs/`` and their committed results
   (``studies/NAME/data/``) ``mlfs_core/_study_data/NAME/data/``, where
-  :mod:`mlfs_core.reproduction._suites` finds them outside a checkout.
+  :mod:`mlfs_papers._suites` finds them outside a checkout.
 
 ``mlfs app`` (:mod:`mlfs_core.cli.app`) runs the checkout's ``app.py`` when it
 is beside ``mlfs_core``, else the installed ``mlfs_app/app.py``.

@@ -143,7 +143,7 @@ PAPER001_METRICS = {
 }
 
 
-# The same under evaluation = "reference-code" (mlfs_core.reproduction.paper001).
+# The same under evaluation = "reference-code" (mlfs_papers.paper001).
 REFERENCE_PAPER001_METRICS = {
     **PAPER001_METRICS,
     "f1": "weighted_f1",

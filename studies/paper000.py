@@ -4,9 +4,9 @@ Part of :mod:`studies.report` (see there). Our Tables 4-6 and Figure 1, the
 Friedman tests, the paper's published Tables 3-6 beside ours
 (``studies/paper000/published.csv``, read as its README says) and the paper's
 claims checked against our results. Paper 000's claims have one verdict rule
-everywhere (:func:`mlfs_core.reproduction.compare.verdict`): agree = holds at
+everywhere (:func:`mlfs_papers.compare.verdict`): agree = holds at
 every stated budget, partly = at more than half, tie = never contradicted but
-tied, disagree = otherwise. The analysis is :mod:`mlfs_core.reproduction.paper000`.
+tied, disagree = otherwise. The analysis is :mod:`mlfs_papers.paper000`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import pandas as pd
 from mlfs_core.analysis import friedman_by_budget
 from mlfs_core.columns import BUDGET, DATASET, MEAN, METHOD, STD
 from mlfs_core.errors import ConfigError
-from mlfs_core.reproduction.compare import dataset_statistics_side_by_side
-from mlfs_core.reproduction.paper000.claims import paper000_claims
-from mlfs_core.reproduction.paper000.published import (
+from mlfs_papers.compare import dataset_statistics_side_by_side
+from mlfs_papers.paper000.claims import paper000_claims
+from mlfs_papers.paper000.published import (
     kuncheva_comparison,
     published_kuncheva,
     published_ranks,
@@ -51,7 +51,7 @@ def claims_paper000(
 ) -> pd.DataFrame | None:
     """Paper 000's claims on our results by the one verdict rule.
 
-    :func:`mlfs_core.reproduction.paper000.claims.paper000_claims` on our Tables
+    :func:`mlfs_papers.paper000.claims.paper000_claims` on our Tables
     4-5 (``metric``) and our Table 6; None when a stated budget or method is
     missing from our data (a claim is only checked over its whole stated range).
     """

@@ -5,7 +5,7 @@ Part of :mod:`studies.report` (see there). Our Tables 3-8 (means over k =
 (``studies/paper001/statements.csv``, read as its README says) scored against
 our means, the section on the authors' evaluation (:mod:`studies.paper001_ref`),
 the Friedman tests, the reference-code variants of PMU and MDMR, selection
-times and the metric curves. The analysis is :mod:`mlfs_core.reproduction.paper001`.
+times and the metric curves. The analysis is :mod:`mlfs_papers.paper001`.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from mlfs_core.analysis import (
 )
 from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC
 from mlfs_core.evaluation import METRICS
-from mlfs_core.reproduction.paper001.conventions import REFERENCE_METRICS
-from mlfs_core.reproduction.paper001.evaluations import evaluation_agreement
+from mlfs_papers.paper001.conventions import REFERENCE_METRICS
+from mlfs_papers.paper001.evaluations import evaluation_agreement
 
 from .data import (
     IT_METHODS,

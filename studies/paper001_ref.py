@@ -4,10 +4,10 @@ Part of :mod:`studies.report` (see there). The definition-faithful evaluation is
 ``configs/study_paper001.toml``; the ATR authors' evaluation (``evaluation =
 "reference-code"``) is ``configs/study_paper001-ref.toml``; one convention alone
 (``evaluation = "mlknn"`` etc., see
-:class:`~mlfs_core.reproduction.paper001.conventions.Conventions`) is
+:class:`~mlfs_papers.paper001.conventions.Conventions`) is
 ``configs/study_<CONVENTION_STUDIES[name]>.toml``. A study without a config or
 without current-engine data shows as pending. The analysis is
-:mod:`mlfs_core.reproduction.paper001.evaluations`.
+:mod:`mlfs_papers.paper001.evaluations`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pandas as pd
 
 from mlfs_core.columns import DATASET, METRIC
 from mlfs_core.evaluation import METRICS
-from mlfs_core.reproduction.paper001.conventions import REFERENCE_METRICS
-from mlfs_core.reproduction.paper001.evaluations import (
+from mlfs_papers.paper001.conventions import REFERENCE_METRICS
+from mlfs_papers.paper001.evaluations import (
     EVALUATION,
     convention_effects,
     evaluation_agreement,
@@ -189,7 +189,7 @@ def conventions_section(
             "**Pending:** needs protocol B run with each of the four conventions "
             'alone (`evaluation = "split"`, `"mlknn"`, `"ranking_on_predictions"`, '
             '`"weighted_and_drop"`; see '
-            "`mlfs_core/reproduction/paper001/conventions.py`), as the studies "
+            "`mlfs_papers/paper001/conventions.py`), as the studies "
             f"{studies}; none has current-engine data yet. Each will give ATR's "
             "average rank under that convention against the definition's, and the "
             "statements' agreement.",

@@ -24,7 +24,7 @@ of its conventions). They share :mod:`studies.data` (inputs, method groups,
 app files), :mod:`studies.status` (which datasets are done),
 :mod:`studies.markdown` (the one table writer) and :mod:`studies.figures`.
 The statistics come from :mod:`mlfs_core.analysis` and
-:mod:`mlfs_core.reproduction`.
+:mod:`mlfs_papers`.
 """
 
 from __future__ import annotations

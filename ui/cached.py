@@ -43,7 +43,7 @@ from mlfs_core.plots import (
     label_frequency_bar,
     metric_vs_budget,
 )
-from mlfs_core.reproduction.paper000.published import (
+from mlfs_papers.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
     PUBLISHED_METRIC,

@@ -12,7 +12,7 @@ import pytest
 
 from mlfs_core.analysis.similarity import similarity_matrix
 from mlfs_core.evaluation.io import read_selections
-from mlfs_core.reproduction.paper000.published import (
+from mlfs_papers.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
     kuncheva_comparison,

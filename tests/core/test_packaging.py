@@ -213,7 +213,7 @@ def test_mlfs_app_without_streamlit_names_the_extra(monkeypatch):
 def test_the_wheel_holds_the_suites_configs_and_study_data(wheel_files):
     """Check mlfs benchmark's two suites ship their configs and committed data
     (mlfs_core/_study_configs, mlfs_core/_study_data), and no study script."""
-    from mlfs_core.reproduction._suites import SHIPPED_STUDIES
+    from mlfs_papers._suites import SHIPPED_STUDIES
 
     for name in SHIPPED_STUDIES:
         assert f"mlfs_core/_study_configs/study_{name}.toml" in wheel_files
@@ -228,7 +228,7 @@ def test_the_wheel_holds_the_suites_configs_and_study_data(wheel_files):
 
 def test_the_suites_find_their_files_in_both_layouts(tmp_path, monkeypatch):
     """Check study_locations(): the checkout's files, else the package data."""
-    from mlfs_core.reproduction import _suites
+    from mlfs_papers import _suites
 
     config, data = _suites.study_locations("paper001")
     assert config == ROOT / "configs" / "study_paper001.toml" and config.is_file()

@@ -15,7 +15,7 @@ import numpy as np
 
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation.predefined import _dataset_name, predefined_split_folder
-from mlfs_core.reproduction.paper001.conventions import (
+from mlfs_papers.paper001.conventions import (
     REFERENCE_METRICS,
     reference_label_mask,
 )

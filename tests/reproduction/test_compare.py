@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import spearmanr
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.reproduction.compare import (
+from mlfs_papers.compare import (
     agreement_summary,
     best_outcome,
     better_outcome,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mlfs_core.reproduction.paper000.claims import HIGH_PAIRS, paper000_claims
+from mlfs_papers.paper000.claims import HIGH_PAIRS, paper000_claims
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS8 = [

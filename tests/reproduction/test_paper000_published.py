@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.reproduction.paper000.published import (
+from mlfs_papers.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
     TABLE5_METHODS,

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.reproduction.paper001.evaluations import (
+from mlfs_papers.paper001.evaluations import (
     convention_effects,
     evaluation_agreement,
     moves_most,

@@ -9,7 +9,7 @@ from sklearn.metrics import f1_score, jaccard_score
 from mlfs_core.errors import ConfigError, DatasetError
 from mlfs_core.evaluation.classifiers.mlknn import MLkNN
 from mlfs_core.evaluation.classifiers.neighbors import neighbour_label_counts
-from mlfs_core.reproduction.paper001.conventions import (
+from mlfs_papers.paper001.conventions import (
     REFERENCE_METRICS,
     ReferenceMLkNN,
     load_predefined_split,

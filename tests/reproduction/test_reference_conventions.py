@@ -8,7 +8,7 @@ import pytest
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation.classifiers.mlknn import MLkNN
 from mlfs_core.evaluation.metrics import METRICS
-from mlfs_core.reproduction.paper001.conventions import (
+from mlfs_papers.paper001.conventions import (
     Conventions,
     ReferenceMLkNN,
     make_paper001_mlknn,

@@ -17,7 +17,7 @@ from mlfs_core.evaluation.config import (
 from mlfs_core.evaluation.runner import run_experiment
 from mlfs_core.evaluation.runner.prepare import prepare
 from mlfs_core.measures.discretize import Discretizer
-from mlfs_core.reproduction.paper001.conventions import (
+from mlfs_papers.paper001.conventions import (
     REFERENCE_CODE_METRICS,
     REFERENCE_METRICS,
     ReferenceMLkNN,
@@ -136,7 +136,7 @@ CONVENTIONS = PRESETS["reference-code"]
 from mlfs_core.evaluation.conventions import (  # noqa: E402
     names_of as evaluation_conventions,
 )
-from mlfs_core.reproduction.paper001.conventions import (  # noqa: E402
+from mlfs_papers.paper001.conventions import (  # noqa: E402
     Conventions,
     paper001_metrics,
 )

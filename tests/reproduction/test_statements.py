@@ -8,7 +8,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.reproduction.statements import (
+from mlfs_papers.statements import (
     cohen_kappa,
     find_contradictions,
     reference_kappa,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mlfs_core.reproduction.statements import find_contradictions
+from mlfs_papers.statements import find_contradictions
 
 ROOT = Path(__file__).resolve().parents[2]
 STATEMENTS = ROOT / "studies" / "paper001" / "statements.csv"

@@ -2,7 +2,7 @@
 
 Used by the Average ranks page (Tables 4 and 5) and the Similarity page
 (Table 6) when their results source is the Paper 000 study. The comparison
-itself is :mod:`mlfs_core.reproduction.paper000.published` (through
+itself is :mod:`mlfs_papers.paper000.published` (through
 :mod:`ui.cached`); this module only lays it out.
 """
 
@@ -17,7 +17,7 @@ import streamlit as st
 
 from mlfs_core.columns import BUDGET_PCT, METHOD
 from mlfs_core.plots import similarity_heatmap
-from mlfs_core.reproduction.paper000.published import BNS_METHODS, CS_METHODS
+from mlfs_papers.paper000.published import BNS_METHODS, CS_METHODS
 from mlfs_core.selectors import reference_methods
 
 from .. import cached, links, widgets

@@ -15,7 +15,8 @@ Its quick subset: the three cheapest of the paper's datasets to evaluate
 
 from __future__ import annotations
 
-from ...benchmark import QuickPlan
+from mlfs_core.benchmark import QuickPlan
+
 from .._suites import register_study_suite
 
 SUITE = register_study_suite(

@@ -15,7 +15,8 @@ and every fifth budget (5, 10, ..., 50) of the same split.
 
 from __future__ import annotations
 
-from ...benchmark import QuickPlan
+from mlfs_core.benchmark import QuickPlan
+
 from .._suites import register_study_suite
 
 SUITE = register_study_suite(

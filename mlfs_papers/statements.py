@@ -30,8 +30,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ..columns import DATASET, MEAN, METHOD, METRIC
-from ..errors import ConfigError
+from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC
+from mlfs_core.errors import ConfigError
 
 RELATIONS = ("rank", "beats", "beats_count", "dnf")
 SCORED = ("agree", "tie", "disagree")

@@ -4,7 +4,7 @@ The published cells are the tidy CSV ``studies/paper000/published.csv``
 (columns ``table, row, column, dataset, source, method, other_method, measure,
 budget_pct, statistic, value``, values as printed). These functions turn it and
 a protocol-A results table into the paper's tables and compare them with
-:mod:`mlfs_core.reproduction.compare`:
+:mod:`mlfs_papers.compare`:
 
 - :func:`published_ranks`, :func:`published_kuncheva`: Tables 4/5 (mean rank per
   budget) and Table 6 (Kuncheva at 50 %) as printed.
@@ -26,9 +26,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ...analysis.ranks import rank_table
-from ...columns import BUDGET_PCT, MEAN, METHOD
-from ...errors import ConfigError
+from mlfs_core.analysis.ranks import rank_table
+from mlfs_core.columns import BUDGET_PCT, MEAN, METHOD
+from mlfs_core.errors import ConfigError
+
 from ..compare import (
     DIFF,
     OURS,
@@ -120,7 +121,7 @@ def reproduction_ranks(
         :func:`~mlfs_core.analysis.rank_table` output of each table
         (``budget_pct, method, mean, std, n_datasets, best``) plus ``measure``.
     """
-    from ...evaluation.metrics import higher_is_better
+    from mlfs_core.evaluation.metrics import higher_is_better
 
     hib = higher_is_better(metric)
 

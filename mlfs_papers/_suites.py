@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..benchmark import QuickPlan, Suite, register_suite
+from mlfs_core.benchmark import QuickPlan, Suite, register_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = Path(__file__).resolve().parents[1]

@@ -82,19 +82,19 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ...errors import ConfigError
-from ...evaluation.classifiers import register_classifier
-from ...evaluation.classifiers.mlknn import MLkNN
-from ...evaluation.conventions import (
+from mlfs_core.errors import ConfigError
+from mlfs_core.evaluation.classifiers import register_classifier
+from mlfs_core.evaluation.classifiers.mlknn import MLkNN
+from mlfs_core.evaluation.conventions import (
     Convention,
     names_of,
     register_convention,
     register_preset,
 )
-from ...evaluation.metrics import METRICS, MetricSpec
-from ...evaluation.metrics.lean_variants import lean_variant_metrics
-from ...evaluation.metrics.variants import VARIANT_METRICS
-from ...evaluation.predefined import (  # noqa: F401  (a)'s loaders, by their old names
+from mlfs_core.evaluation.metrics import METRICS, MetricSpec
+from mlfs_core.evaluation.metrics.lean_variants import lean_variant_metrics
+from mlfs_core.evaluation.metrics.variants import VARIANT_METRICS
+from mlfs_core.evaluation.predefined import (  # noqa: F401  (a)'s loaders, by their old names
     SPLIT_SUFFIXES,
     load_predefined_split,
     predefined_dataset,
@@ -359,7 +359,7 @@ def lean_reference_metrics(Y, P, metrics) -> dict[str, float]:
     ``coverage_error`` on the predictions); see
     :func:`~mlfs_core.evaluation.metrics.lean_variants.lean_variant_metrics`.
     """
-    from ...evaluation.metrics.lean import lean_metrics
+    from mlfs_core.evaluation.metrics.lean import lean_metrics
 
     names = {"ranking_loss": "ranking_loss_on_predictions"}
     names["coverage_error"] = "coverage_error_on_predictions"

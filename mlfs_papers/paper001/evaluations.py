@@ -2,8 +2,8 @@
 
 An *evaluation* is one way of scoring protocol B: ``"definition"`` (our
 definition-faithful metrics), ``"reference-code"`` (the ATR authors' four
-conventions, :mod:`mlfs_core.reproduction.paper001.conventions`) or one convention alone
-(:meth:`mlfs_core.reproduction.paper001.conventions.Conventions.label`, e.g.
+conventions, :mod:`mlfs_papers.paper001.conventions`) or one convention alone
+(:meth:`mlfs_papers.paper001.conventions.Conventions.label`, e.g.
 ``"mlknn"``). Inputs are per-dataset means with paper 001's metric names
 (``hamming_loss, ranking_loss, coverage_error, f1, jaccard, accuracy``).
 
@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...analysis.means import within_dataset_ranks
-from ...columns import DATASET, METHOD, RANK
-from ...errors import ConfigError
+from mlfs_core.analysis.means import within_dataset_ranks
+from mlfs_core.columns import DATASET, METHOD, RANK
+from mlfs_core.errors import ConfigError
+
 from ..statements import (
     OURS,
     reference_kappa,
@@ -51,10 +52,10 @@ class EvaluationAgreement:
     scored : DataFrame
         The statements with our outcome (``ours``).
     by_relation, floor_by_relation : DataFrame
-        :func:`~mlfs_core.reproduction.statements.statement_agreement` of ours
+        :func:`~mlfs_papers.statements.statement_agreement` of ours
         and of the trivial floor (last row ``"all"``).
     kappa : dict
-        :func:`~mlfs_core.reproduction.statements.reference_kappa`.
+        :func:`~mlfs_papers.statements.reference_kappa`.
     first_scored, first_agree : int
         "``reference`` ranks first" statements scored, and agreeing.
     """

@@ -5,17 +5,17 @@ The generic engine (:mod:`mlfs_core.data`, :mod:`~mlfs_core.selectors`,
 the papers. Everything specific to them lives here, on top of it: this package
 imports the engine, the engine never imports this package.
 
-- :mod:`mlfs_core.reproduction.compare`: a published rank table beside a
+- :mod:`mlfs_papers.compare`: a published rank table beside a
   reproduction (differences, agreement, the constant-rank floor) and the
   verdict rule for a claim checked budget by budget;
-- :mod:`mlfs_core.reproduction.statements`: a paper's rank statements scored
+- :mod:`mlfs_papers.statements`: a paper's rank statements scored
   against per-dataset means;
-- :mod:`mlfs_core.reproduction.paper000`: Spolaôr & Tsoumakas's published
-  Tables 3-6 (:mod:`~mlfs_core.reproduction.paper000.published`) and their
-  claims (:mod:`~mlfs_core.reproduction.paper000.claims`);
-- :mod:`mlfs_core.reproduction.paper001`: paper 001's statements and "ATR
+- :mod:`mlfs_papers.paper000`: Spolaôr & Tsoumakas's published
+  Tables 3-6 (:mod:`~mlfs_papers.paper000.published`) and their
+  claims (:mod:`~mlfs_papers.paper000.claims`);
+- :mod:`mlfs_papers.paper001`: paper 001's statements and "ATR
   performs best" under several evaluations
-  (:mod:`~mlfs_core.reproduction.paper001.evaluations`).
+  (:mod:`~mlfs_papers.paper001.evaluations`).
 
 The studies that use them, and the report, are the ``studies`` package of the
 repository.

@@ -1,9 +1,9 @@
 """Paper 000's claims, each checked over the range the paper states it for.
 
 Every claim is checked budget by budget (or pair by pair for
-Table 6) with :func:`~mlfs_core.reproduction.compare.best_outcome` /
-:func:`~mlfs_core.reproduction.compare.better_outcome`, and the outcomes give
-the verdict by :func:`~mlfs_core.reproduction.compare.verdict` (agree: holds
+Table 6) with :func:`~mlfs_papers.compare.best_outcome` /
+:func:`~mlfs_papers.compare.better_outcome`, and the outcomes give
+the verdict by :func:`~mlfs_papers.compare.verdict` (agree: holds
 at every stated budget; partly: at more than half; tie: never contradicted
 but tied; disagree otherwise). The same functions run on the paper's own
 published tables, which shows what the rule makes of the paper's own numbers
@@ -35,7 +35,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ...columns import BUDGET_PCT, MEAN, METHOD
+from mlfs_core.columns import BUDGET_PCT, MEAN, METHOD
+
 from ..compare import Verdict, best_outcome, better_outcome, verdict
 
 HIGH_PAIRS = (

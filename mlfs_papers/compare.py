@@ -35,8 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..columns import BUDGET_PCT, DATASET, MEAN, METHOD
-from ..errors import ConfigError
+from mlfs_core.columns import BUDGET_PCT, DATASET, MEAN, METHOD
+from mlfs_core.errors import ConfigError
 
 PUBLISHED = "published"
 OURS = "ours"
