@@ -12,12 +12,10 @@ top of ``site-packages``, so the package-dir mapping below renames them:
   the pages' ``import ui`` works as in a checkout, and Streamlit reads the
   ``.streamlit/config.toml`` beside the entry script);
 - the sample: ``sample_data/`` becomes ``mlfs_core/sample_data/``, where
-  :mod:`mlfs_core.data.bundled` finds it;
-- the two studies ``mlfs benchmark`` compares against: their configs
-  (``configs/study_paper000.toml``, ``configs/study_paper001.toml``) become
-  ``mlfs_core/_study_configs/`` and their committed results
-  (``studies/NAME/data/``) ``mlfs_core/_study_data/NAME/data/``, where
-  :mod:`mlfs_papers._suites` finds them outside a checkout.
+  :mod:`mlfs_core.data.bundled` finds it.
+
+The studies and everything else of the two papers are another distribution,
+``mlfs-papers`` (``mlfs_papers/setup.py``): this wheel holds none of them.
 
 ``mlfs app`` (:mod:`mlfs_core.cli.app`) runs the checkout's ``app.py`` when it
 is beside ``mlfs_core``, else the installed ``mlfs_app/app.py``.
@@ -28,20 +26,13 @@ from setuptools.command.build_py import build_py
 
 APP = "mlfs_app"
 SAMPLE = "mlfs_core.sample_data"
-STUDY_CONFIGS = "mlfs_core._study_configs"
-STUDY_DATA = "mlfs_core._study_data"
-SHIPPED_STUDIES = ("paper000", "paper001")  # the suites of mlfs benchmark
 
 
 class BuildPy(build_py):
-    """build_py that leaves this script out of ``mlfs_app`` (the top level) and
-    the studies' scripts out of ``mlfs_core._study_data``."""
+    """build_py that leaves this script out of ``mlfs_app`` (the top level)."""
 
     def find_package_modules(self, package, package_dir):
-        """The package's modules, without ``mlfs_app.setup`` nor the studies'
-        scripts (``_study_data`` holds their committed data only)."""
-        if package == STUDY_DATA:
-            return []
+        """The package's modules, without ``mlfs_app.setup``."""
         modules = super().find_package_modules(package, package_dir)
         return [m for m in modules if (m[0], m[1]) != (APP, "setup")]
 
@@ -57,19 +48,13 @@ setup(
         f"{APP}.ui",
         f"{APP}.ui.sections",
         SAMPLE,
-        STUDY_CONFIGS,
-        STUDY_DATA,
     ],
     package_dir={
         APP: ".",
         SAMPLE: "sample_data",
-        STUDY_CONFIGS: "configs",
-        STUDY_DATA: "studies",
     },
     package_data={
         APP: [".streamlit/config.toml", "app_pages/README.md", "ui/favicon.png"],
         SAMPLE: ["*.arff", "*.xml", "*.json", "results/*.*", "results/*/*.csv"],
-        STUDY_CONFIGS: [f"study_{name}.toml" for name in SHIPPED_STUDIES],
-        STUDY_DATA: [f"{name}/data/*/*" for name in SHIPPED_STUDIES],
     },
 )

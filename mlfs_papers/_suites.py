@@ -2,10 +2,10 @@
 
 Shared by :mod:`.paper000.suite` and :mod:`.paper001.suite`: a study ``NAME``
 has its config in ``configs/study_NAME.toml`` and its committed data in
-``studies/NAME/data`` of the checkout. An installed package (a wheel) ships
-both as package data, in ``mlfs_core/_study_configs/`` and
-``mlfs_core/_study_data/NAME/data`` (see ``setup.py``); a checkout's own are
-used when they are there. ``mlfs benchmark --studies DIR`` points at another
+``studies/NAME/data`` of the checkout. The papers' wheel (``mlfs-papers``)
+ships both as package data, in ``mlfs_papers/_study_configs/`` and
+``mlfs_papers/_study_data/NAME/data`` (see ``mlfs_papers/setup.py``); a
+checkout's own are used when they are there. ``mlfs benchmark --studies DIR`` points at another
 folder laid out as the repository (:func:`mlfs_core.benchmark.relocated`).
 The datasets are read from ``$MLFS_DATASETS``, by default a ``shared/datasets``
 folder beside the checkout (where the study configs' relative paths point),
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from mlfs_core.benchmark import QuickPlan, Suite, register_suite
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = Path(__file__).resolve().parent
 SHIPPED_STUDIES = ("paper000", "paper001")
 """The studies whose configs and committed data the package ships."""
 
