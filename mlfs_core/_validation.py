@@ -162,8 +162,8 @@ def check_k(k, n_features: int) -> int:
 def budget_from_percent(percent: float, n_features: int) -> int:
     """Number of features for a budget of ``percent`` % of ``n_features``.
 
-    Paper 000's rule (METHODS.md section 5): round to nearest, halves up, and
-    keep at least one feature.
+    The rule of Spolaôr and Tsoumakas (2013), METHODS.md section 5: round to
+    nearest, halves up, and keep at least one feature.
 
     Examples
     --------

@@ -1,4 +1,7 @@
-"""Aggregate per-label scores (n_labels, n_features) into one ranking (paper 000).
+"""Aggregate per-label scores (n_labels, n_features) into one ranking.
+
+The four strategies of Spolaôr and Tsoumakas (2013): Max, Mean, Round-Robin and
+Rand-Robin.
 
 Score-based strategies (:func:`max_scores`, :func:`mean_scores`) reduce over
 the label axis; order-based strategies (:func:`round_robin`,
@@ -193,10 +196,10 @@ def label_draw_probabilities(
     positives : ndarray of shape (n_labels,)
         Number of positive training samples of each label.
     weighting : {"inverse", "proportional", "uniform"}, default="inverse"
-        ``"inverse"``: proportional to 1 / positives (paper 000); labels with
-        no positive are never drawn. ``"proportional"``: proportional to
-        positives. ``"uniform"``: every label with a positive equally. If no
-        label has a positive, every label is drawn uniformly.
+        ``"inverse"``: proportional to 1 / positives (as Spolaôr and Tsoumakas,
+        2013); labels with no positive are never drawn. ``"proportional"``:
+        proportional to positives. ``"uniform"``: every label with a positive
+        equally. If no label has a positive, every label is drawn uniformly.
 
     Examples
     --------
@@ -227,7 +230,7 @@ def rand_robin(
     weighting: str = "inverse",
     orders: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Rand-Robin merge (paper 000): the next label is drawn at random.
+    """Rand-Robin merge (Spolaôr and Tsoumakas, 2013): the next label is random.
 
     Like :func:`round_robin`, but each turn goes to a label drawn with
     :func:`label_draw_probabilities`. All draws are made at once, in blocks,

@@ -101,7 +101,7 @@ class Dataset:
         return int(self.Y.shape[1])
 
     def stats(self) -> dict:
-        """Return N, M, q, LC, LD, DC as in Table 3 of paper 000.
+        """Return N, M, q, LC, LD, DC as in Table 3 of Spolaôr and Tsoumakas (2013).
 
         LC (label cardinality) is the mean number of labels per sample, LD (label
         density) is LC / q, DC (distinct combinations) the number of distinct label

@@ -80,11 +80,11 @@ def label_scores(X, Y, measure: str = "chi2") -> np.ndarray:
     Y : array-like of shape (n_samples, n_labels)
         Binary label matrix.
     measure : {"chi2", "bns", "ig", "odds_ratio", "df"}, default="chi2"
-        ``"chi2"`` is paper 000's CS (Eq. 1), ``"bns"`` Forman's Bi-Normal
-        Separation; both follow the conventions of METHODS.md section 2. The
-        suffixes of the method names are accepted too, in any case
-        (:data:`MEASURE_ALIASES`): ``"cs"`` for ``"chi2"``, ``"or"`` for
-        ``"odds_ratio"``.
+        ``"chi2"`` is the CS of Spolaôr and Tsoumakas (2013, Eq. 1),
+        ``"bns"`` Forman's Bi-Normal Separation; both follow the conventions
+        of METHODS.md section 2. The suffixes of the method names are
+        accepted too, in any case (:data:`MEASURE_ALIASES`): ``"cs"`` for
+        ``"chi2"``, ``"or"`` for ``"odds_ratio"``.
 
     Returns
     -------

@@ -1,4 +1,7 @@
-"""Chi-squared score of each feature for each label (paper 000, Eq. 1)."""
+"""Chi-squared score of each feature for each label.
+
+The CS of Spolaôr and Tsoumakas (2013, Eq. 1).
+"""
 
 from __future__ import annotations
 

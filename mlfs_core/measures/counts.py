@@ -92,7 +92,8 @@ def binarize(X, rule: str = "presence") -> sp.csr_matrix:
     X : sparse matrix of shape (n_samples, n_features)
         The data the scores are computed on (a training part).
     rule : {"presence", "median"}, default="presence"
-        ``"presence"``: non-zero (paper 000's rule, meant for sparse text).
+        ``"presence"``: non-zero (the rule of Spolaôr and Tsoumakas, 2013,
+        meant for sparse text).
         ``"median"``: strictly above the feature's median over the rows of
         ``X`` (np.median, zeros included), for dense numeric data, where
         almost every value is non-zero and presence makes every score tie. A
@@ -142,7 +143,9 @@ def binarize(X, rule: str = "presence") -> sp.csr_matrix:
 def contingency_counts(
     X: sp.csr_matrix, Y: np.ndarray, *, rule: str = "presence"
 ) -> Counts:
-    """Compute the 2x2 counts of all label/feature pairs (paper 000, Algorithm 3.1).
+    """Compute the 2x2 counts of all label/feature pairs.
+
+    Algorithm 3.1 of Spolaôr and Tsoumakas (2013).
 
     ``tp = Y^T B`` is the only product; the other cells follow from the column
     sums of ``B`` (documents containing each feature) and of ``Y`` (positives

@@ -88,7 +88,7 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
         Ignored when ``percentile`` is given.
     percentile : float, optional
         Percentage of features to keep, in (0, 100]; rounded to nearest, at
-        least one feature (paper 000's budgets).
+        least one feature (the budgets of Spolaôr and Tsoumakas, 2013).
     random_state : int, numpy.random.Generator, numpy.random.RandomState or None
         Seed for stochastic methods (a ``RandomState`` is advanced by one draw).
     method_params : dict, optional

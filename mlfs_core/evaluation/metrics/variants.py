@@ -4,8 +4,7 @@ ranking metrics of 0/1 predictions.
 They are not in :data:`~mlfs_core.evaluation.metrics.METRICS` (the default
 list every config, the CLI and the app offer) but are known by name to
 :func:`~mlfs_core.evaluation.metrics.higher_is_better`, and an evaluation can
-use them (e.g. the reproduction of paper 001's published code,
-:mod:`mlfs_core.reproduction.paper001.conventions`). Each takes ``(Y_true, Y_pred,
+use them (e.g. a plug-in's evaluation conventions). Each takes ``(Y_true, Y_pred,
 scores)`` like the registry's functions.
 
 - ``weighted_f1``, ``weighted_jaccard``: per-label F1 / Jaccard averaged with

@@ -1,4 +1,4 @@
-"""Internals of the information-theoretic greedy selectors (paper 001).
+"""Internals of the information-theoretic greedy selectors (the ATR paper's).
 
 Modules, in import order (each imports only those above it):
 
