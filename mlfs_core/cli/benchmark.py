@@ -1,6 +1,6 @@
 """The ``mlfs benchmark`` sub-command: a method of yours among a study's methods.
 
-``mlfs benchmark --plugin mine.py --method Mine --suite paper001 [--quick]
+``mlfs benchmark --plugin mine.py --method Mine --suite NAME [--quick]
 [--out DIR]`` runs :func:`mlfs_core.benchmark.run_benchmark` (the method's
 tasks only; the study's methods come from its committed data where that data
 passes its checks), prints the average ranks of the suite's headline metric,
@@ -41,7 +41,7 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "--suite",
         required=True,
-        help="the study to compare with (paper000, paper001, or a plug-in's suite)",
+        help="the study to compare with: a registered suite (an installed plug-in's)",
     )
     p.add_argument(
         "--param",

@@ -209,7 +209,9 @@ def methods_command(args: argparse.Namespace) -> int:
 def add_data_parsers(sub) -> None:
     """Add ``stats``, ``rank``, ``scores`` and ``methods`` to argparse ``sub``."""
     p = sub.add_parser(
-        "stats", help="dataset statistics N, M, q, LC, LD, DC (paper 000 Table 3)"
+        "stats",
+        help="dataset statistics N, M, q, LC, LD, DC (Table 3 of Spolaôr and "
+        "Tsoumakas, 2013)",
     )
     _add_dataset_args(p)
     p.add_argument("--out", help="write CSV here instead of stdout")
@@ -244,7 +246,7 @@ def add_data_parsers(sub) -> None:
         "--variant",
         choices=_choices("PMU", "variant"),
         metavar="VARIANT",
-        help="PMU/MDMR: reproduce the reference code's deviations; one of %(choices)s",
+        help="PMU/MDMR: a registered variant of the criterion; one of %(choices)s",
     )
     p.add_argument(
         "--binarize",
