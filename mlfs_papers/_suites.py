@@ -5,8 +5,9 @@ has its config in ``configs/study_NAME.toml`` and its committed data in
 ``studies/NAME/data`` of the checkout. The papers' wheel (``mlfs-papers``)
 ships both as package data, in ``mlfs_papers/_study_configs/`` and
 ``mlfs_papers/_study_data/NAME/data`` (see ``mlfs_papers/setup.py``); a
-checkout's own are used when they are there. ``mlfs benchmark --studies DIR`` points at another
-folder laid out as the repository (:func:`mlfs_core.benchmark.relocated`).
+checkout's own are used when they are there. ``mlfs benchmark --studies
+DIR`` points at another folder laid out as the repository
+(:func:`mlfs_core.benchmark.relocated`).
 The datasets are read from ``$MLFS_DATASETS``, by default a ``shared/datasets``
 folder beside the checkout (where the study configs' relative paths point),
 or from ``mlfs benchmark --data DIR``.
@@ -38,6 +39,13 @@ def study_locations(name: str) -> tuple[Path, Path]:
         PACKAGE / "_study_configs" / f"study_{name}.toml",
         PACKAGE / "_study_data" / name / "data",
     )
+
+
+def study_file(name: str, filename: str) -> Path:
+    """A file of the study ``name`` (e.g. ``published.csv``): the checkout's
+    ``studies/NAME/FILE`` when there, else the package data's."""
+    path = ROOT / "studies" / name / filename
+    return path if path.is_file() else PACKAGE / "_study_data" / name / filename
 
 
 def check_shipped() -> None:

@@ -43,7 +43,7 @@ OURS = "ours"
 DIFF = "diff"
 SPEARMAN = "spearman"
 OUTCOME = "outcome"
-REPRODUCTION = "reproduction"
+RANKS = "ranks"
 CONSTANT = "constant"
 OUTCOMES = ("agree", "tie", "disagree")
 STATISTICS = ("N", "M", "q", "LC", "LD", "DC")
@@ -201,17 +201,17 @@ def agreement_summary(
     Returns
     -------
     DataFrame
-        One row per (group, reproduction), ``reproduction`` in ``("ours",
-        "constant")``: ``n_budgets, mean_abs_diff`` (over all cells),
-        ``spearman_mean`` (mean over budgets where defined; NaN for the
-        constant), ``best_agree, best_tie, best_disagree`` (budget counts).
+        One row per (group, ranks), ``ranks`` in ``("ours", "constant")``:
+        ``n_budgets, mean_abs_diff`` (over all cells), ``spearman_mean``
+        (mean over budgets where defined; NaN for the constant),
+        ``best_agree, best_tie, best_disagree`` (budget counts).
 
     Examples
     --------
     >>> p = pd.DataFrame({"budget_pct": [10, 10], "method": ["A", "B"],
     ...                   "mean": [1.0, 2.0]})
     >>> s = agreement_summary(p, p.assign(mean=[1.25, 1.75]))
-    >>> s[["reproduction", "mean_abs_diff", "best_agree"]].values.tolist()
+    >>> s[["ranks", "mean_abs_diff", "best_agree"]].values.tolist()
     [['ours', 0.25, 1], ['constant', 0.5, 0]]
     """
     cells = side_by_side(published, ours, by=by, groups=groups)
@@ -229,7 +229,7 @@ def agreement_summary(
             rows.append(
                 {
                     **dict(zip(groups, key)),
-                    REPRODUCTION: name,
+                    RANKS: name,
                     "n_budgets": len(block),
                     "mean_abs_diff": float(
                         block["abs"].sum() / block["n_methods"].sum()

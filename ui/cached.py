@@ -20,16 +20,20 @@ import streamlit as st
 import mlfs_core
 from mlfs_core.analysis import (
     FriedmanResult,
-    broadcast_reference,
+    Selection,
     budget_column,
+    control_comparisons,
     dataset_means,
     display_table,
     friedman_nemenyi,
     load_planted_truth,
     metric_curves,
+    nemenyi_pvalues,
     rank_table,
     recovery_table,
+    select,
     similarity_matrix,
+    wilcoxon_holm,
 )
 from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
 from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
@@ -42,17 +46,9 @@ from mlfs_core.plots import (
     cooccurrence_heatmap,
     label_frequency_bar,
     metric_vs_budget,
+    pvalue_heatmap,
 )
-from mlfs_papers.paper000.published import (
-    BNS_METHODS,
-    CS_METHODS,
-    PUBLISHED_METRIC,
-    KunchevaComparison,
-    RankComparison,
-    kuncheva_comparison,
-    rank_comparison,
-    reproduction_ranks,
-)
+from mlfs_core.published import RankComparison, SimilarityComparison, get_published
 from mlfs_core.selectors import reference_methods
 from mlfs_core.selectors.naming import OTHER_PANEL, is_filter_name
 from mlfs_core.selectors.panels import measure_panels
@@ -63,7 +59,6 @@ from .results import (
     CURVES_FILE,
     RESULTS_FILE,
     SELECTIONS_FILE,
-    STUDIES_DIR,
     ResultsRef,
     data_file,
 )
@@ -287,12 +282,16 @@ def rank_curves(
     groups = measure_panels(methods, baselines) if by_measure else {"": list(methods)}
     frames = [
         rank_table(
-            table[table[METHOD].isin(members)],
-            metric=metric,
-            higher_is_better=hib,
-            reference_methods=keeps_all_features(),
+            select(
+                part,
+                metric=metric,
+                higher_is_better=hib,
+                by=[budget_column(part)],
+                reference_methods=keeps_all_features(),
+            )
         ).assign(panel=panel_title(panel, members, baselines))
         for panel, members in groups.items()
+        for part in [table[table[METHOD].isin(members)]]
     ]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
@@ -317,19 +316,67 @@ def panel_title(
     return "Other methods"
 
 
+POSTHOC_ALPHA = 0.05
+"""Significance level of the Average ranks page's post-hoc tests."""
+PAIRWISE_TESTS = {"wilcoxon-holm": wilcoxon_holm, "nemenyi": nemenyi_pvalues}
+"""Name -> function of the pairwise post-hoc tests the page offers."""
+
+
+def _at_budget(
+    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
+) -> Selection:
+    """The block the Friedman and post-hoc tests of the Average ranks page share:
+    ``methods`` by ``metric`` at ``budget``, the all-features baselines with them."""
+    return select(
+        _subset(ref, metric, methods),
+        metric=metric,
+        budget=budget,
+        higher_is_better=_direction(metric),
+        reference_methods=keeps_all_features(),
+    )
+
+
+# the page reruns on every widget above the post-hoc tests (budget slider,
+# metric), and the tests, their heatmap and table take about a second together
+@st.cache_data(show_spinner=False, **BOUNDS)
+def posthoc_pvalues(
+    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float, test: str
+) -> pd.DataFrame:
+    """Pairwise p-values of ``methods`` at a budget by one of :data:`PAIRWISE_TESTS`."""
+    return PAIRWISE_TESTS[test](_at_budget(ref, metric, methods, budget))
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def pvalue_figure(pvalues: pd.DataFrame, title: str) -> dict:
+    """The p-value heatmap of :func:`posthoc_pvalues`, as a figure dict."""
+    return pvalue_heatmap(pvalues, alpha=POSTHOC_ALPHA, title=title).to_dict()
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def control_table(
+    ref: ResultsRef,
+    metric: str,
+    methods: tuple[str, ...],
+    budget: float,
+    control: str,
+    test: str,
+) -> pd.DataFrame:
+    """Every method of ``methods`` against ``control`` at a budget (``test``:
+    ``"wilcoxon-holm"`` or ``"bonferroni-dunn"``)."""
+    return control_comparisons(
+        _at_budget(ref, metric, methods, budget),
+        control,
+        test=test,
+        alpha=POSTHOC_ALPHA,
+    )
+
+
 @st.cache_data(show_spinner=False, **BOUNDS)
 def friedman(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
 ) -> FriedmanResult:
     """Friedman test and Nemenyi CD of ``methods`` at a budget (ValueError if N < 2)."""
-    table = _subset(ref, metric, methods)
-    by = budget_column(table)
-    table = broadcast_reference(table, by, keeps_all_features())
-    return friedman_nemenyi(
-        table[table[by] == budget],
-        alpha=0.05,
-        higher_is_better=_direction(metric),
-    )
+    return friedman_nemenyi(_at_budget(ref, metric, methods, budget), alpha=0.05)
 
 
 def similarity(
@@ -368,7 +415,16 @@ def curves(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFra
     it has them (``mlfs experiment --out`` writes the interval there), else
     mean +- std over folds and repeats.
     """
-    table = metric_curves(_subset(ref, metric, methods), metric=metric)
+    rows = _subset(ref, metric, methods)
+    table = metric_curves(
+        select(
+            rows,
+            metric=metric,
+            by=[budget_column(rows)],
+            reference_methods=(),  # the baseline at its own budget: drawn flat
+            missing="keep",  # curves rank nothing: every row is drawn
+        )
+    )
     band = _curves_band(ref, metric)
     keys = [c for c in (DATASET, METHOD, "budget", "budget_pct") if c in table]
     if band is not None and set(keys) <= set(band.columns):
@@ -453,28 +509,21 @@ def cd_figure(ranks: pd.Series, cd: float, title: str) -> dict:
     return cd_diagram(ranks, cd, title=title).to_dict()
 
 
-# ---- paper 000 as published beside the study ---------------------------------
+# ---- a publication's numbers beside its study (mlfs_core.published) ---------
 
 
-@st.cache_data(show_spinner=False, **BOUNDS)
-def published_paper000() -> pd.DataFrame:
-    """Paper 000's published cells (``studies/paper000/published.csv``, as printed)."""
-    path = STUDIES_DIR / "paper000" / "published.csv"
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
+@st.cache_data(show_spinner="Comparing with the publication ...", **BOUNDS)
+def published_ranks(ref: ResultsRef, name: str) -> RankComparison:
+    """The rank tables of the registered publication ``name`` beside ``ref``'s."""
+    return get_published(name).compare_ranks(results(ref))
 
 
-@st.cache_data(show_spinner="Comparing with the paper ...", **BOUNDS)
-def paper000_rank_comparison(ref: ResultsRef) -> RankComparison:
-    """Tables 4 and 5 (micro-F1): the paper's beside ours, with the constant floor."""
-    table4, table5 = reproduction_ranks(results(ref), PUBLISHED_METRIC)
-    return rank_comparison(published_paper000(), table4, table5)
-
-
-@st.cache_data(show_spinner="Comparing with the paper ...", **BOUNDS)
-def paper000_kuncheva_comparison(ref: ResultsRef) -> KunchevaComparison:
-    """Table 6 (Kuncheva at 50 %): the paper's beside ours."""
-    ours = similarity(ref, CS_METHODS + BNS_METHODS, 50.0, True)
-    return kuncheva_comparison(published_paper000(), ours)
+@st.cache_data(show_spinner="Comparing with the publication ...", **BOUNDS)
+def published_similarity(ref: ResultsRef, name: str) -> SimilarityComparison:
+    """The similarity matrix of the registered publication ``name`` beside ours."""
+    entry = get_published(name)
+    ours = similarity(ref, entry.similarity_methods, entry.similarity_budget, True)
+    return entry.compare_similarity(ours)
 
 
 # ---- Learn pages (mlfs_core.explain) ------------------------------------------

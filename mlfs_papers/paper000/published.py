@@ -21,14 +21,13 @@ The paper's rank tables are micro-F1 (:data:`PUBLISHED_METRIC`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 import pandas as pd
 
-from mlfs_core.analysis.ranks import rank_table
+from mlfs_core.analysis import budget_column, rank_table, select
 from mlfs_core.columns import BUDGET_PCT, MEAN, METHOD
 from mlfs_core.errors import ConfigError
+from mlfs_core.published import RankComparison, SimilarityComparison
 
 from ..compare import (
     DIFF,
@@ -121,16 +120,12 @@ def reproduction_ranks(
         :func:`~mlfs_core.analysis.rank_table` output of each table
         (``budget_pct, method, mean, std, n_datasets, best``) plus ``measure``.
     """
-    from mlfs_core.evaluation.metrics import higher_is_better
-
-    hib = higher_is_better(metric)
 
     def ranks(methods: tuple[str, ...]) -> pd.DataFrame:
         sub = results[results[METHOD].isin(methods)]
         refs = ("AF",) if "AF" in methods else ()
-        return rank_table(
-            sub, metric=metric, higher_is_better=hib, reference_methods=refs
-        )
+        by = [budget_column(sub)]
+        return rank_table(select(sub, metric=metric, by=by, reference_methods=refs))
 
     table4 = pd.concat(
         [
@@ -140,14 +135,6 @@ def reproduction_ranks(
         ignore_index=True,
     )
     return table4, ranks(TABLE5_METHODS).assign(**{MEASURE: ""})
-
-
-class RankComparison(NamedTuple):
-    """Tables 4 and 5, published beside ours (one ``table`` column each)."""
-
-    cells: pd.DataFrame  # table, measure, budget_pct, method, published, ours, diff
-    per_budget: pd.DataFrame  # table, measure, budget_pct, spearman, best ..., outcome
-    summary: pd.DataFrame  # table, measure, reproduction (ours/constant), ...
 
 
 def rank_comparison(
@@ -174,20 +161,9 @@ def rank_comparison(
     return RankComparison(first(cells), first(per), first(summary))
 
 
-class KunchevaComparison(NamedTuple):
-    """Table 6, published beside ours."""
-
-    pairs: pd.DataFrame  # pair, published, ours, diff (one row per unordered pair)
-    published: pd.DataFrame  # the paper's matrix, on the methods both sides have
-    ours: pd.DataFrame  # our matrix, the same methods
-    difference: pd.DataFrame  # ours - published
-    mean_abs_diff: float
-    spearman: float
-
-
 def kuncheva_comparison(
     published: pd.DataFrame, ours: pd.DataFrame
-) -> KunchevaComparison:
+) -> SimilarityComparison:
     """Table 6 pair by pair: published vs our Kuncheva matrix at 50 %.
 
     Parameters
@@ -226,7 +202,7 @@ def kuncheva_comparison(
     shared = [m for m in theirs.index if m in ours.index]
     theirs = theirs.loc[shared, shared]
     mine = ours.loc[shared, shared].astype(float)
-    return KunchevaComparison(
+    return SimilarityComparison(
         pairs,
         theirs,
         mine,

@@ -1,5 +1,7 @@
 """AppTests: paper 000 as published beside the Paper 000 study (issue 11 item 4) on
-the Average ranks (Tables 4 and 5) and Similarity (Table 6) pages.
+the Average ranks (Tables 4 and 5) and Similarity (Table 6) pages, found through
+the engine's registry (mlfs_core.published) the papers' package registers on;
+without that package the pages say how to install it (issue 45).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from mlfs_papers.paper000.published import (
     rank_comparison,
     reproduction_ranks,
 )
-from ui.sections.published import NOT_SHOWN
+from ui.sections.published import INSTALL, NOT_SHOWN
 
 from .conftest import charts, new_app, open_page
 
@@ -61,7 +63,7 @@ def test_average_ranks_shows_the_published_tables_beside_ours(expected_ranks):
         for r in ("ours", "constant")
     ]  # fmt: skip
     for row in want.itertuples():
-        assert shown[(row.table, row.reproduction)] == pytest.approx(row.mean_abs_diff)
+        assert shown[(row.table, row.ranks)] == pytest.approx(row.mean_abs_diff)
     cells = expected_ranks.cells.query("table == 'Table 5' and budget_pct == 10")
     af = cells.set_index("method").loc["AF"]
     (table5,) = [t for t in tables if "AF" in t.columns and t.index.name == "budget"]
@@ -141,3 +143,43 @@ def test_other_datasets_source_ranks_them_without_a_published_column():
     )
     assert "sim_published" not in [r.key for r in at.radio]
     assert charts(at) and not at.exception and not at.error
+
+
+@pytest.fixture
+def without_papers(monkeypatch):
+    """The app as installed without mlfs_papers: no entry point, nothing registered."""
+    import importlib.metadata
+
+    from mlfs_core import published
+
+    real = importlib.metadata.entry_points
+
+    def entry_points(**params):
+        found = real(**params)
+        return [e for e in found if not e.value.startswith("mlfs_papers")]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(published, "_REGISTRY", {})
+
+
+@pytest.mark.parametrize(
+    ("page", "widget"),
+    [("average_ranks", "ranks_published"), ("similarity", "sim_published")],
+)
+def test_without_the_papers_package_the_pages_say_how_to_install_it(
+    without_papers, page, widget
+):
+    """Check the study's page draws ours, offers no published numbers and shows
+    one st.info with the install command, never an error."""
+    at = open_page(new_app(), page)
+    at.radio(key="results_source_widget").set_value("Paper 000 study").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert [i.value for i in at.info if "mlfs_papers" in i.value] == [INSTALL]
+    assert "pip install -e ./mlfs_papers" in INSTALL
+    assert widget not in [r.key for r in at.radio]
+    assert charts(at)  # ours are still drawn
+    # a results source that is no study shows no install note
+    sample = [o for o in at.radio(key="results_source_widget").options if "ample" in o]
+    at.radio(key="results_source_widget").set_value(sample[0]).run()
+    assert not at.exception
+    assert not [i.value for i in at.info if "mlfs_papers" in i.value]

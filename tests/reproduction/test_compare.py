@@ -86,7 +86,7 @@ def test_per_budget_spearman_best_and_outcome():
 
 
 def test_summary_gives_ours_and_the_constant_floor():
-    s = agreement_summary(PUBLISHED, OURS).set_index("reproduction")
+    s = agreement_summary(PUBLISHED, OURS).set_index("ranks")
     # |diff| over the 9 cells: 0 .5 .5 | .5 .5 0 | 2 0 2 -> 6 / 9
     assert s.loc["ours", "mean_abs_diff"] == pytest.approx(6.0 / 9.0)
     # constant 2.0: 1 0 1 | .5 .5 1 | 1 0 1 -> 6 / 9
@@ -105,7 +105,7 @@ def test_summary_keeps_groups_apart():
     pub = pd.concat([PUBLISHED.assign(measure="CS"), PUBLISHED.assign(measure="BNS")])
     ours = pd.concat([PUBLISHED.assign(measure="CS"), OURS.assign(measure="BNS")])
     s = agreement_summary(pub, ours, groups=["measure"])
-    mine = s[s["reproduction"] == "ours"].set_index("measure")
+    mine = s[s["ranks"] == "ours"].set_index("measure")
     assert mine.loc["CS", "mean_abs_diff"] == 0.0
     assert mine.loc["CS", "best_agree"] == 3
     assert mine.loc["BNS", "mean_abs_diff"] == pytest.approx(6.0 / 9.0)

@@ -97,7 +97,7 @@ def test_reproduction_ranks_rank_like_the_paper():
 def test_rank_comparison_of_the_paper_with_itself_beats_the_floor(published):
     t4, t5 = published_ranks(published, 4), published_ranks(published, 5)
     comparison = rank_comparison(published, t4, t5)
-    s = comparison.summary.set_index(["table", "measure", "reproduction"])
+    s = comparison.summary.set_index(["table", "measure", "ranks"])
     assert s.loc[("Table 5", "", "ours"), "mean_abs_diff"] == 0.0
     assert s.loc[("Table 5", "", "constant"), "mean_abs_diff"] > 0.5
     assert s.loc[("Table 4", "CS", "ours"), "spearman_mean"] == pytest.approx(1.0)

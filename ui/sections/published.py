@@ -1,9 +1,10 @@
-"""Paper 000 as published beside the Paper 000 study (docs: the app, results sources).
+"""A publication's numbers beside its study (docs: the app, results sources).
 
-Used by the Average ranks page (Tables 4 and 5) and the Similarity page
-(Table 6) when their results source is the Paper 000 study. The comparison
-itself is :mod:`mlfs_papers.paper000.published` (through
-:mod:`ui.cached`); this module only lays it out.
+Used by the Average ranks page (rank tables) and the Similarity page (a
+similarity matrix) when their results source is a study a plug-in registered
+published numbers for (:mod:`mlfs_core.published`; the two papers' package
+``mlfs_papers`` registers the Paper 000 study's Tables 4-6). The comparisons
+are the plug-in's (through :mod:`ui.cached`); this module only lays them out.
 """
 
 from __future__ import annotations
@@ -17,29 +18,46 @@ import streamlit as st
 
 from mlfs_core.columns import BUDGET_PCT, METHOD
 from mlfs_core.plots import similarity_heatmap
-from mlfs_papers.paper000.published import BNS_METHODS, CS_METHODS
-from mlfs_core.selectors import reference_methods
+from mlfs_core.published import Published, published_for, registered_published
 
 from .. import cached, links, widgets
-from ..results import STUDIES_DIR, STUDY_SOURCES, ResultsRef
+from ..results import STUDIES_DIR, ResultsRef
 
-PAPER000 = STUDY_SOURCES["Paper 000 study"]
 CHOICES = ("ours", "published beside ours")
 NOT_SHOWN = (
     "Ours only: the study's numbers are the chart and tables above. Choose "
     '"published beside ours" to set the paper\'s own numbers next to them.'
 )
+INSTALL = (
+    "The published numbers beside the studies' results come with the papers' "
+    "package, not installed here: from the project root, "
+    "`pip install -e ./mlfs_papers`, then restart the app."
+)
 T = TypeVar("T")
 FLOOR_NOTE = (
-    "The floor is a reproduction that gives every method the same rank "
-    "(m + 1) / 2 at every budget: a table no closer to the paper's than that "
-    "says nothing about it."
+    "The floor gives every method the same rank (m + 1) / 2 at every budget: "
+    "ranks no closer to the paper's than that say nothing about it."
 )
 
 
-def is_paper000_study(ref: ResultsRef) -> bool:
-    """Whether ``ref`` is the Paper 000 study's results folder."""
-    return Path(ref.folder).resolve() == (STUDIES_DIR / PAPER000 / "app").resolve()
+def _is_study(ref: ResultsRef) -> bool:
+    """Whether ``ref`` is one of the repository's studies' results folders."""
+    return Path(ref.folder).resolve().is_relative_to(STUDIES_DIR.resolve())
+
+
+def published_entry(ref: ResultsRef, compare: str) -> Published | None:
+    """The registered publication with a ``compare`` function for ``ref``.
+
+    None when there is none; then, if no publication is registered at all
+    and ``ref`` is a study's results, an ``st.info`` says how to install the
+    papers' package.
+    """
+    for entry in published_for(ref.folder):
+        if getattr(entry, compare) is not None:
+            return entry
+    if _is_study(ref) and not registered_published():
+        st.info(INSTALL)
+    return None
 
 
 def _pct(values: pd.Series) -> pd.Series:
@@ -49,15 +67,14 @@ def _pct(values: pd.Series) -> pd.Series:
 def _summary(summary: pd.DataFrame) -> pd.DataFrame:
     shown = summary.assign(
         table=(summary["table"] + " " + summary["measure"]).str.strip()
-    ).sort_values(["table", "reproduction"], ascending=[True, False], kind="stable")
+    ).sort_values(["table", "ranks"], ascending=[True, False], kind="stable")
     return (
         shown[
-            ["table", "reproduction", "mean_abs_diff", "spearman_mean"]
+            ["table", "ranks", "mean_abs_diff", "spearman_mean"]
             + ["best_agree", "best_tie", "best_disagree"]
         ]
         .rename(
             columns={
-                "reproduction": "ranks",
                 "mean_abs_diff": "mean |diff|",
                 "spearman_mean": "mean Spearman",
                 "best_agree": "best agrees",
@@ -69,17 +86,16 @@ def _summary(summary: pd.DataFrame) -> pd.DataFrame:
     )  # row labels, not a stray 0, 2, 1, 3 ... index
 
 
-def _cells(cells: pd.DataFrame) -> pd.DataFrame:
-    """Budgets x methods of "paper / ours" cells."""
+def _cells(cells: pd.DataFrame, order: tuple[str, ...]) -> pd.DataFrame:
+    """Budgets x methods of "paper / ours" cells, methods in ``order`` first."""
     text = cells.assign(
         cell=cells["published"].map("{:.2f}".format)
         + " / "
         + cells["ours"].map("{:.2f}".format)
     )
     wide = text.pivot(index=BUDGET_PCT, columns=METHOD, values="cell")
-    # the paper's order: CS, BNS, then the baselines (the registry's)
-    order = [*CS_METHODS, *BNS_METHODS, *reference_methods()]
-    wide = wide[[m for m in order if m in wide.columns]]
+    rest = [m for m in wide.columns if m not in order]
+    wide = wide[[m for m in order if m in wide.columns] + rest]
     wide.index = _pct(pd.Series(wide.index)).to_list()
     return wide.rename_axis("budget")
 
@@ -99,17 +115,16 @@ def _per_budget(per: pd.DataFrame) -> pd.DataFrame:
 
 def _comparison(
     ref: ResultsRef,
-    tables: str,
+    entry: Published,
+    heading: str,
     widget: tuple[str, str],
     help_text: str,
-    compare: Callable[[ResultsRef], T],
+    compare: Callable[[ResultsRef, str], T],
 ) -> T | None:
     """Heading and "ours / published beside ours" choice; the comparison when
-    chosen (None if not, if ``ref`` is not the Paper 000 study, or on error).
+    chosen (None if not, or on error).
     """
-    if not is_paper000_study(ref):
-        return None
-    st.subheader(f"Published vs ours: paper 000's {tables}")
+    st.subheader(f"Published vs ours: {entry.title}'s {heading}")
     label, key = widget
     shown = st.radio(
         label, CHOICES, horizontal=True, help=help_text, **links.bound(key)
@@ -117,46 +132,50 @@ def _comparison(
     if shown == CHOICES[0]:
         st.caption(NOT_SHOWN)
         return None
-    return widgets.call_or_error("Could not compare with the paper", compare, ref)
+    return widgets.call_or_error(
+        "Could not compare with the paper", compare, ref, entry.name
+    )
 
 
 def ranks_beside_published(ref: ResultsRef, n_datasets: int) -> None:
-    """Tables 4 and 5 as published beside ours, when ``ref`` is the Paper 000 study."""
+    """A publication's rank tables beside ours, when one is registered for ``ref``."""
+    entry = published_entry(ref, "compare_ranks")
+    if entry is None:
+        return
     comparison = _comparison(
         ref,
-        "Tables 4 and 5",
+        entry,
+        entry.ranks_heading,
         ("Ranks shown", "ranks_published"),
-        "The paper's own mean ranks (micro-F1, its 20 datasets) cell by cell "
-        "beside the study's.",
-        cached.paper000_rank_comparison,
+        entry.ranks_help,
+        cached.published_ranks,
     )
     if comparison is None:
         return
-    st.caption(
-        "micro-F1, the metric of the paper's tables, whatever metric is chosen "
-        f"above. The paper averages over its 20 datasets, ours over {n_datasets}. "
-        + FLOOR_NOTE
-    )
+    st.caption(f"{entry.ranks_note}, ours over {n_datasets}. {FLOOR_NOTE}")
     st.table(_summary(comparison.summary).style.format(precision=2, na_rep=""))
     blocks = comparison.cells.groupby(["table", "measure"], sort=False)
     names = [f"{t} {m}".strip() for t, m in blocks.groups]
     for tab, (key, cells) in zip(st.tabs(names), blocks):
         per = comparison.per_budget.set_index(["table", "measure"]).loc[[key]]
         tab.markdown("Mean rank, paper / ours")
-        tab.table(_cells(cells))
+        tab.table(_cells(cells, entry.method_order))
         tab.markdown("Per budget: Spearman's correlation and the best method")
         tab.table(_per_budget(per.reset_index()).style.format(precision=2))
 
 
 def kuncheva_beside_published(ref: ResultsRef) -> None:
-    """Table 6 as published beside ours (50 %), when ``ref`` is the Paper 000 study."""
+    """A publication's similarity matrix beside ours, when one is registered."""
+    entry = published_entry(ref, "compare_similarity")
+    if entry is None:
+        return
     comparison = _comparison(
         ref,
-        "Table 6 at 50 %",
+        entry,
+        entry.similarity_heading,
         ("Matrices shown", "sim_published"),
-        "The paper's Kuncheva index at 50 % of the features (its 20 datasets) "
-        "beside the study's, and their difference.",
-        cached.paper000_kuncheva_comparison,
+        entry.similarity_help,
+        cached.published_similarity,
     )
     if comparison is None:
         return
@@ -165,9 +184,10 @@ def kuncheva_beside_published(ref: ResultsRef) -> None:
     cols[1].metric("Mean |ours - published|", f"{comparison.mean_abs_diff:.2f}")
     cols[2].metric("Spearman (pairs)", f"{comparison.spearman:.2f}")
     left, right = st.columns(2)
+    budget = f"{entry.similarity_budget:g} %"
     for col, matrix, title, key in (
-        (left, comparison.published, "Published (paper 000)", "sim_pub"),
-        (right, comparison.ours, "Ours (Paper 000 study)", "sim_ours"),
+        (left, comparison.published, f"Published ({entry.title})", "sim_pub"),
+        (right, comparison.ours, "Ours (the study)", "sim_ours"),
     ):
         col.plotly_chart(
             widgets.styled(similarity_heatmap(matrix, title=title)),
@@ -177,7 +197,7 @@ def kuncheva_beside_published(ref: ResultsRef) -> None:
         )
     fig = similarity_heatmap(
         comparison.difference,
-        title="Ours - published (Kuncheva at 50 %)",
+        title=f"Ours - published (Kuncheva at {budget})",
         scale_title="difference",
     )
     widgets.show_figure(
