@@ -71,8 +71,8 @@ def test_every_declared_pytest_marker_is_used():
 
 
 @pytest.fixture(scope="module")
-def wheel_files(tmp_path_factory) -> set[str]:
-    """The package files a wheel of the checkout holds (setup.py's build_py).
+def engine_build(tmp_path_factory) -> Path:
+    """The folder the engine's wheel is laid out in (setup.py's build_py).
 
     ``build_py`` is the step of ``pip wheel`` that lays the packages out, and
     it runs offline; CI's wheel job (``.ci/wheel``) builds and installs the
@@ -87,7 +87,17 @@ def wheel_files(tmp_path_factory) -> set[str]:
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
-    return {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel_files(engine_build) -> set[str]:
+    """The package files a wheel of the checkout holds."""
+    return {
+        p.relative_to(engine_build).as_posix()
+        for p in engine_build.rglob("*")
+        if p.is_file()
+    }
 
 
 def _checkout_files(folder: str, pattern: str) -> set[str]:
@@ -210,20 +220,109 @@ def test_mlfs_app_without_streamlit_names_the_extra(monkeypatch):
         app.check_app_installed()
 
 
-def test_the_wheel_holds_the_suites_configs_and_study_data(wheel_files):
-    """Check mlfs benchmark's two suites ship their configs and committed data
-    (mlfs_core/_study_configs, mlfs_core/_study_data), and no study script."""
+# ---- the papers apart from the engine (issue 45) ----------------------------------
+
+
+def _paper_words() -> re.Pattern:
+    """The architecture test's pattern of the papers' names (read, not copied)."""
+    import ast
+
+    tree = ast.parse((ROOT / "tests" / "architecture" / "test_layers.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and node.targets[0].id == "PAPER_WORDS":
+            return re.compile(node.value.args[0].value, re.IGNORECASE)
+    raise AssertionError("no PAPER_WORDS in tests/architecture/test_layers.py")
+
+
+@pytest.fixture(scope="module")
+def papers_files(tmp_path_factory) -> dict[str, bytes]:
+    """The files of the papers' wheel (mlfs_papers/setup.py's build_py)."""
+    out = tmp_path_factory.mktemp("papers_build_lib")
+    proc = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(out)],
+        cwd=ROOT / "mlfs_papers",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in out.rglob("*")
+        if p.is_file()
+    }
+
+
+def test_the_engine_wheel_names_no_paper(engine_build, wheel_files):
+    """Check no file of the engine's wheel is the papers' (no mlfs_papers, no
+    study config or data, no path with a paper's name), no engine file names
+    them, and no file of the wheel imports mlfs_papers."""
+    words = _paper_words()
+    assert words.search("mlfs_core/reproduction/paper000/claims.py")  # it bites
+    assert not [n for n in wheel_files if words.search(n) or "_study" in n]
+    assert not [n for n in wheel_files if n.startswith("mlfs_papers")]
+    assert not [n for n in wheel_files if n.endswith(".csv.gz")]  # study data
+    named, imports = [], []
+    for name in sorted(wheel_files):
+        text = (engine_build / name).read_bytes().decode("utf-8", errors="replace")
+        if name.startswith("mlfs_core/") and words.search(text):
+            named.append(name)
+        if re.search(r"^\s*(from|import) mlfs_papers\b", text, re.M):
+            imports.append(name)
+    assert named == [] and imports == []
+
+
+def test_the_papers_wheel_holds_its_suites_configs_data_and_tables(papers_files):
+    """Check the papers' wheel ships every module, both suites' configs and
+    committed data and the published tables, and no script of the studies."""
     from mlfs_papers._suites import SHIPPED_STUDIES
 
+    modules = _checkout_files("mlfs_papers", "**/*.py") - {"mlfs_papers/setup.py"}
+    assert "mlfs_papers/paper000/app.py" in modules
+    assert modules <= set(papers_files)
     for name in SHIPPED_STUDIES:
-        assert f"mlfs_core/_study_configs/study_{name}.toml" in wheel_files
+        config = f"mlfs_papers/_study_configs/study_{name}.toml"
+        assert (
+            papers_files[config]
+            == (ROOT / "configs" / config.split("/")[-1]).read_bytes()
+        )
         data = _checkout_files(f"studies/{name}/data", "*/*")
         assert any(d.endswith("/results.csv.gz") for d in data)
-        shipped = {"mlfs_core/_study_data/" + d.removeprefix("studies/") for d in data}
-        assert shipped <= wheel_files
-    assert not any(
-        n.startswith("mlfs_core/_study") and n.endswith(".py") for n in wheel_files
+        shipped = {
+            "mlfs_papers/_study_data/" + d.removeprefix("studies/") for d in data
+        }
+        assert shipped <= set(papers_files)
+    table = "mlfs_papers/_study_data/paper000/published.csv"
+    assert (
+        papers_files[table]
+        == (ROOT / "studies" / "paper000" / "published.csv").read_bytes()
     )
+    assert "mlfs_papers/setup.py" not in papers_files
+    assert not any(
+        n.startswith("mlfs_papers/_study") and n.endswith(".py") for n in papers_files
+    )
+    assert {n.split("/")[0] for n in papers_files} == {"mlfs_papers"}
+
+
+def test_the_papers_register_through_entry_points_only():
+    """Check the engine's pyproject declares no plug-in and the papers' declares
+    the conventions, both suites and the published tables, each importable."""
+    import importlib
+
+    import tomllib
+
+    assert "entry-points" not in _project()
+    papers = tomllib.loads((ROOT / "mlfs_papers" / "pyproject.toml").read_text())
+    assert papers["project"]["dependencies"] == ["mlfs-explorer>=0.2"]
+    points = papers["project"]["entry-points"]["mlfs_explorer.plugins"]
+    assert set(points) >= {
+        "paper001-conventions",
+        "paper000-suite",
+        "paper001-suite",
+        "paper000-published",
+    }
+    for module in points.values():
+        importlib.import_module(module)
 
 
 def test_the_suites_find_their_files_in_both_layouts(tmp_path, monkeypatch):
@@ -234,8 +333,8 @@ def test_the_suites_find_their_files_in_both_layouts(tmp_path, monkeypatch):
     assert config == ROOT / "configs" / "study_paper001.toml" and config.is_file()
     assert data == ROOT / "studies" / "paper001" / "data"
     monkeypatch.setattr(_suites, "ROOT", tmp_path / "site-packages")
-    monkeypatch.setattr(_suites, "PACKAGE", tmp_path / "site-packages" / "mlfs_core")
+    monkeypatch.setattr(_suites, "PACKAGE", tmp_path / "site-packages" / "mlfs_papers")
     config, data = _suites.study_locations("paper001")
-    package = tmp_path / "site-packages" / "mlfs_core"
+    package = tmp_path / "site-packages" / "mlfs_papers"
     assert config == package / "_study_configs" / "study_paper001.toml"
     assert data == package / "_study_data" / "paper001" / "data"
