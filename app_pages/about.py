@@ -2,12 +2,13 @@
 
 import streamlit as st
 
+from mlfs_core.selectors import families
 from ui.sections import about, methods
 
 plugins = methods.server_plugins()
 st.title("About MLFS Explorer")
 st.markdown(about.INTRO)
-for family, title in about.families().items():
+for family, title in families():  # the registry's titles
     st.subheader(title)
     # st.table wraps long text; a data grid would cut the descriptions off
     st.table(about.method_table(family).set_index("Method"))

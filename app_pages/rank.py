@@ -40,18 +40,15 @@ with st.spinner("Ranking the features ..."):
         # presenting): CS/BNS on dense data rank noise
         with chart_area if presenting else st.container():
             methods.dense_note(key, name, [(method, params)], shown=table.head(shown))
-        order_only = full_ranking.is_order_score(table, n_features)
+        order_only = full_ranking.is_order_only(method)
         tie = None if order_only else full_ranking.tie_note(table.head(shown))
         if tie:
             st.caption(tie)
-        if full_ranking.is_stepwise(method):
-            st.caption(
-                "Score: the criterion value J(f | S) when the feature was selected."
-            )
-        elif order_only:  # no chart: when presenting, this in its place
+        if order_only:  # no chart: when presenting, this in its place
             (chart_area if presenting else st).info(
-                f"{method} ranks features by their order alone (ranks of ranks, "
-                "a random draw, or a random order), so it has no score of strength: "
+                f"{method} ranks features by their order alone (for instance ranks "
+                "of ranks, a random draw, or a random order), so it has no score "
+                "of strength: "
                 f"the “score” is the position turned around, {n_features} for the "
                 f"1st feature, {n_features - 1} for the 2nd and so on. It orders the "
                 "features and says nothing about how far apart they are, so no bar "
@@ -59,12 +56,18 @@ with st.spinner("Ranking the features ..."):
                 "rank with MaxCS or MeanBNS, or open Learn: aggregation.",
                 icon=":material/info:",
             )
+        elif full_ranking.is_stepwise(method):
+            st.caption(
+                "Score: the criterion value J(f | S) when the feature was selected."
+            )
         # the table, then the chart: side by side, half of a 1024 px page hides the
         # score column
         left = st.container()
         right = None if order_only else (chart_area if presenting else st.container())
         left.dataframe(
-            full_ranking.display_table(table.head(shown), order_only=order_only),
+            full_ranking.display_table(
+                table.head(shown), order_only=order_only, n_features=n_features
+            ),
             hide_index=True,
             height=full_ranking.table_height(shown),
             column_config=full_ranking.column_config(order_only=order_only),
@@ -97,7 +100,7 @@ with st.spinner("Ranking the features ..."):
     st.subheader("Compare with another method")
     with st.container(border=True):
         other, other_params = methods.pick_method(
-            key="rank_b", default_family="paper001"
+            key="rank_b", default_family="information-theoretic"
         )
         k = st.number_input(
             "Top k to compare", 1, n_features, k_default, **links.bound("rank_k")

@@ -27,7 +27,7 @@ from mlfs_core.evaluation.runner import run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
-PAPER000 = list_methods("paper000")  # the eight CS/BNS methods
+PAPER000 = list_methods("score-aggregation")  # the eight CS/BNS methods
 
 
 def _runs(only: str | None):
@@ -44,7 +44,7 @@ def _runs(only: str | None):
                 ),
             )
     if only in (None, "B"):
-        methods = list_methods("paper001")
+        methods = list_methods("information-theoretic")
         for name in ("emotions", "yeast"):
             yield (
                 name,

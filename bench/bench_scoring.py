@@ -44,7 +44,7 @@ from mlfs_core.measures.chi2 import chi2_from_counts  # noqa: E402
 from mlfs_core.measures.counts import contingency_counts, presence  # noqa: E402
 from mlfs_core.selectors.filter import rank_filter_methods  # noqa: E402
 
-PAPER000 = list_methods("paper000")  # the eight CS/BNS methods
+PAPER000 = list_methods("score-aggregation")  # the eight CS/BNS methods
 
 
 def synthetic_rcv1v2(seed: int = 0):

@@ -8,18 +8,19 @@ figure and in whatever order.
 
 The built-in methods get their look from their place in the registry:
 
-- score + aggregation methods (paper 000 and the extra measures): the colour
-  says the aggregation (Max blue, Mean orange, RoR green, RaR vermillion),
-  the line style and marker say the measure (CS solid circles, BNS dashed
-  squares, IG dotted diamonds, OR dash-dot triangles, DF long-dash-dot
-  crosses), so the four lines of a per-measure panel have four colours;
-- the information-theoretic methods of paper 001, in registry order: the six
+- score + aggregation methods (families ``"score-aggregation"`` and
+  ``"extra"``): the colour says the aggregation (Max blue, Mean orange, RoR
+  green, RaR vermillion), the line style and marker say the measure (CS
+  solid circles, BNS dashed squares, IG dotted diamonds, OR dash-dot
+  triangles, DF long-dash-dot crosses), so the four lines of a per-measure
+  panel have four colours;
+- the information-theoretic greedy filters, in registry order: the six
   colours of Okabe-Ito's palette without black, solid, then the same colours
   dashed, each with a marker of its own (none a score + aggregation
   method's);
 - the baselines: RFS reddish purple, dotted; AF black, long-dashed;
-- an aggregation's name alone ("Max", "RaR": paper 000's Figure 1 draws one
-  line per aggregation in each measure's panel) its aggregation's colour.
+- an aggregation's name alone ("Max", "RaR": a figure with one line per
+  aggregation in each measure's panel) its aggregation's colour.
 
 No two built-in methods share colour, dash *and* marker. Any other name (a
 plug-in, a method of an uploaded results file) gets a look from a digest of
@@ -132,7 +133,7 @@ def built_in_looks() -> dict[str, dict[str, str]]:
             continue
         if name in BASELINES:
             looks[name] = dict(BASELINES[name])
-        elif spec.family in ("paper000", "extra"):
+        elif spec.family in ("score-aggregation", "extra"):
             aggregation, measure = split_name(name)
             dash, symbol = MEASURE_LINES[measure]
             looks[name] = {
@@ -140,7 +141,7 @@ def built_in_looks() -> dict[str, dict[str, str]]:
                 "dash": dash,
                 "symbol": symbol,
             }
-        else:  # paper 001 (or a built-in family added later): by registry order
+        else:  # information-theoretic (or a family added later): registry order
             n = len(INFORMATION_COLOURS)
             looks[name] = {
                 "color": INFORMATION_COLOURS[information % n],
@@ -153,8 +154,8 @@ def built_in_looks() -> dict[str, dict[str, str]]:
 
 def _family_look(name: str) -> dict[str, str] | None:
     """The look of a name that stands for a group of built-in methods: an
-    aggregation alone ("Max": the lines of paper 000's Figure 1, one per
-    aggregation and measure panel) takes its aggregation's colour."""
+    aggregation alone ("Max": one line per aggregation in each measure's
+    panel) takes its aggregation's colour."""
     colour = AGGREGATION_COLOURS.get(name)
     if colour is None:
         return None

@@ -15,6 +15,8 @@ _EXPORTS = {
     "Option": "._spec",
     "Ranking": "._spec",
     "REFERENCE_KINDS": "._spec",
+    "SCORE_KINDS": "._spec",
+    "FAMILIES": "._registry",
     "default_methods": "._registry",
     "reference_methods": "._registry",
     "families": "._registry",

@@ -1,10 +1,12 @@
 """Registry of feature-ranking methods: name -> implementation and metadata.
 
 :data:`METHODS` is one read-only table, complete as soon as this module is
-imported, in a fixed order: the paper-000 methods (CS, then BNS, each with
-Max, Mean, RoR, RaR), the paper-001 methods, the baselines RFS and AF, then
-the extra measures (IG, OR, DF). The implementation modules only *describe*
-their methods (:func:`~.filter.filter_specs`, :func:`~.greedy.greedy_specs`);
+imported, in a fixed order, family after family (:data:`FAMILIES`): score +
+aggregation (CS, then BNS, each with Max, Mean, RoR, RaR), the
+information-theoretic greedy filters, the baselines RFS and AF, then the
+extra measures (IG, OR, DF) with the same aggregations. The implementation
+modules only *describe* their methods (:func:`~.filter.filter_specs`,
+:func:`~.greedy.greedy_specs`);
 importing them changes nothing. :func:`rank_features`, the scikit-learn
 selector, the CLI, the experiment runner and the app all look methods up
 here by name.
@@ -22,9 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import MappingProxyType
 
+from .. import plugins
 from ..errors import ConfigError
 from ._spec import (
     REFERENCE_KINDS,
+    SCORE_KINDS,
     MethodSpec,
     Option,
     Ranking,
@@ -35,11 +39,12 @@ from .filter import filter_specs
 from .greedy import greedy_specs
 
 __all__ = [
-    "FAMILY_ORDER",
+    "FAMILIES",
     "METHODS",
     "MethodSpec",
     "Option",
     "REFERENCE_KINDS",
+    "SCORE_KINDS",
     "Ranking",
     "default_methods",
     "families",
@@ -53,19 +58,22 @@ __all__ = [
     "unregister",
 ]
 
-FAMILY_ORDER = ("paper000", "paper001", "baseline", "extra")
-FAMILY_LABELS = {
-    "paper000": "Score + aggregation (paper 000)",
-    "paper001": "Information-theoretic (paper 001)",
-    "baseline": "Baselines",
-    "extra": "Extra measures",
-    "user": "Your methods",
-}
+FAMILIES = MappingProxyType(
+    {
+        "score-aggregation": "Score + aggregation",
+        "information-theoretic": "Information-theoretic greedy filters",
+        "baseline": "Baselines",
+        "extra": "Extra measures + aggregation",
+    }
+)
+"""The built-in families in registry order, each with its title (the app's
+pickers and About page show these titles)."""
+_TITLES = {**FAMILIES, "user": "Your methods"}  # "user": a plain function's family
 
 
 def _built_in() -> dict[str, MethodSpec]:
     specs = [*filter_specs(), *greedy_specs()]
-    rank = {family: i for i, family in enumerate(FAMILY_ORDER)}
+    rank = {family: i for i, family in enumerate(FAMILIES)}
     ordered = sorted(specs, key=lambda s: rank[s.family])  # stable within a family
     table: dict[str, MethodSpec] = {}
     for spec in ordered:
@@ -94,7 +102,9 @@ def register(spec: MethodSpec | Callable, **fields) -> MethodSpec:
         For a function: ``name`` (default its ``__name__``), ``family``
         (default ``"user"``), ``stochastic``, ``options``, ``description``,
         ``version``, ``family_label``, ``reference``, ``default_for``,
-        ``formula``.
+        ``formula``, ``stepwise`` (default False), ``score_kind`` (default
+        ``"order"``: say ``"score"`` if the function returns scores of
+        strength) and ``citation``: see :class:`MethodSpec`.
 
     Returns
     -------
@@ -215,20 +225,22 @@ def method_identity(spec: MethodSpec | str) -> dict | None:
 def families() -> list[tuple[str, str]]:
     """``(family, title)`` of every family with a registered method, in order.
 
-    The built-in families first (:data:`FAMILY_ORDER`), then those of
-    methods added later, in the order they appeared.
+    The built-in families first (:data:`FAMILIES`, with their titles), then
+    those of methods added later, in the order they appeared, titled by
+    their first method's ``family_label`` (default: the family's name;
+    ``"user"``, a plain function's family, is "Your methods").
 
     Examples
     --------
     >>> families()[0]
-    ('paper000', 'Score + aggregation (paper 000)')
+    ('score-aggregation', 'Score + aggregation')
     """
     seen: dict[str, str] = {}
     for spec in _TABLE.values():
         if spec.family not in seen:
-            label = FAMILY_LABELS.get(spec.family) or spec.family_label or spec.family
+            label = _TITLES.get(spec.family) or spec.family_label or spec.family
             seen[spec.family] = label
-    rank = {f: i for i, f in enumerate(FAMILY_ORDER)}
+    rank = {f: i for i, f in enumerate(FAMILIES)}
     ordered = sorted(seen, key=lambda f: rank.get(f, len(rank)))
     return [(f, seen[f]) for f in ordered]
 
@@ -236,10 +248,11 @@ def families() -> list[tuple[str, str]]:
 def list_methods(family: str | None = None) -> list[str]:
     """Names of the registered methods, optionally of one family, in registry order.
 
-    Registry order: paper 000 (CS then BNS; Max, Mean, RoR, RaR), paper 001
-    (PPT-MI, IGMF, PMU, D2F, MDMR, LRFS, LSMFS, MLSMFS, SCLS, ATR), the
-    baselines (RFS, AF), the extra measures, then methods added by
-    :func:`register` in the order they were added.
+    Registry order: score + aggregation (CS then BNS; Max, Mean, RoR, RaR),
+    the information-theoretic greedy filters (PPT-MI, IGMF, PMU, D2F, MDMR,
+    LRFS, LSMFS, MLSMFS, SCLS, ATR), the baselines (RFS, AF), the extra
+    measures, then methods added by :func:`register` in the order they were
+    added.
 
     Examples
     --------
@@ -289,3 +302,21 @@ def reference_methods(kind: str | None = None) -> list[str]:
         for n, s in _TABLE.items()
         if s.reference and (kind is None or s.reference == kind)
     ]
+
+
+def _restore(name: str, spec: MethodSpec) -> None:
+    """Register ``spec`` again in a worker process (:mod:`mlfs_core.plugins`)."""
+    register(spec)
+
+
+plugins.add_registry(
+    plugins.Registry(
+        "methods",
+        _TABLE,
+        _BUILT_IN,
+        unregister,
+        export=_TABLE.__getitem__,
+        restore=_restore,
+        label=lambda name: (name, method_version(name)),
+    )
+)

@@ -64,6 +64,13 @@ REFERENCE_KINDS = {
 }
 """The values of :attr:`MethodSpec.reference` and what each means."""
 
+SCORE_KINDS = {
+    "score": "a measure of each feature's strength, higher is better",
+    "order": "only the position turned around: M for the first feature, M - 1 "
+    "for the second and so on (ranks of ranks, a random draw, an order)",
+}
+"""The values of :attr:`MethodSpec.score_kind` and what each means."""
+
 
 @dataclass(frozen=True)
 class MethodSpec:
@@ -74,8 +81,11 @@ class MethodSpec:
     name : str
         Public name, e.g. ``"MaxCS"`` or ``"PMU"``.
     family : str
-        ``"paper000"`` (CS/BNS + aggregation), ``"paper001"`` (information
-        theoretic), ``"baseline"`` (RFS, AF) or ``"extra"`` (IG, OR, DF).
+        The kind of method, a concept: ``"score-aggregation"`` (a score per
+        label, then an aggregation), ``"information-theoretic"`` (greedy
+        information-theoretic filters), ``"baseline"`` (RFS, AF), ``"extra"``
+        (more measures + aggregation: IG, OR, DF) or a family of your own
+        (titles: :data:`~mlfs_core.selectors.FAMILIES`).
     rank : callable
         ``rank(X, Y, *, k, rng, **params) -> Ranking``.
     stochastic : bool
@@ -110,6 +120,22 @@ class MethodSpec:
         The method's criterion in the plain notation of the Learn pages, e.g.
         ``"I(f_P; Y_P)"`` for a greedy filter's J(f | S) ("" if it has none).
         The Learn page "A greedy step" offers the methods that have one.
+    stepwise : bool
+        Whether the method picks its features one at a time, each step
+        depending on those already picked (the greedy filters): asking for
+        the top ``k`` then costs ``k`` steps, so the app ranks only the
+        features it shows and ranks them all on request. Default False.
+    score_kind : str
+        What the ranking's scores are: ``"score"`` (a strength, higher is
+        better; the default of a :class:`MethodSpec`) or ``"order"`` (only the
+        position turned around; the default of a plain function, see
+        :func:`spec_from_function`). The app draws no score chart for an
+        order. See :data:`SCORE_KINDS`.
+    citation : str
+        The method's source publication: authors, year, short title, e.g.
+        ``"Lee and Kim (2013), Feature selection for multi-label classification
+        using multivariate mutual information"`` ("" if none). Shown by the
+        app's About page and method pickers.
     """
 
     name: str
@@ -123,8 +149,16 @@ class MethodSpec:
     reference: str = ""
     default_for: tuple[str, ...] = ()
     formula: str = ""
+    stepwise: bool = False
+    score_kind: str = "score"
+    citation: str = ""
 
     def __post_init__(self):
+        if self.score_kind not in SCORE_KINDS:
+            raise ConfigError(
+                f"method {self.name!r}: score_kind must be one of "
+                f"{sorted(SCORE_KINDS)}, got {self.score_kind!r}"
+            )
         if self.reference not in REFERENCE_KINDS:
             raise ConfigError(
                 f"method {self.name!r}: reference must be one of "
@@ -306,6 +340,9 @@ def spec_from_function(
     reference: str = "",
     default_for: tuple[str, ...] = (),
     formula: str = "",
+    stepwise: bool = False,
+    score_kind: str = "order",
+    citation: str = "",
 ) -> MethodSpec:
     """A :class:`MethodSpec` around a plain ranking function.
 
@@ -321,8 +358,13 @@ def spec_from_function(
     family, stochastic, options, description, version, family_label
         As in :class:`MethodSpec`; ``options`` given here replace the
         inferred ones of the same name (to add choices or bounds).
-    reference, default_for, formula
+    reference, default_for, formula, stepwise, citation
         As in :class:`MethodSpec`.
+    score_kind : str
+        As in :class:`MethodSpec`, but ``"order"`` by default: a plain
+        function most often returns an order alone (its scores are then
+        filled from the positions). Pass ``"score"`` when it returns scores
+        that measure strength.
 
     Raises
     ------
@@ -373,6 +415,9 @@ random_state (as scikit-learn does)
         reference=reference,
         default_for=default_for,
         formula=formula,
+        stepwise=stepwise,
+        score_kind=score_kind,
+        citation=citation,
     )
 
 

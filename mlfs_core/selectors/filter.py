@@ -1,8 +1,10 @@
-"""Paper-000 methods (per-label measure + aggregation) and the baselines RFS and AF.
+"""Score + aggregation methods (a measure per label, then an aggregation) and
+the baselines RFS and AF.
 
-:func:`filter_specs` describes ``{Max,Mean,RoR,RaR}{CS,BNS}`` (plus the same
-aggregations of the extra measures IG, OR and DF under family ``"extra"``),
-``RFS`` and ``AF`` for the method registry (:mod:`._registry`).
+:func:`filter_specs` describes ``{Max,Mean,RoR,RaR}{CS,BNS}`` (family
+``"score-aggregation"``; plus the same aggregations of the extra measures IG,
+OR and DF under family ``"extra"``), ``RFS`` and ``AF`` (family
+``"baseline"``) for the method registry (:mod:`._registry`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..aggregation import (
 from ..measures import MEASURE_LABELS, MEASURES
 from ..measures.counts import BINARIZE, contingency_counts
 from ._spec import MethodSpec, Option, Ranking
+from .citations import SCORE_AGGREGATION, TEXT_MEASURES
 from .naming import method_name, parse_method_name
 
 
@@ -71,7 +74,7 @@ def _rank_filter(
 def rank_filter_methods(
     X, Y, methods, *, k=None, random_state=None, binarize="presence"
 ) -> dict[str, Ranking]:
-    """Rank with several paper-000 methods at once, sharing all common work.
+    """Rank with several score + aggregation methods at once, sharing all common work.
 
     The contingency counts are computed once, each measure's score matrix
     once, and each measure's per-label orders once for RoR and RaR, so all
@@ -181,11 +184,17 @@ _DEFAULT_FOR = dict.fromkeys(("MaxCS", "MeanCS", "MaxBNS", "RaRBNS"), ("experime
 measures (with the baselines RFS and AF)."""
 
 
+_SCORE_KIND = {"max": "score", "mean": "score", "ror": "order", "rar": "order"}
+"""Max and Mean aggregate scores; Round-Robin and Rand-Robin merge per-label
+orders, so their score is only the position turned around."""
+
+
 def filter_specs() -> list[MethodSpec]:
     """The specs of every measure + aggregation method and of RFS and AF."""
     specs = []
     for measure in MEASURE_LABELS:
-        family = "paper000" if measure in ("chi2", "bns") else "extra"
+        first = measure in ("chi2", "bns")
+        family = "score-aggregation" if first else "extra"
         for aggregation in AGGREGATION_LABELS:
             stochastic = aggregation == "rar"
             name = method_name(aggregation, measure)
@@ -207,6 +216,8 @@ def filter_specs() -> list[MethodSpec]:
                         f"{_MEASURE_TEXT[measure]} after Binary Relevance."
                     ),
                     default_for=_DEFAULT_FOR.get(name, ()),
+                    score_kind=_SCORE_KIND[aggregation],
+                    citation=SCORE_AGGREGATION if first else TEXT_MEASURES,
                 )
             )
     return specs + [
@@ -218,6 +229,8 @@ def filter_specs() -> list[MethodSpec]:
             description="Random feature selection: a seeded random permutation.",
             reference="random",
             default_for=("experiment-A", "control"),
+            score_kind="order",
+            citation=SCORE_AGGREGATION,
         ),
         MethodSpec(
             name="AF",
@@ -226,5 +239,7 @@ def filter_specs() -> list[MethodSpec]:
             description="All features, in file order (the no-selection baseline).",
             reference="all",
             default_for=("experiment-A",),
+            score_kind="order",
+            citation=SCORE_AGGREGATION,
         ),
     ]

@@ -80,6 +80,7 @@ from .._validation import check_int, check_k
 from ..errors import ConfigError
 from ..measures.discretize import STRATEGIES, Discretizer
 from ._spec import MethodSpec, Option, Ranking
+from .citations import GREEDY
 from .it.criteria import CRITERIA, Context, Criterion, redundancy_of
 from .it.data import prepare_codes
 from .progress import report_progress
@@ -379,7 +380,9 @@ def greedy_specs() -> list[MethodSpec]:
     return [
         MethodSpec(
             name=method,
-            family="paper001",
+            family="information-theoretic",
+            stepwise=True,
+            citation=GREEDY[method],
             rank=_make_rank(method),
             stochastic=False,
             options=_options(method),

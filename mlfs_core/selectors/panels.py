@@ -1,4 +1,5 @@
-"""Panels of methods grouped by their measure, as in paper 000's Figure 1.
+"""Panels of methods grouped by their measure (as in Spolaôr and Tsoumakas (2013),
+Figure 1).
 
 Apart from :mod:`.naming` because the default baselines come from the
 registry, which itself builds the built-in names with :mod:`.naming`.
@@ -15,7 +16,7 @@ from .naming import OTHER_PANEL, is_filter_name, split_name
 def measure_panels(
     methods: Iterable[str], baselines: Iterable[str] | None = None
 ) -> dict[str, list[str]]:
-    """Group method names by the measure in their name, as in paper 000's Figure 1.
+    """Group method names by the measure in their name, one panel per measure.
 
     Parameters
     ----------

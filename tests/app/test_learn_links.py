@@ -120,7 +120,7 @@ def test_a_link_comparing_more_than_shown_ranks_enough():
     comparison lists 30 rows of each method (PMU ranks only what is asked)."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params.update(
-        rank_a_family="Information-theoretic (paper 001)",
+        rank_a_family="Information-theoretic greedy filters",
         rank_a_method="PMU",
         rank_top="5",
         rank_k="30",

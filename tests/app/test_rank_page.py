@@ -8,6 +8,9 @@ import mlfs_core
 
 from .conftest import charts, new_app, open_page
 
+GREEDY = "Information-theoretic greedy filters"
+"""The family title of the greedy filters in the method picker."""
+
 
 def _rank_page(data_dir=None):
     at = new_app()
@@ -71,7 +74,7 @@ def _spy_rankings(monkeypatch) -> list[tuple[str, object]]:
 
 def _greedy_page(data_dir, method="D2F"):
     at = _rank_page(data_dir)
-    at.radio(key="rank_a_family").set_value("Information-theoretic (paper 001)").run()
+    at.radio(key="rank_a_family").set_value(GREEDY).run()
     at.selectbox(key="rank_a_method").select(method).run()
     at.slider(key="rank_top").set_value(5).run()
     at.number_input(key="rank_k").set_value(5).run()
@@ -143,7 +146,7 @@ def test_method_options_render_from_the_registry(data_dir):
     ``tau`` accepted 0; now each widget follows the method's registry Option.
     """
     at = _rank_page(data_dir)
-    at.radio(key="rank_a_family").set_value("Information-theoretic (paper 001)").run()
+    at.radio(key="rank_a_family").set_value(GREEDY).run()
     at.selectbox(key="rank_a_method").select("PMU").run()
     assert not at.exception
     spec = mlfs_core.get_method("PMU")
@@ -175,7 +178,7 @@ def test_sample_page_never_ranks_every_feature(monkeypatch):
     """Check that on the sample (M = 2000) no ranking asks for all features."""
     calls = _spy_rankings(monkeypatch)
     at = _rank_page()
-    at.radio(key="rank_a_family").set_value("Information-theoretic (paper 001)").run()
+    at.radio(key="rank_a_family").set_value(GREEDY).run()
     assert not at.exception, [e.value for e in at.exception]
     assert any(m == "PPT-MI" for m, _ in calls)
     assert all(k is not None and k <= 50 for m, k in calls if m != "MaxCS"), calls

@@ -25,21 +25,6 @@ two papers live in the browser, on the bundled sample data or on your own datase
   number on the current dataset.
 """
 
-FAMILY_TITLES = {
-    "paper000": "Score + aggregation methods (paper 000)",
-    "paper001": "Information-theoretic greedy filters (paper 001)",
-    "baseline": "Baselines",
-    "extra": "Extra measures (information gain, odds ratio, document frequency)",
-}
-
-
-def families() -> dict[str, str]:
-    """Family -> section title, for every family in the registry (a plug-in's
-    own family under the title it gave)."""
-    from mlfs_core.selectors import families as registry_families
-
-    return {f: FAMILY_TITLES.get(f, title) for f, title in registry_families()}
-
 
 REFERENCES = """
 - **[000]** N. Spolaôr and G. Tsoumakas, *Evaluating Feature Selection Methods for
@@ -61,7 +46,8 @@ REFERENCES = """
 
 
 def method_table(family: str) -> pd.DataFrame:
-    """Name, one-sentence description and default options of each method of a family."""
+    """Name, one-sentence description, default options and source publication
+    (its spec's ``citation``) of each method of a family."""
     rows = []
     for name in mlfs_core.list_methods(family):
         spec = mlfs_core.get_method(name)
@@ -73,6 +59,7 @@ def method_table(family: str) -> pd.DataFrame:
                 "What it does": spec.description,
                 "Stochastic": "yes" if spec.stochastic else "no",
                 "Options (defaults)": options,
+                "Source": spec.citation or "none",
             }
         )
     return pd.DataFrame(rows)

@@ -8,7 +8,6 @@ all features at once and are ranked in full straight away.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -24,24 +23,21 @@ _REQUEST = "rank_full_request"
 
 
 def is_stepwise(method: str) -> bool:
-    """Whether ``method`` ranks one feature per step (paper 001's greedy filters)."""
-    return mlfs_core.get_method(method).family == "paper001"
+    """Whether ``method`` picks one feature per step (its spec's ``stepwise``)."""
+    return mlfs_core.get_method(method).stepwise
 
 
 ORDER_SCORE = "order score"
 """Column title of a score that is only the position turned around (M, M-1, ...)."""
 
 
-def is_order_score(table: pd.DataFrame, n_features: int) -> bool:
-    """Whether a ranking's scores are its positions turned around (M, M-1, ...).
+def is_order_only(method: str) -> bool:
+    """Whether ``method``'s scores are only its order (its spec's ``score_kind``).
 
-    RoR and RaR aggregate per-label ranks, and RFS/AF have no measure: their
+    RoR and RaR merge per-label ranks, RFS and AF have no measure: their
     "score" is ``M - position + 1``, an order, not a strength.
     """
-    if table.empty:
-        return False
-    expected = n_features - table["position"].to_numpy() + 1
-    return bool(np.allclose(table["score"].to_numpy(dtype=float), expected))
+    return mlfs_core.get_method(method).score_kind == "order"
 
 
 def tie_note(table: pd.DataFrame) -> str | None:
@@ -62,14 +58,21 @@ def tie_note(table: pd.DataFrame) -> str | None:
     )
 
 
-def display_table(table: pd.DataFrame, *, order_only: bool) -> pd.DataFrame:
+def display_table(
+    table: pd.DataFrame, *, order_only: bool, n_features: int
+) -> pd.DataFrame:
     """The columns the page shows: position, feature, score (no index column).
 
     The feature index is left out of the view (the CSV keeps it), so the
-    score stays visible in half a 1024 px page.
+    score stays visible in half a 1024 px page. For a method whose scores
+    are only an order, the column is the order score ``M - position + 1``
+    (whatever numbers the method returned beside its order).
     """
     shown = table[["position", "feature", "score"]]
-    return shown.rename(columns={"score": ORDER_SCORE}) if order_only else shown
+    if not order_only:
+        return shown
+    order = n_features - shown["position"].to_numpy(dtype=float) + 1
+    return shown.drop(columns="score").assign(**{ORDER_SCORE: order})
 
 
 def column_config(*, order_only: bool) -> dict:

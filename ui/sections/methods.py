@@ -1,5 +1,5 @@
-"""Method pickers: families from the registry, paper-000 names split into measure +
-aggregation, and the server's plug-ins.
+"""Method pickers: families from the registry, score + aggregation names split into
+measure + aggregation, and the server's plug-ins.
 
 Nothing here names a method: the families, their titles and their methods come
 from the registry (:func:`mlfs_core.selectors.families`), so a plug-in's method
@@ -45,7 +45,9 @@ def family_choices() -> dict[str, str]:
     return {title: family for family, title in families()}
 
 
-def pick_method(*, key: str, default_family: str = "paper000") -> tuple[str, tuple]:
+def pick_method(
+    *, key: str, default_family: str = "score-aggregation"
+) -> tuple[str, tuple]:
     """Family radio, then measure + aggregation or a method name, then its options.
 
     Every widget is bound to the URL (:func:`ui.links.bound`) under ``key``
@@ -70,9 +72,19 @@ def pick_method(*, key: str, default_family: str = "paper000") -> tuple[str, tup
     else:
         method = st.selectbox("Method", names, **links.bound(f"{key}_method"))
     with st.expander(options_title(method), expanded=False):
-        st.caption(mlfs_core.get_method(method).description)
+        st.caption(method_caption(method))
         params = method_params(method, key=key)
     return method, params
+
+
+def method_caption(method: str) -> str:
+    """A method's description and, when its spec has one, its source (citation)."""
+    spec = mlfs_core.get_method(method)
+    return (
+        f"{spec.description} Source: {spec.citation}."
+        if spec.citation
+        else (spec.description)
+    )
 
 
 def options_title(method: str) -> str:

@@ -9,77 +9,23 @@ above it.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from mlfs_core.analysis import control_comparisons, nemenyi_pvalues, wilcoxon_holm
-from mlfs_core.columns import METHOD, METRIC
-from mlfs_core.plots import figure_from_dict, pvalue_heatmap
+from mlfs_core.plots import figure_from_dict
 from mlfs_core.selectors import default_methods
 
 from .. import cached, links, widgets
 from ..results import ResultsRef
 
-ALPHA = 0.05
 TESTS = {
-    "Wilcoxon signed-rank, Holm-adjusted": ("wilcoxon-holm", wilcoxon_holm),
-    "Nemenyi (from the average ranks)": ("bonferroni-dunn", nemenyi_pvalues),
+    "Wilcoxon signed-rank, Holm-adjusted": ("wilcoxon-holm", "wilcoxon-holm"),
+    "Nemenyi (from the average ranks)": ("bonferroni-dunn", "nemenyi"),
 }
-"""Label -> (the control-method test to pair with it, the pairwise function)."""
+"""Label -> (the control-method test to pair with it, the pairwise test of
+:data:`ui.cached.PAIRWISE_TESTS`)."""
 CONTROL = "control"
 """The :attr:`~mlfs_core.MethodSpec.default_for` place of the default control
 method: the first such registered method among those compared (registry order)."""
-
-
-def _direction(metric: str) -> bool:
-    """The metric's direction; an unknown (uploaded) metric counts as higher-better,
-    as on the rest of the page (the metric selector says so)."""
-    known = widgets.is_higher_better(metric)
-    return True if known is None else known
-
-
-def _table(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
-    table = cached.results(ref)
-    return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
-
-
-def _choice(metric: str, budget: float) -> dict:
-    return {
-        "metric": metric,
-        "budget": budget,
-        "higher_is_better": _direction(metric),
-        "reference_methods": cached.keeps_all_features(),
-    }
-
-
-# Cached: the page reruns on every widget above (budget slider, metric), and
-# the tests, their heatmap and table take about a second together.
-@st.cache_data(show_spinner=False, **cached.BOUNDS)
-def _pvalues(
-    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float, label: str
-) -> pd.DataFrame:
-    pairwise = TESTS[label][1]
-    return pairwise(_table(ref, metric, methods), **_choice(metric, budget))
-
-
-@st.cache_data(show_spinner=False, **cached.BOUNDS)
-def _heatmap(pvalues: pd.DataFrame, title: str) -> dict:
-    return pvalue_heatmap(pvalues, alpha=ALPHA, title=title).to_dict()
-
-
-@st.cache_data(show_spinner=False, **cached.BOUNDS)
-def _compared(
-    ref: ResultsRef,
-    metric: str,
-    methods: tuple[str, ...],
-    budget: float,
-    control: str,
-    test: str,
-) -> pd.DataFrame:
-    table = _table(ref, metric, methods)
-    return control_comparisons(
-        table, control, test=test, alpha=ALPHA, **_choice(metric, budget)
-    )
 
 
 def show_posthoc(
@@ -98,19 +44,28 @@ def show_posthoc(
     )
     control_test = TESTS[label][0]
     pvalues = widgets.call_or_error(
-        "No post-hoc test here", _pvalues, ref, metric, methods, budget, label
+        "No post-hoc test here",
+        cached.posthoc_pvalues,
+        ref,
+        metric,
+        methods,
+        budget,
+        TESTS[label][1],
     )
     if pvalues is None:
         return
     where = widgets.budget_text(budget, by)
     widgets.show_figure(
-        figure_from_dict(_heatmap(pvalues, f"{label}: {metric} at {where}")),
+        figure_from_dict(
+            cached.pvalue_figure(pvalues, f"{label}: {metric} at {where}")
+        ),
         pvalues.reset_index(),
         key="posthoc_fig",
         filename=f"posthoc_{control_test}_{metric}",
     )
     st.caption(
-        f"Cells marked * (bold, framed) have p ≤ {ALPHA:g}: those two methods "
+        f"Cells marked * (bold, framed) have p ≤ {cached.POSTHOC_ALPHA:g}: those "
+        "two methods "
         "differ significantly. Rows and columns run from the best average rank."
     )
     names = list(pvalues.index)
@@ -125,7 +80,7 @@ def show_posthoc(
     widgets.remember("posthoc_control")
     compared = widgets.call_or_error(
         "No control comparison here",
-        _compared,
+        cached.control_table,
         ref,
         metric,
         methods,

@@ -28,7 +28,7 @@ def _curves(methods, budgets=(10, 20, 30)) -> pd.DataFrame:
 def test_twelve_methods_get_twelve_distinct_colour_and_dash_pairs():
     """Check that 12 methods (paper 001) never share both colour and dash,
     and that the first 7 names outside the registry get 7 colours."""
-    paper001 = list_methods("paper001") + list_methods("baseline")
+    paper001 = list_methods("information-theoretic") + list_methods("baseline")
     styles = method_styles(paper001)
     assert len({(s["color"], s["dash"]) for s in styles.values()}) == 12
     styles = method_styles([f"M{i}" for i in range(12)])

@@ -30,8 +30,8 @@ from mlfs_core.plots._style import (
 )
 from mlfs_core.selectors import METHODS, list_methods, register, unregister
 
-PAPER000 = list_methods("paper000") + list_methods("baseline")
-PAPER001 = list_methods("paper001") + list_methods("baseline")
+PAPER000 = list_methods("score-aggregation") + list_methods("baseline")
+PAPER001 = list_methods("information-theoretic") + list_methods("baseline")
 
 
 def _curves(methods, panels=("d0",), budgets=(10, 20, 30)) -> pd.DataFrame:

@@ -24,7 +24,7 @@ def test_registry_lists_paper_methods():
     """Check that the registry lists the eight paper-000 methods and both baselines by
     name.
     """
-    assert list_methods("paper000") == PAPER000
+    assert list_methods("score-aggregation") == PAPER000
     assert list_methods("baseline") == ["RFS", "AF"]
 
 

@@ -38,7 +38,7 @@ def test_all_ten_methods_are_registered_with_their_options():
     """Check that every method is registered with its family and defaults."""
     for name in IT_METHODS:
         spec = mlfs_core.get_method(name)
-        assert spec.family == "paper001" and not spec.stochastic
+        assert spec.family == "information-theoretic" and not spec.stochastic
         assert {"bins", "discretize", "legacy_binning"} <= set(spec.defaults)
         assert spec.defaults["bins"] == 3 and spec.defaults["discretize"] == "uniform"
     assert (
@@ -47,7 +47,7 @@ def test_all_ten_methods_are_registered_with_their_options():
     assert METHODS["PMU"].defaults["variant"] == "definition"
     assert METHODS["MDMR"].defaults["variant"] == "definition"
     assert "tau" not in METHODS["PMU"].defaults
-    assert sorted(mlfs_core.list_methods("paper001")) == sorted(IT_METHODS)
+    assert sorted(mlfs_core.list_methods("information-theoretic")) == sorted(IT_METHODS)
 
 
 @pytest.mark.parametrize("method", IT_METHODS)
@@ -125,29 +125,8 @@ def test_identical_features_keep_index_order(method):
     assert rank_discrete(codes, Y, method).order.tolist() == [0, 1, 2, 3]
 
 
-def test_mdmr_reference_code_equals_d2f(planted):
-    """Check that MDMR(variant="reference-code") is D2F, and differs from MDMR."""
-    codes, Y = planted
-    ref = rank_discrete(codes, Y, "MDMR", variant="reference-code")
-    d2f = rank_discrete(codes, Y, "D2F")
-    mdmr = rank_discrete(codes, Y, "MDMR")
-    np.testing.assert_array_equal(ref.order, d2f.order)
-    np.testing.assert_allclose(ref.criterion_path, d2f.criterion_path, atol=1e-12)
-    assert not np.allclose(mdmr.criterion_path, d2f.criterion_path)
-
-
-def test_pmu_reference_code_adds_diagonal_and_doubles_pairs(planted):
-    """Check that reference-code PMU's first value is -2 sum_{i<j} I(f;l_i;l_j)."""
-    codes, Y = planted
-    definition = rank_discrete(codes[:, [2]], Y, "PMU", k=1).criterion_path[0]
-    reference = rank_discrete(codes[:, [2]], Y, "PMU", variant="reference-code", k=1)
-    relevance = rank_discrete(codes[:, [2]], Y, "D2F", k=1).criterion_path[0]
-    pair_sum = relevance - definition
-    assert reference.criterion_path[0] == pytest.approx(-2 * pair_sum, abs=1e-12)
-
-
 def test_igmf_is_not_reversed(planted):
-    """Check that IGMF ranks by decreasing gain (no reference-code reversal)."""
+    """Check that IGMF ranks by decreasing gain (never in reverse index order)."""
     codes, Y = planted
     ranking = rank_discrete(codes, Y, "IGMF")
     assert np.all(np.diff(ranking.criterion_path) <= TIE_TOLERANCE)

@@ -65,7 +65,7 @@ def test_registered_filter_names_all_parse_and_others_do_not():
     """Check that the registry and the parser agree on which methods are filters."""
     for name in mlfs_core.list_methods():
         family = mlfs_core.get_method(name).family
-        assert is_filter_name(name) == (family in ("paper000", "extra")), name
+        assert is_filter_name(name) == (family in ("score-aggregation", "extra")), name
 
 
 def test_rank_filter_methods_uses_the_shared_parser():

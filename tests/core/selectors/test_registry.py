@@ -75,8 +75,8 @@ def test_table_is_read_only():
 def test_register_refuses_to_overwrite_and_unregister_removes_own_methods():
     spec = MethodSpec(name="Mine", family="baseline", rank=METHODS["AF"].rank)
     with pytest.raises(ConfigError, match="already registered"):
-        register(MethodSpec(name="MaxCS", family="paper000", rank=spec.rank))
-    assert get_method("MaxCS").family == "paper000"
+        register(MethodSpec(name="MaxCS", family="score-aggregation", rank=spec.rank))
+    assert get_method("MaxCS").family == "score-aggregation"
     register(spec)
     try:
         assert list_methods()[-1] == "Mine" and METHODS["Mine"] is spec
@@ -124,7 +124,7 @@ def test_option_metadata_of_the_paper001_methods():
         ("PMU", {"bins": 0}, r"bins must be an int in \[2, 1000\], got 0"),
         ("PMU", {"bins": True}, r"bins must be an int in \[2, 1000\], got True"),
         ("ATR", {"tau": 0}, "tau must be an int >= 1, got 0"),
-        ("PMU", {"variant": "ref"}, "variant must be one of definition"),
+        ("PMU", {"variant": "ref"}, "PMU has no variant .ref.; registered: definition"),
         ("SCLS", {"discretize": "kmeans"}, "discretize must be one of uniform"),
         ("SCLS", {"legacy_binning": "yes"}, "legacy_binning must be True or False"),
         ("RaRBNS", {"weighting": "inv"}, "weighting must be one of inverse"),
