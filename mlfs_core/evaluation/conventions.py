@@ -25,9 +25,9 @@ names ``+``-joined in canonical order; cache keys use it.
 
 Plug-ins register conventions when imported. A name the registry does not
 know triggers one load of the installed plug-ins (the entry-point group
-:data:`PLUGIN_GROUP`), then the lookup is retried. The reproduction of paper
-001's published code registers its four conventions that way
-(:mod:`mlfs_core.reproduction.paper001.conventions`).
+:data:`~mlfs_core.plugins.PLUGIN_GROUP`, and ``MLFS_PLUGINS``), then the
+lookup is retried: a plug-in such as the conventions of a published method's
+own code registers them that way.
 
 Examples
 --------
@@ -43,10 +43,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
+from ..plugins import PLUGIN_GROUP, load_plugins
 
 DEFINITION = "definition"
-PLUGIN_GROUP = "mlfs_explorer.plugins"
-"""Entry-point group of the installed plug-ins (see :func:`load_plugins`)."""
 LABEL_RULES = ("train", "train_or_test")
 
 
@@ -124,7 +123,7 @@ def register_convention(convention: Convention) -> None:
 
 
 def register_preset(name: str, conventions, *, metrics=None) -> None:
-    """Name a set of registered conventions (e.g. all of one paper's code).
+    """Name a set of registered conventions (e.g. all of one method's own code).
 
     Parameters
     ----------
@@ -182,23 +181,6 @@ def register_split_provider(name: str, provider: SplitProvider) -> None:
         train/test pair with ``Dataset.split`` set) or returned unchanged.
     """
     SPLIT_PROVIDERS[name] = provider
-
-
-def load_plugins() -> list[str]:
-    """Import every installed plug-in (entry-point group :data:`PLUGIN_GROUP`) once.
-
-    Delegates to :func:`mlfs_core.plugins.load_plugins` (which also loads the
-    plug-ins named by ``MLFS_PLUGINS``).
-
-    Returns
-    -------
-    list of str
-        The entry points loaded by this call (empty after the first call).
-    """
-    from ..plugins import load_plugins as load
-
-    infos = load(entry_points=True, environment=True)
-    return [i.name for i in infos if i.kind == "entry point"]
 
 
 def _known(name: str) -> bool:

@@ -6,7 +6,6 @@ names are imported on first use (scikit-learn only with the selector).
 
 from __future__ import annotations
 
-from .. import plugins  # noqa: F401  installs the unknown-name plug-in loader
 from .._lazy import lazy_exports
 
 _EXPORTS = {

@@ -111,13 +111,11 @@ def test_plugin(tmp_path, monkeypatch):
 
     path = tmp_path / "testbase_plugin.py"
     path.write_text(PLUGIN)
-    saved = plugins._registries(), dict(plugins._LOADED), set(sys.modules)
+    saved = plugins.checkpoint(), set(sys.modules)
     monkeypatch.setenv("MLFS_PLUGINS", str(path))
     yield path
-    plugins._rollback(saved[0])
-    plugins._LOADED.clear()
-    plugins._LOADED.update(saved[1])
-    for module in [m for m in sys.modules if m not in saved[2]]:
+    plugins.rollback(saved[0])
+    for module in [m for m in sys.modules if m not in saved[1]]:
         if module.startswith("_mlfs_plugin_"):
             sys.modules.pop(module)
 

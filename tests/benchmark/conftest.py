@@ -52,13 +52,10 @@ def mine():
     again (the plug-in tests check exactly what a process has loaded)."""
     from mlfs_core import plugins
 
-    before = plugins._registries()
-    loaded = dict(plugins._LOADED)
+    state = plugins.checkpoint()
     load_test_plugin()
     yield METHOD
-    plugins._rollback(before)
-    plugins._LOADED.clear()
-    plugins._LOADED.update(loaded)
+    plugins.rollback(state)
 
 
 def _config_text(datasets: Path) -> str:

@@ -86,13 +86,10 @@ def fresh_plugins(monkeypatch):
     from mlfs_core import plugins
 
     monkeypatch.delenv("MLFS_PLUGINS", raising=False)
-    before = plugins._registries()
-    loaded = dict(plugins._LOADED)
+    state = plugins.checkpoint()
     modules = set(sys.modules)
     yield plugins
-    plugins._rollback(before)
-    plugins._LOADED.clear()
-    plugins._LOADED.update(loaded)
+    plugins.rollback(state)
     for name in set(sys.modules) - modules:
         if name.startswith("_mlfs_plugin_"):
             del sys.modules[name]

@@ -19,6 +19,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
+from ... import plugins
 from ..._validation import check_XY
 from ...errors import ConfigError
 from .mlknn import MLkNN
@@ -326,3 +327,32 @@ def make_classifier(name: str, params: dict | None = None, *, random_state: int 
         return factory(random_state=random_state, **params)
     except TypeError as exc:
         raise ConfigError(f"classifier {name!r}: bad parameters: {exc}") from None
+
+
+def _export(name: str) -> tuple:
+    params = _PARAMETERS.get(name)
+    return (
+        CLASSIFIERS[name],
+        kernel_dependent(name, {}),
+        None if params is None else tuple(params()),
+        _VERSIONS.get(name, ""),
+    )
+
+
+def _restore(name: str, payload: tuple) -> None:
+    """Register a classifier a parent process sent (:mod:`mlfs_core.plugins`)."""
+    factory, dependent, parameters, version = payload
+    register_classifier(
+        name,
+        factory,
+        kernel_dependent=dependent,
+        parameters=parameters,
+        version=version,
+    )
+
+
+plugins.add_registry(
+    plugins.Registry(
+        "classifiers", CLASSIFIERS, _BUILT_IN, unregister_classifier, _export, _restore
+    )
+)

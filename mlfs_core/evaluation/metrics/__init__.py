@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ... import plugins
 from ...errors import ConfigError
 from .ranking import average_precision, ranking_loss
 from .spec import MetricSpec
@@ -344,3 +345,27 @@ def compute_metrics(
             with blame("metric", n):
                 out[n] = s.function(Y_true, Y_pred, scores)
     return out
+
+
+def _export(name: str) -> tuple:
+    return METRICS[name], _VERSIONS.get(name, "")
+
+
+def _restore(name: str, payload: tuple) -> None:
+    """Register a metric a parent process sent (:mod:`mlfs_core.plugins`)."""
+    spec, version = payload
+    register_metric(
+        name,
+        spec.function,
+        higher_is_better=spec.higher_is_better,
+        needs_scores=spec.needs_scores,
+        description=spec.description,
+        version=version,
+    )
+
+
+plugins.add_registry(
+    plugins.Registry(
+        "metrics", METRICS, _BUILT_IN, unregister_metric, _export, _restore
+    )
+)

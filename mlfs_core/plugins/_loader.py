@@ -1,37 +1,9 @@
-"""Bring your own code: load plug-ins that register methods, classifiers and metrics.
+"""Finding and importing plug-ins: files, modules, entry points, ``MLFS_PLUGINS``.
 
-A *plug-in* is a Python module that, when imported, registers what it brings
-through the public functions :func:`mlfs_core.selectors.register` (ranking
-methods), :func:`mlfs_core.evaluation.classifiers.register_classifier`
-(classifiers) and :func:`mlfs_core.evaluation.metrics.register_metric`
-(metrics). It reaches the engine in one of four ways, all ending in
-:func:`load_plugins`:
-
-- the Python API: ``load_plugins(["mine.py"])`` or ``load_plugins(["my_pkg"])``;
-- the command line: ``mlfs --plugin mine.py experiment ...`` or
-  ``mlfs experiment --plugin mine.py ...`` (repeatable, every sub-command);
-- an experiment config: ``plugins = ["mine.py"]`` (paths relative to the
-  config file, like its dataset paths);
-- installed packages: the entry-point group ``mlfs_explorer.plugins``
-  (:data:`PLUGIN_GROUP`), and the environment variable ``MLFS_PLUGINS``
-  (:data:`ENV_VAR`, specs separated by :data:`os.pathsep`). These two are the
-  only ways into the app: it never accepts uploaded code.
-
-A *spec* is an importable module name (``"my_pkg.methods"``) or the path of a
-``.py`` file. Loading is idempotent: a spec already loaded in this process is
-not loaded again. A file is identified by its resolved path and the SHA-256
-digest of its bytes; asking again for a file whose bytes changed since it was
-loaded raises :class:`~mlfs_core.errors.ConfigError` (a process cannot hold
-two versions of one method; restart it). The digest of a plug-in's file and
-each method's ``version`` enter the method's cache keys, so changed code never
-returns stale cached values.
-
-Worker processes (joblib/loky, Dask, ``GridSearchCV(n_jobs=...)``) load the
-same plug-ins: the runner sends :func:`plugin_specs` along with each task and
-the worker calls :func:`ensure_plugins` before running it; a pickled
-:class:`~mlfs_core.selectors.MultiLabelSelector` carries them too. This
-module never changes ``os.environ``: to give plug-ins to processes you start
-yourself, set ``MLFS_PLUGINS`` before starting them.
+See :mod:`mlfs_core.plugins` for the four ways in. Each load is recorded as a
+:class:`PluginInfo` naming what the plug-in registered (read from the
+registries' declarations, :mod:`._registries`); a plug-in that fails while
+loading has what it registered removed again.
 """
 
 from __future__ import annotations
@@ -47,22 +19,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import _code
-from .errors import ConfigError
+from .. import _code
+from ..errors import ConfigError
+from ._registries import added, registries, remove_added, snapshot
 
 __all__ = [
     "ENV_VAR",
     "PLUGIN_GROUP",
     "PluginInfo",
+    "checkpoint",
     "config_plugins",
     "ensure_plugins",
     "file_digest",
     "load_plugins",
     "loaded_plugins",
-    "pack",
     "plugin_specs",
-    "registered_here",
-    "run_with_plugins",
+    "rollback",
 ]
 
 PLUGIN_GROUP = "mlfs_explorer.plugins"
@@ -125,67 +97,14 @@ def _is_file_spec(spec: str) -> bool:
     return spec.endswith(".py") or "/" in spec or os.sep in spec
 
 
-_REGISTRY_MODULES = (
-    ("methods", "mlfs_core.selectors._registry", "_TABLE", "_BUILT_IN"),
-    ("classifiers", "mlfs_core.evaluation.classifiers", "CLASSIFIERS", "_BUILT_IN"),
-    ("metrics", "mlfs_core.evaluation.metrics", "METRICS", "_BUILT_IN"),
-)
-
-
-def _registries() -> dict[str, dict | None]:
-    """Names in each registry now; None for a registry not imported yet (it then
-    holds only its built-ins), so that a snapshot imports nothing heavy."""
-    out: dict[str, dict | None] = {}
-    for kind, module_name, table, _ in _REGISTRY_MODULES:
-        module = sys.modules.get(module_name)
-        table_now = getattr(module, table, None) if module is not None else None
-        out[kind] = None if table_now is None else dict(table_now)
-    return out
-
-
-def _added(before: dict, kind: str) -> list[str]:
-    """Names registered in ``kind`` since the snapshot ``before``."""
-    for name, module_name, table, built_in in _REGISTRY_MODULES:
-        if name != kind:
-            continue
-        module = sys.modules.get(module_name)
-        if module is None:
-            return []
-        old = before[kind] if before[kind] is not None else getattr(module, built_in)
-        return [n for n in getattr(module, table) if n not in old]
-    raise KeyError(kind)
-
-
-def _rollback(before: dict) -> None:
-    """Undo whatever a failed plug-in registered."""
-    if _added(before, "methods"):
-        from .selectors._registry import unregister
-
-        for name in _added(before, "methods"):
-            unregister(name)
-    if _added(before, "classifiers"):
-        from .evaluation.classifiers import unregister_classifier
-
-        for name in _added(before, "classifiers"):
-            unregister_classifier(name)
-    if _added(before, "metrics"):
-        from .evaluation.metrics import unregister_metric
-
-        for name in _added(before, "metrics"):
-            unregister_metric(name)
-
-
 def _registered(before: dict) -> dict:
-    methods = _added(before, "methods")
-    if methods:
-        from .selectors._registry import method_version
-
-        methods = [(n, method_version(n)) for n in methods]
-    return {
-        "methods": tuple(methods),
-        "classifiers": tuple(_added(before, "classifiers")),
-        "metrics": tuple(_added(before, "metrics")),
-    }
+    """What each registry gained since ``before``, as :class:`PluginInfo` fields."""
+    out = {}
+    for kind in ("methods", "classifiers", "metrics"):
+        registry = registries().get(kind)
+        names = added(before, kind)
+        out[kind] = tuple(registry.label(n) for n in names) if names else ()
+    return out
 
 
 def _where(exc: BaseException, path: str | None) -> str:
@@ -201,20 +120,20 @@ def _where(exc: BaseException, path: str | None) -> str:
 
 
 def _run_import(label: str, path: str | None, do_import):
-    before = _registries()
+    before = snapshot()
     try:
         module = do_import()
     except ConfigError as exc:
-        _rollback(before)
+        remove_added(before)
         raise ConfigError(f"plugin {label}: {exc}{_where(exc, path)}") from None
     except ModuleNotFoundError as exc:
-        _rollback(before)
+        remove_added(before)
         raise ConfigError(
             f"plugin {label}: module {exc.name!r} not found "
             "(is it installed, or on PYTHONPATH?)"
         ) from None
     except Exception as exc:
-        _rollback(before)
+        remove_added(before)
         where = _where(exc, path)
         raise ConfigError(
             f"plugin {label} failed to load: {type(exc).__name__}: {exc}{where}"
@@ -436,130 +355,21 @@ def plugin_specs() -> tuple[str, ...]:
     return tuple(i.spec for i in _LOADED.values() if i.kind != "entry point")
 
 
-def registered_here() -> dict:
-    """What this process registered outside any plug-in (``register`` in a script).
+def checkpoint() -> tuple:
+    """The plug-in state of this process: registries' names and loaded plug-ins.
 
-    Returns
-    -------
-    dict
-        ``methods`` (MethodSpec objects), ``classifiers`` (name -> (factory,
-        kernel_dependent, parameters, version)) and ``metrics`` (name ->
-        MetricSpec, version) that are neither built in nor from a loaded
-        plug-in. The runner sends them to worker processes with each task
-        (they must pickle, as joblib's cloudpickle does for functions).
+    For tests and notebooks that try plug-ins: :func:`rollback` returns to it.
     """
-    from .evaluation import classifiers as c
-    from .evaluation import metrics as m
-    from .selectors._registry import METHODS, is_built_in
-
-    from_plugins = {"methods": set(), "classifiers": set(), "metrics": set()}
-    for info in _LOADED.values():
-        from_plugins["methods"].update(n for n, _ in info.methods)
-        from_plugins["classifiers"].update(info.classifiers)
-        from_plugins["metrics"].update(info.metrics)
-    out: dict = {"methods": [], "classifiers": {}, "metrics": {}}
-    for name, spec in METHODS.items():
-        if not is_built_in(name) and name not in from_plugins["methods"]:
-            out["methods"].append(spec)
-    for name, factory in c.CLASSIFIERS.items():
-        if name not in c._BUILT_IN and name not in from_plugins["classifiers"]:
-            params = c._PARAMETERS.get(name)
-            out["classifiers"][name] = (
-                factory,
-                c.kernel_dependent(name, {}),
-                None if params is None else tuple(params()),
-                c._VERSIONS.get(name, ""),
-            )
-    for name, spec in m.METRICS.items():
-        if name not in m._BUILT_IN and name not in from_plugins["metrics"]:
-            out["metrics"][name] = (spec, m._VERSIONS.get(name, ""))
-    if not any(out.values()):
-        return {}
-    return out
+    return snapshot(), dict(_LOADED)
 
 
-def _pickler():
-    try:
-        import cloudpickle
-    except ImportError:  # pragma: no cover - older joblib vendors it
-        from joblib.externals import cloudpickle
-    return cloudpickle
-
-
-def pack(additions: dict) -> tuple[bytes, ...]:
-    """:func:`registered_here`'s items, each pickled on its own (cloudpickle).
-
-    An item that cannot be pickled is left out; one that a worker cannot
-    unpickle (defined in a module the worker cannot import) is skipped there,
-    so it breaks only the tasks that need it (with "unknown method").
-    """
-    dumps = _pickler().dumps
-    out = []
-    for spec in additions.get("methods", ()):
-        items = [("method", spec)]
-        out += _try_dumps(dumps, items)
-    for name, value in additions.get("classifiers", {}).items():
-        out += _try_dumps(dumps, [("classifier", (name, value))])
-    for name, value in additions.get("metrics", {}).items():
-        out += _try_dumps(dumps, [("metric", (name, value))])
-    return tuple(out)
-
-
-def _try_dumps(dumps, items) -> list[bytes]:
-    try:
-        return [dumps(item) for item in items]
-    except Exception:  # noqa: BLE001 - not picklable: the worker lacks it
-        return []
-
-
-def _register_missing(packed) -> None:
-    """Register in this (worker) process what :func:`pack` sent, where missing."""
-    import pickle
-
-    from .evaluation import classifiers as c
-    from .evaluation import metrics as m
-    from .selectors._registry import METHODS, register
-
-    for blob in packed:
-        try:
-            kind, value = pickle.loads(blob)
-        except Exception:  # noqa: BLE001 - its module is not importable here
-            continue
-        if kind == "method" and value.name not in METHODS:
-            register(value)
-        elif kind == "classifier" and value[0] not in c.CLASSIFIERS:
-            name, (factory, dependent, params, version) = value
-            c.register_classifier(
-                name,
-                factory,
-                kernel_dependent=dependent,
-                parameters=params,
-                version=version,
-            )
-        elif kind == "metric" and value[0] not in m.METRICS:
-            name, (spec, version) = value
-            m.register_metric(
-                name,
-                spec.function,
-                higher_is_better=spec.higher_is_better,
-                needs_scores=spec.needs_scores,
-                description=spec.description,
-                version=version,
-            )
-
-
-def run_with_plugins(specs, fn, args, kwargs, additions=None):
-    """Load ``specs`` in this (worker) process, then return ``fn(*args, **kwargs)``.
-
-    ``additions`` (:func:`pack` of :func:`registered_here`) are registered
-    first where missing, so a method registered in the parent's script works
-    in workers.
-    """
-    if specs:
-        ensure_plugins(specs)
-    if additions:
-        _register_missing(additions)
-    return fn(*args, **kwargs)
+def rollback(state: tuple) -> None:
+    """Unregister what was registered since :func:`checkpoint` gave ``state``,
+    and forget the plug-ins loaded since (their modules stay imported)."""
+    before, loaded = state
+    remove_added(before)
+    _LOADED.clear()
+    _LOADED.update(loaded)
 
 
 def _load_installed() -> None:

@@ -1,0 +1,78 @@
+"""Bring your own code: load plug-ins that register methods, classifiers and metrics.
+
+A *plug-in* is a Python module that, when imported, registers what it brings
+through the public functions :func:`mlfs_core.selectors.register` (ranking
+methods), :func:`mlfs_core.evaluation.classifiers.register_classifier`
+(classifiers) and :func:`mlfs_core.evaluation.metrics.register_metric`
+(metrics). It reaches the engine in one of four ways, all ending in
+:func:`load_plugins`:
+
+- the Python API: ``load_plugins(["mine.py"])`` or ``load_plugins(["my_pkg"])``;
+- the command line: ``mlfs --plugin mine.py experiment ...`` or
+  ``mlfs experiment --plugin mine.py ...`` (repeatable, every sub-command);
+- an experiment config: ``plugins = ["mine.py"]`` (paths relative to the
+  config file, like its dataset paths);
+- installed packages: the entry-point group ``mlfs_explorer.plugins``
+  (:data:`PLUGIN_GROUP`), and the environment variable ``MLFS_PLUGINS``
+  (:data:`ENV_VAR`, specs separated by :data:`os.pathsep`). These two are the
+  only ways into the app: it never accepts uploaded code.
+
+A *spec* is an importable module name (``"my_pkg.methods"``) or the path of a
+``.py`` file. Loading is idempotent: a spec already loaded in this process is
+not loaded again. A file is identified by its resolved path and the SHA-256
+digest of its bytes; asking again for a file whose bytes changed since it was
+loaded raises :class:`~mlfs_core.errors.ConfigError` (a process cannot hold
+two versions of one method; restart it). The digest of a plug-in's file and
+each method's ``version`` enter the method's cache keys, so changed code never
+returns stale cached values.
+
+Worker processes (joblib/loky, Dask, ``GridSearchCV(n_jobs=...)``) load the
+same plug-ins: the runner sends :func:`plugin_specs` along with each task and
+the worker calls :func:`ensure_plugins` before running it; a pickled
+:class:`~mlfs_core.selectors.MultiLabelSelector` carries them too. This
+module never changes ``os.environ``: to give plug-ins to processes you start
+yourself, set ``MLFS_PLUGINS`` before starting them.
+
+The package sits below every registry: the registries declare themselves to
+it (:class:`Registry`, :func:`add_registry`) and it imports none of them.
+Its parts: :mod:`._loader` (finding and importing plug-ins),
+:mod:`._registries` (the registries' declarations) and :mod:`._workers`
+(handing plug-ins to worker processes).
+"""
+
+from __future__ import annotations
+
+from ._loader import (
+    ENV_VAR,
+    PLUGIN_GROUP,
+    PluginInfo,
+    checkpoint,
+    config_plugins,
+    ensure_plugins,
+    file_digest,
+    load_plugins,
+    loaded_plugins,
+    plugin_specs,
+    rollback,
+)
+from ._registries import Registry, add_registry
+from ._workers import pack, registered_here, run_with_plugins
+
+__all__ = [
+    "ENV_VAR",
+    "PLUGIN_GROUP",
+    "PluginInfo",
+    "Registry",
+    "add_registry",
+    "checkpoint",
+    "config_plugins",
+    "ensure_plugins",
+    "file_digest",
+    "load_plugins",
+    "loaded_plugins",
+    "pack",
+    "plugin_specs",
+    "registered_here",
+    "rollback",
+    "run_with_plugins",
+]
