@@ -189,37 +189,36 @@ _SCORE_KIND = {"max": "score", "mean": "score", "ror": "order", "rar": "order"}
 orders, so their score is only the position turned around."""
 
 
+def _measure_spec(measure: str, aggregation: str) -> MethodSpec:
+    """The spec of one measure + aggregation method, e.g. ``MaxCS``."""
+    first = measure in ("chi2", "bns")  # CS and BNS; the others are "extra"
+    stochastic = aggregation == "rar"
+    name = method_name(aggregation, measure)
+    return MethodSpec(
+        name=name,
+        family="score-aggregation" if first else "extra",
+        rank=partial(_rank_filter, measure=measure, aggregation=aggregation),
+        stochastic=stochastic,
+        options=(WEIGHTING_OPTION, BINARIZE_OPTION)
+        if stochastic
+        else (BINARIZE_OPTION,),
+        description=(
+            f"Ranks features by {_AGG_TEXT[aggregation]} "
+            f"{_MEASURE_TEXT[measure]} after Binary Relevance."
+        ),
+        default_for=_DEFAULT_FOR.get(name, ()),
+        score_kind=_SCORE_KIND[aggregation],
+        citation=SCORE_AGGREGATION if first else TEXT_MEASURES,
+    )
+
+
 def filter_specs() -> list[MethodSpec]:
     """The specs of every measure + aggregation method and of RFS and AF."""
-    specs = []
-    for measure in MEASURE_LABELS:
-        first = measure in ("chi2", "bns")
-        family = "score-aggregation" if first else "extra"
-        for aggregation in AGGREGATION_LABELS:
-            stochastic = aggregation == "rar"
-            name = method_name(aggregation, measure)
-            specs.append(
-                MethodSpec(
-                    name=name,
-                    family=family,
-                    rank=partial(
-                        _rank_filter, measure=measure, aggregation=aggregation
-                    ),
-                    stochastic=stochastic,
-                    options=(
-                        (WEIGHTING_OPTION, BINARIZE_OPTION)
-                        if stochastic
-                        else (BINARIZE_OPTION,)
-                    ),
-                    description=(
-                        f"Ranks features by {_AGG_TEXT[aggregation]} "
-                        f"{_MEASURE_TEXT[measure]} after Binary Relevance."
-                    ),
-                    default_for=_DEFAULT_FOR.get(name, ()),
-                    score_kind=_SCORE_KIND[aggregation],
-                    citation=SCORE_AGGREGATION if first else TEXT_MEASURES,
-                )
-            )
+    specs = [
+        _measure_spec(measure, aggregation)
+        for measure in MEASURE_LABELS
+        for aggregation in AGGREGATION_LABELS
+    ]
     return specs + [
         MethodSpec(
             name="RFS",
