@@ -52,6 +52,8 @@ def test_ci_lints_and_runs_the_engine_tests_on_the_floors():
     script = (ROOT / ".ci" / "run").read_text()
     assert "ruff check ." in script and "ruff format --check ." in script
     assert "$(python3 .ci/floors.py)" in script
+    assert ".venv-min/bin/pip install -q --no-deps -e . -e ./mlfs_papers" in script
+    assert 'pip install -q -e ".[test]" -e ./mlfs_papers' in script
     assert '.venv-min/bin/python -m pytest tests/core tests/app -m "not browser"' in (
         script
     )
@@ -153,15 +155,17 @@ def test_ci_installs_the_wheel_outside_the_checkout_and_opens_the_app():
     assert "\n.ci/wheel\n" in (ROOT / ".ci" / "run").read_text()
     job = (ROOT / ".ci" / "wheel").read_text()
     for step in (
-        "pip wheel -q --no-deps -w dist .",
+        "pip wheel -q --no-deps -w dist .\n",
+        "pip wheel -q --no-deps -w dist ./mlfs_papers",
         'cd "$work"',
         "python3 -m venv venv",
-        'venv/bin/pip install -q "$wheel[app]"',
+        'venv/bin/pip install -q "$wheel[app]" "$papers"',
         'venv/bin/mlfs app --server.port "$port" --server.address 127.0.0.1',
         "/_stcore/health",
         'tests/app/check_render.py" "$url"',
         "venv/bin/mlfs stats sample",
-        "check_shipped()",
+        "from mlfs_papers._suites import check_shipped; check_shipped()",
+        "list_suites()",
         'kill "$server"',
     ):
         assert step in job, step
@@ -198,9 +202,9 @@ def test_the_readme_first_command_installs_the_app():
     """Check the README's quick start installs the app extra before starting it."""
     readme = (ROOT / "README.md").read_text()
     first = re.search(r"```bash\n(.*?)\n", readme).group(1)
-    assert first == 'pip install -e ".[app]" && streamlit run app.py'
+    assert first == 'pip install -e ".[app]" -e ./mlfs_papers && streamlit run app.py'
     index = (ROOT / "docs" / "index.md").read_text()
-    assert 'pip install -e ".[app]" && streamlit run app.py' in index
+    assert first in index
 
 
 def test_mlfs_app_without_streamlit_names_the_extra(monkeypatch):

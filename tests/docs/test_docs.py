@@ -20,8 +20,8 @@ NOT_OURS = {DOCS / "reproduction.md", DOCS / "benchmarks-it.md"}
 SUBPACKAGES = ["data", "measures", "selectors", "evaluation", "analysis", "plots"]
 SUBPACKAGES += ["explain", "columns"]
 QUICK_START = [
-    'pip install -e ".[app]" && streamlit run app.py',
-    'pip install -e ".[test]" && python -m pytest',
+    'pip install -e ".[app]" -e ./mlfs_papers && streamlit run app.py',
+    'pip install -e ".[test]" -e ./mlfs_papers && python -m pytest',
 ]
 
 
