@@ -1,9 +1,10 @@
 """Top-k rankings for the Rank page, and a full ranking on request.
 
-Greedy (information-theoretic) methods cost one step per ranked feature, so
-the page asks only for the features it shows; ranking every feature is a
-separate request with a progress bar and a stop button. Other methods score
-all features at once and are ranked in full straight away.
+Stepwise methods (the spec's ``stepwise``: the greedy filters, or a plug-in
+that says so) cost one step per ranked feature, so the page asks only for the
+features it shows; ranking every feature is a separate request with a
+progress bar and a stop button. Other methods score all features at once and
+are ranked in full straight away.
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ def table_height(rows: int) -> int:
 def top_ranking(
     key: DatasetKey, method: str, params: tuple, seed: int, k: int, *, what: str
 ) -> pd.DataFrame | None:
-    """The ranking the page shows: top ``k`` for greedy methods, else all."""
+    """The ranking the page shows: top ``k`` for stepwise methods, else all."""
     wanted = k if is_stepwise(method) else None
     return widgets.call_or_error(
         what, cached.ranking, key, method, params, seed, wanted
