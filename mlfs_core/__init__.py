@@ -8,8 +8,9 @@ The public API (stable names and signatures):
 - ranking: :func:`rank_features`, :func:`compute_ranking`, :func:`rank_filter_methods`,
   :func:`list_methods`, :func:`get_method`, :class:`MultiLabelSelector`
 - evaluation: :func:`run_experiment`, :class:`ExperimentConfig`, :data:`METRICS`
-- analysis: :func:`average_ranks`, :func:`friedman_nemenyi`, :func:`kuncheva_index`,
-  :func:`similarity_matrix`, :func:`metric_curves`, :func:`dataset_means`
+- analysis: :func:`select` (a :class:`Selection`, which :func:`average_ranks`,
+  :func:`friedman_nemenyi` and :func:`metric_curves` take),
+  :func:`kuncheva_index`, :func:`similarity_matrix`, :func:`dataset_means`
 """
 
 from __future__ import annotations
@@ -32,12 +33,14 @@ _EXPORTS = {
     "check_rng": "._random",
     "AGGREGATIONS": ".aggregation",
     "FriedmanResult": ".analysis",
+    "Selection": ".analysis",
     "average_ranks": ".analysis",
     "dataset_means": ".analysis",
     "friedman_nemenyi": ".analysis",
     "kuncheva_index": ".analysis",
     "metric_curves": ".analysis",
     "precision_at_k": ".analysis",
+    "select": ".analysis",
     "similarity_matrix": ".analysis",
     "KNOWN_LABEL_HINTS": ".data",
     "Dataset": ".data",
@@ -76,12 +79,14 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from ._random import check_rng  # noqa: F401
     from .analysis import (  # noqa: F401
         FriedmanResult,
+        Selection,
         average_ranks,
         dataset_means,
         friedman_nemenyi,
         kuncheva_index,
         metric_curves,
         precision_at_k,
+        select,
         similarity_matrix,
     )
     from .data import (  # noqa: F401
@@ -132,6 +137,7 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "MethodSpec",
     "MultiLabelSelector",
     "Ranking",
+    "Selection",
     "average_ranks",
     "check_rng",
     "compute_ranking",
@@ -153,6 +159,7 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "rank_filter_methods",
     "run_experiment",
     "save_config",
+    "select",
     "similarity_matrix",
 ]
 

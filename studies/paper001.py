@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 
 from mlfs_core.analysis import (
+    budget_column,
     friedman_on_means,
     method_wins,
     metric_curves,
+    select,
     variant_ranks,
 )
 from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC
@@ -271,7 +273,11 @@ def _selection_time(timings: pd.DataFrame, tables: Path) -> list[str]:
 def _curves(res: pd.DataFrame, png: bool, root: Path) -> list[str]:
     lines = ["### Metric vs k (mean over the test part, every dataset)", ""]
     for metric in sorted(res[METRIC].unique()):
-        curves = metric_curves(res[res[METRIC] == metric])
+        rows = res[res[METRIC] == metric]
+        # every row at its own budget, unchecked: the curves rank nothing
+        curves = metric_curves(
+            select(rows, by=[budget_column(rows)], reference_methods=(), missing="keep")
+        )
         fig = metric_vs_k(curves[curves[METHOD].isin(IT_METHODS)], metric)
         label = metric.replace("_", " ")
         # one pixel per CSS pixel: the 11-panel curves stay a few hundred kB each

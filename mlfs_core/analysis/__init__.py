@@ -1,9 +1,21 @@
 """Analysis of experiment results across datasets: ranks, tests, similarity, curves.
 
 Every function is pure: DataFrames in, DataFrames (or frozen dataclasses) out.
+The rank-based analyses and the curves take one :class:`Selection`, made by
+:func:`select` from a results table: one metric (its direction known), one
+budget (or the mean over budgets, or each budget apart), complete blocks::
+
+    chosen = select(results, metric="micro_f1", budget=50)
+    friedman_nemenyi(chosen), wilcoxon_holm(chosen), average_ranks(chosen)
 """
 
-from ._select import all_features_references
+from ._blocks import (
+    MISSING,
+    all_features_references,
+    broadcast_reference,
+    budget_column,
+    check_blocks,
+)
 from .curves import dataset_means, display_table, metric_curves
 from .means import (
     friedman_on_means,
@@ -20,14 +32,9 @@ from .posthoc import (
     wilcoxon_holm,
     wilcoxon_method,
 )
-from .ranks import (
-    average_ranks,
-    broadcast_reference,
-    budget_column,
-    dataset_ranks,
-    rank_table,
-)
+from .ranks import average_ranks, dataset_ranks, rank_table
 from .recovery import load_planted_truth, precision_at_k, recovery_table
+from .selection import Selection, select
 from .similarity import kuncheva_index, similarity_matrix
 from .stats import (
     FriedmanResult,
@@ -39,13 +46,16 @@ from .stats import (
 )
 
 __all__ = [
+    "MISSING",
     "FriedmanResult",
+    "Selection",
     "all_features_references",
     "average_ranks",
     "bonferroni_dunn_cd",
     "bonferroni_dunn_q",
     "broadcast_reference",
     "budget_column",
+    "check_blocks",
     "control_comparisons",
     "dataset_means",
     "dataset_ranks",
@@ -64,6 +74,7 @@ __all__ = [
     "nemenyi_q",
     "precision_at_k",
     "rank_table",
+    "select",
     "recovery_table",
     "similarity_matrix",
     "variant_ranks",

@@ -1,8 +1,9 @@
-"""Comparisons on per-dataset means over budgets (the ATR paper's Tables 3-8).
+"""Comparisons on per-dataset means over budgets.
 
 The input is the long table of :func:`mlfs_core.analysis.dataset_means`:
 columns ``dataset, method, metric, mean`` (one row per dataset, method and
-metric; the mean of the metric over k = 1..50 selected features). Every
+metric; the mean of the metric over every budget, e.g. k = 1..50 selected
+features). Every
 function here ranks methods within each (dataset, metric), 1 = best, ties
 sharing the average of the ranks they span.
 """
@@ -15,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ..columns import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
-from ._select import check_blocks, check_missing
+from ._blocks import check_blocks, check_missing
+from .selection import select
 from .stats import SUMMARY_COLUMNS, friedman_nemenyi
 
 _MISSING_DOC = """missing : {"refuse", "drop-blocks"}, default="refuse"
@@ -184,7 +186,7 @@ def variant_ranks(
         The base set of methods.
     variants : mapping of str to mapping of str to str
         Variant name -> {method in ``methods``: its label under that variant},
-        e.g. ``{"definition": {"PMU": "PMU"}, "reference-code": {"PMU":
+        e.g. ``{"definition": {"PMU": "PMU"}, "variant": {"PMU":
         "PMU-ref"}}``.
     higher_is_better : mapping of str to bool, optional
         Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
@@ -268,7 +270,7 @@ def friedman_on_means(
         table = sub.rename(columns={MEAN: VALUE})[[DATASET, METHOD, VALUE]]
         if table[DATASET].nunique() < 2:
             continue
-        res = friedman_nemenyi(table, alpha=alpha, higher_is_better=hib[name])
+        res = friedman_nemenyi(select(table, higher_is_better=hib[name]), alpha=alpha)
         ranks = res.ranks[MEAN]
         summary = res.summary()
         del summary["n_methods"]  # the same for every metric: not a column here

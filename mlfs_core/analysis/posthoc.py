@@ -35,14 +35,13 @@ Scandinavian Journal of Statistics 6 (1979) 65-70.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..columns import METHOD, RANK
-from ._select import select
 from .ranks import method_blocks
+from .selection import Selection, checked
 
 __all__ = [
     "CONTROL_TESTS",
@@ -100,9 +99,15 @@ def holm_adjust(pvalues) -> np.ndarray:
     return adjusted
 
 
-def _blocks(table: pd.DataFrame, caller: str, **choice):
+def _blocks(selection: Selection, caller: str):
     """Complete blocks (datasets x methods), their ranks, methods best first."""
-    chosen = select(table, caller=caller, stacklevel=3, **choice)
+    chosen = checked(selection, caller)
+    if chosen.by:
+        raise ValueError(
+            f"{caller} compares methods on one block of datasets, but the "
+            f"selection ranks by={list(chosen.by)!r} apart; select one budget "
+            "(budget=) or the mean over budgets (over_budgets='mean')"
+        )
     wide = method_blocks(chosen.table, [])
     n, k = wide.shape
     if n < 2 or k < 2:
@@ -127,16 +132,7 @@ def _square(pvalues: np.ndarray, methods) -> pd.DataFrame:
     return out
 
 
-def nemenyi_pvalues(
-    table: pd.DataFrame,
-    *,
-    metric: str | None = None,
-    budget=None,
-    over_budgets: str | None = None,
-    higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] | None = None,
-    missing: str = "refuse",
-) -> pd.DataFrame:
+def nemenyi_pvalues(selection: Selection) -> pd.DataFrame:
     """Nemenyi post-hoc p-values of every pair of methods.
 
     For k methods on N datasets with average ranks R_i, the statistic of a
@@ -147,15 +143,8 @@ def nemenyi_pvalues(
 
     Parameters
     ----------
-    table : DataFrame
-        The tidy results table (or columns ``dataset, method, value``); rows
-        are narrowed as in :func:`~mlfs_core.friedman_nemenyi`.
-    metric, budget, over_budgets, higher_is_better, reference_methods
-        As in :func:`~mlfs_core.friedman_nemenyi`: one metric, one budget (or
-        the mean over budgets), direction from :data:`mlfs_core.METRICS`.
-    missing : {"refuse", "drop-blocks"}, default="refuse"
-        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
-        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
+    selection : Selection
+        The block to compare on, made by :func:`~mlfs_core.analysis.select`.
 
     Returns
     -------
@@ -166,29 +155,21 @@ def nemenyi_pvalues(
     Raises
     ------
     ValueError
-        As :func:`~mlfs_core.friedman_nemenyi` (several metrics or budgets,
-        unknown direction, fewer than 2 complete datasets or 2 methods).
+        If the selection ranks groups apart (``by``), or fewer than 2
+        complete datasets or 2 methods remain.
 
     Examples
     --------
     >>> import pandas as pd
+    >>> from mlfs_core.analysis import select
     >>> t = pd.DataFrame({"dataset": ["a", "a", "b", "b", "c", "c"],
     ...                   "method": ["X", "Y"] * 3, "metric": "micro_f1",
     ...                   "value": [0.9, 0.1, 0.8, 0.2, 0.7, 0.3]})
-    >>> p = nemenyi_pvalues(t)
+    >>> p = nemenyi_pvalues(select(t))
     >>> list(p.index), round(float(p.loc["X", "Y"]), 4)
     (['X', 'Y'], 0.0833)
     """
-    wide, mean_ranks = _blocks(
-        table,
-        "nemenyi_pvalues",
-        metric=metric,
-        budget=budget,
-        over_budgets=over_budgets,
-        higher_is_better=higher_is_better,
-        reference_methods=reference_methods,
-        missing=missing,
-    )
+    wide, mean_ranks = _blocks(selection, "nemenyi_pvalues")
     n, k = wide.shape
     r = mean_ranks.to_numpy()
     q = np.abs(r[:, None] - r[None, :]) / np.sqrt(k * (k + 1) / (6.0 * n))
@@ -262,14 +243,8 @@ def _check_wilcoxon_method(method: str, caller: str) -> None:
 
 
 def wilcoxon_holm(
-    table: pd.DataFrame,
+    selection: Selection,
     *,
-    metric: str | None = None,
-    budget=None,
-    over_budgets: str | None = None,
-    higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] | None = None,
-    missing: str = "refuse",
     zero_method: str = "wilcox",
     method: str = "auto",
 ) -> pd.DataFrame:
@@ -287,19 +262,13 @@ def wilcoxon_holm(
 
     Parameters
     ----------
-    table : DataFrame
-        The tidy results table (or columns ``dataset, method, value``); rows
-        are narrowed as in :func:`~mlfs_core.friedman_nemenyi`.
-    metric, budget, over_budgets, higher_is_better, reference_methods
-        As in :func:`~mlfs_core.friedman_nemenyi`.
+    selection : Selection
+        The block to compare on, made by :func:`~mlfs_core.analysis.select`.
     zero_method : {"wilcox", "pratt", "zsplit"}
         Treatment of datasets on which a pair ties (scipy's option).
     method : {"auto", "exact", "asymptotic"}
         The p-value's method for every pair, or "auto": per pair, as
         :func:`wilcoxon_method` says.
-    missing : {"refuse", "drop-blocks"}, default="refuse"
-        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
-        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
@@ -310,22 +279,14 @@ def wilcoxon_holm(
     Examples
     --------
     >>> import pandas as pd
+    >>> from mlfs_core.analysis import select
     >>> t = pd.DataFrame({"dataset": list("aabbccdd"), "method": ["X", "Y"] * 4,
     ...                   "value": [0.9, 0.1, 0.8, 0.2, 0.7, 0.3, 0.6, 0.5]})
-    >>> float(wilcoxon_holm(t, higher_is_better=True).loc["X", "Y"])
+    >>> float(wilcoxon_holm(select(t, higher_is_better=True)).loc["X", "Y"])
     0.125
     """
     _check_wilcoxon_method(method, "wilcoxon_holm")
-    wide, _ = _blocks(
-        table,
-        "wilcoxon_holm",
-        metric=metric,
-        budget=budget,
-        over_budgets=over_budgets,
-        higher_is_better=higher_is_better,
-        reference_methods=reference_methods,
-        missing=missing,
-    )
+    wide, _ = _blocks(selection, "wilcoxon_holm")
     values = wide.to_numpy(dtype=float)
     k = values.shape[1]
     upper = np.triu_indices(k, 1)
@@ -379,17 +340,11 @@ def bonferroni_dunn_cd(n_methods: int, n_datasets: int, alpha: float = 0.05) -> 
 
 
 def control_comparisons(
-    table: pd.DataFrame,
+    selection: Selection,
     control: str,
     *,
     test: str = "bonferroni-dunn",
     alpha: float = 0.05,
-    metric: str | None = None,
-    budget=None,
-    over_budgets: str | None = None,
-    higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] | None = None,
-    missing: str = "refuse",
     zero_method: str = "wilcox",
     method: str = "auto",
 ) -> pd.DataFrame:
@@ -403,8 +358,8 @@ def control_comparisons(
 
     Parameters
     ----------
-    table : DataFrame
-        The tidy results table (or columns ``dataset, method, value``).
+    selection : Selection
+        The block to compare on, made by :func:`~mlfs_core.analysis.select`.
     control : str
         The control method (e.g. ``"ATR"``); it must have results on the
         complete datasets.
@@ -412,13 +367,8 @@ def control_comparisons(
         The test.
     alpha : float, default=0.05
         Level of the ``significant`` column.
-    metric, budget, over_budgets, higher_is_better, reference_methods
-        As in :func:`~mlfs_core.friedman_nemenyi`.
     zero_method, method : str
         As in :func:`wilcoxon_holm` (``wilcoxon-holm`` only).
-    missing : {"refuse", "drop-blocks"}, default="refuse"
-        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
-        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
@@ -432,7 +382,7 @@ def control_comparisons(
     ------
     ValueError
         If ``test`` is unknown or ``control`` is not among the methods, or as
-        :func:`~mlfs_core.friedman_nemenyi`.
+        :func:`nemenyi_pvalues`.
     """
     if test not in CONTROL_TESTS:
         raise ValueError(
@@ -440,16 +390,7 @@ def control_comparisons(
             f"{', '.join(map(repr, CONTROL_TESTS))}"
         )
     _check_wilcoxon_method(method, "control_comparisons")
-    wide, mean_ranks = _blocks(
-        table,
-        "control_comparisons",
-        metric=metric,
-        budget=budget,
-        over_budgets=over_budgets,
-        higher_is_better=higher_is_better,
-        reference_methods=reference_methods,
-        missing=missing,
-    )
+    wide, mean_ranks = _blocks(selection, "control_comparisons")
     if control not in wide.columns:
         raise ValueError(
             f"control_comparisons: control method {control!r} is not among the "

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._validation import budget_from_percent
 from ..columns import DATASET, FEATURES, FOLD, METHOD, N_FEATURES, REPEAT
-from ._select import all_features_references
+from ._blocks import all_features_references
 
 
 def kuncheva_index(a, b, n_features: int) -> float:
@@ -89,7 +89,8 @@ def similarity_matrix(
         Subset size as a percentage of each dataset's features (rounded to
         nearest, at least 1); give exactly one of ``budget`` and ``budget_pct``.
     repeat : int, default=0
-        Which run of stochastic methods to use (paper 000 uses one run).
+        Which run of stochastic methods to use (Spolaôr and Tsoumakas (2013)
+        use one run).
     methods : sequence of str, optional
         Methods to compare (default all whose rankings hold at least k
         features, with k below M).

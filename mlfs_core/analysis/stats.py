@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..columns import MEAN, METRIC, STD
-from ._select import select
-from .ranks import (
-    _ranks,
-    _summarize,
-    broadcast_reference,
-    budget_column,
-    method_blocks,
-)
+from ..columns import MEAN, STD
+from .ranks import _ranks, _summarize, method_blocks, per_budget
+from .selection import Selection, checked
 
 
 @dataclass(frozen=True)
@@ -154,52 +147,17 @@ def iman_davenport(chi2: float, n_datasets: int, n_methods: int) -> tuple[float,
     return float(f), float(stats.f.sf(f, m - 1, (m - 1) * (n - 1)))
 
 
-def friedman_nemenyi(
-    table: pd.DataFrame,
-    *,
-    metric: str | None = None,
-    budget=None,
-    over_budgets: str | None = None,
-    alpha: float = 0.05,
-    higher_is_better: bool | None = None,
-    reference_methods: Sequence[str] | None = None,
-    missing: str = "refuse",
-) -> FriedmanResult:
+def friedman_nemenyi(selection: Selection, *, alpha: float = 0.05) -> FriedmanResult:
     """Friedman test of equal average ranks, plus the Nemenyi critical difference.
 
     Parameters
     ----------
-    table : DataFrame
-        The tidy results table (or any table with columns ``dataset, method,
-        value``); repeated rows per (dataset, method) are averaged; datasets
-        missing a method are left out.
-    metric : str, optional
-        The metric to test; required when ``table`` holds several. Its
-        direction is looked up in :data:`mlfs_core.METRICS`.
-    budget : optional
-        The budget to test at (a value of ``budget_pct`` when every row has
-        one, else of ``budget``); required when ``table`` holds several
-        budgets, unless ``over_budgets`` is given.
-    over_budgets : {"mean"}, optional
-        Test each method's mean over the budgets instead of one budget.
+    selection : Selection
+        The block to test, made by :func:`~mlfs_core.analysis.select` (one
+        budget, or the mean over budgets); repeated rows per (dataset,
+        method) are averaged.
     alpha : float, default=0.05
         Significance level of the critical difference.
-    higher_is_better : bool, optional
-        Direction of ``value``, for a metric the registry does not know or a
-        table without a ``metric`` column; contradicting the registry is an
-        error. Leaving both ``metric`` and this out (on a table without a
-        metric column) is deprecated: higher is then taken as better, with a
-        DeprecationWarning.
-    reference_methods : sequence of str, optional
-        Single-budget methods tested against the others at the chosen budget
-        (see :func:`~mlfs_core.analysis.broadcast_reference`); default: the
-        registry's all-features baselines.
-    missing : {"refuse", "drop-blocks"}, default="refuse"
-        A block (a dataset, or a dataset at one budget) in which some method
-        has no value (no row, NaN, or a budget missing from the mean over
-        budgets) refuses the table: :class:`~mlfs_core.errors.IncompleteTableError`
-        names the missing cells. ``"drop-blocks"`` leaves such blocks out and
-        says how many (:class:`~mlfs_core.errors.DroppedBlocksWarning`).
 
     Returns
     -------
@@ -208,9 +166,9 @@ def friedman_nemenyi(
     Raises
     ------
     ValueError
-        If the table holds several metrics or budgets where one is meant (the
-        message says what to pass), the direction is unknown, or fewer than 2
-        complete datasets or 2 methods remain.
+        If the selection ranks groups apart (``by``; see
+        :func:`friedman_by_budget`), or fewer than 2 complete datasets or 2
+        methods remain.
 
     Notes
     -----
@@ -227,16 +185,14 @@ def friedman_nemenyi(
     Demsar (2006), "Statistical comparisons of classifiers over multiple data
     sets", JMLR 7.
     """
-    chosen = select(
-        table,
-        metric=metric,
-        budget=budget,
-        over_budgets=over_budgets,
-        higher_is_better=higher_is_better,
-        reference_methods=reference_methods,
-        missing=missing,
-        caller="friedman_nemenyi",
-    )
+    chosen = checked(selection, "friedman_nemenyi")
+    if chosen.by:
+        raise ValueError(
+            f"friedman_nemenyi tests one block of datasets, but the selection "
+            f"ranks by={list(chosen.by)!r} apart; select one budget (budget=) "
+            "or the mean over budgets (over_budgets='mean'), or call "
+            "friedman_by_budget for one test per budget"
+        )
     return _friedman(chosen.table, chosen.higher_is_better, alpha)
 
 
@@ -290,66 +246,30 @@ def _friedman_statistic(ranks: np.ndarray) -> float:
     return float(chi2 / correction)
 
 
-def friedman_by_budget(
-    results: pd.DataFrame,
-    *,
-    metric: str,
-    higher_is_better: bool | None = None,
-    by: str | None = None,
-    alpha: float = 0.05,
-    reference_methods: Sequence[str] | None = None,
-    missing: str = "refuse",
-) -> pd.DataFrame:
+def friedman_by_budget(selection: Selection, *, alpha: float = 0.05) -> pd.DataFrame:
     """Friedman statistic, p-value and Nemenyi CD for each budget.
-
-    ``higher_is_better`` defaults to the direction of ``metric`` in
-    :data:`mlfs_core.METRICS` (needed only for a metric it does not know).
 
     Parameters
     ----------
-    results : DataFrame
-        The runner's tidy results.
-    metric : str
-        The metric to test.
-    higher_is_better : bool, optional
-        Direction of ``metric`` (default from the registry).
-    by : str, optional
-        Budget column (default :func:`~mlfs_core.analysis.budget_column`).
+    selection : Selection
+        The results ranked per budget, made by
+        :func:`~mlfs_core.analysis.select` with ``by=[<budget column>]``.
     alpha : float, default=0.05
         Significance level of the critical difference.
-    reference_methods : sequence of str, optional
-        Single-budget methods compared at every budget.
-    missing : {"refuse", "drop-blocks"}, default="refuse"
-        As in :func:`~mlfs_core.friedman_nemenyi`: a block with a missing value
-        is refused, naming the cells, unless ``"drop-blocks"`` leaves it out.
 
     Returns
     -------
     DataFrame
-        Columns ``<by>, statistic, pvalue, iman_davenport,
+        Columns ``<budget column>, statistic, pvalue, iman_davenport,
         iman_davenport_pvalue, cd, n_datasets, n_methods``; budgets
         with fewer than 2 complete datasets are skipped.
     """
-    by = by or budget_column(results)
-    table = broadcast_reference(
-        results[results[METRIC] == metric], by, reference_methods
-    )
+    chosen = per_budget(selection, "friedman_by_budget")
+    by = chosen.budget_column
     rows = []
-    if table.empty:
-        return pd.DataFrame(rows, columns=[by, *SUMMARY_COLUMNS])
-    chosen = select(
-        table,
-        metric=metric,
-        higher_is_better=higher_is_better,
-        by=[by],
-        reference_methods=(),  # copied to every budget above already
-        missing=missing,
-        caller="friedman_by_budget",
-    )
-    hib = chosen.higher_is_better
     for budget, group in chosen.table.groupby(by, sort=True):
         try:
-            res = _friedman(group, hib, alpha)
+            res = _friedman(group, chosen.higher_is_better, alpha)
         except ValueError:
             continue
         rows.append({by: budget, **res.summary()})

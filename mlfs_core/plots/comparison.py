@@ -1,4 +1,4 @@
-"""Figures that compare methods across datasets: the papers' figures and tables."""
+"""Figures that compare methods across datasets: ranks, curves, similarity."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..analysis._select import all_features_references
+from ..analysis import all_features_references
 from ..columns import BUDGET, DATASET, MEAN, METHOD
 from ._style import (
     SCREEN_GAP_PX,
@@ -56,7 +56,9 @@ def average_rank_curves(
     highlight: str | Sequence[str] | None = None,
     wrap: int = 2,
 ) -> go.Figure:
-    """Average rank of each method against the budget (paper 000, Figure 1).
+    """Average rank of each method against the budget.
+
+    The chart of Spolaôr and Tsoumakas (2013), Figure 1.
 
     Parameters
     ----------
@@ -66,8 +68,8 @@ def average_rank_curves(
     x, rank, method : str
         Column names.
     facet : str, optional
-        Column whose values become side-by-side panels (e.g. the measure, as
-        in paper 000 where CS and BNS methods are ranked separately).
+        Column whose values become side-by-side panels (e.g. the measure, so
+        that the methods of each measure are ranked among themselves).
     x_title, title : str
         Axis and figure titles.
     highlight : str or sequence of str, optional
@@ -161,7 +163,7 @@ def metric_vs_budget(
     highlight: str | Sequence[str] | None = None,
     wrap: int = 2,
 ) -> go.Figure:
-    """Metric against the number of selected features (paper 001, Figures 1-6).
+    """Metric against the number of selected features, one panel per dataset.
 
     Parameters
     ----------
@@ -210,9 +212,10 @@ def metric_vs_budget(
     if curves.empty:
         return empty_figure(title)
     styles = method_styles(curves[method].astype(str).tolist())
-    picked = highlighted(highlight)
     refs = {str(r) for r in all_features_references(references)}
-    has_band = lower in curves.columns and upper in curves.columns
+    columns = {"x": x, "y": y, "lower": lower, "upper": upper}
+    if not (lower in curves.columns and upper in curves.columns):
+        columns["lower"] = columns["upper"] = None  # no band
     panels = _panels(curves, facet)
     fig, cols = _grid([t for t, _ in panels], wrap=wrap, shared_y=False)
     traces, seen = [], set()
@@ -227,33 +230,14 @@ def metric_vs_budget(
         x_range = [float(span.min()), float(span.max())]
         for name, line in lines.items():
             if name in refs:
-                line = _reference(line, x, y, lower, upper, x_range, has_band)
-            if has_band:
-                band = _band_dict(line, x, lower, upper, styles[name]["color"], name)
-                traces.append({**band, **axes})
-            style = trace_style(name, styles, frozenset())
-            if name in refs:
-                style["line"] = {**style["line"], "dash": "longdash"}
-            trace = {
-                "type": "scatter",
-                # arrays, not Series: plotly's dataframe layer costs more than the plot
-                "x": line[x].to_numpy(dtype=float),
-                "y": line[y].to_numpy(dtype=float),
-                "mode": "lines" if name in refs or len(line) > 20 else "lines+markers",
-                "name": f"{name} (reference)" if name in refs else name,
-                "legendgroup": name,
-                "showlegend": name not in seen,  # one legend entry per method
-                **axes,
-                **style,
-            }
-            if name in refs:
-                trace["hovertemplate"] = f"{name}, reference: %{{y:.4g}}<extra></extra>"
-            traces.append(trace)
+                line = _reference(line, columns, x_range)
+            traces += _method_traces(
+                name, line, name in refs, columns, styles, axes, name not in seen
+            )
             seen.add(name)
     # drawn without a highlight, then restyled: highlight_figure does the same
     # to a cached figure's dict
-    fig.add_traces(highlight_traces(traces, picked))
-    direction = {True: " (higher is better)", False: " (lower is better)"}
+    fig.add_traces(highlight_traces(traces, highlighted(highlight)))
     # x title under the bottom panel of each column only: it says the same everywhere
     for i in range(len(panels)):
         if i + cols >= len(panels):
@@ -261,6 +245,7 @@ def metric_vs_budget(
             fig.update_xaxes(
                 title_text="Number of selected features", row=row + 1, col=col + 1
             )
+    direction = {True: " (higher is better)", False: " (lower is better)"}
     y_title = metric_label + direction.get(higher_is_better, "")
     fig.update_yaxes(title_text=y_title, col=1)
     height = 380 * (-(-len(panels) // cols))
@@ -269,20 +254,41 @@ def metric_vs_budget(
     return fig
 
 
-def _reference(
-    line: pd.DataFrame,
-    x: str,
-    y: str,
-    lower: str | None,
-    upper: str | None,
-    x_range: list[float],
-    has_band: bool,
-) -> pd.DataFrame:
+def _method_traces(name, line, is_ref, columns, styles, axes, legend) -> list:
+    """One method's traces in one panel: its spread band (if any) and its line
+    (a reference method's long-dashed)."""
+    x, y, lower, upper = (columns[c] for c in ("x", "y", "lower", "upper"))
+    traces = []
+    if lower is not None:
+        band = _band_dict(line, x, lower, upper, styles[name]["color"], name)
+        traces.append({**band, **axes})
+    style = trace_style(name, styles, frozenset())
+    if is_ref:
+        style["line"] = {**style["line"], "dash": "longdash"}
+    trace = {
+        "type": "scatter",
+        # arrays, not Series: plotly's dataframe layer costs more than the plot
+        "x": line[x].to_numpy(dtype=float),
+        "y": line[y].to_numpy(dtype=float),
+        "mode": "lines" if is_ref or len(line) > 20 else "lines+markers",
+        "name": f"{name} (reference)" if is_ref else name,
+        "legendgroup": name,
+        "showlegend": legend,  # one legend entry per method
+        **axes,
+        **style,
+    }
+    if is_ref:
+        trace["hovertemplate"] = f"{name}, reference: %{{y:.4g}}<extra></extra>"
+    traces.append(trace)
+    return traces
+
+
+def _reference(line: pd.DataFrame, columns: dict, x_range: list[float]) -> pd.DataFrame:
     """A baseline's rows as a flat line at its mean over ``x_range``'s two ends."""
-    row = {x: x_range, y: [float(line[y].mean())] * 2}
-    if has_band:
-        row[lower] = [float(line[lower].mean())] * 2
-        row[upper] = [float(line[upper].mean())] * 2
+    row = {columns["x"]: x_range, columns["y"]: [float(line[columns["y"]].mean())] * 2}
+    for end in ("lower", "upper"):
+        if columns[end] is not None:
+            row[columns[end]] = [float(line[columns[end]].mean())] * 2
     return pd.DataFrame(row)
 
 
@@ -293,7 +299,7 @@ def similarity_heatmap(
     decimals: int = 2,
     scale_title: str = "KI",
 ) -> go.Figure:
-    """Annotated heatmap of a square method x method similarity matrix (Table 6).
+    """Annotated heatmap of a square method x method similarity matrix.
 
     Parameters
     ----------

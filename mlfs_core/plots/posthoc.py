@@ -93,24 +93,29 @@ def pvalue_heatmap(
             ygap=1,
         )
     )
-    # one frame per significant cell, set in one call: add_shape per cell
-    # revalidates every shape so far (0.5 s for 12 methods, against 0.02 s)
-    rows_at, cols_at = np.nonzero(np.nan_to_num(z, nan=1.0) <= alpha)
-    fig.update_layout(
-        shapes=[
-            {
-                "type": "rect",
-                "x0": j - 0.5,
-                "x1": j + 0.5,
-                "y0": i - 0.5,
-                "y1": i + 0.5,
-                "line": {"color": "#d62728", "width": 2},
-                "layer": "above",
-            }
-            for i, j in zip(rows_at.tolist(), cols_at.tolist(), strict=True)
-        ]
-    )
+    fig.update_layout(shapes=_frames(z, alpha))
     fig.update_xaxes(type="category", tickangle=-90, side="bottom")
     fig.update_yaxes(type="category", autorange="reversed")
     fig = finish(fig, title=full_title, height=max(380, 34 * k + 190))
     return fig
+
+
+def _frames(z: np.ndarray, alpha: float) -> list[dict]:
+    """One frame per significant cell, as layout shapes.
+
+    Set in one call: add_shape per cell revalidates every shape so far (0.5 s
+    for 12 methods, against 0.02 s).
+    """
+    rows_at, cols_at = np.nonzero(np.nan_to_num(z, nan=1.0) <= alpha)
+    return [
+        {
+            "type": "rect",
+            "x0": j - 0.5,
+            "x1": j + 0.5,
+            "y0": i - 0.5,
+            "y1": i + 0.5,
+            "line": {"color": "#d62728", "width": 2},
+            "layer": "above",
+        }
+        for i, j in zip(rows_at.tolist(), cols_at.tolist(), strict=True)
+    ]

@@ -16,6 +16,7 @@ from mlfs_core.analysis import (
     friedman_nemenyi,
     nemenyi_pvalues,
     rank_table,
+    select,
     wilcoxon_holm,
 )
 from mlfs_core.errors import ConfigError, DroppedBlocksWarning, IncompleteTableError
@@ -48,7 +49,7 @@ def test_first_budgets_missing_refuse_the_mean_over_budgets():
     res.loc[first & (res["dataset"] == "d0"), "value"] = np.nan
     res = res[~(first & (res["dataset"] == "d1"))]
     with pytest.raises(IncompleteTableError) as info:
-        friedman_nemenyi(res, metric="micro_f1", over_budgets="mean")
+        select(res, metric="micro_f1", over_budgets="mean")
     message = str(info.value)
     assert "10 of 400 (dataset, method, budget_pct) cells" in message
     assert "('d0', 'M3', 10.0)" in message and "('d1', 'M3', 10.0)" in message
@@ -56,9 +57,10 @@ def test_first_budgets_missing_refuse_the_mean_over_budgets():
     assert isinstance(info.value, ValueError)
     assert not isinstance(info.value, ConfigError)
     with pytest.warns(DroppedBlocksWarning, match="dropped 2 incomplete block.* of 4"):
-        result = friedman_nemenyi(
+        chosen = select(
             res, metric="micro_f1", over_budgets="mean", missing="drop-blocks"
         )
+    result = friedman_nemenyi(chosen)
     assert result.n_datasets == 2
 
 
@@ -68,11 +70,10 @@ def test_one_method_deleted_on_one_dataset_refuses_the_test():
     res = _results()
     res = res[~((res["method"] == "M7") & (res["dataset"] == "d2"))]
     with pytest.raises(IncompleteTableError, match=r"\('d2', 'M7', 50\.0\)"):
-        friedman_nemenyi(res, metric="micro_f1", budget=50.0)
+        select(res, metric="micro_f1", budget=50.0)
     with pytest.warns(DroppedBlocksWarning, match="1 incomplete block.* of 4"):
-        result = friedman_nemenyi(
-            res, metric="micro_f1", budget=50.0, missing="drop-blocks"
-        )
+        chosen = select(res, metric="micro_f1", budget=50.0, missing="drop-blocks")
+    result = friedman_nemenyi(chosen)
     assert result.n_datasets == 3
 
 
@@ -81,21 +82,19 @@ def test_one_nan_fold_makes_its_cell_missing():
     res = _results()
     res.loc[res.index[0], "value"] = np.nan  # d0, M0, 10 %, fold 0
     with pytest.raises(IncompleteTableError, match=r"1 of 40 .*\('d0', 'M0', 10\.0\)"):
-        average_ranks(res, metric="micro_f1", budget=10.0)
+        select(res, metric="micro_f1", budget=10.0)
 
 
 @pytest.mark.parametrize(
     "call",
     [
-        lambda t, **kw: dataset_ranks(t, metric="micro_f1", budget=30.0, **kw),
-        lambda t, **kw: average_ranks(t, metric="micro_f1", by=["budget_pct"], **kw),
-        lambda t, **kw: rank_table(t, metric="micro_f1", **kw),
-        lambda t, **kw: friedman_by_budget(t, metric="micro_f1", **kw),
-        lambda t, **kw: nemenyi_pvalues(t, metric="micro_f1", budget=30.0, **kw),
-        lambda t, **kw: wilcoxon_holm(t, metric="micro_f1", budget=30.0, **kw),
-        lambda t, **kw: control_comparisons(
-            t, "M0", metric="micro_f1", over_budgets="mean", **kw
-        ),
+        (dataset_ranks, {"budget": 30.0}),
+        (average_ranks, {"by": ["budget_pct"]}),
+        (rank_table, {"by": ["budget_pct"]}),
+        (friedman_by_budget, {"by": ["budget_pct"]}),
+        (nemenyi_pvalues, {"budget": 30.0}),
+        (wilcoxon_holm, {"budget": 30.0}),
+        (lambda chosen: control_comparisons(chosen, "M0"), {"over_budgets": "mean"}),
     ],
     ids=[
         "dataset_ranks",
@@ -108,15 +107,19 @@ def test_one_nan_fold_makes_its_cell_missing():
     ],
 )
 def test_every_ranking_function_states_its_blocks(call):
-    """Check each rank-based function refuses a gap and drops it on request."""
+    """Check the selection each rank-based function takes refuses a gap, drops
+    it on request (the warning pointing at the caller's line), and that the
+    function then runs on the complete blocks."""
+    function, choice = call
     res = _results()
     gap = (res["method"] == "M5") & (res["budget_pct"] == 30.0)
     res = res[~(gap & res["dataset"].isin(["d0", "d1"]))]
     with pytest.raises(IncompleteTableError, match=r"'M5', 30\.0"):
-        call(res)
-    with pytest.warns(DroppedBlocksWarning, match="dropped 2 incomplete block"):
-        out = call(res, missing="drop-blocks")
-    assert out is not None
+        select(res, metric="micro_f1", **choice)
+    with pytest.warns(DroppedBlocksWarning, match="dropped 2 incomplete block") as w:
+        chosen = select(res, metric="micro_f1", missing="drop-blocks", **choice)
+    assert w[0].filename == __file__
+    assert len(function(chosen)) > 0
 
 
 def test_dropped_blocks_change_nothing_else():
@@ -126,13 +129,15 @@ def test_dropped_blocks_change_nothing_else():
     gap = res[~((res["method"] == "M1") & (res["dataset"] == "d3"))]
     with pytest.warns(DroppedBlocksWarning):
         dropped = average_ranks(
-            gap, metric="micro_f1", budget=20.0, missing="drop-blocks"
+            select(gap, metric="micro_f1", budget=20.0, missing="drop-blocks")
         )
-    alone = average_ranks(res[res["dataset"] != "d3"], metric="micro_f1", budget=20.0)
+    alone = average_ranks(
+        select(res[res["dataset"] != "d3"], metric="micro_f1", budget=20.0)
+    )
     pd.testing.assert_frame_equal(dropped, alone)
 
 
 def test_unknown_missing_value_is_refused():
     """Check a misspelt missing= value is one clear error."""
     with pytest.raises(ValueError, match="missing='drop' is not one of"):
-        average_ranks(_results(), metric="micro_f1", budget=10.0, missing="drop")
+        select(_results(), metric="micro_f1", budget=10.0, missing="drop")

@@ -16,6 +16,7 @@ from mlfs_core.analysis import (
     metric_curves,
     precision_at_k,
     recovery_table,
+    select,
 )
 from mlfs_core.errors import MLFSError
 
@@ -44,7 +45,8 @@ def _results():
 
 def test_metric_curves_mean_and_population_std():
     """Check that curves give the mean and population std over folds per budget."""
-    out = metric_curves(_results(), metric="hamming_loss").set_index("budget")
+    chosen = select(_results(), metric="hamming_loss", by=["budget"])
+    out = metric_curves(chosen).set_index("budget")
     assert out.loc[1, "mean"] == pytest.approx(0.2)
     assert out.loc[2, "std"] == pytest.approx(0.1)
     assert out.loc[2, "n_runs"] == 2

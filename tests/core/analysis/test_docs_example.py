@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlfs_core.analysis import control_comparisons, wilcoxon_holm
+from mlfs_core.analysis import control_comparisons, select, wilcoxon_holm
 from mlfs_core.evaluation import read_results
 
 GUIDE = Path(__file__).resolve().parents[3] / "docs" / "user-guide" / "analysis.md"
@@ -56,11 +56,12 @@ def test_the_worked_example_is_short_and_runs(tmp_path, monkeypatch, capsys):
     assert len(printed) == 3 and all(np.isfinite(float(v)) for v in printed)
     results = read_results(tmp_path / "results.csv")
     pvalues = pd.read_csv(tmp_path / "pvalues.csv", index_col=0)
-    expected = wilcoxon_holm(results, metric="micro_f1", budget=50)
+    at_50 = select(results, metric="micro_f1", budget=50)
+    expected = wilcoxon_holm(at_50)
     np.testing.assert_allclose(pvalues.to_numpy(), expected.round(4).to_numpy())
     assert list(pvalues.index) == list(expected.index) == list(pvalues.columns)
     versus = pd.read_csv(tmp_path / "versus_ATR.csv")
-    ref = control_comparisons(results, "ATR", metric="micro_f1", budget=50)
+    ref = control_comparisons(at_50, "ATR")
     assert versus["method"].tolist() == ref["method"].tolist()
     assert set(versus["control"]) == {"ATR"}
     for name in ("cd.html", "p.html"):
@@ -72,6 +73,8 @@ def test_the_example_would_refuse_the_whole_table(tmp_path):
     _results_csv(tmp_path / "results.csv")
     results = read_results(tmp_path / "results.csv")
     with pytest.raises(ValueError, match="pass metric="):
-        wilcoxon_holm(results)
+        select(results)
     with pytest.raises(ValueError, match="pass budget="):
-        wilcoxon_holm(results, metric="micro_f1")
+        select(results, metric="micro_f1")
+    with pytest.raises(TypeError, match="call|select"):
+        wilcoxon_holm(results)

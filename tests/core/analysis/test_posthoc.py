@@ -23,10 +23,10 @@ from mlfs_core.analysis import (
     friedman_nemenyi,
     holm_adjust,
     nemenyi_pvalues,
+    select,
     wilcoxon_holm,
     wilcoxon_method,
 )
-from mlfs_core.analysis._select import select
 from mlfs_core.analysis.posthoc import _asymptotic_name
 from mlfs_core.analysis.ranks import method_blocks
 
@@ -74,7 +74,7 @@ def test_nemenyi_equals_scikit_posthocs_on_the_studies(studies, case):
     results = studies[study]
     wide = _wide(results, metric, choice)
     assert wide.shape[0] >= 5 and wide.shape[1] >= 5  # a real comparison
-    ours = nemenyi_pvalues(results, metric=metric, **choice)
+    ours = nemenyi_pvalues(select(results, metric=metric, **choice))
     ref = sp.posthoc_nemenyi_friedman(wide.to_numpy())
     ref.index = ref.columns = wide.columns
     ref = ref.loc[ours.index, ours.columns]
@@ -100,7 +100,7 @@ def test_wilcoxon_holm_equals_scipy_and_scikit_posthocs_on_the_studies(studies, 
     study, metric, choice = case
     results = studies[study]
     wide = _wide(results, metric, choice)
-    ours = wilcoxon_holm(results, metric=metric, **choice)
+    ours = wilcoxon_holm(select(results, metric=metric, **choice))
     methods = list(ours.index)
     pairs = [(a, b) for i, a in enumerate(methods) for b in methods[i + 1 :]]
     raw = [_scipy_wilcoxon(wide[a].to_numpy(), wide[b].to_numpy()) for a, b in pairs]
@@ -109,7 +109,8 @@ def test_wilcoxon_holm_equals_scipy_and_scikit_posthocs_on_the_studies(studies, 
         assert ours.loc[a, b] == pytest.approx(expected, abs=TOL)
         assert ours.loc[b, a] == ours.loc[a, b]
     if not any(np.all(wide[a] == wide[b]) for a, b in pairs):
-        asym = wilcoxon_holm(results, metric=metric, method="asymptotic", **choice)
+        chosen = select(results, metric=metric, **choice)
+        asym = wilcoxon_holm(chosen, method="asymptotic")
         samples = [wide[m].to_numpy() for m in methods]
         ref = sp.posthoc_wilcoxon(
             samples, p_adjust="holm", method=_scipy_name("asymptotic")
@@ -125,7 +126,10 @@ def test_wilcoxon_method_rule():
     assert wilcoxon_method(np.arange(1.0, 52)) == "asymptotic"  # N > 50
     assert wilcoxon_method(np.arange(1.0, 51)) == "exact"
     with pytest.raises(ValueError, match="method='permutation' is not one of"):
-        wilcoxon_holm(_long([[1, 2], [2, 1]], ["X", "Y"]), method="permutation")
+        wilcoxon_holm(
+            select(_long([[1, 2], [2, 1]], ["X", "Y"]), higher_is_better=True),
+            method="permutation",
+        )
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
@@ -135,7 +139,8 @@ def test_control_comparisons_on_the_studies(studies, case):
     results = studies[study]
     wide = _wide(results, metric, choice)
     control = "ATR" if study == "paper001" else "RFS"
-    bd = control_comparisons(results, control, metric=metric, **choice)
+    chosen = select(results, metric=metric, **choice)
+    bd = control_comparisons(chosen, control)
     siegel = sp.posthoc_siegel_friedman(wide.to_numpy())  # unadjusted z tests
     siegel.index = siegel.columns = wide.columns
     raw = siegel.loc[bd["method"], control].to_numpy()
@@ -146,9 +151,7 @@ def test_control_comparisons_on_the_studies(studies, case):
     far = (bd["rank"] - bd["control_rank"]).abs() > bonferroni_dunn_cd(k, n)
     assert (bd["significant"] == far).all()
 
-    wh = control_comparisons(
-        results, control, test="wilcoxon-holm", metric=metric, **choice
-    )
+    wh = control_comparisons(chosen, control, test="wilcoxon-holm")
     raw = [_scipy_wilcoxon(wide[m], wide[control]) for m in wh["method"]]
     np.testing.assert_allclose(wh["pvalue"], raw, rtol=0, atol=TOL)
     holm = multipletests(raw, method="holm")[1]
@@ -161,8 +164,9 @@ def test_nemenyi_significance_is_the_critical_difference(studies, case):
     """Check p < alpha exactly when the average ranks differ by more than the CD."""
     study, metric, choice = case
     results = studies[study]
-    pvalues = nemenyi_pvalues(results, metric=metric, **choice)
-    res = friedman_nemenyi(results, metric=metric, **choice)
+    chosen = select(results, metric=metric, **choice)
+    pvalues = nemenyi_pvalues(chosen)
+    res = friedman_nemenyi(chosen)
     ranks = res.ranks["mean"]
     diff = np.abs(
         ranks[pvalues.index].to_numpy()[:, None] - ranks[pvalues.index].to_numpy()
@@ -194,7 +198,7 @@ def test_nemenyi_two_methods_by_hand():
     range of two standard normals exceeds q sqrt(2) with probability 2 Phi(-sqrt 3).
     """
     t = _long([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]], ["X", "Y"])
-    p = nemenyi_pvalues(t, higher_is_better=True)
+    p = nemenyi_pvalues(select(t, higher_is_better=True))
     assert p.loc["X", "Y"] == pytest.approx(2 * norm.sf(np.sqrt(3)), abs=1e-12)
     assert p.loc["X", "X"] == 1.0 and p.loc["Y", "X"] == p.loc["X", "Y"]
 
@@ -202,8 +206,8 @@ def test_nemenyi_two_methods_by_hand():
 def test_nemenyi_is_the_same_for_either_direction():
     """Check that Nemenyi p-values depend on |R_i - R_j| only, the order does not."""
     t = _long(np.random.default_rng(3).random((6, 4)), ["A", "B", "C", "D"])
-    up = nemenyi_pvalues(t, higher_is_better=True)
-    down = nemenyi_pvalues(t, higher_is_better=False)
+    up = nemenyi_pvalues(select(t, higher_is_better=True))
+    down = nemenyi_pvalues(select(t, higher_is_better=False))
     assert list(up.index) == list(down.index)[::-1]  # best first either way
     pd.testing.assert_frame_equal(up.loc[down.index, down.columns], down)
 
@@ -218,7 +222,7 @@ def test_wilcoxon_holm_by_hand():
     """
     values = [[0.9, 0.5, 0.4], [0.8, 0.3, 0.4], [0.7, 0.4, 0.2], [0.6, 0.5, 0.2]]
     t = _long(values, ["X", "Y", "Z"])
-    p = wilcoxon_holm(t, higher_is_better=True)
+    p = wilcoxon_holm(select(t, higher_is_better=True))
     v = np.asarray(values)
     raw = {
         ("X", "Y"): 0.125,
@@ -247,16 +251,19 @@ def test_identical_methods_get_p_one_and_everything_stays_finite():
     values = [[0.5, 0.5, 0.1], [0.6, 0.6, 0.2], [0.7, 0.7, 0.3]]
     t = _long(values, ["X", "Y", "Z"])
     for p in (
-        nemenyi_pvalues(t, higher_is_better=True),
-        wilcoxon_holm(t, higher_is_better=True),
+        nemenyi_pvalues(select(t, higher_is_better=True)),
+        wilcoxon_holm(select(t, higher_is_better=True)),
     ):
         assert np.isfinite(p.to_numpy()).all()
         assert p.loc["X", "Y"] == 1.0
-    out = control_comparisons(t, "X", test="wilcoxon-holm", higher_is_better=True)
+    chosen = select(t, higher_is_better=True)
+    out = control_comparisons(chosen, "X", test="wilcoxon-holm")
     assert out.set_index("method").loc["Y", "pvalue"] == 1.0
     flat = _long(np.ones((3, 3)), ["X", "Y", "Z"])
-    assert (wilcoxon_holm(flat, higher_is_better=True).to_numpy() == 1.0).all()
-    assert (nemenyi_pvalues(flat, higher_is_better=True).to_numpy() == 1.0).all()
+    assert (wilcoxon_holm(select(flat, higher_is_better=True)).to_numpy() == 1.0).all()
+    assert (
+        nemenyi_pvalues(select(flat, higher_is_better=True)).to_numpy() == 1.0
+    ).all()
 
 
 def test_bonferroni_dunn_by_hand():
@@ -264,7 +271,7 @@ def test_bonferroni_dunn_by_hand():
     p = 2 Phi(-|z|), times k - 1."""
     values = [[0.9, 0.5, 0.1], [0.8, 0.1, 0.5], [0.9, 0.5, 0.1], [0.7, 0.6, 0.5]]
     t = _long(values, ["A", "B", "C"])  # ranks A 1 1 1 1, B 2 3 2 2, C 3 2 3 3
-    out = control_comparisons(t, "A", higher_is_better=True).set_index("method")
+    out = control_comparisons(select(t, higher_is_better=True), "A").set_index("method")
     se = np.sqrt(3 * 4 / 24)
     assert out.loc["B", "statistic"] == pytest.approx((2.25 - 1) / se)
     assert out.loc["C", "statistic"] == pytest.approx((2.75 - 1) / se)
@@ -288,13 +295,28 @@ def test_bonferroni_dunn_q_matches_demsar(k):
 def test_bad_input_is_refused_with_one_clear_error():
     """Check the errors: unknown control, unknown test, too few datasets."""
     t = _long([[0.9, 0.1], [0.8, 0.2]], ["X", "Y"])
+    chosen = select(t, higher_is_better=True)
     with pytest.raises(ValueError, match="control method 'ATR' is not among"):
-        control_comparisons(t, "ATR", higher_is_better=True)
+        control_comparisons(chosen, "ATR")
     with pytest.raises(ValueError, match="test='t-test' is not one of"):
-        control_comparisons(t, "X", test="t-test", higher_is_better=True)
+        control_comparisons(chosen, "X", test="t-test")
     with pytest.raises(ValueError, match="at least 2 complete datasets"):
-        nemenyi_pvalues(t.iloc[:2], higher_is_better=True)
+        nemenyi_pvalues(select(t.iloc[:2], higher_is_better=True))
     with pytest.raises(ValueError, match="2 metrics"):
-        wilcoxon_holm(
-            pd.concat([t.assign(metric="micro_f1"), t.assign(metric="macro_f1")])
-        )
+        select(pd.concat([t.assign(metric="micro_f1"), t.assign(metric="macro_f1")]))
+
+
+def test_the_posthoc_tests_take_one_budget_only():
+    """Check a per-budget selection is refused with a message saying what to
+    select, and the results table itself with a TypeError naming select."""
+    t = pd.concat(
+        [_long([[0.9, 0.1], [0.8, 0.2]], ["X", "Y"]).assign(budget=b) for b in (1, 2)]
+    )
+    per_budget = select(t, higher_is_better=True, by=["budget"])
+    for test in (nemenyi_pvalues, wilcoxon_holm):
+        with pytest.raises(ValueError, match=r"by=\['budget'\] apart; select one"):
+            test(per_budget)
+    with pytest.raises(TypeError, match=r"takes a Selection.*select\(results"):
+        wilcoxon_holm(t)
+    with pytest.raises(ValueError, match="missing='keep'"):
+        nemenyi_pvalues(select(t, budget=1, missing="keep"))

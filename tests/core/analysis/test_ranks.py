@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlfs_core.analysis import average_ranks, dataset_ranks, rank_table
+from mlfs_core.analysis import average_ranks, dataset_ranks, rank_table, select
 from mlfs_core.errors import ConfigError, DroppedBlocksWarning, IncompleteTableError
 
 
@@ -31,7 +31,7 @@ HAND = _table(
 
 def test_average_ranks_hand_worked_with_ties():
     """Check average ranks and population std against a hand-worked table with ties."""
-    out = average_ranks(HAND, higher_is_better=True)
+    out = average_ranks(select(HAND, higher_is_better=True))
     # A: 1, 3, 2 -> mean 2, std sqrt(2/3); B: 2.5, 1, 2 -> 11/6; C: 2.5, 2, 2 -> 13/6
     assert out.loc["A", "mean"] == pytest.approx(2.0)
     assert out.loc["A", "std"] == pytest.approx(np.sqrt(2 / 3))
@@ -43,7 +43,7 @@ def test_average_ranks_hand_worked_with_ties():
 
 def test_average_ranks_lower_is_better_reverses():
     """Check that higher_is_better=False gives rank 1 to the smallest value."""
-    ranks = dataset_ranks(HAND, higher_is_better=False)
+    ranks = dataset_ranks(select(HAND, higher_is_better=False))
     d2 = ranks[ranks["dataset"] == "d2"].set_index("method")["rank"]
     assert d2.to_dict() == {"A": 1.0, "B": 3.0, "C": 2.0}
 
@@ -51,7 +51,7 @@ def test_average_ranks_lower_is_better_reverses():
 def test_average_ranks_averages_repeated_rows_first():
     """Check that several rows per (dataset, method) are averaged before ranking."""
     t = _table([("d", "A", 0.0), ("d", "A", 1.0), ("d", "B", 0.6)])
-    out = average_ranks(t, higher_is_better=True)
+    out = average_ranks(select(t, higher_is_better=True))
     assert out.loc["A", "mean"] == 2.0  # mean 0.5 < 0.6
 
 
@@ -60,11 +60,12 @@ def test_average_ranks_refuse_or_drop_incomplete_datasets():
     missing cell named) and left out of the ranking with missing="drop-blocks"."""
     t = pd.concat([HAND, _table([("d4", "A", 1.0), ("d4", "B", 0.0)])])
     with pytest.raises(IncompleteTableError, match=r"\('d4', 'C'\)") as info:
-        average_ranks(t, higher_is_better=True)
+        select(t, higher_is_better=True)
     assert info.value.cells == [("d4", "C")]
     assert not isinstance(info.value, ConfigError)
     with pytest.warns(DroppedBlocksWarning, match="dropped 1 incomplete block"):
-        ranks = average_ranks(t, higher_is_better=True, missing="drop-blocks")
+        chosen = select(t, higher_is_better=True, missing="drop-blocks")
+    ranks = average_ranks(chosen)
     assert ranks.loc["A", "mean"] == pytest.approx(2.0)
 
 
@@ -79,7 +80,7 @@ def test_rank_table_flags_best_and_broadcasts_af():
     res = pd.DataFrame(
         rows, columns=["dataset", "method", "budget", "budget_pct", "metric", "value"]
     )
-    out = rank_table(res, metric="micro_f1", higher_is_better=True)
+    out = rank_table(select(res, metric="micro_f1", by=["budget_pct"]))
     assert set(out["budget_pct"]) == {10, 20}
     at10 = out[out["budget_pct"] == 10].set_index("method")
     assert at10.loc["AF", "mean"] == 1.0  # 0.75 beats 0.7 and 0.5

@@ -17,6 +17,7 @@ from mlfs_core.analysis import (
     all_features_references,
     friedman_nemenyi,
     rank_table,
+    select,
     similarity_matrix,
 )
 from mlfs_core.columns import METHOD
@@ -81,13 +82,13 @@ def test_a_plugin_baseline_is_set_beside_every_budget_by_default(full_baseline):
     """Check that the Friedman test and the rank table compare the plug-in's
     single 100 % row at each budget, as they do AF's, with no argument."""
     table = _table(full_baseline)
-    result = friedman_nemenyi(table, metric="micro_f1", budget=10.0)
+    result = friedman_nemenyi(select(table, metric="micro_f1", budget=10.0))
     assert set(result.ranks.index) == {"A", "B", full_baseline}
-    ranks = rank_table(table, metric="micro_f1", by="budget_pct")
+    ranks = rank_table(select(table, metric="micro_f1", by=["budget_pct"]))
     assert set(ranks[METHOD]) == {"A", "B", full_baseline}
     assert set(ranks["budget_pct"]) == {10.0, 50.0}
     # the same table with AF gives the same ranks, method for method
-    af = rank_table(_table("AF"), metric="micro_f1", by="budget_pct")
+    af = rank_table(select(_table("AF"), metric="micro_f1", by=["budget_pct"]))
 
     def keyed(frame):
         return frame.sort_values(["budget_pct", METHOD]).reset_index(drop=True)
@@ -102,7 +103,7 @@ def test_without_the_registration_the_plugin_rows_are_refused():
     same 100 % rows are a budget of their own and the test needs budget=."""
     table = _table(NAME)
     with pytest.raises(IncompleteTableError, match=f"'{NAME}', 10.0"):
-        friedman_nemenyi(table, metric="micro_f1", budget=10.0)
+        select(table, metric="micro_f1", budget=10.0)
 
 
 def test_similarity_leaves_the_plugin_baseline_out(full_baseline):

@@ -12,6 +12,7 @@ from mlfs_core.analysis import (
     friedman_nemenyi,
     nemenyi_cd,
     nemenyi_q,
+    select,
 )
 
 # METHODS.md section 6: q_0.05 for m = 2..10
@@ -43,7 +44,7 @@ def test_nemenyi_cd_formula():
 def test_friedman_matches_scipy_without_ties(rng):
     """Check that the Friedman statistic and p-value equal scipy's without ties."""
     values = rng.random((8, 4))
-    res = friedman_nemenyi(_long(values), higher_is_better=True)
+    res = friedman_nemenyi(select(_long(values), higher_is_better=True))
     ref = friedmanchisquare(*values.T)
     assert res.statistic == pytest.approx(ref.statistic)
     assert res.pvalue == pytest.approx(ref.pvalue)
@@ -54,7 +55,7 @@ def test_friedman_matches_scipy_without_ties(rng):
 def test_friedman_matches_scipy_with_ties(rng):
     """Check that the tie-corrected statistic equals scipy's when blocks have ties."""
     values = rng.integers(0, 3, size=(10, 5)).astype(float)
-    res = friedman_nemenyi(_long(values), higher_is_better=False)
+    res = friedman_nemenyi(select(_long(values), higher_is_better=False))
     ref = friedmanchisquare(*values.T)
     assert res.statistic == pytest.approx(ref.statistic)
 
@@ -62,28 +63,28 @@ def test_friedman_matches_scipy_with_ties(rng):
 def test_friedman_ranks_direction():
     """Check that the best method gets average rank 1 in the result's ranks."""
     values = np.array([[0.9, 0.1, 0.5], [0.8, 0.2, 0.4], [0.7, 0.3, 0.6]])
-    res = friedman_nemenyi(_long(values), higher_is_better=True)
+    res = friedman_nemenyi(select(_long(values), higher_is_better=True))
     assert res.ranks.loc["m0", "mean"] == 1.0
     assert res.ranks.loc["m1", "mean"] == 3.0
 
 
 def test_friedman_all_tied_is_finite():
     """Check that fully tied blocks give statistic 0 and p-value 1, not NaN."""
-    res = friedman_nemenyi(_long(np.ones((4, 3))), higher_is_better=True)
+    res = friedman_nemenyi(select(_long(np.ones((4, 3))), higher_is_better=True))
     assert res.statistic == 0.0 and res.pvalue == 1.0
 
 
 def test_friedman_needs_two_datasets():
     """Check that one dataset is rejected with a ValueError."""
     with pytest.raises(ValueError, match="at least 2"):
-        friedman_nemenyi(_long(np.ones((1, 3))), higher_is_better=True)
+        friedman_nemenyi(select(_long(np.ones((1, 3))), higher_is_better=True))
 
 
 def test_friedman_by_budget_one_row_per_budget(rng):
     """Check that friedman_by_budget tests each budget separately."""
     a, b = _long(rng.random((5, 3))), _long(rng.random((5, 3)))
     res = pd.concat([a.assign(budget=1), b.assign(budget=2)]).assign(metric="m")
-    out = friedman_by_budget(res, metric="m", higher_is_better=True)
+    out = friedman_by_budget(select(res, higher_is_better=True, by=["budget"]))
     assert list(out["budget"]) == [1, 2]
     ref = friedmanchisquare(*b["value"].to_numpy().reshape(5, 3).T).statistic
     assert out.loc[1, "statistic"] == pytest.approx(ref)
@@ -106,7 +107,7 @@ def test_iman_davenport_by_hand():
             "value": [0.9, 0.5, 0.1, 0.9, 0.1, 0.5, 0.9, 0.5, 0.1],
         }
     )
-    res = friedman_nemenyi(table, higher_is_better=True)
+    res = friedman_nemenyi(select(table, higher_is_better=True))
     assert res.statistic == pytest.approx(14 / 3)
     assert res.iman_davenport == pytest.approx(7.0)
     assert res.iman_davenport_pvalue == pytest.approx((1 + 3.5) ** -2)
@@ -122,5 +123,5 @@ def test_iman_davenport_perfect_agreement_is_infinite():
             "value": [1.0, 0.0, 1.0, 0.0],
         }
     )
-    res = friedman_nemenyi(table, higher_is_better=True)
+    res = friedman_nemenyi(select(table, higher_is_better=True))
     assert res.iman_davenport == float("inf") and res.iman_davenport_pvalue == 0.0

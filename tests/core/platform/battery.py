@@ -139,7 +139,7 @@ def _statistics(out):
     import numpy as np
     import pandas as pd
 
-    from mlfs_core import average_ranks, friedman_nemenyi, kuncheva_index
+    from mlfs_core import average_ranks, friedman_nemenyi, kuncheva_index, select
 
     rng = np.random.default_rng(5)
     rows = [
@@ -149,9 +149,9 @@ def _statistics(out):
     ]
     table = pd.DataFrame(rows)
     out["stats/average_ranks"] = _frame_digest(
-        average_ranks(table, higher_is_better=True)
+        average_ranks(select(table, higher_is_better=True))
     )
-    res = friedman_nemenyi(table, higher_is_better=True)
+    res = friedman_nemenyi(select(table, higher_is_better=True))
     out["stats/friedman"] = _digest(
         np.array(
             [
