@@ -14,21 +14,20 @@ keyword defaults (``alpha=1.0``) are its options. The signature is checked
 when the method is registered (:func:`checked_spec`), with one clear
 :class:`~mlfs_core.errors.ConfigError` naming what is wrong. Internally the
 engine calls ``rank(X, Y, k=k, rng=generator, **options)``: the built-in
-methods take ``rng``, and a ``rank`` of your own taking ``random_state`` is
-wrapped (:class:`FunctionRank`); a ``MethodSpec`` rank still written with
-``rng`` works, with a DeprecationWarning.
+methods take ``rng``, and a ``rank`` of your own is wrapped
+(:class:`FunctionRank`). A ``rank`` of your own taking ``rng`` is refused at
+registration, with a message saying to rename it ``random_state``.
 """
 
 from __future__ import annotations
 
 import inspect
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..errors import ConfigError, RankingError
+from ..errors import ConfigError
 from ..options import Option  # noqa: F401  (the shared vocabulary; here since 0.1)
 
 
@@ -87,7 +86,9 @@ class MethodSpec:
         (more measures + aggregation: IG, OR, DF) or a family of your own
         (titles: :data:`~mlfs_core.selectors.FAMILIES`).
     rank : callable
-        ``rank(X, Y, *, k, rng, **params) -> Ranking``.
+        ``rank(X, Y, *, k, random_state, **options)`` for a method of your
+        own (:func:`checked_spec` wraps it to be called the engine's way);
+        the built-in methods' take the generator as ``rng``.
     stochastic : bool
         Whether the result depends on the random generator (RaR, RFS).
     options : tuple of Option
@@ -213,7 +214,7 @@ class FunctionRank:
     """A plain ``rank(X, Y, *, k, random_state, **options)`` as a spec's ``rank``.
 
     The function may return an order (feature indices, best first), a pair
-    ``(order, scores)``, or a :class:`Ranking`; :func:`checked_ranking`
+    ``(order, scores)``, or a :class:`Ranking`; :func:`~._result.checked_ranking`
     turns it into a checked :class:`Ranking`. Picklable when the function is.
     """
 
@@ -258,11 +259,9 @@ def _accepts(params: Mapping[str, inspect.Parameter], name: str) -> bool:
     return any(q.kind is q.VAR_KEYWORD for q in params.values())
 
 
-def _check_call(
-    name: str, function, params, options: tuple[Option, ...], states: tuple[str, ...]
-) -> str:
-    """Refuse a ``rank`` that cannot be called the engine's way; return the name
-    of the random state it takes."""
+def _check_call(name: str, function, params, options: tuple[Option, ...]) -> None:
+    """Refuse a ``rank`` that cannot be called as
+    ``rank(X, Y, *, k, random_state, **options)``, naming what is wrong."""
     shown = _shown(function)
     expected = f"rank(X, Y, *, k, {STATE}, **options)"
     positional = [
@@ -276,28 +275,31 @@ def _check_call(
             f"method {name!r}: {shown} must take X and Y first; the signature "
             f"is {expected}"
         )
-    problems = []
-    if not _accepts(params, "k"):
-        problems.append("it takes no keyword k")
-    state = next((s for s in states if s in params), None)
-    if state is None:
-        if _accepts(params, STATE):  # **kwargs
-            state = STATE
-        elif _OLD_STATE in params:
-            problems.append(
-                f"it takes {_OLD_STATE}: name it {STATE} (as scikit-learn does)"
-            )
-        else:
-            problems.append(f"it takes no {STATE}")
-    wanted = [o.name for o in options if not _accepts(params, o.name)]
-    if wanted:
-        problems.append(f"it takes no keyword {', '.join(wanted)} (an option)")
+    problems = _call_problems(params, options)
     if problems:
         raise ConfigError(
             f"method {name!r}: {shown} cannot be called as {expected}: "
             + "; ".join(problems)
         )
-    return state
+
+
+def _call_problems(params, options: tuple[Option, ...]) -> list[str]:
+    """The keywords ``rank`` must take and does not (``k``, the random state,
+    the options)."""
+    problems = []
+    if not _accepts(params, "k"):
+        problems.append("it takes no keyword k")
+    if _OLD_STATE in params and STATE not in params:
+        problems.append(
+            f"it takes {_OLD_STATE}: rename {_OLD_STATE} to {STATE} (the name "
+            "scikit-learn uses)"
+        )
+    elif not _accepts(params, STATE):
+        problems.append(f"it takes no {STATE}")
+    wanted = [o.name for o in options if not _accepts(params, o.name)]
+    if wanted:
+        problems.append(f"it takes no keyword {', '.join(wanted)} (an option)")
+    return problems
 
 
 def _options_from_defaults(name: str, function, params) -> list[Option]:
@@ -386,8 +388,8 @@ def spec_from_function(
     Traceback (most recent call last):
     ...
     mlfs_core.errors.ConfigError: method 'Old': Old(X, Y, *, k, rng) cannot be \
-called as rank(X, Y, *, k, random_state, **options): it takes rng: name it \
-random_state (as scikit-learn does)
+called as rank(X, Y, *, k, random_state, **options): it takes rng: rename \
+rng to random_state (the name scikit-learn uses)
     """
     if not callable(function):
         raise ConfigError(
@@ -399,7 +401,7 @@ random_state (as scikit-learn does)
     options = tuple(options)
     params = _parameters(function)
     if params is not None:
-        _check_call(name, function, params, options, (STATE,))
+        _check_call(name, function, params, options)
         given = {o.name for o in options}
         inferred = _options_from_defaults(name, function, params)
         options = (*options, *(o for o in inferred if o.name not in given))
@@ -426,14 +428,14 @@ def checked_spec(spec: MethodSpec) -> MethodSpec:
 
     ``rank`` must be ``rank(X, Y, *, k, random_state, **options)`` accepting
     every one of the spec's options; it is then wrapped to be called the
-    engine's way. A ``rank`` taking ``rng`` (the former name) is kept, with a
-    DeprecationWarning. A callable whose signature cannot be read is kept
-    as it is.
+    engine's way. A callable whose signature cannot be read is kept as it
+    is.
 
     Raises
     ------
     ConfigError
-        Naming the method, its signature and what is missing.
+        Naming the method, its signature and what is missing; a ``rank``
+        taking ``rng`` is told to rename it ``random_state``.
     """
     function = spec.rank
     if isinstance(function, FunctionRank):
@@ -441,91 +443,5 @@ def checked_spec(spec: MethodSpec) -> MethodSpec:
     params = _parameters(function)
     if params is None:
         return spec
-    state = _check_call(spec.name, function, params, spec.options, (STATE, _OLD_STATE))
-    if state == _OLD_STATE:
-        warnings.warn(
-            f"method {spec.name!r}: its rank takes rng; name it {STATE} (as "
-            "scikit-learn does): rank(X, Y, *, k, random_state, **options). "
-            "rng will stop working in a later version",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-        return spec
+    _check_call(spec.name, function, params, spec.options)
     return replace(spec, rank=FunctionRank(function))
-
-
-def _fail(name: str, rule: str) -> RankingError:
-    return RankingError(f"method {name!r} returned a bad ranking: {rule}")
-
-
-def checked_ranking(name: str, out, n_features: int, k: int) -> Ranking:
-    """``out`` (what a method's ``rank`` returned) as a :class:`Ranking`, checked.
-
-    The rules: the order is a 1-D array of ``k`` distinct integer feature
-    indices in ``[0, n_features)``; scores, when given, are ``n_features``
-    finite numbers. Missing scores are filled as for order-only methods
-    (``n_features - position`` for ranked features, 0 for the others).
-
-    Raises
-    ------
-    RankingError
-        Naming the method and the rule it broke (a ValueError, not a
-        ConfigError: the configuration was fine, the output was not).
-    """
-    if isinstance(out, Ranking):
-        ranking = out
-    elif isinstance(out, tuple) and len(out) == 2:
-        ranking = Ranking(order=out[0], scores=out[1])
-    elif isinstance(out, (np.ndarray, list)):
-        ranking = Ranking(order=out, scores=None)
-    else:
-        raise _fail(
-            name,
-            "rank() must return an order (array of feature indices), a pair "
-            f"(order, scores) or a Ranking, got {type(out).__name__}",
-        )
-    try:
-        raw = np.asarray(ranking.order)
-    except (TypeError, ValueError):
-        raise _fail(name, "the order is not an array of feature indices") from None
-    if raw.ndim != 1:
-        raise _fail(name, f"the order must be 1-D, got shape {raw.shape}")
-    if raw.size and not np.issubdtype(raw.dtype, np.integer):
-        if not (
-            np.issubdtype(raw.dtype, np.floating)
-            and np.all(np.isfinite(raw))
-            and np.all(raw == np.round(raw))
-        ):
-            raise _fail(name, f"the order must hold integer indices, got {raw.dtype}")
-    order = raw.astype(np.int64)
-    if order.size != k:
-        raise _fail(name, f"asked for {k} features, the order has {order.size}")
-    bad = order[(order < 0) | (order >= n_features)]
-    if bad.size:
-        raise _fail(
-            name,
-            f"index {int(bad[0])} is out of range (n_features={n_features})",
-        )
-    if np.unique(order).size != order.size:
-        values, counts = np.unique(order, return_counts=True)
-        raise _fail(name, f"index {int(values[counts > 1][0])} appears more than once")
-    if ranking.scores is None:
-        scores = np.zeros(n_features)
-        scores[order] = n_features - np.arange(order.size)
-    else:
-        scores = np.asarray(ranking.scores, dtype=float)
-        if scores.shape != (n_features,):
-            raise _fail(
-                name,
-                f"scores must have shape ({n_features},), got {scores.shape}",
-            )
-        if not np.all(np.isfinite(scores)):
-            raise _fail(name, "scores must be finite (found NaN or infinity)")
-    if isinstance(out, Ranking) and out.scores is not None and raw.dtype == order.dtype:
-        return out  # unchanged: a well-formed Ranking (every built-in method)
-    return Ranking(
-        order=order,
-        scores=scores,
-        label_scores=ranking.label_scores,
-        criterion_path=ranking.criterion_path,
-    )

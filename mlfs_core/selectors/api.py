@@ -8,7 +8,7 @@ from .._code import blame
 from .._random import check_rng
 from .._validation import check_k, check_XY
 from ._registry import MethodSpec, Ranking, as_spec, is_built_in
-from ._spec import checked_ranking
+from ._result import checked_ranking
 
 
 def run_method(spec: MethodSpec, X, Y, *, k: int, rng, options: dict) -> Ranking:
@@ -16,7 +16,7 @@ def run_method(spec: MethodSpec, X, Y, *, k: int, rng, options: dict) -> Ranking
 
     The one place where a method's output enters the engine (ranking
     functions, the selector, the experiment runner): see
-    :func:`~._spec.checked_ranking` for the rules.
+    :func:`~._result.checked_ranking` for the rules.
     """
     if is_built_in(spec.name):
         out = spec.rank(X, Y, k=k, rng=rng, **options)

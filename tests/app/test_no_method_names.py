@@ -35,13 +35,13 @@ PLUGIN = textwrap.dedent(
     from mlfs_core.selectors import MethodSpec, Ranking, register
 
 
-    def _by_sum(X, Y, *, k, rng):
+    def _by_sum(X, Y, *, k, random_state):
         """Features by their column sum."""
         scores = np.asarray(X.sum(axis=0)).ravel()
         return Ranking(order=np.argsort(-scores, kind="stable")[:k], scores=scores)
 
 
-    def _all(X, Y, *, k, rng):
+    def _all(X, Y, *, k, random_state):
         """Every feature, in file order."""
         n = X.shape[1]
         return Ranking(order=np.arange(n)[:k], scores=n - np.arange(n, dtype=float))

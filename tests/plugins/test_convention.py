@@ -9,6 +9,7 @@ import pytest
 
 from mlfs_core.errors import ConfigError
 from mlfs_core.selectors import (
+    METHODS,
     MethodSpec,
     Option,
     get_method,
@@ -77,8 +78,8 @@ def test_explicit_options_refine_the_inferred_ones(names):
         (
             "def Old(X, Y, *, k, rng):\n    return list(range(k))\n",
             r"method 'Old': Old\(X, Y, \*, k, rng\) cannot be called as "
-            r"rank\(X, Y, \*, k, random_state, \*\*options\): it takes rng: name it "
-            r"random_state",
+            r"rank\(X, Y, \*, k, random_state, \*\*options\): it takes rng: rename "
+            r"rng to random_state",
         ),
         (
             "def NoK(X, Y, *, random_state):\n    return [0]\n",
@@ -144,15 +145,18 @@ def test_a_methodspec_takes_random_state_too(names):
         register(bad)
 
 
-def test_a_methodspec_with_rng_still_works_with_a_deprecation_warning(names):
-    """Check the former name keeps working for MethodSpecs, with a warning."""
+def test_a_methodspec_with_rng_is_refused_naming_the_rename():
+    """Check a MethodSpec whose rank takes rng (the engine's former name for
+    plug-ins) is one ConfigError at register(), naming the method and the
+    rename, and nothing is registered."""
     spec = MethodSpec(
         name="Legacy",
         family="user",
         rank=lambda X, Y, *, k, rng: list(range(k)),
     )
-    with pytest.warns(DeprecationWarning, match="name it random_state"):
+    with pytest.raises(ConfigError) as caught:
         register(spec)
-    names.append("Legacy")
-    X, Y = _data()
-    assert rank_features(X, Y, "Legacy", k=2).tolist() == [0, 1]
+    message = str(caught.value)
+    assert message.startswith("method 'Legacy': ")
+    assert "rename rng to random_state" in message
+    assert "Legacy" not in METHODS

@@ -53,9 +53,9 @@ def spy():
     calls: list[dict] = []
     inner = METHODS["MaxCS"].rank
 
-    def rank(X, Y, *, k, rng, **params) -> Ranking:
+    def rank(X, Y, *, k, random_state, **params) -> Ranking:
         calls.append({"X": X.copy(), "n": X.shape[0], "k": k})
-        return inner(X, Y, k=k, rng=rng)
+        return inner(X, Y, k=k, rng=random_state)
 
     register(MethodSpec(name="Spy", family="baseline", rank=rank))
     yield calls

@@ -72,14 +72,19 @@ def test_table_is_read_only():
         del METHODS["AF"]  # type: ignore[attr-defined]
 
 
+def _af(X, Y, *, k, random_state):
+    return METHODS["AF"].rank(X, Y, k=k, rng=random_state)
+
+
 def test_register_refuses_to_overwrite_and_unregister_removes_own_methods():
-    spec = MethodSpec(name="Mine", family="baseline", rank=METHODS["AF"].rank)
+    spec = MethodSpec(name="Mine", family="baseline", rank=_af)
     with pytest.raises(ConfigError, match="already registered"):
         register(MethodSpec(name="MaxCS", family="score-aggregation", rank=spec.rank))
     assert get_method("MaxCS").family == "score-aggregation"
-    register(spec)
+    registered = register(spec)
     try:
-        assert list_methods()[-1] == "Mine" and METHODS["Mine"] is spec
+        assert list_methods()[-1] == "Mine" and METHODS["Mine"] is registered
+        assert registered.rank.function is _af
         with pytest.raises(ConfigError, match="already registered"):
             register(spec)
     finally:
