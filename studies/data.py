@@ -19,10 +19,10 @@ from mlfs_core.evaluation.outputs import write_table
 ROOT = Path(__file__).resolve().parents[1]
 
 # Method groups from the registry (registry order); ATR, paper 001's own method, first.
-CS = [m for m in list_methods("paper000") if m.endswith("CS")]
-BNS = [m for m in list_methods("paper000") if m.endswith("BNS")]
+CS = [m for m in list_methods("score-aggregation") if m.endswith("CS")]
+BNS = [m for m in list_methods("score-aggregation") if m.endswith("BNS")]
 TABLE5 = ["MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF"]
-IT_METHODS = ["ATR", *(m for m in list_methods("paper001") if m != "ATR")]
+IT_METHODS = ["ATR", *(m for m in list_methods("information-theoretic") if m != "ATR")]
 # PMU and MDMR as defined, and as the ATR authors' reference code computes them.
 VARIANTS = {
     "definition": {"PMU": "PMU", "MDMR": "MDMR"},
