@@ -119,7 +119,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .selectors.estimator import MultiLabelSelector  # noqa: F401
     from .selectors.filter import rank_filter_methods  # noqa: F401
 
-__version__ = "0.2.0"
+from ._version import __version__  # noqa: E402, F401  (public: mlfs_core.__version__)
 
 __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "AGGREGATIONS",

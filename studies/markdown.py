@@ -6,14 +6,14 @@ from __future__ import annotations
 import pandas as pd
 
 from mlfs_core.columns import DATASET
-from mlfs_core.evaluation.outputs import markdown_table
+from mlfs_core.report import markdown_table
 
 
 def md_table(df: pd.DataFrame, floatfmt: str = "{:.3f}") -> str:
     """A Markdown table; float columns formatted with ``floatfmt``, NaN empty.
 
     The table itself is written by the engine's one writer,
-    :func:`mlfs_core.evaluation.outputs.markdown_table`; here only the cells
+    :func:`mlfs_core.report.markdown_table`; here only the cells
     are formatted (every cell as text, so the writer formats nothing again).
 
     Examples

@@ -52,11 +52,9 @@ import mlfs_core  # first: it pins OpenBLAS's kernel before numpy loads
 import numpy as np
 import pandas as pd
 
-from mlfs_core._validation import budget_from_percent
 from mlfs_core.analysis import similarity_matrix
 from mlfs_core.columns import (
     DATASET,
-    FEATURES,
     MAX_N_ITER,
     METHOD,
     N_FITTED,
@@ -66,7 +64,11 @@ from mlfs_core.columns import (
 )
 from mlfs_core.evaluation import load_config, run_experiment
 from mlfs_core.evaluation.config import middle_budget
-from mlfs_core.evaluation.outputs import write_table
+from mlfs_core.evaluation.outputs import (
+    compact_results,
+    compact_selections,
+    write_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE = ROOT / "results" / "cache"
@@ -88,12 +90,6 @@ def dataset_key(spec) -> str:
     return Path(spec.path).name
 
 
-def compact_results(results: pd.DataFrame) -> pd.DataFrame:
-    """Average stochastic repeats: a row per (dataset, method, budget, fold, metric)."""
-    keys = [c for c in results.columns if c not in ("repeat", VALUE)]
-    return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()
-
-
 def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
     """Kuncheva index between methods at the protocol's middle budget, long form."""
     middle = middle_budget(protocol)
@@ -107,23 +103,6 @@ def similarity_long(selections: pd.DataFrame, protocol) -> pd.DataFrame:
         .reset_index()
         .assign(budget=middle, unit=protocol.budget_unit)
     )
-
-
-def compact_selections(selections: pd.DataFrame, protocol) -> pd.DataFrame:
-    """First-repeat rankings cut at the similarity budget, features as text."""
-    first = selections[selections["repeat"] == 0].copy()
-    middle = middle_budget(protocol)
-
-    def cut(row):
-        m = int(row["n_features"])
-        if protocol.budget_unit == "percent":
-            k = budget_from_percent(middle, m)
-        else:
-            k = int(max(protocol.budgets))
-        return " ".join(map(str, np.asarray(row[FEATURES])[:k]))
-
-    first[FEATURES] = first.apply(cut, axis=1)
-    return first
 
 
 def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:

@@ -22,7 +22,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from .. import __version__
+from .._version import __version__
 from ..errors import MLFSError, UserCodeError
 from ._base import OneLineParser, add_plugin_options, jobs, load_cli_plugins, one_line
 from .app import add_app_parser

@@ -37,6 +37,15 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
         help="run a method on a study's datasets under its protocol and rank it "
         "among the study's methods (average ranks, Friedman/Nemenyi, CD diagram)",
     )
+    _add_method_options(p)
+    _add_run_options(p)
+    _add_source_options(p)
+    p.set_defaults(func=run_benchmark_command)
+    return p
+
+
+def _add_method_options(p: argparse.ArgumentParser) -> None:
+    """The method benchmarked and the suite it joins."""
     p.add_argument("--method", required=True, help="a registered method's name")
     p.add_argument(
         "--suite",
@@ -51,6 +60,10 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
         help="a parameter of the method (VALUE read as JSON, else as text); repeatable",
     )
     p.add_argument("--label", help="the method's name in the tables (default --method)")
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """How much runs, where it is written, workers and cache."""
     p.add_argument(
         "--quick",
         action="store_true",
@@ -72,6 +85,10 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
         action="store_true",
         help="a CD diagram for every metric (default: the suite's headline metric)",
     )
+
+
+def _add_source_options(p: argparse.ArgumentParser) -> None:
+    """Where the study's values and datasets come from; what may be replaced."""
     p.add_argument(
         "--recompute",
         action="store_true",
@@ -100,8 +117,6 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
         help="import plug-in code the suite's config names (refused without it, "
         "unless installed as an entry point)",
     )
-    p.set_defaults(func=run_benchmark_command)
-    return p
 
 
 def method_params(pairs) -> dict:

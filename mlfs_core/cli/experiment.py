@@ -1,7 +1,7 @@
 """The ``mlfs experiment`` and ``mlfs verify`` sub-commands.
 
 ``mlfs experiment CONFIG.toml --out DIR [--jobs N] [--cache DIR]`` runs the
-grid and writes the files of :func:`mlfs_core.evaluation.outputs.write_outputs`
+grid and writes the files of :func:`mlfs_core.report.write_outputs`
 into ``DIR`` (a ``README.md`` there describes each); ``--scheduler ADDRESS``
 runs the tasks on a Dask cluster (:mod:`mlfs_core.evaluation.runner.cluster`) while
 this process still writes the cache. ``mlfs verify DIR`` recomputes fits of
@@ -23,10 +23,8 @@ folder whose config names plug-in code unless ``--trust-plugins``.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -272,8 +270,8 @@ def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> 
     from .._entries import CacheEntryWarning
     from ..evaluation.config import load_config
     from ..evaluation.dense import DenseDataWarning, warn_dense_data
-    from ..evaluation.outputs import summary_metrics
     from ..evaluation.runner import plan_experiment
+    from ..report import summary_metrics
 
     _check_out(out, getattr(args, "overwrite", False), created)
     config = with_splits_dir(load_config(args.config))
@@ -357,24 +355,15 @@ def _run(plan, args: argparse.Namespace, out: Path, counted=progress):
 
 
 def _write_atomically(result, out: Path, metrics) -> list[Path]:
-    from ..evaluation.outputs import OUTPUT_FILES, write_outputs
-
-    """Write the files into a scratch folder in ``out``, then move them in place.
+    """Write every file of ``--out`` through the engine's atomic writer.
 
     Files of an earlier run that this one does not write (e.g. its
     ``recovery.csv``) are removed; the cache folder is left alone.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=".writing-", dir=out))
-    try:
-        written = write_outputs(result, scratch, summary_metrics=metrics)
-        names = {p.name for p in written}
-        for stale in set(OUTPUT_FILES) - names:
-            (out / stale).unlink(missing_ok=True)
-        final = []
-        for path in written:
-            os.replace(path, out / path.name)
-            final.append(out / path.name)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return final
+    from ..evaluation.outputs import write_atomically
+    from ..report import OUTPUT_FILES, write_outputs
+
+    def write(folder: Path) -> list[Path]:
+        return write_outputs(result, folder, summary_metrics=metrics)
+
+    return write_atomically(out, write, replaces=OUTPUT_FILES)

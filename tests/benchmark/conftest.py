@@ -16,17 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from mlfs_core.benchmark import (
-    QuickPlan,
-    Suite,
-    compact_results,
-    current_engine,
-    register_suite,
-)
-from mlfs_core.benchmark import _compact_selections as compact_selections
+from mlfs_core.benchmark import QuickPlan, Suite, register_suite
+from mlfs_core.cache import engine_id
 from mlfs_core.evaluation import run_experiment
 from mlfs_core.evaluation.config import load_config
-from mlfs_core.evaluation.outputs import write_table
+from mlfs_core.evaluation.outputs import (
+    compact_results,
+    compact_selections,
+    write_table,
+)
 
 HERE = Path(__file__).resolve().parent
 PLUGIN = HERE / "mine.py"
@@ -107,7 +105,7 @@ def commit_study(config_path: Path, data_dir: Path) -> None:
             "dataset": out.name,
             "stats": {"N": ds.X.shape[0], "M": ds.X.shape[1], "q": ds.Y.shape[1]},
             "config": f"configs/{config_path.name}",
-            "code_version": {"engine": current_engine(), "commit": "test"},
+            "code_version": {"engine": engine_id(), "commit": "test"},
         }
         (out / "meta.json").write_text(json.dumps(meta))
 

@@ -72,7 +72,7 @@ def test_quick_keeps_its_budgets_and_folds(tiny_suite, mine, tmp_path):
 
 def test_quick_on_cross_validation_keeps_folds_of_the_same_split(mine):
     """Check that a quick fold subset is a subset of the full plan's own folds."""
-    from mlfs_core.benchmark import _kept_fits
+    from mlfs_core.benchmark._plan import kept_fits
     from mlfs_core.evaluation import plan_experiment
     from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
 
@@ -82,7 +82,7 @@ def test_quick_on_cross_validation_keeps_folds_of_the_same_split(mine):
         protocol=protocol_a(n_folds=4, budgets=(10, 50, 90), n_repeats=1),
     )
     plan = plan_experiment(config)
-    kept = _kept_fits(plan, folds=(0, 2), budgets=(10, 90))
+    kept = kept_fits(plan, folds=(0, 2), budgets=(10, 90))
     rows = [(plan.selections[plan.fits[i].selection], plan.fits[i]) for i in kept]
     assert {s.fold for s, _ in rows} == {0, 2}
     assert {f.pct for s, f in rows if not s.method.is_all_features} == {10.0, 90.0}

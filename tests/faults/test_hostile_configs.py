@@ -68,7 +68,7 @@ def test_the_task_count_is_estimated_and_refused_before_planning(monkeypatch):
     def no_prepare(*args, **kwargs):
         raise AssertionError("datasets were loaded")
 
-    monkeypatch.setattr("mlfs_core.evaluation.runner.prepare", no_prepare)
+    monkeypatch.setattr("mlfs_core.evaluation.runner.planning.prepare", no_prepare)
     with pytest.raises(ConfigError, match=r"about 100,100 tasks .* limit of 1,000"):
         plan_experiment(config, max_tasks=1000)
     assert prepare_module is not None

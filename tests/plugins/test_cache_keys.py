@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 
-from mlfs_core.cache import CACHE_VERSION, code_identity, hash_key
+from mlfs_core.cache import CACHE_VERSION
+from mlfs_core.evaluation.runner.keys import code_identity, task_key
 
 from .conftest import run_mlfs
 
 
 def _old_hash_key(description):
-    """hash_key as it was before code identities (built-in keys must equal it)."""
+    """A task key as it was before code identities (built-in keys must equal it)."""
     payload = {"cache_version": CACHE_VERSION, **description}
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -25,7 +26,7 @@ def test_built_in_keys_are_unchanged():
         {"kind": "fit", "classifier": ["mlknn", {"k": 10}], "metrics": ["micro_f1"]},
     ):
         assert code_identity(desc) == {}
-        assert hash_key(desc) == _old_hash_key(desc)
+        assert task_key(desc) == _old_hash_key(desc)
 
 
 def test_a_plugin_key_follows_its_file_and_version(fresh_plugins, plugin_file):
@@ -44,7 +45,7 @@ def test_a_plugin_key_follows_its_file_and_version(fresh_plugins, plugin_file):
         "classifier": {"version": "1", "code": digest},
         "metrics": {"cardinality_error": {"version": "1", "code": digest}},
     }
-    assert hash_key(desc) != _old_hash_key(desc)
+    assert task_key(desc) != _old_hash_key(desc)
 
 
 def _cached_keys(folder):
@@ -62,7 +63,7 @@ def test_the_version_alone_changes_the_key():
     keys = []
     for version in ("1", "2", "1"):
         register(Same, version=version)
-        keys.append(hash_key(desc))
+        keys.append(task_key(desc))
         unregister("Same")
     assert keys[0] != keys[1] and keys[0] == keys[2]
 

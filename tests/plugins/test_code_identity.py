@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from mlfs_core import _code
-from mlfs_core.cache import REUSE_ENV, code_identity, hash_key
+from mlfs_core.evaluation.runner.keys import REUSE_ENV, code_identity, task_key
 
 from .conftest import run_mlfs
 
@@ -162,7 +162,7 @@ def test_code_without_a_file_is_not_reused(monkeypatch):
         assert ident["code"] is None and "unidentified" in ident
         monkeypatch.setenv(REUSE_ENV, "1")
         assert "unidentified" not in code_identity(desc)["method"]
-        assert hash_key(desc) != hash_key({**desc, "method_": 1})
+        assert task_key(desc) != task_key({**desc, "method_": 1})
     finally:
         unregister("Typed")
 

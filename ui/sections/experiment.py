@@ -27,7 +27,7 @@ from mlfs_core.evaluation.config import (
 )
 from mlfs_core.evaluation.outputs import (
     TIMINGS_FILE,
-    convergence_line,
+    write_atomically,
     write_run_files,
 )
 from mlfs_core.evaluation.runner import (
@@ -38,6 +38,7 @@ from mlfs_core.evaluation.runner import (
 )
 from mlfs_core.evaluation.runner.lock import output_lock
 from mlfs_core.evaluation.runner.trust import check_text_trusted
+from mlfs_core.report import convergence_line
 from mlfs_core.selectors import (
     METHODS,
     default_methods,
@@ -356,9 +357,15 @@ def save(result: ExperimentResult, folder: Path) -> Path:
     """Write results.csv, selections.csv, timings.csv and (if possible) config.toml.
 
     The engine's writer (:func:`mlfs_core.evaluation.outputs.write_run_files`)
-    writes them, as ``mlfs experiment`` does, with the config's paths as given.
+    writes them, with the config's paths as given, through the atomic writer
+    ``mlfs experiment`` uses (:func:`~mlfs_core.evaluation.outputs.write_atomically`):
+    a failure midway leaves the folder's previous results as they were.
     """
-    write_run_files(result, folder, resolve_paths=False)
+
+    def write(scratch: Path) -> list[Path]:
+        return write_run_files(result, scratch, resolve_paths=False)
+
+    write_atomically(folder, write)
     return folder
 
 

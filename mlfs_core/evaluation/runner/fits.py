@@ -33,12 +33,13 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from ... import blas
 from ..._entries import check_fit
-from ...cache import DiskCache, hash_key
+from ...cache import DiskCache
 from ...columns import REUSED
 from ...errors import MLFSError
 from ...plugins import pack, plugin_specs, registered_here, run_with_plugins
 from ..classifiers import kernel_dependent
 from .budget_fits import batchable, run_mlknn_budgets
+from .keys import task_key
 from .stops import on_shutdown, run_watched
 from .tasks import run_fit
 
@@ -183,7 +184,7 @@ def fit_key(s, k: int, config) -> str:
     kernel = fit_kernel(p.classifier.name, p.classifier.params)
     if kernel not in (None, blas.DEFAULT_KERNEL_ID):  # pinned keys stay as they were
         desc["blas"] = kernel
-    return hash_key(desc)
+    return task_key(desc)
 
 
 def fit_kernel(name: str, params: dict) -> str | None:
@@ -208,8 +209,9 @@ def run_fits(
     p = config.protocol
     classifier = (p.classifier.name, p.classifier.params)
     order_free = batchable(classifier, p.discretize, p.scaling)
-    # reference-code fits exist only on the batched path (one budget per task
-    # when GROUP_BUDGETS is off)
+    # a registered convention's fits (evaluation other than "definition")
+    # exist only on the batched path (one budget per task when GROUP_BUDGETS
+    # is off)
     grouped = order_free and (GROUP_BUDGETS or p.evaluation != "definition")
     keys = [fit_key(selections[j], k, config) for j, k, _ in fits]
     check = check_fit(p.metrics)

@@ -23,8 +23,10 @@ import pandas as pd
 
 from ...columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
 from ..config import ExperimentConfig
-from . import execute_plan, plan_experiment, result_tables
+from .execution import execute_plan
 from .fits import fit_kernel
+from .planning import plan_experiment
+from .results import result_tables
 
 KEYS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, METRIC]
 

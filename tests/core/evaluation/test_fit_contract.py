@@ -9,8 +9,8 @@ import scipy.sparse as sp
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import run_experiment
 from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
-from mlfs_core.evaluation.outputs import convergence_line
 from mlfs_core.evaluation.runner.tasks import run_fit, scale_pair
+from mlfs_core.report import convergence_line
 
 
 def _data(seed=0, n=80, m=30, q=4):

@@ -20,7 +20,7 @@ from mlfs_core.evaluation.config import (
     protocol_b,
     protocol_preset,
 )
-from mlfs_core.evaluation.outputs import OUTPUT_FILES, README_FILE
+from mlfs_core.report import OUTPUT_FILES, README_FILE
 
 ROOT = Path(__file__).resolve().parents[3]
 GUIDE = ROOT / "docs" / "user-guide" / "experiments.md"

@@ -16,7 +16,6 @@ from mlfs_core.evaluation.config import (
 )
 from mlfs_core.evaluation.metrics import METRICS, compute_metrics
 from mlfs_core.evaluation.metrics.lean import lean_metrics
-from mlfs_core.evaluation.outputs import reuse_line
 from mlfs_core.evaluation.runner import budget_fits as _budget_fits
 from mlfs_core.evaluation.runner import fits as _fits
 from mlfs_core.evaluation.runner import run_experiment
@@ -25,6 +24,7 @@ from mlfs_core.evaluation.runner.tasks import run_fit
 from mlfs_core.evaluation.runner.verify import verify_experiment
 from mlfs_core.evaluation.splits import holdout_split
 from mlfs_core.measures.discretize import Discretizer
+from mlfs_core.report import reuse_line
 
 MLKNN = ("mlknn", {"k": 10, "s": 1.0})
 

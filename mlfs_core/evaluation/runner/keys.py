@@ -1,0 +1,125 @@
+"""The cache keys of the runner's tasks: a description plus the code it runs.
+
+The runner describes each task (dataset content hash, split, method,
+parameters, fold, seed, budget, classifier, metrics) and keys it with
+:func:`task_key`: :func:`mlfs_core.cache.hash_key` of the description and of
+:func:`code_identity`, the identity of every method, classifier or metric it
+names that is not built in (a plug-in's, or one registered in Python): its
+``version`` and the SHA-256 identity of its code
+(:func:`mlfs_core._code.source_digest`): the file defining it and every file
+of the user's own code it reaches, or an installed distribution's name,
+version and file hashes. So editing a plug-in or a helper it imports never
+returns stale values. Code that cannot be identified (a lambda typed in a
+notebook, a function without a source file) gets a key that is new in every
+process, with a warning, so its cached results are not reused unless asked
+(:data:`REUSE_ENV` set to ``1``). Keys of the built-in ones carry no code
+identity and are unchanged by it.
+
+The registries are read here, in the runner, so that the cache itself
+(:mod:`mlfs_core.cache`) knows none of them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from ...cache import hash_key
+from ...selectors._registry import METHODS, method_identity
+from ..classifiers import classifier_identity
+from ..metrics import metric_identity
+
+REUSE_ENV = "MLFS_REUSE_UNIDENTIFIED"
+"""Set to ``1`` to reuse cached results of code whose identity is unknown."""
+
+_PROCESS_NONCE = secrets.token_hex(8)
+_WARNED: set[tuple[str, str]] = set()
+
+
+def task_key(description: Mapping[str, Any]) -> str:
+    """The cache key of a task: its description and the user code it names.
+
+    Parameters
+    ----------
+    description : mapping
+        The task's description (JSON-serialisable).
+
+    Returns
+    -------
+    str
+        :func:`mlfs_core.cache.hash_key` of ``description`` and of its
+        :func:`code_identity`.
+
+    Examples
+    --------
+    >>> from mlfs_core.cache import hash_key
+    >>> task_key({"method": "MaxCS"}) == hash_key({"method": "MaxCS"})
+    True
+    """
+    return hash_key(description, code_identity(description))
+
+
+def _unidentified(kind: str, name: str, ident: dict) -> dict:
+    """``ident``, made unique to this process when its code is unknown."""
+    if ident.get("code") is not None or os.environ.get(REUSE_ENV) == "1":
+        return ident
+    if (kind, name) not in _WARNED:
+        _WARNED.add((kind, name))
+        warnings.warn(
+            f"{kind} {name!r}: its code cannot be identified (no source file: "
+            "a lambda or function typed in a notebook or console, or compiled "
+            "code), so its cached results are not reused; set "
+            f"{REUSE_ENV}=1 to reuse them",
+            UserWarning,
+            stacklevel=3,
+        )
+    return {**ident, "unidentified": _PROCESS_NONCE}
+
+
+def code_identity(description: Mapping[str, Any]) -> dict:
+    """Identity of the user code a task description names (empty for built-ins).
+
+    Looks at the description's ``"method"`` (a registered method name),
+    ``"classifier"`` (``[name, params]``) and ``"metrics"`` (names); for
+    each one that is registered but not built in, records its ``version``
+    and the identity of its code (:func:`mlfs_core._code.source_digest`);
+    code without one gets a mark unique to this process (and a warning).
+
+    Parameters
+    ----------
+    description : mapping
+        A task's description.
+
+    Returns
+    -------
+    dict
+        ``method``, ``classifier`` and ``metrics`` entries, for user code only.
+
+    Examples
+    --------
+    >>> code_identity({"method": "MaxCS", "classifier": ["mlknn", {}]})
+    {}
+    """
+    out: dict[str, Any] = {}
+    method = description.get("method")
+    if isinstance(method, str) and method in METHODS:
+        ident = method_identity(METHODS[method])
+        if ident is not None:
+            out["method"] = _unidentified("method", method, ident)
+    classifier = description.get("classifier")
+    if isinstance(classifier, (list, tuple)) and classifier:
+        ident = classifier_identity(str(classifier[0]))
+        if ident is not None:
+            out["classifier"] = _unidentified("classifier", str(classifier[0]), ident)
+    metrics = description.get("metrics")
+    if isinstance(metrics, (list, tuple)):
+        idents = {str(m): metric_identity(str(m)) for m in metrics}
+        idents = {
+            m: _unidentified("metric", m, i) for m, i in idents.items() if i is not None
+        }
+        if idents:
+            out["metrics"] = idents
+    return out
