@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -70,6 +71,42 @@ def data_dir(tmp_path, monkeypatch) -> Path:
     (folder / "toy.xml").write_text(TOY_XML)
     monkeypatch.setenv("MLFS_DATA_DIR", str(folder.parent))
     return folder.parent
+
+
+@pytest.fixture
+def plugin_from(tmp_path, monkeypatch):
+    """``plugin_from(name, text)`` writes a plug-in file ``name.py`` and names it
+    in MLFS_PLUGINS (returns its path); what it registered is removed afterwards."""
+    from mlfs_core import plugins
+
+    saved = plugins.checkpoint(), set(sys.modules)
+
+    def write(name: str, text: str) -> Path:
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        monkeypatch.setenv("MLFS_PLUGINS", str(path))
+        return path
+
+    yield write
+    plugins.rollback(saved[0])
+    for module in [m for m in sys.modules if m not in saved[1]]:
+        if module.startswith("_mlfs_plugin_"):
+            sys.modules.pop(module)
+
+
+def spy_rankings(monkeypatch, keyword: str = "k") -> list[tuple[str, object]]:
+    """Record (method, its ``keyword`` argument) of every engine ranking asked for."""
+    import mlfs_core
+
+    calls = []
+    real = mlfs_core.compute_ranking
+
+    def spy(X, Y, method, **kwargs):
+        calls.append((method, kwargs.get(keyword)))
+        return real(X, Y, method, **kwargs)
+
+    monkeypatch.setattr(mlfs_core, "compute_ranking", spy)
+    return calls
 
 
 def new_app() -> AppTest:

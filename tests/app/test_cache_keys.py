@@ -6,26 +6,17 @@ import os
 
 import pytest
 
-import mlfs_core
 from ui import cached
 from ui.datasets import DatasetKey
 from ui.results import results_ref
 
-from .conftest import results_csv, selections_csv
+from .conftest import results_csv, selections_csv, spy_rankings
 
 
 @pytest.fixture
 def engine_calls(monkeypatch) -> list[tuple[str, object]]:
     """Record (method, random_state) of every engine ranking."""
-    calls = []
-    inner = mlfs_core.compute_ranking
-
-    def spy(X, Y, method, **kwargs):
-        calls.append((method, kwargs.get("random_state")))
-        return inner(X, Y, method, **kwargs)
-
-    monkeypatch.setattr(mlfs_core, "compute_ranking", spy)
-    return calls
+    return spy_rankings(monkeypatch, "random_state")
 
 
 def test_changing_the_seed_does_not_recompute_a_deterministic_method(

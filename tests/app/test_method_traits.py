@@ -4,14 +4,13 @@ as such (no guess from the family's name or from the numbers)."""
 
 from __future__ import annotations
 
-import sys
 import textwrap
 
 import pytest
 
 import mlfs_core
 
-from .conftest import charts, new_app, open_page
+from .conftest import charts, new_app, open_page, spy_rankings
 
 TITLE = "Test traits (plug-in)"
 
@@ -54,31 +53,9 @@ PLUGIN = textwrap.dedent(
 
 
 @pytest.fixture
-def traits_plugin(tmp_path, monkeypatch):
+def traits_plugin(plugin_from):
     """The plug-in above, named by MLFS_PLUGINS; removed again afterwards."""
-    from mlfs_core import plugins
-
-    path = tmp_path / "traits_plugin.py"
-    path.write_text(PLUGIN)
-    saved = plugins.checkpoint(), set(sys.modules)
-    monkeypatch.setenv("MLFS_PLUGINS", str(path))
-    yield path
-    plugins.rollback(saved[0])
-    for module in [m for m in sys.modules if m not in saved[1]]:
-        if module.startswith("_mlfs_plugin_"):
-            sys.modules.pop(module)
-
-
-def _spy_rankings(monkeypatch) -> list[tuple[str, object]]:
-    calls = []
-    real = mlfs_core.compute_ranking
-
-    def spy(X, Y, method, **kwargs):
-        calls.append((method, kwargs.get("k")))
-        return real(X, Y, method, **kwargs)
-
-    monkeypatch.setattr(mlfs_core, "compute_ranking", spy)
-    return calls
+    return plugin_from("traits_plugin", PLUGIN)
 
 
 def _ranked_by(method: str):
@@ -102,7 +79,7 @@ def test_a_stepwise_plugin_ranks_only_the_shown_features(
 ):
     """Check that a plug-in registered with stepwise=True is asked for the 6
     features shown (not all 12), offers "Rank all", and says what its score is."""
-    calls = _spy_rankings(monkeypatch)
+    calls = spy_rankings(monkeypatch)
     at = _ranked_by("TraitStep")
     assert ("TraitStep", None) not in calls
     calls.clear()
@@ -121,7 +98,7 @@ def test_a_plugin_stating_an_order_shows_an_order_score_and_no_chart(
     """Check that a plug-in whose scores are stated to be an order (the default
     of a function) shows the order score 12, 11, 10 ... whatever numbers it
     returned, explains it and draws no bar chart; it is ranked in full."""
-    calls = _spy_rankings(monkeypatch)
+    calls = spy_rankings(monkeypatch)
     at = _ranked_by("TraitOrder")
     table = at.dataframe[0].value
     assert list(table.columns) == ["position", "feature", "order score"]

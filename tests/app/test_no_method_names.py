@@ -10,7 +10,6 @@ that the app groups, preselects and draws them as it does the built-in ones.
 from __future__ import annotations
 
 import ast
-import sys
 import textwrap
 from pathlib import Path
 
@@ -105,19 +104,9 @@ def test_the_scan_sees_a_method_name_in_a_script(tmp_path):
 
 
 @pytest.fixture
-def test_plugin(tmp_path, monkeypatch):
+def test_plugin(plugin_from):
     """The test plug-in, named by MLFS_PLUGINS; removed again afterwards."""
-    from mlfs_core import plugins
-
-    path = tmp_path / "testbase_plugin.py"
-    path.write_text(PLUGIN)
-    saved = plugins.checkpoint(), set(sys.modules)
-    monkeypatch.setenv("MLFS_PLUGINS", str(path))
-    yield path
-    plugins.rollback(saved[0])
-    for module in [m for m in sys.modules if m not in saved[1]]:
-        if module.startswith("_mlfs_plugin_"):
-            sys.modules.pop(module)
+    return plugin_from("testbase_plugin", PLUGIN)
 
 
 def test_experiment_picker_groups_the_plugin_family_and_preselects(test_plugin):

@@ -6,7 +6,7 @@ import numpy as np
 
 import mlfs_core
 
-from .conftest import charts, new_app, open_page
+from .conftest import charts, new_app, open_page, spy_rankings
 
 GREEDY = "Information-theoretic greedy filters"
 """The family title of the greedy filters in the method picker."""
@@ -57,21 +57,6 @@ def test_heading_and_chart_agree_when_asking_for_more_than_m(data_dir):
     assert "top 12" in spec and "top 100" not in spec
 
 
-def _spy_rankings(monkeypatch) -> list[tuple[str, object]]:
-    """Record (method, k) of every engine ranking the page asks for."""
-    import mlfs_core
-
-    calls = []
-    real = mlfs_core.compute_ranking
-
-    def spy(X, Y, method, **kwargs):
-        calls.append((method, kwargs.get("k")))
-        return real(X, Y, method, **kwargs)
-
-    monkeypatch.setattr(mlfs_core, "compute_ranking", spy)
-    return calls
-
-
 def _greedy_page(data_dir, method="D2F"):
     at = _rank_page(data_dir)
     at.radio(key="rank_a_family").set_value(GREEDY).run()
@@ -84,7 +69,7 @@ def _greedy_page(data_dir, method="D2F"):
 
 def test_greedy_method_ranks_only_the_shown_features(data_dir, monkeypatch):
     """Check that a greedy method is asked for the top 5 shown, not all 12."""
-    calls = _spy_rankings(monkeypatch)
+    calls = spy_rankings(monkeypatch)
     at = _greedy_page(data_dir)
     calls.clear()
     at.slider(key="rank_top").set_value(6).run()
@@ -107,7 +92,7 @@ def test_greedy_scores_are_the_criterion_path(data_dir):
 
 def test_full_ranking_on_request_with_progress(data_dir, monkeypatch):
     """Check that "Rank all" ranks every feature (k=None), once, and keeps it."""
-    calls = _spy_rankings(monkeypatch)
+    calls = spy_rankings(monkeypatch)
     at = _greedy_page(data_dir)
     assert ("D2F", None) not in calls
     at.button(key="rank_full").click().run()
@@ -176,7 +161,7 @@ def test_rar_weighting_is_a_choice_box(data_dir):
 
 def test_sample_page_never_ranks_every_feature(monkeypatch):
     """Check that on the sample (M = 2000) no ranking asks for all features."""
-    calls = _spy_rankings(monkeypatch)
+    calls = spy_rankings(monkeypatch)
     at = _rank_page()
     at.radio(key="rank_a_family").set_value(GREEDY).run()
     assert not at.exception, [e.value for e in at.exception]
