@@ -143,3 +143,24 @@ def test_family_and_the_stated_traits_are_not_part_of_a_method_identity():
     )
     assert method_identity(retitled) == method_identity(spec) is not None
     assert method_identity(METHODS["PMU"]) is None  # built-ins: CACHE_VERSION
+
+
+def test_the_stated_score_kind_agrees_with_what_each_built_in_returns():
+    """Check, on a small dataset, that a built-in's scores (as the app tables
+    them) are M - position + 1 exactly when it states an order: the app's
+    former guess and the stated kind agree on every built-in method."""
+    from mlfs_core import compute_ranking
+    from mlfs_core.selectors.tables import ranking_frame
+
+    rng = np.random.default_rng(0)
+    X = rng.poisson(0.8, size=(60, 12)).astype(float)
+    Y = (rng.random((60, 3)) < 0.4).astype(int)
+    X[:, 0] += 2 * Y[:, 0]
+    names = [f"w{j}" for j in range(12)]
+    for name, spec in METHODS.items():
+        if not is_built_in(name):
+            continue
+        frame = ranking_frame(compute_ranking(X, Y, name, random_state=0), names)
+        positions = 12 - frame["position"].to_numpy() + 1
+        looks_like_order = np.allclose(frame["score"].to_numpy(float), positions)
+        assert looks_like_order == (spec.score_kind == "order"), name
