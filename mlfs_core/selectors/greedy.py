@@ -1,4 +1,4 @@
-"""Information-theoretic greedy filters of paper 001, on one engine.
+"""Information-theoretic greedy filters for multi-label data, on one engine.
 
 Ten multi-label filters, all of the form "S starts empty; at each step the
 remaining feature with the highest J(f | S) joins S" (Brown et al. 2012 give
@@ -27,11 +27,9 @@ Features are discretized first (:class:`~mlfs_core.measures.discretize.Discretiz
 plug-in, in bits. A criterion value within 1e-10 of the best counts as tied,
 and the lowest feature index wins. With S empty every redundancy is 0.
 
-Variants reproduce the ATR authors' baseline code where it departs from the
-definitions: ``PMU(variant="reference-code")`` sums the label-pair term over
-all ordered pairs including i = j; ``MDMR(variant="reference-code")`` is
-D2F. That code also ranks IGMF's features in reverse index order; this is a
-defect and is not reproduced.
+Criterion variants: the methods of :data:`VARIANT_METHODS` take a ``variant``
+option, ``"definition"`` (the criterion above) or the name of a variant
+registered with :func:`register_variant` (:mod:`.variants`).
 
 Cost (N samples, M features with at most b codes, q labels, nnz stored
 non-mode codes, LC labels per sample, E stored (feature, code, label)
@@ -68,7 +66,7 @@ References
 .. [6] L. Li, H. Liu, Z. Ma, Y. Mo, Z. Duan, J. Zhou and J. Zhao, "Multi-label
    feature selection via information gain", ADMA 2014 (IGMF).
 .. [7] "Multi-Label Feature Selection Using Adaptive and Transformed
-   Relevance" (ATR), the paper compared in MLFS Explorer as paper 001.
+   Relevance" (ATR).
 """
 
 from __future__ import annotations
@@ -81,13 +79,15 @@ from ..errors import ConfigError
 from ..measures.discretize import STRATEGIES, Discretizer
 from ._spec import MethodSpec, Option, Ranking
 from .citations import GREEDY
+from .it.codes import prepare_codes
 from .it.criteria import CRITERIA, Context, Criterion, redundancy_of
-from .it.data import prepare_codes
 from .progress import report_progress
+from .variants import DEFINITION, VARIANT_METHODS, variant_criterion, variant_option
 
 __all__ = [
     "IT_METHODS",
     "TIE_TOLERANCE",
+    "VARIANT_METHODS",
     "criterion_of",
     "discrete_context",
     "greedy_select",
@@ -95,7 +95,6 @@ __all__ = [
 ]
 
 TIE_TOLERANCE = 1e-10
-VARIANTS = ("definition", "reference-code")
 
 _DESCRIPTIONS = {
     "PPT-MI": "Mutual information with the PPT-pruned label powerset (no redundancy).",
@@ -130,11 +129,10 @@ _DEFAULT_FOR = {
     "SCLS": ("experiment-B",),
     "ATR": ("experiment-B", "control"),
 }
-"""Where the app picks these methods at first: protocol B's teaching set (paper
-001's proposed method ATR and three contrasting ones), ATR as the post-hoc
-control (paper 001 compares every method with it), PMU on the Learn page."""
+"""Where the app picks these methods at first: protocol B's teaching set (ATR
+and three contrasting methods), ATR as the post-hoc control, PMU on the Learn
+page."""
 _WITH_TAU = ("ATR", "PPT-MI")
-_WITH_VARIANT = ("PMU", "MDMR")
 
 
 def _best_next_feature(values: np.ndarray, remaining: np.ndarray) -> int:
@@ -183,28 +181,28 @@ def greedy_select(
     return order, path
 
 
-def _criterion_key(method: str, variant: str) -> str:
-    if variant not in VARIANTS:
-        raise ConfigError(
-            f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}"
-        )
-    return method if variant == "definition" else f"{method}/{variant}"
-
-
-def criterion_of(method: str, variant: str = "definition") -> Criterion:
+def criterion_of(method: str, variant: str = DEFINITION) -> Criterion:
     """The :class:`Criterion` of a method and variant, checked.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`IT_METHODS`.
+    variant : str, default="definition"
+        ``"definition"``, or a variant registered for ``method``
+        (:func:`~mlfs_core.selectors.variants.register_variant`).
 
     Raises
     ------
     ConfigError
-        For an unknown method, variant, or a method without that variant.
+        For an unknown method, or a variant not registered for it (after one
+        load of the installed plug-ins); the message names the registered ones.
     """
     if method not in IT_METHODS:
         raise ConfigError(f"unknown method {method!r}; known: {', '.join(IT_METHODS)}")
-    key = _criterion_key(method, variant)
-    if key not in CRITERIA:
-        raise ConfigError(f"{method} has no variant {variant!r}")
-    return CRITERIA[key]
+    if variant == DEFINITION:
+        return CRITERIA[method]
+    return variant_criterion(method, variant)
 
 
 def _check_tau(tau: object) -> int:
@@ -218,7 +216,7 @@ def rank_discrete(
     *,
     k: int | None = None,
     tau: int = 6,
-    variant: str = "definition",
+    variant: str = DEFINITION,
     zero_codes: np.ndarray | None = None,
 ) -> Ranking:
     """Rank already discretized features with one of the ten methods.
@@ -237,8 +235,9 @@ def rank_discrete(
         rather than silently returning fewer features.
     tau : int, default=6
         PPT threshold (ATR, PPT-MI).
-    variant : {"definition", "reference-code"}, default="definition"
-        ``"reference-code"`` only changes PMU and MDMR (see module notes).
+    variant : str, default="definition"
+        The criterion as defined, or a variant registered for ``method``
+        (:mod:`mlfs_core.selectors.variants`).
     zero_codes : ndarray of shape (n_features,), optional
         Code of each feature's implicit entries when ``codes`` is sparse
         (``Discretizer.transform_stored`` returns it).
@@ -329,7 +328,7 @@ def _make_rank(method: str):
         discretize: str = "uniform",
         legacy_binning: bool = False,
         tau: int = 6,
-        variant: str = "definition",
+        variant: str = DEFINITION,
     ) -> Ranking:
         disc = _discretizer(bins, discretize, legacy_binning).fit(X)
         codes, zero_codes = disc.transform_stored(X)
@@ -356,27 +355,21 @@ def _options(method: str) -> tuple[Option, ...]:
         Option(
             "legacy_binning",
             False,
-            help="Bin edges as the ATR authors' code computes them.",
+            help="Edge rule of scikit-learn <= 1.0: a value just below an inner "
+            "edge (by at most 1e-8 + 1e-5 |x|) goes to the upper bin.",
         ),
     ]
     if method in _WITH_TAU:
         options.append(
             Option("tau", 6, low=1, help="PPT: prune label sets seen fewer times.")
         )
-    if method in _WITH_VARIANT:
-        options.append(
-            Option(
-                "variant",
-                "definition",
-                choices=VARIANTS,
-                help="As defined, or as the ATR authors' reference code computes it.",
-            )
-        )
+    if method in VARIANT_METHODS:
+        options.append(variant_option(method))
     return tuple(options)
 
 
 def greedy_specs() -> list[MethodSpec]:
-    """The specs of the ten information-theoretic methods, in paper order."""
+    """The specs of the ten information-theoretic methods, in IT_METHODS order."""
     return [
         MethodSpec(
             name=method,

@@ -1,11 +1,15 @@
-"""The ten criteria of paper 001 as data: a static term and a redundancy rule.
+"""The criteria of the ten greedy filters as data: a static term and a redundancy rule.
 
 Every criterion has the form ``J(f | S) = combine(static(f), sum_s red(f, s), |S|)``
 where ``static`` does not depend on S and ``red(f, s)`` is one of three
 incremental terms of the newly selected feature ``s`` (see
 :data:`REDUNDANCY`). The greedy engine in :mod:`mlfs_core.selectors.greedy`
 keeps the running sum of ``red`` over S; the definitions are those of
-METHODS.md section 4 (R(f) = sum_i I(f; l_i)).
+METHODS.md section 4 (R(f) = sum_i I(f; l_i)). A variant of a criterion
+(:func:`mlfs_core.selectors.greedy.register_variant`) is one more
+:class:`Criterion` built from the same parts: the terms (:data:`RELEVANCE`,
+the label-pair terms of :meth:`Context.pair`), a key of :data:`REDUNDANCY` and
+one of :data:`COMBINATIONS`.
 
 Cost of a top-k run (notation of :mod:`mlfs_core.selectors.it`): the
 relevance pass O(nnz LC + M b q); the static term (PPT-MI, IGMF, ATR:
@@ -25,9 +29,21 @@ from functools import cached_property
 import numpy as np
 
 from .data import DiscreteProblem
-from .pair_folds import label_pair_term
+from .pair_folds import positive_interaction_sum
+from .pair_max import max_conditional_sparse
+from .pairs import conditional_sum, interaction_sum
 from .ppt import igmf_gain, label_powerset, ppt_information
 from .terms import Statics, StepTerms, compute_statics, step_terms
+
+PAIR_TERMS: dict[str, Callable[[DiscreteProblem, Statics], np.ndarray]] = {
+    "interaction_sum": interaction_sum,
+    "cmi_sum": conditional_sum,
+    "positive_interaction_sum": positive_interaction_sum,
+    "cmi_max": max_conditional_sparse,
+}
+"""The label-pair terms :meth:`Context.pair` computes, by name: sum_{i<j}
+I(f; l_i; l_j), sum_{i != j} I(f; l_i | l_j), sum_{i != j} max(0, I(f; l_i;
+l_j)) and max_{i != j} I(f; l_i | l_j), each of shape (n_features,)."""
 
 
 @dataclass
@@ -50,9 +66,9 @@ class Context:
         return label_powerset(self.labels)
 
     def pair(self, reducer: str) -> np.ndarray:
-        """A label-pair term (see :mod:`.pairs`), computed once."""
+        """The label-pair term ``reducer`` of :data:`PAIR_TERMS`, computed once."""
         if reducer not in self._cache:
-            self._cache[reducer] = label_pair_term(self.problem, self.statics, reducer)
+            self._cache[reducer] = PAIR_TERMS[reducer](self.problem, self.statics)
         return self._cache[reducer]
 
 
@@ -99,15 +115,17 @@ def redundancy_of(name: str, ctx: Context, s: int) -> np.ndarray:
     return red.value(ctx, step_terms(ctx.problem, s, with_labels=red.with_labels))
 
 
-def _subtract(
+def subtract(
     static: np.ndarray, red: np.ndarray, size: int, ctx: Context
 ) -> np.ndarray:
+    """J = static - sum_s red(f, s)."""
     return static - red
 
 
-def _subtract_mean(
+def subtract_mean(
     static: np.ndarray, red: np.ndarray, size: int, ctx: Context
 ) -> np.ndarray:
+    """J = static - (1/|S|) sum_s red(f, s)."""
     # S empty: the redundancy is 0, never 0 / 0.
     return static - red / size if size else static.copy()
 
@@ -135,10 +153,13 @@ def _scls_part(text, ctx, red_sum, size):
 
 
 _REDUNDANCY_PARTS = {
-    _subtract: _subtract_part,
-    _subtract_mean: _subtract_mean_part,
+    subtract: _subtract_part,
+    subtract_mean: _subtract_mean_part,
     _scls: _scls_part,
 }
+COMBINATIONS = tuple(_REDUNDANCY_PARTS)
+"""The ways a criterion combines its static term with the redundancy sum:
+:func:`subtract`, :func:`subtract_mean` and SCLS's entropy scaling."""
 
 Term = tuple[str, Callable[[Context], np.ndarray]]
 
@@ -164,12 +185,13 @@ class Criterion:
     redundancy : str or None
         Key of :data:`REDUNDANCY` (None: no redundancy, one step ranks all).
     combine : callable
-        ``combine(static, sum_s red(f, s), |S|, ctx)`` -> J(f | S).
+        ``combine(static, sum_s red(f, s), |S|, ctx)`` -> J(f | S); one of
+        :data:`COMBINATIONS` (default :func:`subtract`).
     """
 
     terms: tuple[Term, ...]
     redundancy: str | None
-    combine: Callable[[np.ndarray, np.ndarray, int, Context], np.ndarray] = _subtract
+    combine: Callable[[np.ndarray, np.ndarray, int, Context], np.ndarray] = subtract
 
     def static(self, ctx: Context) -> np.ndarray:
         """The S-free part: the sum of :attr:`terms`, in order."""
@@ -209,13 +231,8 @@ def _minus_pair(name: str) -> Callable[[Context], np.ndarray]:
     return term
 
 
-def _pmu_reference_pairs(ctx: Context) -> np.ndarray:
-    # Ordered pairs with i = j: 2 sum_{i<j} I(f;l_i;l_j) + sum_i I(f;l_i;l_i),
-    # and I(f; l_i; l_i) = I(f; l_i), so the diagonal adds R(f).
-    return -(2.0 * ctx.pair("interaction_sum") + ctx.statics.relevance)
-
-
-R: Term = ("relevance R(f) = sum_i I(f; l_i)", _relevance)
+RELEVANCE: Term = ("relevance R(f) = sum_i I(f; l_i)", _relevance)
+"""The term R(f) = sum_i I(f; l_i), first of most criteria."""
 
 CRITERIA: dict[str, Criterion] = {
     "ATR": Criterion(
@@ -224,27 +241,22 @@ CRITERIA: dict[str, Criterion] = {
             ("transformed relevance I(f_P; Y_P)", _ppt),
         ),
         "mi",
-        _subtract_mean,
+        subtract_mean,
     ),
     "PPT-MI": Criterion((("I(f_P; Y_P)", _ppt),), None),
     "IGMF": Criterion((("2 I(f; L) / (H(f) + H(L))", _igmf),), None),
     "PMU": Criterion(
-        (R, ("- sum_{i<j} I(f; l_i; l_j)", _minus_pair("interaction_sum"))),
+        (RELEVANCE, ("- sum_{i<j} I(f; l_i; l_j)", _minus_pair("interaction_sum"))),
         "interaction",
     ),
-    "PMU/reference-code": Criterion(
-        (R, ("- label pairs, ordered, i = j included", _pmu_reference_pairs)),
-        "interaction",
-    ),
-    "D2F": Criterion((R,), "interaction"),
-    "MDMR": Criterion((R,), "mdmr", _subtract_mean),
-    "MDMR/reference-code": Criterion((R,), "interaction"),
+    "D2F": Criterion((RELEVANCE,), "interaction"),
+    "MDMR": Criterion((RELEVANCE,), "mdmr", subtract_mean),
     "LRFS": Criterion(
-        (("sum_{i != j} I(f; l_i | l_j)", _pair("cmi_sum")),), "mi", _subtract_mean
+        (("sum_{i != j} I(f; l_i | l_j)", _pair("cmi_sum")),), "mi", subtract_mean
     ),
     "LSMFS": Criterion(
         (
-            R,
+            RELEVANCE,
             (
                 "+ sum_{i != j} max(0, I(f; l_i; l_j))",
                 _pair("positive_interaction_sum"),
@@ -253,8 +265,9 @@ CRITERIA: dict[str, Criterion] = {
         "mi",
     ),
     "MLSMFS": Criterion(
-        (R, ("+ max_{i != j} I(f; l_i | l_j)", _pair("cmi_max"))), "mi"
+        (RELEVANCE, ("+ max_{i != j} I(f; l_i | l_j)", _pair("cmi_max"))), "mi"
     ),
-    "SCLS": Criterion((R,), "mi", _scls),
+    "SCLS": Criterion((RELEVANCE,), "mi", _scls),
 }
-"""Criterion key -> its terms, redundancy and combination (METHODS.md section 4)."""
+"""Method -> its criterion as defined: terms, redundancy and combination
+(METHODS.md section 4)."""

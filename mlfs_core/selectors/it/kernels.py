@@ -221,6 +221,43 @@ def pair_corrections(entry_start, own, rest, small, x, t, alpha, c, q, table, k)
 
 
 @_jit
+def _hit_cells(
+    acc, j, f, w, b1, q, hit_indptr, hit_label, hit_count, pair, l_w, table,
+    hits_vi, m_w, m_all,
+):  # fmt: skip
+    """``acc`` plus the hit cells of feature ``f = overlap[j]`` at code ``w + 1``.
+
+    Adds, in :func:`overlap_steps`' order, the (v, w, l_i) cells of every hit
+    and then the (v = 0, w, l_i) cells of every label hit; records the hits'
+    totals per (v, i) in ``hits_vi`` and per label in ``m_all``.
+    """
+    x_w = pair[j, 0, w + 1]
+    for v in range(b1):
+        total = pair[j, v + 1, w + 1]
+        row = f * b1 + v
+        for h in range(hit_indptr[w, row], hit_indptr[w, row + 1]):
+            i, p = hit_label[h], hit_count[h]
+            acc += _tv(table, p) - _tv(table, total)
+            acc += _tv(table, total - p)
+            hits_vi[v * q + i] += p
+            m_w[i] += p
+    for v in range(b1):
+        row = f * b1 + v
+        for h in range(hit_indptr[w, row], hit_indptr[w, row + 1]):
+            i = hit_label[h]
+            m = m_w[i]
+            if m == 0:  # this label's change is counted
+                continue
+            a = l_w[w, i]
+            rest = x_w - a
+            acc += _tv(table, a - m) - _tv(table, a)
+            acc += _tv(table, rest + m) - _tv(table, rest)
+            m_all[i] += m
+            m_w[i] = 0
+    return acc
+
+
+@_jit
 def overlap_steps(
     overlap, b1, q, hit_indptr, hit_label, hit_count, pair, l_w, label_rest,
     entry_start, entry_code, entry_i, counts, group_start, group_i, alpha,
@@ -249,29 +286,10 @@ def overlap_steps(
         f = overlap[j]
         acc = 0.0
         for w in range(n_w):
-            x_w = pair[j, 0, w + 1]
-            for v in range(b1):
-                total = pair[j, v + 1, w + 1]
-                row = f * b1 + v
-                for h in range(hit_indptr[w, row], hit_indptr[w, row + 1]):
-                    i, p = hit_label[h], hit_count[h]
-                    acc += _tv(table, p) - _tv(table, total)
-                    acc += _tv(table, total - p)
-                    hits_vi[v * q + i] += p
-                    m_w[i] += p
-            for v in range(b1):
-                row = f * b1 + v
-                for h in range(hit_indptr[w, row], hit_indptr[w, row + 1]):
-                    i = hit_label[h]
-                    m = m_w[i]
-                    if m == 0:  # this label's change is counted
-                        continue
-                    a = l_w[w, i]
-                    rest = x_w - a
-                    acc += _tv(table, a - m) - _tv(table, a)
-                    acc += _tv(table, rest + m) - _tv(table, rest)
-                    m_all[i] += m
-                    m_w[i] = 0
+            acc = _hit_cells(
+                acc, j, f, w, b1, q, hit_indptr, hit_label, hit_count, pair, l_w,
+                table, hits_vi, m_w, m_all,
+            )  # fmt: skip
         for e in range(entry_start[f], entry_start[f + 1]):
             v = entry_code[e] - 1
             r = counts[e] - hits_vi[v * q + entry_i[e]]
@@ -303,6 +321,39 @@ def _j_pair(lab_n, lab_b, lab_c, constant, table, t, u, x, a):
     out -= _tv(table, n_t - a - b)
     out -= _tv(table, x + a - lab_c[t, u])
     return out
+
+
+@_jit
+def _touched_information(
+    e, e2, t, u, at, au, x, ent_rest, ent_small, t_small, k_ft, k_f, lab_n, lab_b,
+    lab_c, pair_tsum, label_tsum, b1, q, table, t_n, seen, shared,
+):  # fmt: skip
+    """I(f; l_t; l_u) of one touched pair (entries e < e2 of one feature)."""
+    b, c = lab_b[t, u], lab_c[t, u]
+    k3 = t_small[e] + t_small[e2]
+    for v in range(b1):
+        k3 += _tv(table, ent_rest[e, v] - ent_small[e2, v])
+    k3 += _tv(table, b) + _tv(table, lab_n[t] - at - b) + _tv(table, lab_n[u] - au - b)
+    k3 += _tv(table, x - c + at + au)
+    if seen[t * q + u]:
+        k3 += shared[t * q + u]
+    value = t_n - k_f[e]
+    value -= label_tsum[t] + label_tsum[u]
+    value += k_ft[e] + k_ft[e2] + pair_tsum[t, u]
+    return value - k3
+
+
+@_jit
+def _positive_change(lab_n, lab_b, lab_c, constant, table, t, u, x, at, au, value):
+    """max(0, I) of a touched pair less its one-touched and untouched values."""
+    total = value if value >= 0.0 else 0.0
+    j = _j_pair(lab_n, lab_b, lab_c, constant, table, t, u, x, 0)
+    total += j if j >= 0.0 else 0.0
+    j = _j_pair(lab_n, lab_b, lab_c, constant, table, t, u, x, at)
+    total -= j if j >= 0.0 else 0.0
+    j = _j_pair(lab_n, lab_b, lab_c, constant, table, u, t, x, au)
+    total -= j if j >= 0.0 else 0.0
+    return total
 
 
 @_jit
@@ -341,36 +392,20 @@ def fold_pairs(
             t, at, x = ent_t[e], ent_alpha[e], ent_x[e]
             for e2 in range(e + 1, stop):
                 u, au = ent_t[e2], ent_alpha[e2]
-                b, c = lab_b[t, u], lab_c[t, u]
-                k3 = t_small[e] + t_small[e2]
-                for v in range(b1):
-                    k3 += _tv(table, ent_rest[e, v] - ent_small[e2, v])
-                k3 += (
-                    _tv(table, b)
-                    + _tv(table, lab_n[t] - at - b)
-                    + _tv(table, lab_n[u] - au - b)
-                )
-                k3 += _tv(table, x - c + at + au)
-                if seen[t * q + u]:
-                    k3 += shared[t * q + u]
-                value = t_n - k_f[e]
-                value -= label_tsum[t] + label_tsum[u]
-                value += k_ft[e] + k_ft[e2] + pair_tsum[t, u]
-                value = value - k3
+                value = _touched_information(
+                    e, e2, t, u, at, au, x, ent_rest, ent_small, t_small, k_ft, k_f,
+                    lab_n, lab_b, lab_c, pair_tsum, label_tsum, b1, q, table, t_n,
+                    seen, shared,
+                )  # fmt: skip
                 if maximum:
                     top = info[e] if info[e] >= info[e2] else info[e2]
                     gap = top - value
                     if gap > best:
                         best = gap
                 else:
-                    total = value if value >= 0.0 else 0.0
-                    j = _j_pair(lab_n, lab_b, lab_c, constant, table, t, u, x, 0)
-                    total += j if j >= 0.0 else 0.0
-                    j = _j_pair(lab_n, lab_b, lab_c, constant, table, t, u, x, at)
-                    total -= j if j >= 0.0 else 0.0
-                    j = _j_pair(lab_n, lab_b, lab_c, constant, table, u, t, x, au)
-                    total -= j if j >= 0.0 else 0.0
-                    acc += total
+                    acc += _positive_change(
+                        lab_n, lab_b, lab_c, constant, table, t, u, x, at, au, value
+                    )
         for pair in pairs:
             seen[pair] = False
         if maximum:

@@ -172,17 +172,6 @@ def test_engine_matches_naive_other_shapes(method, shape):
     np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("method", ["PMU", "MDMR"])
-@pytest.mark.parametrize("seed", [3, 4])
-def test_reference_code_variant_matches_naive(method, seed):
-    """Check that variant="reference-code" matches the naive reading of that code."""
-    codes, Y = _random_problem(seed, 45, 6, 4, 3)
-    fast = rank_discrete(codes, Y, method, variant="reference-code")
-    order, path = naive_rank(codes, Y, method, variant="reference-code")
-    assert fast.order.tolist() == order
-    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
-
-
 @pytest.mark.parametrize("method", IT_METHODS)
 def test_engine_matches_naive_top_k(method):
     """Check that a top-k ranking is the prefix of the naive full ranking."""

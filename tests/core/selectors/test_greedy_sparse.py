@@ -16,7 +16,7 @@ from mlfs_core import compute_ranking
 from mlfs_core._random import check_rng
 from mlfs_core.measures.discretize import Discretizer
 from mlfs_core.selectors.greedy import IT_METHODS, rank_discrete
-from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it.codes import prepare_codes
 
 from .test_greedy_oracle import naive_rank
 

@@ -17,7 +17,7 @@ import pytest
 from mlfs_core._random import check_rng
 from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_core.selectors.it import triples
-from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import step_terms
 
 from .test_greedy_oracle import naive_rank

@@ -24,11 +24,12 @@ from mlfs_core.selectors.it import (
     data,
     kernels,
     pair_folds,
+    pair_max,
     pairs,
     pairs_sparse,
     triples,
 )
-from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics, step_terms
 
 from .test_greedy_oracle import naive_rank
@@ -140,7 +141,7 @@ def test_large_scratch_falls_back_to_the_product(monkeypatch):
         return [
             pairs_sparse.triple_tsum_sum(problem, both),
             pair_folds.positive_interaction_sum(problem, statics),
-            pair_folds.max_conditional_sparse(problem, statics),
+            pair_max.max_conditional_sparse(problem, statics),
         ]
 
     want = terms()
@@ -164,7 +165,7 @@ def test_sparse_folds_equal_the_numpy_path(seed, bins, monkeypatch):
     statics = compute_statics(problem)
     for fold in (
         pair_folds.positive_interaction_sum,
-        pair_folds.max_conditional_sparse,
+        pair_max.max_conditional_sparse,
     ):
         compiled, numpy_path = _both_paths(monkeypatch, lambda: fold(problem, statics))
         np.testing.assert_array_equal(compiled, numpy_path)

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from mlfs_core._random import check_rng
 from mlfs_core.selectors.it import data, pairs, pairs_sparse
-from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it.codes import prepare_codes
 
 
 def _problem(seed: int, bins: int):

@@ -8,6 +8,7 @@ import pytest
 from mlfs_core._random import check_rng
 from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_core.selectors.it import data
+from mlfs_core.selectors.it.codes import prepare_codes
 
 from .test_greedy_oracle import naive_rank
 
@@ -22,7 +23,7 @@ def test_entry_index_and_sorted_search_rank_alike(method, lookup, monkeypatch):
     codes = rng.integers(0, 3, size=(45, 8))
     codes[rng.random(codes.shape) < 0.6] = 0
     Y = (rng.random((45, 4)) < 0.35).astype(np.int8)
-    problem = data.prepare_codes(codes, Y)
+    problem = prepare_codes(codes, Y)
     assert (problem.entries._index is not None) == lookup
     fast = rank_discrete(codes, Y, method)
     order, path = naive_rank(codes, Y, method)

@@ -14,8 +14,8 @@ import pytest
 
 from mlfs_core._random import check_rng
 from mlfs_core.selectors.greedy import rank_discrete
-from mlfs_core.selectors.it import pair_folds, pairs, pairs_sparse
-from mlfs_core.selectors.it.data import prepare_codes
+from mlfs_core.selectors.it import pair_folds, pair_max, pairs, pairs_sparse
+from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics
 
 from .test_greedy_oracle import naive_rank
@@ -43,16 +43,17 @@ def forced(request, monkeypatch):
         monkeypatch.setattr(pair_folds, "_HEAVY", 2)
     elif request.param == "fallbacks":
         monkeypatch.setattr(pair_folds, "_HEAVY", 0)
-        monkeypatch.setattr(pair_folds, "_ROUNDS", 0)  # every row scanned in full
-        monkeypatch.setattr(pair_folds, "_FALLBACK_ROWS", 2)
-        monkeypatch.setattr(pair_folds, "_FALLBACK_ITEMS", 2)
+        monkeypatch.setattr(pair_max, "_ROUNDS", 0)  # every row scanned in full
+        monkeypatch.setattr(pair_max, "_FALLBACK_ROWS", 2)
+        monkeypatch.setattr(pair_max, "_FALLBACK_ITEMS", 2)
+        monkeypatch.setattr(pair_max, "_KEY_CHUNK", 3)
         monkeypatch.setattr(pair_folds, "_KEY_CHUNK", 3)
         monkeypatch.setattr(pair_folds, "_PAIR_CHUNK", 4)
         monkeypatch.setattr(pairs_sparse, "_PAIR_CHUNK", 5)
         monkeypatch.setattr(pairs_sparse, "_RECORDS", 3)
     else:  # one round of best partners, then full scans
         monkeypatch.setattr(pair_folds, "_HEAVY", 0)
-        monkeypatch.setattr(pair_folds, "_ROUNDS", 1)
+        monkeypatch.setattr(pair_max, "_ROUNDS", 1)
     return request.param
 
 
@@ -69,7 +70,7 @@ def test_sparse_folds_equal_the_dense_kernel(seed, forced):
         atol=1e-10,
     )
     np.testing.assert_allclose(
-        pair_folds.max_conditional_sparse(problem, statics),
+        pair_max.max_conditional_sparse(problem, statics),
         pairs.max_conditional(problem, statics),
         rtol=0,
         atol=1e-10,
