@@ -17,7 +17,9 @@ from ._base import write_csv
 class _Choices:
     """The allowed values of a method's option, read from the method registry
     when argparse first needs them (checking a value, formatting help), so
-    that building the parser imports no part of the engine."""
+    that building the parser imports no part of the engine. A value not
+    allowed loads the installed plug-ins once (one may register it, as
+    criterion variants are) before argparse refuses it."""
 
     def __init__(self, method: str, option: str):
         self.method, self.option, self._values = method, option, None
@@ -30,6 +32,11 @@ class _Choices:
         return self._values
 
     def __contains__(self, value) -> bool:
+        if value not in self._list():  # an installed plug-in may register it
+            from .._code import on_unknown_name
+
+            on_unknown_name()
+            self._values = None
         return value in self._list()
 
     def __iter__(self):
@@ -216,7 +223,13 @@ def add_data_parsers(sub) -> None:
     _add_dataset_args(p)
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=stats_command)
+    _add_rank_parser(sub)
+    _add_scores_parser(sub)
+    p = sub.add_parser("methods", help="list the registered methods")
+    p.set_defaults(func=methods_command)
 
+
+def _add_rank_parser(sub) -> None:
     p = sub.add_parser(
         "rank", help="rank features: CSV position,feature_index,feature_name,score"
     )
@@ -226,6 +239,13 @@ def add_data_parsers(sub) -> None:
     p.add_argument(
         "--seed", type=int, default=0, help="random seed for RaR/RFS (default 0)"
     )
+    _add_method_options(p)
+    p.add_argument("--out", help="write CSV here instead of stdout")
+    p.set_defaults(func=rank_command)
+
+
+def _add_method_options(p: argparse.ArgumentParser) -> None:
+    """The methods' options ``mlfs rank`` takes, each for the methods that have it."""
     p.add_argument("--bins", type=int, help="IT methods: number of bins (default 3)")
     p.add_argument(
         "--discretize",
@@ -256,9 +276,9 @@ def add_data_parsers(sub) -> None:
         "the feature's median (dense numeric data)"
         "; one of %(choices)s",
     )
-    p.add_argument("--out", help="write CSV here instead of stdout")
-    p.set_defaults(func=rank_command)
 
+
+def _add_scores_parser(sub) -> None:
     p = sub.add_parser(
         "scores", help="per-label score matrix (labels x features) as CSV"
     )
@@ -276,6 +296,3 @@ def add_data_parsers(sub) -> None:
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=scores_command)
-
-    p = sub.add_parser("methods", help="list the registered methods")
-    p.set_defaults(func=methods_command)

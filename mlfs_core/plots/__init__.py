@@ -6,8 +6,9 @@ names from :mod:`mlfs_core.columns`) and returns a
 PNG offline.
 """
 
+from ._highlight import figure_from_dict, highlight_figure
 from ._look import method_look
-from ._style import figure_from_dict, for_projector, highlight_figure
+from ._present import for_projector
 from .cd import cd_diagram
 from .comparison import average_rank_curves, metric_vs_budget, similarity_heatmap
 from .data import cooccurrence_heatmap, label_frequency_bar

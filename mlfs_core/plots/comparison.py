@@ -11,14 +11,14 @@ from plotly.subplots import make_subplots
 
 from ..analysis import all_features_references
 from ..columns import BUDGET, DATASET, MEAN, METHOD
+from ._highlight import highlight_traces
+from ._present import space_rows
 from ._style import (
     SCREEN_GAP_PX,
     empty_figure,
     finish,
-    highlight_traces,
     highlighted,
     method_styles,
-    space_rows,
     trace_style,
 )
 

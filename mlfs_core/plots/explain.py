@@ -119,6 +119,32 @@ def _tick_room(texts) -> int:
     return 6 * max((len(str(t)) for t in texts), default=0)
 
 
+def _turn_markers(done: pd.DataFrame, upto: int, columns, labels, place) -> list:
+    """The markers of the turns taken before ``upto`` and of the current one."""
+    traces = []
+    for part, symbol, color, size, name in (
+        (done[done["step"] < upto], "x", "#E45756", 10, "taken earlier"),
+        (done[done["step"] == upto], "circle-open", "#F58518", 22, "this turn"),
+    ):
+        traces.append(
+            go.Scatter(
+                x=[columns[s - 1] for s in part["step"]],
+                y=[labels[place[int(lab)]] for lab in part["label"]],
+                mode="markers",
+                marker={
+                    "symbol": symbol,
+                    "color": color,
+                    "size": size,
+                    "line": {"width": 3, "color": color},
+                },
+                name=name,
+                hovertemplate="step %{text}<extra></extra>",
+                text=part["step"].tolist(),
+            )
+        )
+    return traces
+
+
 def aggregation_turns_figure(
     matrix: pd.DataFrame,
     steps: pd.DataFrame,
@@ -168,26 +194,8 @@ def aggregation_turns_figure(
         )
     )
     done = steps[(steps["step"] <= upto) & steps["label"].isin(list(place))]
-    for part, symbol, color, size, name in (
-        (done[done["step"] < upto], "x", "#E45756", 10, "taken earlier"),
-        (done[done["step"] == upto], "circle-open", "#F58518", 22, "this turn"),
-    ):
-        fig.add_trace(
-            go.Scatter(
-                x=[columns[s - 1] for s in part["step"]],
-                y=[labels[place[int(lab)]] for lab in part["label"]],
-                mode="markers",
-                marker={
-                    "symbol": symbol,
-                    "color": color,
-                    "size": size,
-                    "line": {"width": 3, "color": color},
-                },
-                name=name,
-                hovertemplate="step %{text}<extra></extra>",
-                text=part["step"].tolist(),
-            )
-        )
+    for trace in _turn_markers(done, upto, columns, labels, place):
+        fig.add_trace(trace)
     if upto < len(columns):
         fig.add_vrect(
             x0=upto - 0.5,

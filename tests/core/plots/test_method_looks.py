@@ -20,10 +20,9 @@ from mlfs_core.plots import (
     similarity_heatmap,
 )
 from mlfs_core.plots._look import COLOURS, built_in_looks, method_looks
+from mlfs_core.plots._present import PRESENT_GAP_PX, PRESENT_TICK_PX
 from mlfs_core.plots._style import (
     INK,
-    PRESENT_GAP_PX,
-    PRESENT_TICK_PX,
     TITLE_PX,
     legend_rows,
     method_styles,
