@@ -1,9 +1,10 @@
 """Readers of the experiment output tables ``results.csv`` and ``selections.csv``.
 
-They read what :func:`mlfs_core.evaluation.outputs.write_outputs` writes (plain or
-gzip-compressed, by the ``.gz`` extension) and uploaded files of the same
-layout, and raise :class:`~mlfs_core.errors.MLFSError` naming the file and
-what is wrong with it. This module imports pandas only, never scikit-learn.
+They read what :func:`mlfs_core.evaluation.outputs.write_run_files` writes,
+the studies' compact tables (gzip-compressed, by the ``.gz`` extension) and
+uploaded files of the same layout, and raise
+:class:`~mlfs_core.errors.MLFSError` naming the file and what is wrong with
+it. This module imports pandas only, never scikit-learn.
 """
 
 from __future__ import annotations
