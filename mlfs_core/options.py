@@ -1,10 +1,17 @@
-"""One validation vocabulary: :class:`Option`, a named value with its type and range.
+"""One validation vocabulary: :class:`Option`, a parameter's default and its constraint.
 
-Methods declare their keyword options with it (``MethodSpec.options``), and the
-experiment protocol declares its scalar settings with it
-(:data:`mlfs_core.evaluation.config.PROTOCOL_OPTIONS`); both are checked by
-:meth:`Option.check`, and :func:`check_all` reports every problem of a set of
-values in one :class:`~mlfs_core.errors.ConfigError`.
+Every parameter the engine takes from a user is stated the same way, as in
+scikit-learn's ``_parameter_constraints``, with the default beside the
+constraint: a method's keyword options (``MethodSpec.options``), a
+classifier's parameters (``register_classifier(parameters=...)``) and the
+experiment protocol's settings
+(:data:`mlfs_core.evaluation.config.PROTOCOL_OPTIONS`). An :class:`Option`
+allows a type (that of its default: bool, int, float or text), a range with
+closed or open ends, or a set of choices. :func:`resolve` is the one factory
+that turns given values into a complete, checked dict (defaults filled,
+unknown names refused); :func:`check_all` checks given values only. Both name
+every problem at once in one :class:`~mlfs_core.errors.ConfigError`: the
+parameter, what is allowed and the value given.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_int
+from ._validation import check_int, check_int64, is_int
 from .errors import ConfigError
 
 
@@ -33,9 +40,12 @@ class Option:
     choices : tuple of str, optional
         The allowed values of a text option.
     low, high : int or float, optional
-        Inclusive bounds of a numeric option.
+        Bounds of a numeric option.
     help : str
         One sentence for the UI and ``mlfs methods``.
+    closed : {"both", "left", "right", "neither"}, default="both"
+        Which bounds are allowed values themselves: ``"neither"`` for an open
+        range such as a fraction in (0, 1).
 
     Examples
     --------
@@ -53,8 +63,14 @@ class Option:
     low: float | None = None
     high: float | None = None
     help: str = ""
+    closed: str = "both"
 
     def __post_init__(self) -> None:
+        if self.closed not in CLOSED:
+            raise ConfigError(
+                f"option {self.name!r}: closed must be one of {list(CLOSED)}, "
+                f"got {self.closed!r}"
+            )
         self.check(self.default)  # a spec with an invalid default is a bug
 
     def describe(self) -> str:
@@ -74,13 +90,42 @@ class Option:
         elif self.kind is bool:
             allowed = "True|False"
         else:
-            if self.low is not None and self.high is not None:
-                bounds = [f"in [{self.low:g}, {self.high:g}]"]
-            else:
-                bounds = [f">= {self.low:g}"] if self.low is not None else []
-                bounds += [f"<= {self.high:g}"] if self.high is not None else []
-            allowed = " ".join([self.kind.__name__, *bounds])
+            allowed = " ".join(filter(None, [self.kind.__name__, self.range_text()]))
         return f"{self.name}={self.default} ({allowed})"
+
+    def range_text(self) -> str:
+        """The allowed range in words: ``"in [2, 1000]"``, ``">= 0"``, ``"in (0, 1)"``.
+
+        Examples
+        --------
+        >>> Option("test_size", 0.4, low=0.0, high=1.0, closed="neither").range_text()
+        'in (0, 1)'
+        >>> Option("s", 1.0, low=0.0).range_text()
+        '>= 0'
+        """
+        left = self.closed in ("both", "left")
+        right = self.closed in ("both", "right")
+        if self.low is not None and self.high is not None:
+            return (
+                f"in {'[' if left else '('}{self.low:g}, {self.high:g}"
+                f"{']' if right else ')'}"
+            )
+        if self.low is not None:
+            return f"{'>=' if left else '>'} {self.low:g}"
+        if self.high is not None:
+            return f"{'<=' if right else '<'} {self.high:g}"
+        return ""
+
+    def _in_range(self, value) -> bool:
+        left = self.closed in ("both", "left")
+        right = self.closed in ("both", "right")
+        below = self.low is not None and (
+            value < self.low or (not left and value == self.low)
+        )
+        above = self.high is not None and (
+            value > self.high or (not right and value == self.high)
+        )
+        return not (below or above)
 
     @property
     def kind(self) -> type:
@@ -101,7 +146,12 @@ class Option:
                 raise ConfigError(f"{self.name} must be True or False, got {value!r}")
             return bool(value)
         if isinstance(self.default, int):
-            return check_int(value, self.name, low=self.low, high=self.high)
+            if self.closed == "both":
+                return check_int(value, self.name, low=self.low, high=self.high)
+            if not is_int(value) or not self._in_range(value):
+                wanted = " ".join(filter(None, ["an int", self.range_text()]))
+                raise ConfigError(f"{self.name} must be {wanted}, got {value!r}")
+            return check_int64(value, self.name)
         if isinstance(self.default, float):
             return self._check_float(value)
         if not isinstance(value, str):
@@ -112,15 +162,14 @@ class Option:
         ok = isinstance(value, (int, float, np.integer, np.floating)) and not (
             isinstance(value, (bool, np.bool_))
         )
-        if (
-            not ok
-            or not np.isfinite(value)
-            or (self.low is not None and value < self.low)
-            or (self.high is not None and value > self.high)
-        ):
-            bounds = f" in [{self.low}, {self.high}]" if self.low is not None else ""
-            raise ConfigError(f"{self.name} must be a number{bounds}, got {value!r}")
+        if not ok or not np.isfinite(value) or not self._in_range(value):
+            wanted = " ".join(filter(None, ["a number", self.range_text()]))
+            raise ConfigError(f"{self.name} must be {wanted}, got {value!r}")
         return float(value)
+
+
+CLOSED = ("both", "left", "right", "neither")
+"""The values of :attr:`Option.closed`."""
 
 
 def check_all(options: Iterable[Option], values: Mapping, *, prefix: str = "") -> dict:
@@ -165,4 +214,67 @@ def check_all(options: Iterable[Option], values: Mapping, *, prefix: str = "") -
             problems.append(prefix + str(exc))
     if problems:
         raise ConfigError("; ".join(problems))
+    return out
+
+
+def resolve(
+    options: Iterable[Option | str], given: Mapping, *, owner: str = ""
+) -> dict:
+    """The complete, checked values of ``options``: the one factory of a parameter set.
+
+    Parameters
+    ----------
+    options : iterable of Option or str
+        The declared parameters, in order. A name alone declares a parameter
+        that is allowed and passed on unchecked, without a default (the code
+        it goes to checks it, as a scikit-learn estimator does its own).
+    given : mapping
+        Name -> value given by the user; the others take their defaults.
+    owner : str
+        Put before each problem (e.g. ``"method 'PMU': "``).
+
+    Returns
+    -------
+    dict
+        Each option's name -> its checked value (as the option's type) or
+        its default, in declaration order; a name alone only when given.
+
+    Raises
+    ------
+    ConfigError
+        One message naming every unknown name (with the allowed ones) and
+        every value that is not allowed.
+
+    Examples
+    --------
+    >>> opts = [Option("bins", 3, low=2), Option("split", "cv", choices=("cv",))]
+    >>> resolve(opts, {"bins": 4})
+    {'bins': 4, 'split': 'cv'}
+    >>> try:
+    ...     resolve(opts, {"bins": 1, "folds": 3}, owner="p: ")
+    ... except ConfigError as exc:
+    ...     print(exc)
+    p: unknown parameter(s) ['folds']; allowed: bins, split; p: bins must be an int >= 2, got 1
+    """  # noqa: E501
+    options = tuple(options)
+    names = [o if isinstance(o, str) else o.name for o in options]
+    problems = []
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        allowed = ", ".join(names) or "none"
+        problems.append(f"{owner}unknown parameter(s) {unknown}; allowed: {allowed}")
+    typed = [o for o in options if isinstance(o, Option)]
+    try:
+        checked = check_all(typed, given, prefix=owner)
+    except ConfigError as exc:
+        problems.append(str(exc))
+    if problems:
+        raise ConfigError("; ".join(problems))
+    out = {}
+    for option in options:
+        if isinstance(option, str):
+            if option in given:
+                out[option] = given[option]
+        else:
+            out[option.name] = checked.get(option.name, option.default)
     return out

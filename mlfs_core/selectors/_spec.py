@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import ConfigError
-from ..options import Option  # noqa: F401  (the shared vocabulary; here since 0.1)
+from ..options import Option, resolve
 
 
 @dataclass(frozen=True)
@@ -180,34 +180,26 @@ class MethodSpec:
 
     def option(self, name: str) -> Option:
         """The option called ``name`` (ConfigError naming the allowed ones)."""
-        for o in self.options:
-            if o.name == name:
-                return o
-        raise self._unknown([name])
+        found = {o.name: o for o in self.options}
+        if name not in found:  # refused, naming the allowed ones
+            resolve(self.options, {name: None}, owner=self._owner)
+        return found[name]
 
     def resolve(self, params: Mapping[str, object]) -> dict[str, object]:
-        """Defaults updated with ``params``, each value checked.
+        """Defaults updated with ``params``, each value checked
+        (:func:`mlfs_core.options.resolve`).
 
         Raises
         ------
         ConfigError
-            For an unknown option (the message lists the allowed ones) or a
+            Naming every unknown option (with the allowed ones) and every
             value outside an option's choices or range.
         """
-        unknown = [p for p in params if p not in self.defaults]
-        if unknown:
-            raise self._unknown(unknown)
-        return {
-            o.name: o.check(params[o.name]) if o.name in params else o.default
-            for o in self.options
-        }
+        return resolve(self.options, params, owner=self._owner)
 
-    def _unknown(self, names: list[str]) -> ConfigError:
-        allowed = ", ".join(sorted(self.defaults)) or "none"
-        return ConfigError(
-            f"method {self.name!r} got unknown parameter(s) {sorted(names)}; "
-            f"allowed: {allowed}"
-        )
+    @property
+    def _owner(self) -> str:
+        return f"method {self.name!r}: "
 
 
 class FunctionRank:

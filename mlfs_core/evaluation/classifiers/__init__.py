@@ -4,8 +4,14 @@
 ``factory(*, random_state, **params) -> estimator``; an estimator has
 ``fit(X, Y)``, ``predict(X) -> (n, q) 0/1`` and ``decision_function(X) ->
 (n, q) scores``. Register more with :func:`register_classifier` (a plug-in
-does so when loaded, see :mod:`mlfs_core.plugins`); an unknown parameter is
-an error naming the classifier and its allowed parameters.
+does so when loaded, see :mod:`mlfs_core.plugins`).
+
+A classifier's parameters are stated in the one vocabulary of
+:class:`~mlfs_core.options.Option` (a default and the allowed values) or by
+name alone (passed on to a scikit-learn estimator, which checks it):
+:func:`make_classifier` refuses an unknown parameter and a value out of range
+with one error naming the classifier, the parameter, what is allowed and the
+value (:func:`mlfs_core.options.resolve`).
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from sklearn.svm import LinearSVC
 from ... import plugins
 from ..._validation import check_XY
 from ...errors import ConfigError
-from .mlknn import MLkNN
+from ...options import Option, resolve
+from .mlknn import SCALINGS, MLkNN
 
 
 class BinaryRelevance(ClassifierMixin, BaseEstimator):
@@ -176,16 +183,35 @@ _KERNEL_DEPENDENT: dict[str, Callable[[dict], bool]] = {
 
 _BUILT_IN = frozenset(CLASSIFIERS)
 
-# Parameters of the built-in factories that pass ``**params`` on to an estimator.
-_PARAMETERS: dict[str, Callable[[], tuple[str, ...]]] = {
-    "linear_svc": lambda: _estimator_params(LinearSVC),
+LINEAR_SVC_OPTIONS = (
+    Option("C", 3.0, low=0.0, closed="neither", help="inverse of the regularisation"),
+    Option("tol", 1e-3, low=0.0, closed="neither", help="stopping tolerance"),
+)
+"""The parameters of ``"linear_svc"`` that the engine fixes (its other
+LinearSVC parameters are passed on, and LinearSVC checks them)."""
+MLKNN_OPTIONS = (
+    Option("k", 10, low=1, help="neighbours (clipped to the training size - 1)"),
+    Option("s", 1.0, low=0.0, help="Laplace smoothing"),
+    Option("scaling", "none", choices=SCALINGS, help="feature scaling"),
+)
+"""The parameters of ``"mlknn"``."""
+
+# The parameters of each classifier: Options (checked, with defaults) and
+# names passed on to a scikit-learn estimator. A factory missing here is read
+# from its signature (classifier_parameters).
+_PARAMETERS: dict[str, Callable[[], tuple[Option | str, ...]]] = {
+    "linear_svc": lambda: (*LINEAR_SVC_OPTIONS, *_estimator_params(LinearSVC)),
     "logistic_regression": lambda: _estimator_params(LogisticRegression),
+    "mlknn": lambda: MLKNN_OPTIONS,
 }
 _VERSIONS: dict[str, str] = {}
 
 
 def _estimator_params(cls) -> tuple[str, ...]:
-    return tuple(p for p in cls().get_params() if p != "random_state")
+    fixed = {o.name for o in LINEAR_SVC_OPTIONS} if cls is LinearSVC else set()
+    return tuple(
+        p for p in cls().get_params() if p != "random_state" and p not in fixed
+    )
 
 
 def register_classifier(
@@ -210,9 +236,12 @@ def register_classifier(
         solvers do). Such fits always run under the pinned kernel (see
         :mod:`mlfs_core.blas`). Say False only for a classifier shown to give
         bit-identical results under every kernel.
-    parameters : sequence of str, optional
-        The parameters the factory accepts, for a factory that takes
-        ``**params`` (by default they are read from its signature).
+    parameters : sequence of Option or str, optional
+        The parameters the factory accepts: an
+        :class:`~mlfs_core.options.Option` states one with its default and
+        allowed values (checked by :func:`make_classifier`), a name alone one
+        the factory checks itself. By default they are read from the
+        factory's signature (names alone; any name for ``**params``).
     version : str, default=""
         Version of the implementation; with a digest of the factory's file it
         enters the cache keys of this classifier's fits.
@@ -238,13 +267,21 @@ def unregister_classifier(name: str) -> None:
 
 
 def classifier_parameters(name: str) -> tuple[str, ...] | None:
-    """The parameters classifier ``name`` accepts (None: any, not known here).
+    """The names of the parameters classifier ``name`` accepts (None: any).
 
     Examples
     --------
     >>> classifier_parameters("mlknn")
     ('k', 's', 'scaling')
     """
+    declared = _declared(name)
+    if declared is None:
+        return None
+    return tuple(p if isinstance(p, str) else p.name for p in declared)
+
+
+def _declared(name: str) -> tuple[Option | str, ...] | None:
+    """The parameters of classifier ``name`` as declared (None: any name)."""
     if name in _PARAMETERS:
         return tuple(_PARAMETERS[name]())
     try:
@@ -301,10 +338,14 @@ def kernel_dependent(name: str, params: dict | None = None) -> bool:
 def make_classifier(name: str, params: dict | None = None, *, random_state: int = 0):
     """Build the classifier ``name`` with ``params``.
 
+    Its declared parameters (:func:`classifier_parameters`) take their
+    defaults where ``params`` does not give them.
+
     Raises
     ------
     ConfigError
-        For an unknown name or parameters the factory does not accept.
+        For an unknown name, an unknown parameter or a value a parameter does
+        not allow (every problem named), or parameters the factory refuses.
     """
     if name not in CLASSIFIERS:
         from ..._code import on_unknown_name  # a plug-in may register it
@@ -316,13 +357,9 @@ def make_classifier(name: str, params: dict | None = None, *, random_state: int 
         known = ", ".join(CLASSIFIERS)
         raise ConfigError(f"unknown classifier {name!r}; known: {known}") from None
     params = dict(params or {})
-    allowed = classifier_parameters(name)
-    unknown = sorted(set(params) - set(allowed or ())) if allowed is not None else []
-    if unknown:
-        raise ConfigError(
-            f"classifier {name!r} got unknown parameter(s) {unknown}; "
-            f"allowed: {', '.join(allowed) or 'none'}"
-        )
+    declared = _declared(name)
+    if declared is not None:  # else a factory taking **params checks them
+        params = resolve(declared, params, owner=f"classifier {name!r}: ")
     try:
         return factory(random_state=random_state, **params)
     except TypeError as exc:

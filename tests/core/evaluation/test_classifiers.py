@@ -85,10 +85,52 @@ def test_make_classifier_names_and_errors():
         make_classifier("svm")
     with pytest.raises(ConfigError, match="bad parameters"):
         make_classifier("br", {"estimator": "sklearn.svm.LinearSVC", "K": 3})
-    unknown = r"classifier 'mlknn' got unknown parameter\(s\) \['K'\]; allowed: k, s,"
+    unknown = r"classifier 'mlknn': unknown parameter\(s\) \['K'\]; allowed: k, s,"
     with pytest.raises(ConfigError, match=unknown):
         make_classifier("mlknn", {"K": 3})
-    with pytest.raises(ConfigError, match="'linear_svc' got unknown .* allowed: C, "):
+    with pytest.raises(ConfigError, match="'linear_svc': unknown .* allowed: C, tol, "):
         make_classifier("linear_svc", {"c": 3})
     with pytest.raises(ConfigError, match="scikit-learn class path"):
         make_classifier("br", {"estimator": "os.system"})
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("mlknn", {"k": 0}, "classifier 'mlknn': k must be an int >= 1, got 0"),
+        ("mlknn", {"s": -1.0}, "classifier 'mlknn': s must be a number >= 0, got -1.0"),
+        (
+            "mlknn",
+            {"scaling": "zscore"},
+            "classifier 'mlknn': scaling must be one of none, minmax; got 'zscore'",
+        ),
+        ("linear_svc", {"C": 0}, "classifier 'linear_svc': C must be a number > 0"),
+        ("linear_svc", {"tol": True}, "tol must be a number > 0, got True"),
+    ],
+)
+def test_a_classifier_parameter_out_of_range_is_named(name, params, message):
+    """Check a declared parameter's value is checked before the estimator is
+    built: one ConfigError naming the classifier, the parameter, the range and
+    the value."""
+    with pytest.raises(ConfigError) as caught:
+        make_classifier(name, params)
+    assert message in str(caught.value)
+
+
+def test_declared_defaults_are_the_factories_and_plain_names_pass_through():
+    """Check the Options' defaults build the same estimators as before (C = 3,
+    tol = 1e-3; k = 10, s = 1), an int for a float option becomes a float, and
+    LinearSVC's other parameters pass through to it unchecked here."""
+    from mlfs_core.evaluation.classifiers import LINEAR_SVC_OPTIONS, MLKNN_OPTIONS
+
+    assert {o.name: o.default for o in LINEAR_SVC_OPTIONS} == {"C": 3.0, "tol": 1e-3}
+    assert {o.name: o.default for o in MLKNN_OPTIONS} == {
+        "k": 10,
+        "s": 1.0,
+        "scaling": "none",
+    }
+    br = make_classifier("linear_svc", {"C": 2, "dual": True, "max_iter": 50})
+    assert br.estimator.C == 2.0 and type(br.estimator.C) is float
+    assert br.estimator.dual is True and br.estimator.max_iter == 50
+    knn = make_classifier("mlknn", {"k": np.int64(4)})
+    assert (knn.k, knn.s, knn.scaling) == (4, 1.0, "none") and type(knn.k) is int
