@@ -21,14 +21,19 @@ class _Choices:
     allowed loads the installed plug-ins once (one may register it, as
     criterion variants are) before argparse refuses it."""
 
-    def __init__(self, method: str, option: str):
+    def __init__(self, method: str | None, option: str):
         self.method, self.option, self._values = method, option, None
 
     def _list(self) -> list[str]:
         if self._values is None:
-            from ..selectors._registry import get_method
+            from ..selectors._registry import METHODS, get_method
 
-            self._values = list(get_method(self.method).option(self.option).choices)
+            if self.method is not None:
+                specs = [get_method(self.method)]
+            else:  # every method with the option: their values, in order
+                specs = [s for s in METHODS.values() if self.option in s.defaults]
+            values = [v for s in specs for v in s.option(self.option).choices]
+            self._values = list(dict.fromkeys(values))
         return self._values
 
     def __contains__(self, value) -> bool:
@@ -46,8 +51,9 @@ class _Choices:
         return len(self._list())
 
 
-def _choices(method: str, option: str) -> _Choices:
-    """The allowed values of a method's option (read lazily, :class:`_Choices`)."""
+def _choices(method: str | None, option: str) -> _Choices:
+    """The allowed values of a method's option (read lazily, :class:`_Choices`);
+    ``method=None``: those of every method that has the option."""
     return _Choices(method, option)
 
 
@@ -264,7 +270,7 @@ def _add_method_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--variant",
-        choices=_choices("PMU", "variant"),
+        choices=_choices(None, "variant"),
         metavar="VARIANT",
         help="PMU/MDMR: a registered variant of the criterion; one of %(choices)s",
     )

@@ -210,10 +210,10 @@ def label_coverage(
 ) -> pd.DataFrame:
     """How many of each label's own ``top`` features each method's first ``k`` hold.
 
-    The paper-000 argument "Mean vs Max at low budgets" in numbers: with few
-    features, Max takes each feature that is excellent for some label (rare
-    labels included), Mean those good on average, which can leave labels with
-    none of their best features.
+    Spolaôr and Tsoumakas's (2013) argument "Mean vs Max at low budgets" in
+    numbers: with few features, Max takes each feature that is excellent for
+    some label (rare labels included), Mean those good on average, which can
+    leave labels with none of their best features.
 
     Returns
     -------

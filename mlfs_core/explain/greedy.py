@@ -1,8 +1,9 @@
 """A greedy information-theoretic selection, each step's criterion split into terms.
 
-The criterion of every paper-001 method (METHODS.md section 4) is a sum of
-S-free terms (relevance, label interactions ...) and one redundancy term
-over the selected set S. :func:`greedy_steps` runs the engine's own greedy
+The criterion of every information-theoretic greedy method (METHODS.md
+section 4), or of a registered variant of one, is a sum of S-free terms
+(relevance, label interactions ...) and one redundancy term over the
+selected set S. :func:`greedy_steps` runs the engine's own greedy
 loop (its criteria, redundancy updates and tie rule from
 :mod:`mlfs_core.selectors.greedy`) and records, at every step, the terms of
 the best candidates; the terms sum to the engine's criterion and the picks are
@@ -77,7 +78,8 @@ def greedy_steps(
     X : array-like or sparse matrix of shape (n_samples, n_features)
     Y : array-like of shape (n_samples, n_labels)
     method : str
-        One of the ten paper-001 methods (``"PMU"``, ``"ATR"`` ...).
+        One of the ten information-theoretic greedy methods (``"PMU"``,
+        ``"ATR"`` ...).
     k : int, default=10
         Steps (selected features).
     n_candidates : int, default=8

@@ -116,3 +116,20 @@ def test_the_committed_study_selections_are_what_the_variants_rank(shared_datase
         same = stored[(stored["method"] == row["method"]) & (stored["fold"] == 0)]
         committed = [int(f) for f in same["features"].iloc[0].split()]
         assert [int(f) for f in row["features"]] == committed[:50]
+
+
+def test_mlfs_rank_takes_the_papers_variant_in_a_fresh_process():
+    """Check `mlfs rank --variant reference-code` finds the installed variant."""
+    run = [sys.executable, "-m", "mlfs_core", "rank", "sample", "--k", "3"]
+    ref = subprocess.run(
+        [*run, "--method", "MDMR", "--variant", NAME],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    d2f = subprocess.run(
+        [*run, "--method", "D2F"], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert ref.returncode == 0, ref.stderr
+    assert ref.stdout == d2f.stdout and len(ref.stdout.splitlines()) == 4

@@ -7,6 +7,7 @@ import pytest
 
 import mlfs_core
 from mlfs_core import _code
+from mlfs_core.cli import main
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import ExperimentConfig, MethodConfig, protocol_b
 from mlfs_core.explain import greedy_steps
@@ -161,3 +162,25 @@ def test_a_variant_is_explained_term_by_term(problem):
     np.testing.assert_allclose(total, steps.path["criterion"], rtol=0, atol=1e-12)
     np.testing.assert_allclose(steps.path["criterion"], ranked.criterion_path, atol=0)
     assert AS_D2F.combine is subtract
+
+
+def test_mlfs_rank_takes_a_variant_a_plugin_registers_late(monkeypatch, capsys):
+    """Check `mlfs rank --variant` loads the plug-ins for a name it does not know."""
+
+    def plugin_loader():
+        if "cli-late" not in variant_names("MDMR"):
+            register_variant("MDMR", "cli-late", AS_D2F)
+
+    monkeypatch.setattr(_code, "UNKNOWN_NAME_LOADERS", [plugin_loader])
+    args = ["rank", "sample", "--k", "4", "--method"]
+    try:
+        assert main([*args, "MDMR", "--variant", "cli-late"]) == 0
+        late = capsys.readouterr().out
+    finally:
+        unregister_variant("MDMR", "cli-late")
+    assert main([*args, "D2F"]) == 0
+    assert late == capsys.readouterr().out and len(late.splitlines()) == 5
+    monkeypatch.setattr(_code, "UNKNOWN_NAME_LOADERS", [])  # no plug-in has it now
+    with pytest.raises(SystemExit):
+        main([*args, "MDMR", "--variant", "cli-late"])
+    assert "invalid choice: 'cli-late'" in capsys.readouterr().err
