@@ -343,3 +343,15 @@ def test_the_suites_find_their_files_in_both_layouts(tmp_path, monkeypatch):
     package = tmp_path / "site-packages" / "mlfs_papers"
     assert config == package / "_study_configs" / "study_paper001.toml"
     assert data == package / "_study_data" / "paper001" / "data"
+
+
+def test_the_test_command_runs_the_papers_doctests_not_their_setup():
+    """Check `python -m pytest` collects mlfs_papers (its doctests) and never
+    imports mlfs_papers/setup.py as a test module (that would run setup())."""
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
+    options = options["ini_options"]
+    assert "mlfs_papers" in options["testpaths"]
+    assert "--ignore=mlfs_papers/setup.py" in options["addopts"].split()
+    assert "--doctest-modules" in options["addopts"].split()
