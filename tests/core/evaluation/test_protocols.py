@@ -132,3 +132,60 @@ def test_a_classifier_named_without_params_gets_its_own_defaults():
     assert ClassifierConfig("linear_svc").params == {"C": 3.0, "tol": 0.001}
     assert config_from_toml(config_to_toml(config)) == config
     assert isinstance(config, ExperimentConfig)
+
+
+def test_the_protocol_defaults_come_from_its_constraint_table():
+    """Check the one place: ProtocolConfig's scalar defaults and the presets'
+    values are those of PROTOCOL_OPTIONS / PROTOCOL_PRESETS, and every preset
+    value is allowed by its Option."""
+    from mlfs_core.evaluation.config import (
+        PROTOCOL_DEFAULTS,
+        PROTOCOL_OPTIONS,
+        PROTOCOL_PRESETS,
+        ProtocolConfig,
+    )
+
+    a = ProtocolConfig()
+    for name in ("n_folds", "test_size", "scaling", "on_sparse_label"):
+        assert getattr(a, name) == PROTOCOL_DEFAULTS[name]
+    for preset in PROTOCOL_PRESETS.values():
+        for option in PROTOCOL_OPTIONS:
+            if option.name in preset:
+                assert option.check(preset[option.name]) == preset[option.name]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"test_size": 1.0}, "protocol.test_size must be a number in (0, 1), got 1.0"),
+        ({"test_size": True}, "test_size must be a number in (0, 1), got True"),
+        ({"budgets": 5}, "protocol.budgets must be a list of numbers, got 5"),
+        ({"budgets": ()}, "protocol.budgets must not be empty"),
+    ],
+)
+def test_a_bad_protocol_value_is_one_clear_error(overrides, message):
+    """Check the range of test_size (from the constraint table) and budgets
+    that are not a list (a TypeError before) are named."""
+    with pytest.raises(ConfigError) as caught:
+        protocol_b(**overrides)
+    assert message in str(caught.value)
+
+
+def test_a_bad_evaluation_does_not_hide_the_other_problems():
+    """Check an unknown evaluation and bad settings come in one message (the
+    evaluation's error used to stop the check before the settings')."""
+    with pytest.raises(ConfigError) as caught:
+        protocol_b(evaluation="no-such-convention", bins=1, split="loo")
+    message = str(caught.value)
+    assert "protocol.evaluation must be 'definition'" in message
+    assert "protocol.bins must be an int in [2, 1000], got 1" in message
+    assert "protocol.split must be one of cv, holdout, own; got 'loo'" in message
+
+
+def test_budgets_may_be_any_sequence_and_are_stored_as_plain_numbers():
+    import numpy as np
+
+    p = protocol_b(budgets=range(1, 4))
+    assert p.budgets == (1, 2, 3)
+    q = protocol_a(budgets=np.array([10.0, 25.5]))
+    assert q.budgets == (10.0, 25.5) and type(q.budgets[0]) is float
