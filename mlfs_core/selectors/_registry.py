@@ -25,7 +25,6 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 from .. import plugins
-from .. import plugins
 from ..errors import ConfigError
 from ._spec import (
     REFERENCE_KINDS,
@@ -303,24 +302,6 @@ def reference_methods(kind: str | None = None) -> list[str]:
         for n, s in _TABLE.items()
         if s.reference and (kind is None or s.reference == kind)
     ]
-
-
-def _restore(name: str, spec: MethodSpec) -> None:
-    """Register ``spec`` again in a worker process (:mod:`mlfs_core.plugins`)."""
-    register(spec)
-
-
-plugins.add_registry(
-    plugins.Registry(
-        "methods",
-        _TABLE,
-        _BUILT_IN,
-        unregister,
-        export=_TABLE.__getitem__,
-        restore=_restore,
-        label=lambda name: (name, method_version(name)),
-    )
-)
 
 
 def _restore(name: str, spec: MethodSpec) -> None:
