@@ -69,6 +69,13 @@ class Selection:
     by: tuple[str, ...] = ()
     missing: str = "refuse"
 
+    def __repr__(self) -> str:
+        return (
+            f"Selection(metric={self.metric!r}, higher_is_better="
+            f"{self.higher_is_better!r}, budget_column={self.budget_column!r}, "
+            f"by={self.by!r}, missing={self.missing!r}, rows={len(self.table)})"
+        )
+
     @property
     def per_budget(self) -> bool:
         """Whether each budget is ranked apart (the budget column is in ``by``)."""
@@ -132,8 +139,13 @@ def _one_metric(table: pd.DataFrame, metric: str | None):
     return table[table[METRIC] == metric], metric
 
 
-def _check_columns(table: pd.DataFrame, over_budgets, budget) -> None:
-    absent = [c for c in (DATASET, METHOD, VALUE) if c not in table.columns]
+def _check_columns(table: pd.DataFrame, over_budgets, budget, by) -> None:
+    if isinstance(by, str):
+        raise ValueError(
+            f"select: by= takes a list of columns, e.g. by=[{by!r}], got the "
+            f"string {by!r}"
+        )
+    absent = [c for c in (DATASET, METHOD, VALUE, *by) if c not in table.columns]
     if absent:
         raise ValueError(
             f"select: the table has no column {', '.join(map(repr, absent))} "
@@ -226,12 +238,12 @@ def select(
     ...                   "method": ["X", "Y", "X", "Y"],
     ...                   "metric": "hamming_loss",
     ...                   "value": [0.1, 0.2, 0.5, 0.5]})
-    >>> chosen = select(t)
-    >>> chosen.metric, chosen.higher_is_better, len(chosen.table)
-    ('hamming_loss', False, 4)
+    >>> select(t)
+    Selection(metric='hamming_loss', higher_is_better=False, budget_column=None, \
+by=(), missing='refuse', rows=4)
     """
     check_missing(missing, "select")
-    _check_columns(results, over_budgets, budget)
+    _check_columns(results, over_budgets, budget, by)
     table, metric = _one_metric(results, metric)
     made = {
         "higher_is_better": _direction(metric, higher_is_better, missing != "keep"),

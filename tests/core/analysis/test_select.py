@@ -359,3 +359,22 @@ def _long(values: np.ndarray) -> pd.DataFrame:
             "value": values.ravel(),
         }
     )
+
+
+def test_by_is_a_list_of_columns_of_the_table(rng):
+    """Check by= as a bare string, or naming a column the table lacks, is one
+    clear error (a string would otherwise be read letter by letter)."""
+    with pytest.raises(ValueError, match=r"by= takes a list of columns, e\.g\. by="):
+        select(_results(rng), metric="micro_f1", by="budget_pct")
+    with pytest.raises(ValueError, match="no column 'measure'"):
+        select(_results(rng), metric="micro_f1", budget=10.0, by=["measure"])
+
+
+def test_the_selection_reads_in_one_line(rng):
+    """Check a Selection's repr says what was chosen and how many rows, not the
+    whole table."""
+    text = repr(select(_results(rng), metric="micro_f1", budget=10.0))
+    assert text == (
+        "Selection(metric='micro_f1', higher_is_better=True, "
+        "budget_column='budget_pct', by=(), missing='refuse', rows=32)"
+    )
