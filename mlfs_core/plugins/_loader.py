@@ -23,20 +23,6 @@ from .. import _code
 from ..errors import ConfigError
 from ._registries import added, registries, remove_added, snapshot
 
-__all__ = [
-    "ENV_VAR",
-    "PLUGIN_GROUP",
-    "PluginInfo",
-    "checkpoint",
-    "config_plugins",
-    "ensure_plugins",
-    "file_digest",
-    "load_plugins",
-    "loaded_plugins",
-    "plugin_specs",
-    "rollback",
-]
-
 PLUGIN_GROUP = "mlfs_explorer.plugins"
 """Entry-point group of installed plug-ins (``[project.entry-points]`` in pyproject)."""
 ENV_VAR = "MLFS_PLUGINS"

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["Registry", "add_registry", "registries"]
-
 
 @dataclass(frozen=True)
 class Registry:

@@ -15,8 +15,6 @@ import pickle
 from ._loader import _LOADED, ensure_plugins
 from ._registries import registries
 
-__all__ = ["pack", "registered_here", "run_with_plugins"]
-
 
 def registered_here() -> dict[str, dict[str, object]]:
     """What this process registered outside any plug-in (``register`` in a script).

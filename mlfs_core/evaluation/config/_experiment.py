@@ -94,15 +94,9 @@ class ExperimentConfig:
 def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     """Every field of an :class:`ExperimentConfig`, in stored form and checked.
 
-    Parameters
-    ----------
-    given : mapping
-        Field name -> value, for every field of :class:`ExperimentConfig`.
-
-    Returns
-    -------
-    dict
-        Field name -> checked value.
+    ``given`` maps every field of :class:`ExperimentConfig` to its value; the
+    result maps each to its checked value, as
+    :func:`~mlfs_core.evaluation.config.protocol_fields` does for a protocol.
 
     Raises
     ------
