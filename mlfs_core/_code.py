@@ -10,8 +10,8 @@
   the engine);
 - :func:`on_unknown_name`: what a registry calls when asked for a name it does
   not know. :mod:`mlfs_core.plugins` installs its loader of the installed and
-  ``MLFS_PLUGINS`` plug-ins here when imported (the selectors package imports
-  it), so the registries never import the plug-in machinery themselves.
+  ``MLFS_PLUGINS`` plug-ins here when imported (every registry imports it to
+  declare itself).
 """
 
 from __future__ import annotations
