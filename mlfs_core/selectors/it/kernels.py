@@ -59,6 +59,15 @@ def _jit(function):
         return numba.njit(function)
 
 
+def _step(function):
+    """A named step of a kernel, inlined into its caller by numba.
+
+    Inlined at numba's level (``inline="always"``): the caller compiles the
+    step's operations in place, in the same order, with no call per pair.
+    """
+    return numba.njit(inline="always")(function)
+
+
 @_jit
 def _tv(table, c):
     """``T[c]`` with c clipped to the table (as ``np.take(mode="clip")``)."""
@@ -220,7 +229,7 @@ def pair_corrections(entry_start, own, rest, small, x, t, alpha, c, q, table, k)
         k[f] += acc
 
 
-@_jit
+@_step
 def _hit_cells(
     acc, j, f, w, b1, q, hit_indptr, hit_label, hit_count, pair, l_w, table,
     hits_vi, m_w, m_all,
@@ -323,7 +332,7 @@ def _j_pair(lab_n, lab_b, lab_c, constant, table, t, u, x, a):
     return out
 
 
-@_jit
+@_step
 def _touched_information(
     e, e2, t, u, at, au, x, ent_rest, ent_small, t_small, k_ft, k_f, lab_n, lab_b,
     lab_c, pair_tsum, label_tsum, b1, q, table, t_n, seen, shared,
@@ -343,7 +352,7 @@ def _touched_information(
     return value - k3
 
 
-@_jit
+@_step
 def _positive_change(lab_n, lab_b, lab_c, constant, table, t, u, x, at, au, value):
     """max(0, I) of a touched pair less its one-touched and untouched values."""
     total = value if value >= 0.0 else 0.0
