@@ -27,6 +27,11 @@ _EXPORTS = {
     "rank_features": ".api",
     "MultiLabelSelector": ".estimator",
     "rank_filter_methods": ".filter",
+    "Criterion": ".it.criteria",
+    "Variant": ".variants",
+    "register_variant": ".variants",
+    "unregister_variant": ".variants",
+    "variant_names": ".variants",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
