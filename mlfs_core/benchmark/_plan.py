@@ -9,7 +9,7 @@ the committed values of those folds and budgets stand as they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +18,8 @@ import pandas as pd
 from ..cache import DiskCache
 from ..errors import ConfigError
 from ..evaluation.config import MethodConfig
+from ..evaluation.runner import Progress
 from ._suites import Suite
-
-Progress = Callable[[int, int, str], None]
-"""``progress(done, total, message)``, called after every task."""
 
 
 class Counter:

@@ -26,12 +26,16 @@ import pandas as pd
 
 from ..errors import ConfigError
 from ..evaluation.outputs import compact_results, compact_selections
-from ..evaluation.runner import execute_plan, plan_experiment, result_tables
+from ..evaluation.runner import (
+    Progress,
+    execute_plan,
+    plan_experiment,
+    result_tables,
+)
 from ._committed import Check, check_committed, committed_rows, committed_selections
 from ._folder import write_benchmark
 from ._plan import (
     Counter,
-    Progress,
     all_cached,
     chosen_datasets,
     folder_name,
