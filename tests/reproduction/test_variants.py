@@ -20,25 +20,13 @@ from mlfs_core.evaluation import load_config, run_experiment
 from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_papers.paper001.variants import MDMR_REFERENCE, NAME, PMU_REFERENCE
 
+from ..core.selectors import test_greedy
 from ..core.selectors.test_greedy_oracle import _random_problem, naive_rank
+from ..core.selectors.test_registry import _fresh
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDY = ROOT / "studies" / "paper001" / "data"
-
-
-@pytest.fixture
-def planted():
-    """Codes: feature 2 is label 0, 5 a copy of it, 0 and 3 noisy labels 1, 2."""
-    rng = np.random.default_rng(0)
-    n = 240
-    Y = (rng.random((n, 3)) < 0.45).astype(np.int8)
-    codes = rng.integers(0, 3, size=(n, 7))
-    codes[:, 2] = Y[:, 0] * 2
-    codes[:, 5] = codes[:, 2]
-    for j, label, noise in ((0, 1, 0.1), (3, 2, 0.1), (6, 1, 0.4)):
-        flip = rng.random(n) < noise
-        codes[:, j] = np.where(flip, rng.integers(0, 3, n), Y[:, label] * 2)
-    return codes, Y
+planted = test_greedy.planted  # the engine tests' fixture of planted codes
 
 
 def test_the_entry_point_registers_both_variants_in_a_fresh_process():
@@ -54,13 +42,7 @@ def test_the_entry_point_registers_both_variants_in_a_fresh_process():
         "from mlfs_core.selectors.variants import variant_names\n"
         "print(variant_names('MDMR'))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    ).stdout.splitlines()
+    out = _fresh(code).splitlines()
     assert out == ["[0, 1, 2, 3] True", "('definition', 'reference-code')"]
 
 
