@@ -16,7 +16,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mlfs_core import compute_ranking
 from mlfs_core.evaluation import load_config, run_experiment
+from mlfs_core.explain import greedy_steps
 from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_papers.paper001.variants import MDMR_REFERENCE, NAME, PMU_REFERENCE
 
@@ -115,3 +117,16 @@ def test_mlfs_rank_takes_the_papers_variant_in_a_fresh_process():
     )
     assert ref.returncode == 0, ref.stderr
     assert ref.stdout == d2f.stdout and len(ref.stdout.splitlines()) == 4
+
+
+@pytest.mark.parametrize("method", ["PMU", "MDMR"])
+def test_the_learn_pages_explain_the_papers_variants(planted, method):
+    """Check greedy_steps' terms of a reference-code run add up to its ranking."""
+    codes, Y = planted
+    steps = greedy_steps(codes, Y, method, k=5, n_candidates=7, variant=NAME)
+    ranking = compute_ranking(codes, Y, method, k=5, variant=NAME)
+    assert steps.path["feature"].tolist() == ranking.order.tolist()
+    np.testing.assert_allclose(steps.path["criterion"], ranking.criterion_path)
+    sums = steps.candidates[steps.terms].sum(axis=1)
+    np.testing.assert_allclose(sums, steps.candidates["criterion"], atol=1e-9)
+    assert steps.terms[-1] == "- sum_s sum_i I(f; s; l_i)"

@@ -143,10 +143,7 @@ def test_top_feature_scores_are_max_ordered(text_xy):
     assert list(table.columns) == rank_features(X, Y, "MaxCS", k=6).tolist()
 
 
-CRITERIA_CASES = [(m, "definition") for m in IT_METHODS] + [
-    ("PMU", "reference-code"),
-    ("MDMR", "reference-code"),
-]
+CRITERIA_CASES = [(m, "definition") for m in IT_METHODS]
 
 
 @pytest.mark.parametrize(("method", "variant"), CRITERIA_CASES)
