@@ -57,6 +57,10 @@ class Selection:
     by : tuple of str
         Grouping columns ranked apart (the budget column among them: one
         ranking per budget).
+    budget : optional
+        The budget selected (a value of ``budget_column``), or None.
+    over_budgets : {"mean"} or None
+        ``"mean"`` when each method's mean over the budgets was selected.
     missing : {"refuse", "drop-blocks", "keep"}
         How the blocks were checked; ``"keep"`` (unchecked) selections are
         for summaries that rank nothing.
@@ -67,13 +71,16 @@ class Selection:
     metric: str | None = None
     budget_column: str | None = None
     by: tuple[str, ...] = ()
+    budget: object = None
+    over_budgets: str | None = None
     missing: str = "refuse"
 
     def __repr__(self) -> str:
         return (
             f"Selection(metric={self.metric!r}, higher_is_better="
             f"{self.higher_is_better!r}, budget_column={self.budget_column!r}, "
-            f"by={self.by!r}, missing={self.missing!r}, rows={len(self.table)})"
+            f"by={self.by!r}, budget={plain(self.budget)!r}, over_budgets="
+            f"{self.over_budgets!r}, missing={self.missing!r}, rows={len(self.table)})"
         )
 
     @property
@@ -240,7 +247,7 @@ def select(
     ...                   "value": [0.1, 0.2, 0.5, 0.5]})
     >>> select(t)
     Selection(metric='hamming_loss', higher_is_better=False, budget_column=None, \
-by=(), missing='refuse', rows=4)
+by=(), budget=None, over_budgets=None, missing='refuse', rows=4)
     """
     check_missing(missing, "select")
     _check_columns(results, over_budgets, budget, by)
@@ -273,6 +280,8 @@ by=(), missing='refuse', rows=4)
     return Selection(
         _one_budget(table, column, budget, over_budgets, list(by), missing),
         budget_column=column,
+        budget=budget,
+        over_budgets=over_budgets,
         **made,
     )
 

@@ -102,11 +102,15 @@ def test_the_selection_holds_what_was_chosen(rng):
         (),
         False,
     )
+    assert (chosen.budget, chosen.over_budgets) == (10.0, None)
     assert set(chosen.table["budget_pct"]) == {10.0}
     assert set(chosen.table["metric"]) == {"hamming_loss"}
     assert "AF" in set(chosen.table["method"])  # copied to the chosen budget
     grouped = select(_results(rng), metric="micro_f1", by=["budget_pct"])
     assert grouped.per_budget and grouped.by == ("budget_pct",)
+    assert grouped.budget is None
+    mean = select(_results(rng), metric="micro_f1", over_budgets="mean")
+    assert (mean.budget, mean.over_budgets) == (None, "mean")
 
 
 def test_per_budget_analyses_need_a_per_budget_selection(rng):
@@ -376,5 +380,6 @@ def test_the_selection_reads_in_one_line(rng):
     text = repr(select(_results(rng), metric="micro_f1", budget=10.0))
     assert text == (
         "Selection(metric='micro_f1', higher_is_better=True, "
-        "budget_column='budget_pct', by=(), missing='refuse', rows=32)"
+        "budget_column='budget_pct', by=(), budget=10.0, over_budgets=None, "
+        "missing='refuse', rows=32)"
     )
