@@ -40,12 +40,14 @@ def plain(value):
     return value.item() if hasattr(value, "item") else value
 
 
-def check_missing(missing: str, caller: str) -> None:
-    """Refuse a ``missing=`` value that is not one of :data:`MISSING`."""
-    if missing not in MISSING:
+def check_missing(missing: str, caller: str, *, ranked: bool = False) -> None:
+    """Refuse a ``missing=`` value that is not one of :data:`MISSING` (nor
+    ``"keep"`` where the caller ranks: ``ranked=True``)."""
+    accepted = [m for m in MISSING if not (ranked and m == "keep")]
+    if missing not in accepted:
         raise ValueError(
             f"{caller}: missing={missing!r} is not one of "
-            f"{', '.join(map(repr, MISSING))}"
+            f"{', '.join(map(repr, accepted))}"
         )
 
 

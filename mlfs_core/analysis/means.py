@@ -43,7 +43,7 @@ def _complete_means(
     means: pd.DataFrame, methods: Sequence[str], missing: str, caller: str
 ) -> pd.DataFrame:
     """The rows of ``methods``, their (dataset, metric) blocks checked."""
-    check_missing(missing, caller)
+    check_missing(missing, caller, ranked=True)
     rows = means[means[METHOD].isin(list(methods))]
     if rows.empty:
         return rows

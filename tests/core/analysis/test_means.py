@@ -105,3 +105,16 @@ def test_friedman_on_means_equals_scipy_on_complete_datasets():
 
 def test_friedman_on_means_skips_a_metric_with_one_dataset():
     assert friedman_on_means(_means({"A": [0.1], "B": [0.2]}), ["A", "B"]).empty
+
+
+def test_the_means_rankings_refuse_unchecked_blocks():
+    """Check missing='keep' (the curves' choice) is not accepted where methods
+    are ranked on the means: a gap would otherwise be ranked over silently."""
+    means = _means({"A": [0.1, 0.2], "B": [0.3]})
+    for call in (
+        lambda: within_dataset_ranks(means, ["A", "B"], missing="keep"),
+        lambda: method_wins(means, "A", ["A", "B"], missing="keep"),
+        lambda: friedman_on_means(means, ["A", "B"], missing="keep"),
+    ):
+        with pytest.raises(ValueError, match=r"missing='keep' is not one of 'refuse'"):
+            call()
