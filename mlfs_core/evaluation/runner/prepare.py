@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ... import options
 from ..._validation import budget_from_percent
 from ...data.bundled import SAMPLE_DIR, SAMPLE_NAME
 from ...errors import ConfigError, MLFSError
@@ -149,13 +150,9 @@ def _provided_split(ds, source, protocol: ProtocolConfig, base_dir):
 
 def _prepare_method(m: MethodConfig) -> PreparedMethod:
     spec = get_method(m.name)
-    unknown = set(m.params) - set(spec.defaults)
-    if unknown:
-        allowed = ", ".join(sorted(spec.defaults)) or "none"
-        raise ConfigError(
-            f"methods: {m.name!r} got unknown parameter(s) {sorted(unknown)}; "
-            f"allowed: {allowed}"
-        )
+    # checked as the config checks a method it knows (a plug-in may have
+    # registered this one since); the values stay as given (cache keys)
+    options.resolve(spec.options, m.params, owner=f"methods: {m.display!r}: ")
     params = {**spec.defaults, **m.params}
     return PreparedMethod(
         m.display, m.name, params, bool(spec.stochastic), spec.reference == "all"

@@ -189,3 +189,34 @@ def test_budgets_may_be_any_sequence_and_are_stored_as_plain_numbers():
     assert p.budgets == (1, 2, 3)
     q = protocol_a(budgets=np.array([10.0, 25.5]))
     assert q.budgets == (10.0, 25.5) and type(q.budgets[0]) is float
+
+
+def test_a_method_the_config_did_not_know_is_checked_before_any_work(toy):
+    """Check a method registered after its config was built (a plug-in loaded
+    later) has its option values checked by the same factory before anything
+    runs (only its unknown names were, before)."""
+    from mlfs_core.evaluation.runner import run_experiment
+    from mlfs_core.options import Option
+    from mlfs_core.selectors import register, unregister
+
+    calls = []
+
+    def LateH5(X, Y, *, k, random_state, alpha=1.0):
+        calls.append(alpha)
+        return list(range(k))
+
+    config = ExperimentConfig(
+        datasets=[toy],
+        methods=[{"name": "LateH5", "params": {"alpha": -1.0}}],
+        protocol=protocol_a(n_folds=2, budgets=(50,)),
+    )
+    register(LateH5, options=(Option("alpha", 1.0, low=0.0),))
+    try:
+        with pytest.raises(ConfigError) as caught:
+            run_experiment(config)
+    finally:
+        unregister("LateH5")
+    assert "methods: 'LateH5': alpha must be a number >= 0, got -1.0" in str(
+        caught.value
+    )
+    assert calls == []
