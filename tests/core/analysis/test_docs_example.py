@@ -46,9 +46,10 @@ def _results_csv(path: Path) -> None:
 
 
 def test_the_worked_example_is_short_and_runs(tmp_path, monkeypatch, capsys):
-    """Check the example is under 15 lines and writes the promised files."""
+    """Check the example is under 16 lines (select adds one to the 14 it had
+    when each analysis selected its own block) and writes the promised files."""
     code = _example()
-    assert len(code.strip().splitlines()) < 15
+    assert len(code.strip().splitlines()) < 16
     _results_csv(tmp_path / "results.csv")
     monkeypatch.chdir(tmp_path)
     exec(compile(code, str(GUIDE), "exec"), {})
