@@ -24,6 +24,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 
 import numpy as np
 
@@ -321,22 +322,19 @@ def _options_from_defaults(name: str, function, params) -> list[Option]:
     return found
 
 
+FUNCTION_DEFAULTS = {"family": "user", "score_kind": "order"}
+"""The :class:`MethodSpec` fields a plain function gets unless given: its family
+is ``"user"``, and its scores are read as an order (a plain function most often
+returns an order alone; pass ``score_kind="score"`` when its scores measure
+strength). Its description defaults to the first line of its docstring."""
+
+
 def spec_from_function(
     function: Callable,
     *,
     name: str | None = None,
-    family: str = "user",
-    stochastic: bool = False,
     options: tuple[Option, ...] = (),
-    description: str = "",
-    version: str = "",
-    family_label: str = "",
-    reference: str = "",
-    default_for: tuple[str, ...] = (),
-    formula: str = "",
-    stepwise: bool = False,
-    score_kind: str = "order",
-    citation: str = "",
+    **fields,
 ) -> MethodSpec:
     """A :class:`MethodSpec` around a plain ranking function.
 
@@ -349,16 +347,15 @@ def spec_from_function(
         become its options (typed by the default).
     name : str, optional
         Default: the function's ``__name__``.
-    family, stochastic, options, description, version, family_label
-        As in :class:`MethodSpec`; ``options`` given here replace the
-        inferred ones of the same name (to add choices or bounds).
-    reference, default_for, formula, stepwise, citation
-        As in :class:`MethodSpec`.
-    score_kind : str
-        As in :class:`MethodSpec`, but ``"order"`` by default: a plain
-        function most often returns an order alone (its scores are then
-        filled from the positions). Pass ``"score"`` when it returns scores
-        that measure strength.
+    options : tuple of Option
+        Options that replace the inferred ones of the same name (to add
+        choices or bounds).
+    **fields
+        Any other field of :class:`MethodSpec` (``family``, ``stochastic``,
+        ``description``, ``version``, ``family_label``, ``reference``,
+        ``default_for``, ``formula``, ``stepwise``, ``score_kind``,
+        ``citation``); those not given take :data:`FUNCTION_DEFAULTS`, then
+        the :class:`MethodSpec` defaults.
 
     Raises
     ------
@@ -366,7 +363,7 @@ def spec_from_function(
         If the signature is not ``(X, Y, *, k, random_state, **options)``
         (the message shows the function's signature and what is missing), a
         keyword parameter has no default or a default that is not a bool,
-        int, float or str.
+        int, float or str, or a field is not one of :class:`MethodSpec`'s.
 
     Examples
     --------
@@ -397,22 +394,28 @@ rng to random_state (the name scikit-learn uses)
         given = {o.name for o in options}
         inferred = _options_from_defaults(name, function, params)
         options = (*options, *(o for o in inferred if o.name not in given))
-    return MethodSpec(
-        name=name,
-        family=family,
-        rank=FunctionRank(function),
-        stochastic=stochastic,
-        options=options,
-        description=description or (function.__doc__ or "").strip().split("\n")[0],
-        version=str(version),
-        family_label=family_label,
-        reference=reference,
-        default_for=default_for,
-        formula=formula,
-        stepwise=stepwise,
-        score_kind=score_kind,
-        citation=citation,
+    values = {**FUNCTION_DEFAULTS, **_known_fields(name, fields)}
+    values["description"] = (
+        values.get("description") or ((function.__doc__ or "").strip().split("\n")[0])
     )
+    values["version"] = str(values.get("version", ""))
+    return MethodSpec(name=name, rank=FunctionRank(function), options=options, **values)
+
+
+def _known_fields(name: str, fields: dict) -> dict:
+    """``fields`` if each is a field of :class:`MethodSpec` a function may set."""
+    allowed = [
+        f.name
+        for f in dataclass_fields(MethodSpec)
+        if f.name not in ("name", "rank", "options")
+    ]
+    unknown = sorted(set(fields) - set(allowed))
+    if unknown:
+        raise ConfigError(
+            f"method {name!r}: unknown field(s) {unknown}; allowed: "
+            + ", ".join(allowed)
+        )
+    return fields
 
 
 def checked_spec(spec: MethodSpec) -> MethodSpec:

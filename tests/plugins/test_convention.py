@@ -160,3 +160,22 @@ def test_a_methodspec_with_rng_is_refused_naming_the_rename():
     assert message.startswith("method 'Legacy': ")
     assert "rename rng to random_state" in message
     assert "Legacy" not in METHODS
+
+
+def test_a_field_a_method_spec_lacks_is_one_clear_error(names):
+    """Check register(function, field=...) names an unknown field and the
+    allowed ones (a TypeError before), and the function defaults apply."""
+
+    def Plain(X, Y, *, k, random_state):
+        """Columns in order."""
+        return list(range(k))
+
+    with pytest.raises(ConfigError) as caught:
+        register(Plain, colour="red")
+    message = str(caught.value)
+    assert message.startswith("method 'Plain': unknown field(s) ['colour']; allowed: ")
+    assert "family, stochastic, description" in message and "citation" in message
+    spec = register(Plain, version=2, stepwise=True)
+    names.append("Plain")
+    assert (spec.family, spec.score_kind, spec.stepwise) == ("user", "order", True)
+    assert (spec.description, spec.version) == ("Columns in order.", "2")
