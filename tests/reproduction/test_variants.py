@@ -17,9 +17,12 @@ import pandas as pd
 import pytest
 
 from mlfs_core import compute_ranking
+from mlfs_core.cache import hash_key
 from mlfs_core.evaluation import load_config, run_experiment
+from mlfs_core.evaluation.runner.keys import code_identity, task_key
 from mlfs_core.explain import greedy_steps
 from mlfs_core.selectors.greedy import rank_discrete
+from mlfs_core.selectors.variants import variant_names
 from mlfs_papers.paper001.variants import MDMR_REFERENCE, NAME, PMU_REFERENCE
 
 from ..core.selectors import test_greedy
@@ -130,3 +133,17 @@ def test_the_learn_pages_explain_the_papers_variants(planted, method):
     sums = steps.candidates[steps.terms].sum(axis=1)
     np.testing.assert_allclose(sums, steps.candidates["criterion"], atol=1e-9)
     assert steps.terms[-1] == "- sum_s sum_i I(f; s; l_i)"
+
+
+def test_a_reference_code_task_keeps_its_cache_key():
+    """Check the variant adds nothing to a task's key: keys are those of before.
+
+    A selection task's key hashes its description (method name and options,
+    ``variant="reference-code"`` among them) and the identity of user code it
+    names; PMU stays a built-in method whose variant is an option value, so
+    the identity part is empty, as when the variants were built in.
+    """
+    description = {"kind": "selection", "method": "PMU", "params": {"variant": NAME}}
+    assert code_identity(description) == {}
+    assert task_key(description) == hash_key(description)
+    assert NAME in variant_names("PMU")
