@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TREES = ("mlfs_core", "ui", "studies", "app_pages")
+TREES = ("mlfs_core", "mlfs_papers", "ui", "studies", "app_pages")
 
 
 def _module_name(path: Path) -> str:
@@ -127,27 +127,49 @@ def test_no_circle_is_hidden_by_an_import_inside_a_function():
 
 
 def test_the_engine_imports_neither_the_app_nor_the_studies():
-    """Check mlfs_core never imports ui, app_pages or studies."""
+    """Check mlfs_core never imports mlfs_papers, ui, app_pages or studies."""
     graph = _edges(_modules())
     upward = sorted(
         (a, b)
         for a, targets in graph.items()
         if a.startswith("mlfs_core")
         for b in targets
-        if b.split(".")[0] in ("ui", "studies", "app_pages")
+        if b.split(".")[0] in ("mlfs_papers", "ui", "studies", "app_pages")
     )
     assert upward == []
 
 
-def test_the_generic_engine_never_imports_the_reproduction():
-    """Check only mlfs_core.reproduction (and what is above) imports it."""
-    modules = _modules()
-    graph = _edges(modules)
+def test_the_app_finds_the_papers_through_the_registry_only():
+    """Check ui, app_pages and mlfs_core import no module of mlfs_papers.
+
+    The papers reach the app and the engine through the entry points they
+    register (:mod:`mlfs_core.published`, the benchmark suites, conventions and
+    variants), as any user's plug-in does.
+    """
+    graph = _edges(_modules(), deep=True)
     into = sorted(
         (a, b)
         for a, targets in graph.items()
-        if a.startswith("mlfs_core") and not a.startswith("mlfs_core.reproduction")
+        if a.split(".")[0] in ("mlfs_core", "ui", "app_pages")
         for b in targets
-        if b.startswith("mlfs_core.reproduction")
+        if b.split(".")[0] == "mlfs_papers"
     )
     assert into == []
+
+
+def test_the_papers_use_the_engine_s_public_packages():
+    """Check mlfs_papers imports the engine's packages, never a private module.
+
+    A private module (a name part starting with ``_``) may change without
+    notice; a plug-in that a stranger could write uses public names only.
+    """
+    graph = _edges(_modules(), deep=True)
+    private = sorted(
+        (a, b)
+        for a, targets in graph.items()
+        if a.startswith("mlfs_papers")
+        for b in targets
+        if b.startswith("mlfs_core")
+        and any(part.startswith("_") for part in b.split("."))
+    )
+    assert private == []
