@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._code import on_unknown_name
+from .._code import on_unknown_name, source_digest
 from ..errors import ConfigError
 from ..options import Option
 from .it.criteria import COMBINATIONS, REDUNDANCY, Criterion
@@ -39,6 +39,7 @@ __all__ = [
     "register_variant",
     "unregister_variant",
     "variant_criterion",
+    "variant_identity",
     "variant_names",
     "variant_option",
     "variants",
@@ -200,6 +201,47 @@ def variant_criterion(method: str, name: str) -> Criterion:
             f"{', '.join(variant_names(method))}"
         )
     return found.criterion
+
+
+def _callable_identity(function) -> str:
+    """A term's or combination's identity: the engine's by name, others' code."""
+    module = getattr(function, "__module__", "") or ""
+    name = getattr(function, "__qualname__", repr(function))
+    if module == "mlfs_core" or module.startswith("mlfs_core."):
+        return f"{module}.{name}"
+    return f"{module}.{name}:{source_digest(function)}"
+
+
+def variant_identity(method: str, name: object) -> dict | None:
+    """The part of a selection's cache key that identifies a variant's criterion.
+
+    None for ``"definition"`` (and for a method without variants): the
+    engine's own criteria are covered by its cache version. For a registered
+    variant: its name, its terms' formulas, redundancy key and combination,
+    and the code identity (:func:`mlfs_core._code.source_digest`) of every
+    term or combination defined outside the engine, so editing a variant's
+    plug-in never returns stale cached selections.
+
+    Examples
+    --------
+    >>> from mlfs_core.selectors.it.criteria import RELEVANCE, Criterion
+    >>> v = register_variant("PMU", "relevance-only", Criterion((RELEVANCE,), None))
+    >>> variant_identity("PMU", "relevance-only")["variant"]
+    'relevance-only'
+    >>> variant_identity("PMU", "definition") is None
+    True
+    >>> unregister_variant("PMU", "relevance-only")
+    """
+    if method not in VARIANT_METHODS or name in (None, DEFINITION):
+        return None
+    criterion = variant_criterion(method, name)
+    return {
+        "variant": name,
+        "terms": [formula for formula, _ in criterion.terms],
+        "term_code": [_callable_identity(term) for _, term in criterion.terms],
+        "redundancy": criterion.redundancy,
+        "combine": _callable_identity(criterion.combine),
+    }
 
 
 class VariantNames(Sequence):

@@ -22,7 +22,6 @@ from mlfs_core.evaluation import load_config, run_experiment
 from mlfs_core.evaluation.runner.keys import code_identity, task_key
 from mlfs_core.explain import greedy_steps
 from mlfs_core.selectors.greedy import rank_discrete
-from mlfs_core.selectors.variants import variant_names
 from mlfs_papers.paper001.variants import MDMR_REFERENCE, NAME, PMU_REFERENCE
 
 from ..core.selectors import test_greedy
@@ -135,15 +134,23 @@ def test_the_learn_pages_explain_the_papers_variants(planted, method):
     assert steps.terms[-1] == "- sum_s sum_i I(f; s; l_i)"
 
 
-def test_a_reference_code_task_keeps_its_cache_key():
-    """Check the variant adds nothing to a task's key: keys are those of before.
+def test_a_reference_code_task_is_keyed_by_its_criterion():
+    """Check a reference-code task's key names the variant's criterion.
 
     A selection task's key hashes its description (method name and options,
-    ``variant="reference-code"`` among them) and the identity of user code it
-    names; PMU stays a built-in method whose variant is an option value, so
-    the identity part is empty, as when the variants were built in.
+    ``variant="reference-code"`` among them) and the identity of the user
+    code it names: for a registered variant, its terms, redundancy and
+    combination, and the code of the terms defined outside the engine (here
+    the papers' ordered label-pair term), so an edit of the variant's module
+    gives new keys; the definition's keys carry nothing more.
     """
     description = {"kind": "selection", "method": "PMU", "params": {"variant": NAME}}
-    assert code_identity(description) == {}
-    assert task_key(description) == hash_key(description)
-    assert NAME in variant_names("PMU")
+    ident = code_identity(description)["variant"]
+    assert ident["variant"] == NAME and ident["redundancy"] == "interaction"
+    assert any(
+        c.startswith("mlfs_papers.paper001.variants.") for c in ident["term_code"]
+    )
+    assert task_key(description) != hash_key(description)
+    definition = {**description, "params": {"variant": "definition"}}
+    assert code_identity(definition) == {}
+    assert task_key(definition) == hash_key(definition)

@@ -29,6 +29,7 @@ from typing import Any
 
 from ...cache import hash_key
 from ...selectors._registry import METHODS, method_identity
+from ...selectors.variants import variant_identity
 from ..classifiers import classifier_identity
 from ..metrics import metric_identity
 
@@ -82,7 +83,9 @@ def _unidentified(kind: str, name: str, ident: dict) -> dict:
 def code_identity(description: Mapping[str, Any]) -> dict:
     """Identity of the user code a task description names (empty for built-ins).
 
-    Looks at the description's ``"method"`` (a registered method name),
+    Looks at the description's ``"method"`` (a registered method name, and
+    the criterion variant its ``"params"`` select:
+    :func:`mlfs_core.selectors.variants.variant_identity`),
     ``"classifier"`` (``[name, params]``) and ``"metrics"`` (names); for
     each one that is registered but not built in, records its ``version``
     and the identity of its code (:func:`mlfs_core._code.source_digest`);
@@ -96,7 +99,8 @@ def code_identity(description: Mapping[str, Any]) -> dict:
     Returns
     -------
     dict
-        ``method``, ``classifier`` and ``metrics`` entries, for user code only.
+        ``method``, ``variant``, ``classifier`` and ``metrics`` entries, for
+        user code only.
 
     Examples
     --------
@@ -109,6 +113,11 @@ def code_identity(description: Mapping[str, Any]) -> dict:
         ident = method_identity(METHODS[method])
         if ident is not None:
             out["method"] = _unidentified("method", method, ident)
+        params = description.get("params")
+        if isinstance(params, Mapping):
+            variant = variant_identity(method, params.get("variant"))
+            if variant is not None:
+                out["variant"] = variant
     classifier = description.get("classifier")
     if isinstance(classifier, (list, tuple)) and classifier:
         ident = classifier_identity(str(classifier[0]))

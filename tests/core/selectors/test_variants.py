@@ -184,3 +184,51 @@ def test_mlfs_rank_takes_a_variant_a_plugin_registers_late(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         main([*args, "MDMR", "--variant", "cli-late"])
     assert "invalid choice: 'cli-late'" in capsys.readouterr().err
+
+
+def test_a_variant_s_code_is_part_of_its_tasks_keys(tmp_path, monkeypatch):
+    """Check editing a variant's plug-in file gives its tasks new cache keys.
+
+    The variant's term is defined in a plug-in file; after the file changes
+    (and the process forgets the identities it computed), the same task
+    description gets another key, while the definition's key stays as it was.
+    """
+    import importlib.util
+
+    from mlfs_core.evaluation.runner.keys import task_key
+    from mlfs_core.selectors.variants import unregister_variant
+
+    def load(text):
+        path = tmp_path / "my_variant.py"
+        path.write_text(text)
+        spec = importlib.util.spec_from_file_location("my_variant", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    source = (
+        "from mlfs_core.selectors.it.criteria import RELEVANCE, Criterion\n"
+        "from mlfs_core.selectors.variants import register_variant\n"
+        "def half(ctx):\n    return {body}\n"
+        "register_variant('PMU', 'halved', "
+        "Criterion((RELEVANCE, ('- R/2', half)), 'interaction'))\n"
+    )
+    description = {
+        "kind": "selection",
+        "method": "PMU",
+        "params": {"variant": "halved"},
+    }
+    definition = {**description, "params": {"variant": "definition"}}
+    try:
+        load(source.format(body="-0.5 * ctx.statics.relevance"))
+        first = task_key(description)
+        unregister_variant("PMU", "halved")
+        _code.forget()
+        load(source.format(body="-0.25 * ctx.statics.relevance"))
+        second = task_key(description)
+    finally:
+        if "halved" in variant_names("PMU"):
+            unregister_variant("PMU", "halved")
+        _code.forget()
+    assert first != second
+    assert task_key(definition) == task_key(definition) != first
