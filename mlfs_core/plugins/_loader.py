@@ -49,6 +49,9 @@ class PluginInfo:
         The methods it registered, with their versions.
     classifiers, metrics : tuple of str
         The classifiers and metrics it registered.
+    variants : tuple of str
+        The criterion variants it registered, as ``"METHOD/name"``
+        (:func:`mlfs_core.selectors.register_variant`).
     """
 
     name: str
@@ -59,6 +62,7 @@ class PluginInfo:
     methods: tuple[tuple[str, str], ...] = ()
     classifiers: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
 
 
 _LOADED: dict[str, PluginInfo] = {}  # identity (module name or file path) -> info
@@ -86,7 +90,7 @@ def _is_file_spec(spec: str) -> bool:
 def _registered(before: dict) -> dict:
     """What each registry gained since ``before``, as :class:`PluginInfo` fields."""
     out = {}
-    for kind in ("methods", "classifiers", "metrics"):
+    for kind in ("methods", "classifiers", "metrics", "variants"):
         registry = registries().get(kind)
         names = added(before, kind)
         out[kind] = tuple(registry.label(n) for n in names) if names else ()

@@ -34,6 +34,7 @@ def registered_here() -> dict[str, dict[str, object]]:
         from_plugins.update(("methods", n) for n, _ in info.methods)
         from_plugins.update(("classifiers", n) for n in info.classifiers)
         from_plugins.update(("metrics", n) for n in info.metrics)
+        from_plugins.update(("variants", n) for n in info.variants)
     out: dict[str, dict[str, object]] = {}
     for kind, registry in registries().items():
         mine = {

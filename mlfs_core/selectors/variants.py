@@ -23,9 +23,10 @@ registers ``name`` is installed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import plugins
 from .._code import on_unknown_name, source_digest
 from ..errors import ConfigError
 from ..options import Option
@@ -295,3 +296,44 @@ def variant_option(method: str) -> Option:
         choices=VariantNames(_check_method(method)),
         help="The criterion as defined, or a registered variant of it.",
     )
+
+
+class _Flat(Mapping):
+    """The registered variants as one table keyed ``"METHOD/name"`` (live)."""
+
+    def __getitem__(self, key: str) -> Variant:
+        method, _, name = str(key).partition("/")
+        found = _find(method, name)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return (f"{m}/{n}" for m, table in _VARIANTS.items() for n in table)
+
+    def __len__(self) -> int:
+        return sum(len(table) for table in _VARIANTS.values())
+
+
+def _unregister_key(key: str) -> None:
+    method, _, name = key.partition("/")
+    unregister_variant(method, name)
+
+
+def _restore(key: str, variant: Variant) -> None:
+    """Register ``variant`` again in a worker process (:mod:`mlfs_core.plugins`)."""
+    register_variant(
+        variant.method, variant.name, variant.criterion, description=variant.description
+    )
+
+
+plugins.add_registry(
+    plugins.Registry(
+        "variants",
+        _Flat(),
+        frozenset(),
+        _unregister_key,
+        export=_Flat().__getitem__,
+        restore=_restore,
+    )
+)

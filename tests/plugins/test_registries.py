@@ -88,3 +88,58 @@ def test_script_registrations_travel_to_a_worker_and_come_back_whole(fresh_plugi
     finally:
         fresh_plugins.rollback(state)
     assert "h5_ridge" not in c.CLASSIFIERS and "h5_share" not in m.METRICS
+
+
+def _quarter(ctx):
+    return -0.25 * ctx.statics.relevance
+
+
+def test_a_script_s_criterion_variant_travels_to_a_worker(fresh_plugins):
+    """Check a variant registered in a script is listed, packed and registered
+    again in a worker that lacks it, with its criterion and description."""
+    from mlfs_core.selectors import variants as v
+    from mlfs_core.selectors.it.criteria import RELEVANCE, Criterion
+
+    state = fresh_plugins.checkpoint()
+    before = set(fresh_plugins.registered_here().get("variants", {}))
+    criterion = Criterion((RELEVANCE, ("- R/4", _quarter)), "interaction")
+    v.register_variant("PMU", "h45_quarter", criterion, description="a test")
+    here = fresh_plugins.registered_here()
+    assert set(here["variants"]) - before == {"PMU/h45_quarter"}
+    packed = fresh_plugins.pack(here)
+    fresh_plugins.rollback(state)
+    assert "h45_quarter" not in v.variant_names("PMU")
+    try:
+        assert fresh_plugins.run_with_plugins((), len, ("ab",), {}, packed) == 2
+        found = v.variants("PMU")[-1]
+        assert (found.name, found.description) == ("h45_quarter", "a test")
+        assert found.criterion.terms[1][0] == "- R/4"
+    finally:
+        fresh_plugins.rollback(state)
+    assert "h45_quarter" not in v.variant_names("PMU")
+
+
+def test_a_failing_plug_in_s_variant_is_rolled_back(tmp_path, fresh_plugins):
+    """Check a plug-in that registers a variant, then raises, leaves no variant,
+    and a plug-in that loads lists its variant in its PluginInfo."""
+    from mlfs_core.selectors import variants as v
+
+    head = (
+        "from mlfs_core.selectors.it.criteria import RELEVANCE, Criterion\n"
+        "from mlfs_core.selectors.variants import register_variant\n"
+        "register_variant('MDMR', '{name}', Criterion((RELEVANCE,), None))\n"
+    )
+    bad = tmp_path / "bad_variant.py"
+    bad.write_text(head.format(name="h45_bad") + "raise RuntimeError('broken')\n")
+    good = tmp_path / "good_variant.py"
+    good.write_text(head.format(name="h45_good"))
+    state = fresh_plugins.checkpoint()
+    try:
+        with pytest.raises(Exception, match="broken"):
+            fresh_plugins.load_plugins([str(bad)])
+        assert "h45_bad" not in v.variant_names("MDMR")
+        (info,) = fresh_plugins.load_plugins([str(good)])
+        assert info.variants == ("MDMR/h45_good",)
+    finally:
+        fresh_plugins.rollback(state)
+    assert "h45_good" not in v.variant_names("MDMR")
