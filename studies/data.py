@@ -33,10 +33,9 @@ REFERENCE_LABELS = list(VARIANTS["reference-code"].values())
 
 def current_engine() -> str:
     """The engine version results must carry to enter a table (see run_study)."""
-    import mlfs_core
-    from mlfs_core.cache import CACHE_VERSION
+    from mlfs_core.cache import engine_id
 
-    return f"{mlfs_core.__version__}+cache{CACHE_VERSION}"
+    return engine_id()
 
 
 def dataset_engine(folder: Path) -> str:

@@ -254,7 +254,7 @@ def code_version() -> dict:
     checks that every dataset of a study has the same ``engine`` value.
     ``git`` runs here, when a run starts, never at import.
     """
-    from mlfs_core.cache import CACHE_VERSION
+    from mlfs_core.cache import engine_id
 
     try:
         commit = subprocess.run(
@@ -267,7 +267,7 @@ def code_version() -> dict:
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     return {
-        "engine": f"{mlfs_core.__version__}+cache{CACHE_VERSION}",
+        "engine": engine_id(),
         "commit": commit,
     }
 

@@ -15,8 +15,9 @@ import streamlit as st
 import mlfs_core
 from mlfs_core.columns import BUDGET, BUDGET_PCT, METHOD, METRIC
 from mlfs_core.evaluation.metrics import higher_is_better
+from mlfs_core.options import Option
 from mlfs_core.plots import for_projector, png_export_available, to_png_bytes
-from mlfs_core.selectors import Option, list_methods, reference_methods
+from mlfs_core.selectors import list_methods, reference_methods
 
 from . import cached, links, presentation, state
 from .datasets import DatasetKey, catalogue
@@ -245,7 +246,7 @@ def show_figure(
 def method_params(method: str, *, key: str) -> tuple[tuple[str, object], ...]:
     """Widgets for a method's options (from its registry spec) -> params tuple.
 
-    Each :class:`~mlfs_core.selectors.Option` gives its widget: a selectbox
+    Each :class:`~mlfs_core.options.Option` gives its widget: a selectbox
     for a text option with choices, a checkbox for a flag, a number input
     bounded by the option's range for a number. Each widget's key,
     ``{key}_{option}``, is also its query parameter (:func:`ui.links.bound`):

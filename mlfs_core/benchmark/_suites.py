@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..plugins import PLUGIN_GROUP
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,8 @@ def get_suite(name: str) -> Suite:
     Raises
     ------
     ConfigError
-        For an unknown name; the message lists the registered suites.
+        For an unknown name; the message lists the registered suites and
+        says where suites come from (installed plug-ins).
     """
     if name not in SUITES:
         _load_installed_plugins()
@@ -232,6 +234,8 @@ def get_suite(name: str) -> Suite:
         return SUITES[name]
     except KeyError:
         raise ConfigError(
-            f"unknown suite {name!r}; registered: {sorted(SUITES) or 'none'} "
-            "(plug-ins register suites with mlfs_core.benchmark.register_suite)"
+            f"unknown suite {name!r}; registered: {sorted(SUITES) or 'none'}. "
+            "Suites come from installed plug-ins (entry-point group "
+            f"{PLUGIN_GROUP}), which register them with "
+            "mlfs_core.benchmark.register_suite"
         ) from None

@@ -11,7 +11,6 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     "METHODS": "._registry",
     "MethodSpec": "._spec",
-    "Option": "._spec",
     "Ranking": "._spec",
     "REFERENCE_KINDS": "._spec",
     "SCORE_KINDS": "._spec",

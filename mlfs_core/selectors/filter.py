@@ -25,7 +25,8 @@ from ..aggregation import (
 )
 from ..measures import MEASURE_LABELS, MEASURES
 from ..measures.counts import BINARIZE, contingency_counts
-from ._spec import MethodSpec, Option, Ranking
+from ..options import Option
+from ._spec import MethodSpec, Ranking
 from .citations import SCORE_AGGREGATION, TEXT_MEASURES
 from .naming import method_name, parse_method_name
 

@@ -77,7 +77,8 @@ import scipy.sparse as sp
 from .._validation import check_int, check_k
 from ..errors import ConfigError
 from ..measures.discretize import STRATEGIES, Discretizer
-from ._spec import MethodSpec, Option, Ranking
+from ..options import Option
+from ._spec import MethodSpec, Ranking
 from .citations import GREEDY
 from .it.codes import prepare_codes
 from .it.criteria import CRITERIA, Context, Criterion, redundancy_of

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from mlfs_core.errors import ConfigError
+from mlfs_core.options import Option
 from mlfs_core.selectors import (
     METHODS,
     MethodSpec,
-    Option,
     get_method,
     rank_features,
     register,
