@@ -5,6 +5,8 @@ from pathlib import Path
 
 import mlfs_core
 
+from ..built_in_methods import BASELINES, INFORMATION_THEORETIC, SCORE_AGGREGATION
+
 
 def test_all_names_importable():
     """Check that every name in mlfs_core.__all__ exists at the top level."""
@@ -35,28 +37,7 @@ def test_public_signatures():
 def test_registry_has_every_paper_method():
     """Check that all paper-000, paper-001 and baseline methods are registered."""
     names = set(mlfs_core.list_methods())
-    expected = {
-        "MaxCS",
-        "MeanCS",
-        "RoRCS",
-        "RaRCS",
-        "MaxBNS",
-        "MeanBNS",
-        "RoRBNS",
-        "RaRBNS",
-        "PPT-MI",
-        "IGMF",
-        "PMU",
-        "D2F",
-        "MDMR",
-        "LRFS",
-        "LSMFS",
-        "MLSMFS",
-        "SCLS",
-        "ATR",
-        "RFS",
-        "AF",
-    }
+    expected = {*SCORE_AGGREGATION, *INFORMATION_THEORETIC, *BASELINES}
     assert expected <= names
 
 

@@ -9,17 +9,9 @@ import pytest
 
 from mlfs_papers.paper000.claims import HIGH_PAIRS, paper000_claims
 
+from ..built_in_methods import SCORE_AGGREGATION
+
 ROOT = Path(__file__).resolve().parents[2]
-METHODS8 = [
-    "MaxCS",
-    "MeanCS",
-    "RoRCS",
-    "RaRCS",
-    "MaxBNS",
-    "MeanBNS",
-    "RoRBNS",
-    "RaRBNS",
-]
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +71,7 @@ def test_all_tied_tables_give_tie_where_nothing_fails():
                 "mean": 2.5,
             }
             for b in budgets
-            for m in METHODS8
+            for m in SCORE_AGGREGATION
         ]
     )
     t5 = pd.DataFrame(
@@ -89,7 +81,7 @@ def test_all_tied_tables_give_tie_where_nothing_fails():
             for m in ["MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF"]
         ]
     )
-    sim = pd.DataFrame(0.8, index=METHODS8, columns=METHODS8)
+    sim = pd.DataFrame(0.8, index=SCORE_AGGREGATION, columns=SCORE_AGGREGATION)
     out = paper000_claims(t4, t5, sim).set_index("claim")
     assert out.loc["Mean is the best BNS aggregation", "verdict"] == "tie"
     assert out.loc["MaxCS and MeanCS beat RFS and AF", "verdict"] == "tie"

@@ -8,27 +8,18 @@ import mlfs_core
 from mlfs_core import compute_ranking, list_methods, rank_features
 from mlfs_core.errors import ConfigError
 
-PAPER000 = [
-    "MaxCS",
-    "MeanCS",
-    "RoRCS",
-    "RaRCS",
-    "MaxBNS",
-    "MeanBNS",
-    "RoRBNS",
-    "RaRBNS",
-]
+from ...built_in_methods import BASELINES, SCORE_AGGREGATION
 
 
 def test_registry_lists_paper_methods():
     """Check that the registry lists the eight paper-000 methods and both baselines by
     name.
     """
-    assert list_methods("score-aggregation") == PAPER000
-    assert list_methods("baseline") == ["RFS", "AF"]
+    assert list_methods("score-aggregation") == SCORE_AGGREGATION
+    assert list_methods("baseline") == BASELINES
 
 
-@pytest.mark.parametrize("method", PAPER000 + ["RFS", "AF"])
+@pytest.mark.parametrize("method", SCORE_AGGREGATION + BASELINES)
 def test_every_method_returns_permutation(method, small_xy):
     """Check that each method returns each feature exactly once, and a prefix for
     smaller k.
@@ -42,7 +33,7 @@ def test_every_method_returns_permutation(method, small_xy):
     )
 
 
-@pytest.mark.parametrize("method", PAPER000 + ["RFS"])
+@pytest.mark.parametrize("method", SCORE_AGGREGATION + ["RFS"])
 def test_scores_sort_like_order(method, small_xy):
     """Check that Ranking.scores are finite and sort like Ranking.order."""
     X, Y = small_xy
@@ -71,7 +62,7 @@ def test_planted_feature_ranks_first():
     Y = (rng.random((100, 1)) < 0.3).astype(int)
     X = (rng.random((100, 6)) < 0.3).astype(float)
     X[:, 4] = Y[:, 0]
-    for method in PAPER000:
+    for method in SCORE_AGGREGATION:
         assert rank_features(X, Y, method, k=1, random_state=0).tolist() == [4]
 
 
@@ -140,10 +131,10 @@ def test_rank_filter_methods_equals_one_by_one(small_xy):
 
     X, Y = small_xy
     together = rank_filter_methods(
-        X, Y, PAPER000, k=7, random_state=np.random.default_rng(9)
+        X, Y, SCORE_AGGREGATION, k=7, random_state=np.random.default_rng(9)
     )
     rng = np.random.default_rng(9)  # RaR methods consume the one generator in order
-    for name in PAPER000:
+    for name in SCORE_AGGREGATION:
         alone = compute_ranking(X, Y, name, k=7, random_state=rng)
         assert together[name].order.tolist() == alone.order.tolist(), name
 
