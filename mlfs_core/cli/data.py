@@ -200,21 +200,31 @@ def scores_command(args: argparse.Namespace) -> int:
 
 
 def methods_command(args: argparse.Namespace) -> int:
-    """Run ``mlfs methods``: every registered method with its options."""
+    """Run ``mlfs methods``: every registered method, its family and its options.
+
+    CSV on stdout, a row a method: ``method``, ``family``, ``family_title``,
+    ``stochastic``, ``options``, ``description``, ``citation`` (the method's
+    source publication; empty when the method names none).
+    """
     import pandas as pd
 
-    from ..selectors._registry import get_method, list_methods
+    from ..selectors._registry import families, get_method, list_methods
 
-    rows = [
-        {
-            "method": n,
-            "family": get_method(n).family,
-            "stochastic": get_method(n).stochastic,
-            "options": "; ".join(o.describe() for o in get_method(n).options),
-            "description": get_method(n).description,
-        }
-        for n in list_methods()
-    ]
+    titles = dict(families())
+    rows = []
+    for name in list_methods():
+        spec = get_method(name)
+        rows.append(
+            {
+                "method": name,
+                "family": spec.family,
+                "family_title": titles[spec.family],
+                "stochastic": spec.stochastic,
+                "options": "; ".join(o.describe() for o in spec.options),
+                "description": spec.description,
+                "citation": spec.citation,
+            }
+        )
     write_csv(pd.DataFrame(rows), None)
     return 0
 

@@ -215,6 +215,25 @@ def test_methods_lists_each_options_allowed_values(capsys):
     )
 
 
+def test_methods_lists_each_family_title_and_citation(capsys):
+    """Check that `mlfs methods` states each method's family title and source."""
+    from mlfs_core.selectors import families, get_method, list_methods
+
+    status, out, _ = _run(capsys, "methods")
+    table = pd.read_csv(io.StringIO(out), keep_default_na=False).set_index("method")
+    assert status == 0
+    assert list(table.index) == list_methods()
+    assert list(table.columns) == [
+        "family", "family_title", "stochastic", "options", "description", "citation"
+    ]  # fmt: skip
+    titles = dict(families())
+    assert table.loc["MaxCS", "family_title"] == "Score + aggregation"
+    assert table.loc["PMU", "citation"].startswith("Lee and Kim (2013)")
+    for name, row in table.iterrows():
+        assert row["family_title"] == titles[row["family"]]
+        assert row["citation"] == get_method(name).citation
+
+
 def test_rank_option_choices_come_from_the_registry(tiny, capsys):
     """Check that a value the registry does not allow is refused by the parser."""
     from mlfs_core.cli import build_parser
