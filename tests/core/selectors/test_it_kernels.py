@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from mlfs_core._random import check_rng
-from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_core.selectors.it import (
     data,
     kernels,
@@ -32,7 +31,7 @@ from mlfs_core.selectors.it import (
 from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics, step_terms
 
-from .test_greedy_oracle import naive_rank
+from .test_greedy_oracle import assert_ranks_as_naive
 
 
 @pytest.fixture(autouse=True)
@@ -178,10 +177,7 @@ def test_compiled_rankings_equal_the_naive_oracle(method, seed, monkeypatch):
     """Check full rankings and paths with the kernels on data with shared pairs."""
     monkeypatch.setattr(pair_folds, "_worth_sparse", lambda problem, light: True)
     codes, Y, _ = _problem(seed, 3, rate=0.3)
-    fast = rank_discrete(codes, Y, method)
-    order, path = naive_rank(codes, Y, method)
-    assert fast.order.tolist() == order
-    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+    assert_ranks_as_naive(codes, Y, method)
 
 
 @pytest.mark.parametrize("chunk", [3, 1 << 16])
@@ -215,10 +211,7 @@ def test_compiled_steps_rank_as_the_naive_oracle(method, seed, monkeypatch):
     """Check full rankings and paths of the triple-sum methods with tiny chunks."""
     monkeypatch.setattr(triples, "_CHUNK", 5)
     codes, Y, _ = _problem(seed, 4)
-    fast = rank_discrete(codes, Y, method)
-    order, path = naive_rank(codes, Y, method)
-    assert fast.order.tolist() == order
-    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+    assert_ranks_as_naive(codes, Y, method)
 
 
 def test_small_problems_take_the_numpy_paths(monkeypatch):

@@ -16,17 +16,11 @@ import numpy as np
 import pytest
 
 from mlfs_core._random import check_rng
-from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_core.selectors.it import pairs, triples
 from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics, step_terms
 
-from .test_greedy_oracle import naive_rank
-
-
-def _tsum(counts: np.ndarray) -> float:
-    c = counts[counts > 0].astype(float)
-    return float((c * np.log2(c)).sum())
+from .test_greedy_oracle import assert_ranks_as_naive, tsum
 
 
 def _codes(seed: int):
@@ -48,9 +42,7 @@ def _dense_label_sum(codes, Y, s):
     joint = codes * width + codes[:, [s]]
     return np.array(
         [
-            sum(
-                _tsum(np.bincount(joint[:, f] * 2 + Y[:, i])) for i in range(Y.shape[1])
-            )
+            sum(tsum(np.bincount(joint[:, f] * 2 + Y[:, i])) for i in range(Y.shape[1]))
             for f in range(codes.shape[1])
         ]
     )
@@ -102,10 +94,7 @@ def test_rankings_with_several_codes_match_the_oracle(method, share, monkeypatch
     """Check whole rankings with multi-code features against the naive oracle."""
     monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
     codes, Y = _codes(3)
-    fast = rank_discrete(codes, Y, method)
-    order, path = naive_rank(codes, Y, method)
-    assert fast.order.tolist() == order
-    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+    assert_ranks_as_naive(codes, Y, method)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -123,7 +112,7 @@ def test_dense_pair_folds_group_codes_by_mask(seed):
                 if i == j:
                     continue
                 h = [
-                    np.log2(n) - _tsum(np.bincount(c)) / n
+                    np.log2(n) - tsum(np.bincount(c)) / n
                     for c in (
                         codes[:, f],
                         Y[:, i],

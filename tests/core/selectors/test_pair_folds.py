@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 
 from mlfs_core._random import check_rng
-from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_core.selectors.it import pair_folds, pair_max, pairs, pairs_sparse
 from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics
 
-from .test_greedy_oracle import naive_rank
+from .test_greedy_oracle import assert_ranks_as_naive
 
 
 def _sparse_codes(seed: int):
@@ -82,10 +81,7 @@ def test_sparse_folds_equal_the_dense_kernel(seed, forced):
 def test_sparse_folds_rank_as_the_naive_oracle(method, seed, forced):
     """Check the full ranking and path on the forced sparse path."""
     codes, Y = _sparse_codes(seed)
-    fast = rank_discrete(codes, Y, method)
-    order, path = naive_rank(codes, Y, method)
-    assert fast.order.tolist() == order
-    np.testing.assert_allclose(fast.criterion_path, path, rtol=0, atol=1e-9)
+    assert_ranks_as_naive(codes, Y, method)
 
 
 def test_sparse_path_is_taken_on_text_like_data():
