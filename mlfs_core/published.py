@@ -97,6 +97,10 @@ class Published:
     results : Path or None
         The study's results folder (``results.csv``, ``selections.csv``) the
         comparisons apply to; None: shown beside no results.
+    results_label : str
+        How the app names ``results`` among its results sources (default:
+        ``title``). A record with a results folder and no comparisons makes
+        a study's results a source of the app and nothing else.
     ranks_heading, ranks_help, ranks_note : str
         The rank tables' name (e.g. ``"Tables 4 and 5"``), the help of the
         choice to show them and a note on what they hold.
@@ -119,6 +123,7 @@ class Published:
     name: str
     title: str
     results: Path | None = None
+    results_label: str = ""
     ranks_heading: str = ""
     ranks_help: str = ""
     ranks_note: str = ""

@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from mlfs_core.benchmark import find_benchmarks
+from mlfs_core.published import get_published, registered_published
 
 from . import state
 from .datasets import UploadSpaceError, save_upload, touch_upload
@@ -23,20 +24,15 @@ from .datasets import UploadSpaceError, save_upload, touch_upload
 RESULTS_FILE = "results.csv"
 SELECTIONS_FILE = "selections.csv"
 CURVES_FILE = "curves.csv"
-STUDIES_DIR = Path(__file__).resolve().parents[1] / "studies"
+ROOT = Path(__file__).resolve().parents[1]
 # where `mlfs benchmark` writes by default (run from the project root), and
 # $MLFS_BENCHMARKS: docs/user-guide/benchmark.md
-BENCHMARKS_DIR = STUDIES_DIR.parent / "results" / "benchmarks"
-STUDY_SOURCES = {
-    "Paper 000 study": "paper000",
-    "Paper 001 study": "paper001",
-    # the ATR authors' evaluation conventions (docs: experiments): weighted F1/Jaccard,
-    # ranking metrics on 0/1 predictions, Mulan's splits, their ML-kNN
-    "Paper 001 study, authors' evaluation": "paper001-ref",
-    # paper 000's protocol on the shared datasets that are not the paper's,
-    # CS/BNS on features binarized at their median (docs: methods, binarize)
-    "Paper 000 protocol, other datasets": "paper000-secondary",
-}
+BENCHMARKS_DIR = ROOT / "results" / "benchmarks"
+INSTALL = (
+    "The studies' results and the papers' published numbers beside them come "
+    "with the papers' package, not installed here: from the project root, "
+    "`pip install -e ./mlfs_papers`, then restart the app."
+)
 
 
 def data_file(folder: Path | str, name: str) -> Path:
@@ -112,17 +108,25 @@ def sample_sources() -> dict[str, Path]:
 
 
 def study_sources() -> dict[str, Path]:
-    """The reproduction studies' results (``studies/<study>/app``), where present."""
+    """The studies' results registered by plug-ins, where their folders hold results.
+
+    Each :class:`mlfs_core.published.Published` record with a results folder
+    is a source, named by its ``results_label`` (else its ``title``); without
+    a plug-in that registers studies (the papers' ``mlfs_papers``) there is none.
+    """
+    entries = [get_published(name) for name in registered_published()]
     return {
-        label: STUDIES_DIR / study / "app"
-        for label, study in STUDY_SOURCES.items()
-        if data_file(STUDIES_DIR / study / "app", RESULTS_FILE).is_file()
+        entry.results_label or entry.title: Path(entry.results)
+        for entry in entries
+        if entry.results is not None
+        and data_file(entry.results, RESULTS_FILE).is_file()
     }
 
 
-def available_sources() -> dict[str, Path | None]:
-    """Source label -> folder (None for an upload not made yet)."""
-    sources: dict[str, Path | None] = {**sample_sources(), **study_sources()}
+def available_sources(studies: dict[str, Path]) -> dict[str, Path | None]:
+    """Source label -> folder (None for an upload not made yet), the
+    ``studies`` (:func:`study_sources`) among them."""
+    sources: dict[str, Path | None] = {**sample_sources(), **studies}
     sources.update(find_benchmarks(BENCHMARKS_DIR))  # `mlfs benchmark` outputs
     session = st.session_state.get(state.EXPERIMENT_RESULTS)
     if session and (Path(session) / RESULTS_FILE).is_file():
@@ -156,7 +160,8 @@ def choose_source(*, prefer: tuple[str, ...] = ()) -> ResultsRef | None:
     e.g. ``("paper 001 study", "protocol b")`` on Metric vs budget: the studies
     cover several datasets, so their average ranks are not one dataset's.
     """
-    sources = available_sources()
+    studies = study_sources()
+    sources = available_sources(studies)
     labels = list(sources)
     current = st.session_state.get(state.RESULTS_SOURCE)
     if current not in labels:
@@ -170,6 +175,8 @@ def choose_source(*, prefer: tuple[str, ...] = ()) -> ResultsRef | None:
         on_change=_remember_choice,
         horizontal=True,
     )
+    if not studies:
+        st.caption(INSTALL)
     choice = st.session_state["results_source_widget"]
     if choice == state.SOURCE_UPLOAD:
         _upload_form()

@@ -59,6 +59,7 @@ PUBLISHED = register_published(
         name=STUDY,
         title="paper 000",
         results=ROOT / "studies" / STUDY / "app",
+        results_label="Paper 000 study",
         ranks_heading="Tables 4 and 5",
         ranks_help="The paper's own mean ranks (micro-F1, its 20 datasets) cell "
         "by cell beside the study's.",

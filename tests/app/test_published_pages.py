@@ -1,7 +1,8 @@
 """AppTests: paper 000 as published beside the Paper 000 study (issue 11 item 4) on
 the Average ranks (Tables 4 and 5) and Similarity (Table 6) pages, found through
 the engine's registry (mlfs_core.published) the papers' package registers on;
-without that package the pages say how to install it (issue 45).
+without that package no study is a source and the pages say how to install it
+(issue 45).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from mlfs_papers.paper000.published import (
     rank_comparison,
     reproduction_ranks,
 )
-from ui.sections.published import INSTALL, NOT_SHOWN
+from ui import results
+from ui.results import INSTALL
+from ui.sections.published import NOT_SHOWN
 
 from .conftest import charts, new_app, open_page
 
@@ -162,24 +165,41 @@ def without_papers(monkeypatch):
     monkeypatch.setattr(published, "_REGISTRY", {})
 
 
+STUDY_LABELS = [
+    "Paper 000 study",
+    "Paper 000 protocol, other datasets",
+    "Paper 001 study",
+    "Paper 001 study, authors' evaluation",
+]
+
+
+@pytest.mark.parametrize("page", ["average_ranks", "similarity", "budget"])
+def test_the_studies_are_sources_through_the_registry(page):
+    """Check the papers' package's registered studies are the study sources,
+    with their folders, and no install note is shown."""
+    at = open_page(new_app(), page)
+    options = at.radio(key="results_source_widget").options
+    assert [o for o in options if o in STUDY_LABELS] == STUDY_LABELS
+    assert results.study_sources()["Paper 001 study"] == (
+        STUDY.parent / "paper001" / "app"
+    )
+    assert INSTALL not in [c.value for c in at.caption]
+
+
 @pytest.mark.parametrize(
     ("page", "widget"),
     [("average_ranks", "ranks_published"), ("similarity", "sim_published")],
 )
-def test_without_the_papers_package_the_pages_say_how_to_install_it(
-    without_papers, page, widget
-):
-    """Check the study's page draws ours, offers no published numbers and shows
-    one st.info with the install command, never an error."""
+def test_without_the_papers_package_no_study_is_a_source(without_papers, page, widget):
+    """Check the page offers no study and no published numbers, draws the
+    sample's results and says once how to install the papers' package, never
+    an error."""
     at = open_page(new_app(), page)
-    at.radio(key="results_source_widget").set_value("Paper 000 study").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert [i.value for i in at.info if "mlfs_papers" in i.value] == [INSTALL]
+    options = at.radio(key="results_source_widget").options
+    assert not [o for o in options if "tudy" in o or "Paper" in o], options
+    assert results.study_sources() == {}
+    assert [c.value for c in at.caption if "mlfs_papers" in c.value] == [INSTALL]
     assert "pip install -e ./mlfs_papers" in INSTALL
     assert widget not in [r.key for r in at.radio]
-    assert charts(at)  # ours are still drawn
-    # a results source that is no study shows no install note
-    sample = [o for o in at.radio(key="results_source_widget").options if "ample" in o]
-    at.radio(key="results_source_widget").set_value(sample[0]).run()
-    assert not at.exception
-    assert not [i.value for i in at.info if "mlfs_papers" in i.value]
+    assert charts(at)  # the sample's are drawn

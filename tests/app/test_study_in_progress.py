@@ -5,10 +5,12 @@ progress and use it in no average).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
+from mlfs_core import published
 from ui import results
 
 from .conftest import charts, figure_data, new_app, open_page, results_csv
@@ -53,7 +55,9 @@ def test_the_study_source_names_its_datasets_in_progress(tmp_path, monkeypatch):
     """Check: choosing the study shows the caption, the page draws only the
     finished datasets, and a study with none in progress shows no caption."""
     root = _study(tmp_path / "studies", "dataset,done,total\ndelicious,7,20\n")
-    monkeypatch.setattr(results, "STUDIES_DIR", root)
+    entry = published.get_published("paper000")
+    moved = dataclasses.replace(entry, results=root / "paper000" / "app")
+    monkeypatch.setitem(published._REGISTRY, "paper000", moved)
     at = open_page(new_app(), "budget")
     at.radio(key="results_source_widget").set_value("Paper 000 study").run()
     assert not at.exception and not at.error, [e.value for e in at.error]

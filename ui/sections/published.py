@@ -10,7 +10,6 @@ are the plug-in's (through :mod:`ui.cached`); this module only lays them out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TypeVar
 
 import pandas as pd
@@ -18,20 +17,15 @@ import streamlit as st
 
 from mlfs_core.columns import BUDGET_PCT, METHOD
 from mlfs_core.plots import similarity_heatmap
-from mlfs_core.published import Published, published_for, registered_published
+from mlfs_core.published import Published, published_for
 
 from .. import cached, links, widgets
-from ..results import STUDIES_DIR, ResultsRef
+from ..results import ResultsRef
 
 CHOICES = ("ours", "published beside ours")
 NOT_SHOWN = (
     "Ours only: the study's numbers are the chart and tables above. Choose "
     '"published beside ours" to set the paper\'s own numbers next to them.'
-)
-INSTALL = (
-    "The published numbers beside the studies' results come with the papers' "
-    "package, not installed here: from the project root, "
-    "`pip install -e ./mlfs_papers`, then restart the app."
 )
 T = TypeVar("T")
 FLOOR_NOTE = (
@@ -40,23 +34,15 @@ FLOOR_NOTE = (
 )
 
 
-def _is_study(ref: ResultsRef) -> bool:
-    """Whether ``ref`` is one of the repository's studies' results folders."""
-    return Path(ref.folder).resolve().is_relative_to(STUDIES_DIR.resolve())
-
-
 def published_entry(ref: ResultsRef, compare: str) -> Published | None:
     """The registered publication with a ``compare`` function for ``ref``.
 
-    None when there is none; then, if no publication is registered at all
-    and ``ref`` is a study's results, an ``st.info`` says how to install the
-    papers' package.
+    None when there is none (without the papers' package no study is a
+    source: :func:`ui.results.choose_source` says how to install it).
     """
     for entry in published_for(ref.folder):
         if getattr(entry, compare) is not None:
             return entry
-    if _is_study(ref) and not registered_published():
-        st.info(INSTALL)
     return None
 
 
