@@ -30,6 +30,8 @@ from mlfs_core.analysis import (
 from mlfs_core.analysis.posthoc import _asymptotic_name
 from mlfs_core.analysis.ranks import method_blocks
 
+from .tables import long_table
+
 ROOT = Path(__file__).resolve().parents[3]
 STUDIES = {
     "paper000": ROOT / "studies" / "paper000" / "app" / "results.csv.gz",
@@ -127,7 +129,7 @@ def test_wilcoxon_method_rule():
     assert wilcoxon_method(np.arange(1.0, 51)) == "exact"
     with pytest.raises(ValueError, match="method='permutation' is not one of"):
         wilcoxon_holm(
-            select(_long([[1, 2], [2, 1]], ["X", "Y"]), higher_is_better=True),
+            select(long_table([[1, 2], [2, 1]], ["X", "Y"]), higher_is_better=True),
             method="permutation",
         )
 
@@ -181,23 +183,11 @@ def test_nemenyi_significance_is_the_critical_difference(studies, case):
 # ---- hand cases -------------------------------------------------------------
 
 
-def _long(values, methods) -> pd.DataFrame:
-    values = np.asarray(values, dtype=float)
-    n = values.shape[0]
-    return pd.DataFrame(
-        {
-            "dataset": np.repeat([f"d{i}" for i in range(n)], len(methods)),
-            "method": np.tile(methods, n),
-            "value": values.ravel(),
-        }
-    )
-
-
 def test_nemenyi_two_methods_by_hand():
     """Check two methods, X best on 3 datasets: q = 1 / sqrt(2*3/18) = sqrt(3); the
     range of two standard normals exceeds q sqrt(2) with probability 2 Phi(-sqrt 3).
     """
-    t = _long([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]], ["X", "Y"])
+    t = long_table([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]], ["X", "Y"])
     p = nemenyi_pvalues(select(t, higher_is_better=True))
     assert p.loc["X", "Y"] == pytest.approx(2 * norm.sf(np.sqrt(3)), abs=1e-12)
     assert p.loc["X", "X"] == 1.0 and p.loc["Y", "X"] == p.loc["X", "Y"]
@@ -205,7 +195,7 @@ def test_nemenyi_two_methods_by_hand():
 
 def test_nemenyi_is_the_same_for_either_direction():
     """Check that Nemenyi p-values depend on |R_i - R_j| only, the order does not."""
-    t = _long(np.random.default_rng(3).random((6, 4)), ["A", "B", "C", "D"])
+    t = long_table(np.random.default_rng(3).random((6, 4)), ["A", "B", "C", "D"])
     up = nemenyi_pvalues(select(t, higher_is_better=True))
     down = nemenyi_pvalues(select(t, higher_is_better=False))
     assert list(up.index) == list(down.index)[::-1]  # best first either way
@@ -221,7 +211,7 @@ def test_wilcoxon_holm_by_hand():
     multiplies the smallest by 3, the next by 2, keeping the order monotone.
     """
     values = [[0.9, 0.5, 0.4], [0.8, 0.3, 0.4], [0.7, 0.4, 0.2], [0.6, 0.5, 0.2]]
-    t = _long(values, ["X", "Y", "Z"])
+    t = long_table(values, ["X", "Y", "Z"])
     p = wilcoxon_holm(select(t, higher_is_better=True))
     v = np.asarray(values)
     raw = {
@@ -249,7 +239,7 @@ def test_holm_adjust_by_hand_and_against_statsmodels(rng):
 def test_identical_methods_get_p_one_and_everything_stays_finite():
     """Check that a pair equal on every dataset gets p = 1 (no NaN), all tests."""
     values = [[0.5, 0.5, 0.1], [0.6, 0.6, 0.2], [0.7, 0.7, 0.3]]
-    t = _long(values, ["X", "Y", "Z"])
+    t = long_table(values, ["X", "Y", "Z"])
     for p in (
         nemenyi_pvalues(select(t, higher_is_better=True)),
         wilcoxon_holm(select(t, higher_is_better=True)),
@@ -259,7 +249,7 @@ def test_identical_methods_get_p_one_and_everything_stays_finite():
     chosen = select(t, higher_is_better=True)
     out = control_comparisons(chosen, "X", test="wilcoxon-holm")
     assert out.set_index("method").loc["Y", "pvalue"] == 1.0
-    flat = _long(np.ones((3, 3)), ["X", "Y", "Z"])
+    flat = long_table(np.ones((3, 3)), ["X", "Y", "Z"])
     assert (wilcoxon_holm(select(flat, higher_is_better=True)).to_numpy() == 1.0).all()
     assert (
         nemenyi_pvalues(select(flat, higher_is_better=True)).to_numpy() == 1.0
@@ -270,7 +260,7 @@ def test_bonferroni_dunn_by_hand():
     """Check Bonferroni-Dunn on a hand table: z = (R_i - R_c) / sqrt(k(k+1)/(6N)),
     p = 2 Phi(-|z|), times k - 1."""
     values = [[0.9, 0.5, 0.1], [0.8, 0.1, 0.5], [0.9, 0.5, 0.1], [0.7, 0.6, 0.5]]
-    t = _long(values, ["A", "B", "C"])  # ranks A 1 1 1 1, B 2 3 2 2, C 3 2 3 3
+    t = long_table(values, ["A", "B", "C"])  # ranks A 1 1 1 1, B 2 3 2 2, C 3 2 3 3
     out = control_comparisons(select(t, higher_is_better=True), "A").set_index("method")
     se = np.sqrt(3 * 4 / 24)
     assert out.loc["B", "statistic"] == pytest.approx((2.25 - 1) / se)
@@ -294,7 +284,7 @@ def test_bonferroni_dunn_q_matches_demsar(k):
 
 def test_bad_input_is_refused_with_one_clear_error():
     """Check the errors: unknown control, unknown test, too few datasets."""
-    t = _long([[0.9, 0.1], [0.8, 0.2]], ["X", "Y"])
+    t = long_table([[0.9, 0.1], [0.8, 0.2]], ["X", "Y"])
     chosen = select(t, higher_is_better=True)
     with pytest.raises(ValueError, match="control method 'ATR' is not among"):
         control_comparisons(chosen, "ATR")
@@ -310,7 +300,10 @@ def test_the_posthoc_tests_take_one_budget_only():
     """Check a per-budget selection is refused with a message saying what to
     select, and the results table itself with a TypeError naming select."""
     t = pd.concat(
-        [_long([[0.9, 0.1], [0.8, 0.2]], ["X", "Y"]).assign(budget=b) for b in (1, 2)]
+        [
+            long_table([[0.9, 0.1], [0.8, 0.2]], ["X", "Y"]).assign(budget=b)
+            for b in (1, 2)
+        ]
     )
     per_budget = select(t, higher_is_better=True, by=["budget"])
     for test in (nemenyi_pvalues, wilcoxon_holm):

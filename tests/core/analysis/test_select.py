@@ -29,6 +29,8 @@ from mlfs_core.analysis import (
 from mlfs_core.analysis.stats import ID_RTOL
 from mlfs_core.errors import IncompleteTableError
 
+from .tables import long_table
+
 
 def _results(rng, *, datasets=4, methods=("A", "B", "C"), budgets=(10.0, 20.0)):
     """A tidy results table: two metrics (one loss), two budgets, two folds, AF."""
@@ -325,7 +327,7 @@ def test_same_ranking_on_every_dataset_gives_the_maximum_exactly(rng):
     for n, m in sizes:
         order = rng.permutation(m)
         values = np.sort(rng.random((n, m)), axis=1)[:, order]
-        res = friedman_nemenyi(select(_long(values), higher_is_better=True))
+        res = friedman_nemenyi(select(long_table(values), higher_is_better=True))
         assert res.statistic == n * (m - 1), (n, m)
         assert (res.iman_davenport, res.iman_davenport_pvalue) == (float("inf"), 0.0)
         ref = friedmanchisquare(*values.T).statistic
@@ -335,7 +337,7 @@ def test_same_ranking_on_every_dataset_gives_the_maximum_exactly(rng):
 def test_same_tied_ranking_on_every_dataset_is_also_the_maximum():
     """Check identical rankings with a tie (A > B = C): chi2 = N (m - 1), F = inf."""
     values = np.tile([0.9, 0.5, 0.5], (5, 1))
-    res = friedman_nemenyi(select(_long(values), higher_is_better=True))
+    res = friedman_nemenyi(select(long_table(values), higher_is_better=True))
     assert res.statistic == 10.0
     assert res.iman_davenport == float("inf")
 
@@ -346,23 +348,12 @@ def test_one_swap_below_the_maximum_stays_finite():
     n, m = 1000, 20
     values = np.tile(np.arange(m, 0, -1.0), (n, 1))
     values[0, [0, 1]] = values[0, [1, 0]]
-    res = friedman_nemenyi(select(_long(values), higher_is_better=True))
+    res = friedman_nemenyi(select(long_table(values), higher_is_better=True))
     gap = n * (m - 1) - res.statistic
     assert gap > ID_RTOL * n * (m - 1)
     assert np.isfinite(res.iman_davenport)
     ref = friedmanchisquare(*values.T).statistic
     assert res.statistic == pytest.approx(ref, rel=1e-12)
-
-
-def _long(values: np.ndarray) -> pd.DataFrame:
-    n, m = values.shape
-    return pd.DataFrame(
-        {
-            "dataset": np.repeat([f"d{i}" for i in range(n)], m),
-            "method": np.tile([f"m{j}" for j in range(m)], n),
-            "value": values.ravel(),
-        }
-    )
 
 
 def test_by_is_a_list_of_columns_of_the_table(rng):

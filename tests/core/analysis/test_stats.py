@@ -15,19 +15,10 @@ from mlfs_core.analysis import (
     select,
 )
 
+from .tables import long_table
+
 # METHODS.md section 6: q_0.05 for m = 2..10
 Q_TABLE = [1.960, 2.344, 2.569, 2.728, 2.850, 2.948, 3.031, 3.102, 3.164]
-
-
-def _long(values: np.ndarray) -> pd.DataFrame:
-    n, m = values.shape
-    return pd.DataFrame(
-        {
-            "dataset": np.repeat([f"d{i}" for i in range(n)], m),
-            "method": np.tile([f"m{j}" for j in range(m)], n),
-            "value": values.ravel(),
-        }
-    )
 
 
 @pytest.mark.parametrize("m", range(2, 11))
@@ -44,7 +35,7 @@ def test_nemenyi_cd_formula():
 def test_friedman_matches_scipy_without_ties(rng):
     """Check that the Friedman statistic and p-value equal scipy's without ties."""
     values = rng.random((8, 4))
-    res = friedman_nemenyi(select(_long(values), higher_is_better=True))
+    res = friedman_nemenyi(select(long_table(values), higher_is_better=True))
     ref = friedmanchisquare(*values.T)
     assert res.statistic == pytest.approx(ref.statistic)
     assert res.pvalue == pytest.approx(ref.pvalue)
@@ -55,7 +46,7 @@ def test_friedman_matches_scipy_without_ties(rng):
 def test_friedman_matches_scipy_with_ties(rng):
     """Check that the tie-corrected statistic equals scipy's when blocks have ties."""
     values = rng.integers(0, 3, size=(10, 5)).astype(float)
-    res = friedman_nemenyi(select(_long(values), higher_is_better=False))
+    res = friedman_nemenyi(select(long_table(values), higher_is_better=False))
     ref = friedmanchisquare(*values.T)
     assert res.statistic == pytest.approx(ref.statistic)
 
@@ -63,26 +54,26 @@ def test_friedman_matches_scipy_with_ties(rng):
 def test_friedman_ranks_direction():
     """Check that the best method gets average rank 1 in the result's ranks."""
     values = np.array([[0.9, 0.1, 0.5], [0.8, 0.2, 0.4], [0.7, 0.3, 0.6]])
-    res = friedman_nemenyi(select(_long(values), higher_is_better=True))
+    res = friedman_nemenyi(select(long_table(values), higher_is_better=True))
     assert res.ranks.loc["m0", "mean"] == 1.0
     assert res.ranks.loc["m1", "mean"] == 3.0
 
 
 def test_friedman_all_tied_is_finite():
     """Check that fully tied blocks give statistic 0 and p-value 1, not NaN."""
-    res = friedman_nemenyi(select(_long(np.ones((4, 3))), higher_is_better=True))
+    res = friedman_nemenyi(select(long_table(np.ones((4, 3))), higher_is_better=True))
     assert res.statistic == 0.0 and res.pvalue == 1.0
 
 
 def test_friedman_needs_two_datasets():
     """Check that one dataset is rejected with a ValueError."""
     with pytest.raises(ValueError, match="at least 2"):
-        friedman_nemenyi(select(_long(np.ones((1, 3))), higher_is_better=True))
+        friedman_nemenyi(select(long_table(np.ones((1, 3))), higher_is_better=True))
 
 
 def test_friedman_by_budget_one_row_per_budget(rng):
     """Check that friedman_by_budget tests each budget separately."""
-    a, b = _long(rng.random((5, 3))), _long(rng.random((5, 3)))
+    a, b = long_table(rng.random((5, 3))), long_table(rng.random((5, 3)))
     res = pd.concat([a.assign(budget=1), b.assign(budget=2)]).assign(metric="m")
     out = friedman_by_budget(select(res, higher_is_better=True, by=["budget"]))
     assert list(out["budget"]) == [1, 2]
