@@ -63,3 +63,20 @@ def small_xy(rng):
     Y = (rng.random((40, 4)) < 0.35).astype(np.int8)
     Y[:, 2] = 0  # a label with no positive
     return X, Y
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """Two Dask worker processes on the loopback interface only, one cluster a
+    test module (they start after nothing was loaded, so only the tasks can tell
+    them about plug-ins).
+    """
+    distributed = pytest.importorskip("distributed")  # in the "test" extra
+    with distributed.LocalCluster(
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as local:
+        yield local

@@ -128,22 +128,7 @@ def test_mlfs_experiment_with_two_jobs_and_verify(study):
     assert "identical" in done.stdout + done.stderr
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """Two Dask worker processes on the loopback interface (they start after
-    nothing was loaded, so only the tasks can tell them about plug-ins)."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as local:
-        yield local
-
-
-def test_dask_local_cluster(fresh_plugins, study, cluster):
+def test_dask_local_cluster(fresh_plugins, study, dask_cluster):
     """Check a plug-in experiment on a LocalCluster equals the one-process run."""
     from mlfs_core.evaluation.config import load_config
     from mlfs_core.evaluation.runner import run_experiment
@@ -152,7 +137,7 @@ def test_dask_local_cluster(fresh_plugins, study, cluster):
     config = load_config(study / "study.toml")
     assert fresh_plugins.plugin_specs() == (str(study / "example_plugin.py"),)
     local = run_experiment(config, n_jobs=1).results
-    with dask_backend(cluster) as client:
+    with dask_backend(dask_cluster) as client:
         remote = run_experiment(config, n_jobs=2).results
         loaded = client.run(
             lambda: sorted(
@@ -228,7 +213,7 @@ def test_a_registration_workers_cannot_import_breaks_no_other_task(
 
 
 def test_dask_workers_name_a_method_that_raises(
-    fresh_plugins, tmp_path, small_data, cluster
+    fresh_plugins, tmp_path, small_data, dask_cluster
 ):
     """Check a plug-in method raising on a Dask worker is reported by name,
     file and line, as in one process (issue 44 item 3)."""
@@ -252,7 +237,7 @@ def test_dask_workers_name_a_method_that_raises(
         '[[datasets]]\npath = "small.arff"\n'
     )
     config = load_config(tmp_path / "broken.toml")
-    with dask_backend(cluster), pytest.raises(UserCodeError) as info:
+    with dask_backend(dask_cluster), pytest.raises(UserCodeError) as info:
         run_experiment(config, n_jobs=2)
     assert str(info.value) == (
         "method 'DaskBroken' (dask_broken.py:5) raised ZeroDivisionError: "

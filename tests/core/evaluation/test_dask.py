@@ -6,7 +6,6 @@ import json
 import signal
 from pathlib import Path
 
-import distributed  # in the "test" extra of pyproject.toml
 import pandas as pd
 import pytest
 
@@ -54,28 +53,15 @@ def _configs(shared_datasets, toy):
     ]
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """Two worker processes on the loopback interface only."""
-    with distributed.LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as local:
-        yield local
-
-
 def test_local_cluster_gives_the_one_process_results_and_cache(
-    shared_datasets, toy, tmp_path, cluster, time_limit
+    shared_datasets, toy, tmp_path, dask_cluster, time_limit
 ):
     """Check 2 worker processes give results and cache identical to n_jobs=1."""
     configs = _configs(shared_datasets, toy)
     local = [
         run_experiment(c, cache_dir=tmp_path / f"one{i}") for i, c in enumerate(configs)
     ]
-    with dask_backend(cluster) as client:
+    with dask_backend(dask_cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         remote = [
             run_experiment(c, cache_dir=tmp_path / f"dask{i}", n_jobs=-1)
@@ -93,7 +79,7 @@ def test_local_cluster_gives_the_one_process_results_and_cache(
 
 
 def test_cli_scheduler_option_writes_the_same_results(
-    shared_datasets, tmp_path, cluster, time_limit
+    shared_datasets, tmp_path, dask_cluster, time_limit
 ):
     """Check `mlfs experiment --scheduler ADDRESS` equals the local command."""
     config = tmp_path / "study.toml"
@@ -107,7 +93,7 @@ def test_cli_scheduler_option_writes_the_same_results(
     )
     local, remote = tmp_path / "local", tmp_path / "remote"
     assert main(["experiment", str(config), "--out", str(local)]) == 0
-    address = cluster.scheduler_address
+    address = dask_cluster.scheduler_address
     argv = ["experiment", str(config), "--out", str(remote), "--scheduler", address]
     assert main(argv) == 0
     a = pd.read_csv(local / "results.csv")
