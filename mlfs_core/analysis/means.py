@@ -20,12 +20,19 @@ from ._blocks import check_blocks, check_missing
 from .selection import select
 from .stats import SUMMARY_COLUMNS, friedman_nemenyi
 
-_MISSING_DOC = """missing : {"refuse", "drop-blocks"}, default="refuse"
+# Parameters every function here shares, written once ({name} in a docstring).
+_PARAMETER_DOCS = {
+    "{means}": """means : DataFrame
+        Columns ``dataset, method, metric, mean``.""",
+    "{higher_is_better}": """higher_is_better : mapping of str to bool, optional
+        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).""",
+    "{missing}": """missing : {"refuse", "drop-blocks"}, default="refuse"
         A (dataset, metric) on which some of ``methods`` has no mean refuses
         the table (:class:`~mlfs_core.errors.IncompleteTableError` names the
         missing (dataset, method, metric) cells); ``"drop-blocks"`` leaves
         such datasets out of that metric and says how many
-        (:class:`~mlfs_core.errors.DroppedBlocksWarning`)."""
+        (:class:`~mlfs_core.errors.DroppedBlocksWarning`).""",
+}
 
 __all__ = ["friedman_on_means", "method_wins", "variant_ranks", "within_dataset_ranks"]
 
@@ -70,12 +77,10 @@ def within_dataset_ranks(
 
     Parameters
     ----------
-    means : DataFrame
-        Columns ``dataset, method, metric, mean``.
+    {means}
     methods : sequence of str
         The methods to rank against each other.
-    higher_is_better : mapping of str to bool, optional
-        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    {higher_is_better}
     {missing}
 
     Returns
@@ -115,14 +120,12 @@ def method_wins(
 
     Parameters
     ----------
-    means : DataFrame
-        Columns ``dataset, method, metric, mean``.
+    {means}
     method : str
         The method whose wins are counted (one of ``among``).
     among : sequence of str
         The methods ranked against each other.
-    higher_is_better : mapping of str to bool, optional
-        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    {higher_is_better}
     {missing}
 
     Returns
@@ -180,16 +183,14 @@ def variant_ranks(
 
     Parameters
     ----------
-    means : DataFrame
-        Columns ``dataset, method, metric, mean``.
+    {means}
     methods : sequence of str
         The base set of methods.
     variants : mapping of str to mapping of str to str
         Variant name -> {method in ``methods``: its label under that variant},
         e.g. ``{"definition": {"PMU": "PMU"}, "variant": {"PMU":
         "PMU-ref"}}``.
-    higher_is_better : mapping of str to bool, optional
-        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    {higher_is_better}
     {missing}
 
     Returns
@@ -230,15 +231,13 @@ def friedman_on_means(
 
     Parameters
     ----------
-    means : DataFrame
-        Columns ``dataset, method, metric, mean``.
+    {means}
     methods : sequence of str
         The methods compared.
     metric : str or sequence of str, optional
         Test only this metric (or these); default every metric of ``means``.
         A name not in ``means`` is an error.
-    higher_is_better : mapping of str to bool, optional
-        Direction of each metric (default :data:`mlfs_core.evaluation.METRICS`).
+    {higher_is_better}
     alpha : float, default=0.05
         Significance level of the critical difference.
     {missing}
@@ -289,4 +288,5 @@ def friedman_on_means(
 
 
 for _f in (within_dataset_ranks, method_wins, variant_ranks, friedman_on_means):
-    _f.__doc__ = _f.__doc__.replace("{missing}", _MISSING_DOC)
+    for _name, _text in _PARAMETER_DOCS.items():
+        _f.__doc__ = _f.__doc__.replace(_name, _text)

@@ -40,8 +40,8 @@ import numpy as np
 import pandas as pd
 
 from ..columns import METHOD, RANK
-from .ranks import method_blocks
-from .selection import Selection, checked
+from .ranks import complete_block_ranks, one_block
+from .selection import Selection
 
 __all__ = [
     "CONTROL_TESTS",
@@ -101,24 +101,9 @@ def holm_adjust(pvalues) -> np.ndarray:
 
 def _blocks(selection: Selection, caller: str):
     """Complete blocks (datasets x methods), their ranks, methods best first."""
-    chosen = checked(selection, caller)
-    if chosen.by:
-        raise ValueError(
-            f"{caller} compares methods on one block of datasets, but the "
-            f"selection ranks by={list(chosen.by)!r} apart; select one budget "
-            "(budget=) or the mean over budgets (over_budgets='mean')"
-        )
-    wide = method_blocks(chosen.table, [])
-    n, k = wide.shape
-    if n < 2 or k < 2:
-        raise ValueError(
-            f"{caller}: a post-hoc test needs at least 2 complete datasets (every "
-            f"method with a value) and 2 methods, got {n} and {k}"
-        )
-    values = wide.to_numpy(dtype=float)
-    from scipy.stats import rankdata  # lazily: scipy.stats costs ~1 s at start-up
-
-    ranks = rankdata(-values if chosen.higher_is_better else values, axis=1)
+    chosen = one_block(selection, caller)
+    what = f"{caller}: a post-hoc test"
+    wide, ranks = complete_block_ranks(chosen.table, chosen.higher_is_better, what)
     mean_ranks = pd.Series(ranks.mean(axis=0), index=wide.columns, name=RANK)
     order = np.argsort(mean_ranks.to_numpy(), kind="stable")
     methods = wide.columns[order]

@@ -33,6 +33,44 @@ def method_blocks(table: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     return wide.dropna(axis=0, how="any")
 
 
+def one_block(selection: Selection, caller: str, *, instead: str = "") -> Selection:
+    """The checked selection of a test on one block of datasets.
+
+    Refused (``ValueError`` naming ``caller``) when it ranks ``by`` groups
+    apart; ``instead`` ends the message with what else to call.
+    """
+    chosen = checked(selection, caller)
+    if chosen.by:
+        raise ValueError(
+            f"{caller} compares methods on one block of datasets, but the "
+            f"selection ranks by={list(chosen.by)!r} apart; select one budget "
+            f"(budget=) or the mean over budgets (over_budgets='mean'){instead}"
+        )
+    return chosen
+
+
+def complete_block_ranks(
+    table: pd.DataFrame, higher_is_better: bool, what: str
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The complete blocks of ``table`` (datasets x methods) and the ranks in each.
+
+    Returns the wide table of :func:`method_blocks` and the methods' ranks
+    within each dataset (1 = best, ties averaged), row by row. Fewer than 2
+    complete datasets or 2 methods is a ``ValueError`` naming ``what``.
+    """
+    wide = method_blocks(table, [])
+    n, m = wide.shape
+    if n < 2 or m < 2:
+        raise ValueError(
+            f"{what} needs at least 2 complete datasets (every method with a "
+            f"value) and 2 methods, got {n} and {m}"
+        )
+    values = wide.to_numpy(dtype=float)
+    from scipy.stats import rankdata  # lazily: scipy.stats costs ~1 s at start-up
+
+    return wide, rankdata(-values if higher_is_better else values, axis=1)
+
+
 def dataset_ranks(selection: Selection) -> pd.DataFrame:
     """Rank the methods within each dataset (and each ``by`` group).
 

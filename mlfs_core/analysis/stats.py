@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from ..columns import MEAN, STD
-from .ranks import _ranks, _summarize, method_blocks, per_budget
-from .selection import Selection, checked
+from .ranks import _ranks, _summarize, complete_block_ranks, one_block, per_budget
+from .selection import Selection
 
 
 @dataclass(frozen=True)
@@ -185,29 +185,16 @@ def friedman_nemenyi(selection: Selection, *, alpha: float = 0.05) -> FriedmanRe
     Demsar (2006), "Statistical comparisons of classifiers over multiple data
     sets", JMLR 7.
     """
-    chosen = checked(selection, "friedman_nemenyi")
-    if chosen.by:
-        raise ValueError(
-            f"friedman_nemenyi tests one block of datasets, but the selection "
-            f"ranks by={list(chosen.by)!r} apart; select one budget (budget=) "
-            "or the mean over budgets (over_budgets='mean'), or call "
-            "friedman_by_budget for one test per budget"
-        )
+    instead = ", or call friedman_by_budget for one test per budget"
+    chosen = one_block(selection, "friedman_nemenyi", instead=instead)
     return _friedman(chosen.table, chosen.higher_is_better, alpha)
 
 
 def _friedman(table: pd.DataFrame, higher_is_better: bool, alpha: float):
-    wide = method_blocks(table, [])
+    wide, ranks = complete_block_ranks(table, higher_is_better, "the Friedman test")
     n, m = wide.shape
-    if n < 2 or m < 2:
-        raise ValueError(
-            f"the Friedman test needs at least 2 complete datasets and 2 methods, "
-            f"got {n} and {m}"
-        )
-    values = wide.to_numpy(dtype=float)
     from scipy import stats  # lazily: scipy.stats costs ~1 s at start-up
 
-    ranks = stats.rankdata(-values if higher_is_better else values, axis=1)
     statistic = _friedman_statistic(ranks)
     pvalue = float(stats.chi2.sf(statistic, m - 1)) if np.isfinite(statistic) else 1.0
     f_statistic, f_pvalue = iman_davenport(statistic, n, m)
