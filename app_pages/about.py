@@ -1,4 +1,4 @@
-"""About: what each method does, in a sentence, and the papers it comes from."""
+"""About: what each method does, in a sentence, and the publications it comes from."""
 
 import streamlit as st
 
@@ -27,5 +27,5 @@ else:
     st.caption("No plug-in is loaded.")
 st.subheader("Rules that decide a number")
 st.markdown(about.RULES)
-st.subheader("Papers")
-st.markdown(about.REFERENCES)
+st.subheader("Sources")
+st.markdown(about.references())

@@ -218,7 +218,8 @@ def test_metric_vs_budget_default_renders():
 
 
 def test_about_page_lists_every_method():
-    """Check that the About page names each registered method and both papers."""
+    """Check that the About page names each registered method and, under
+    Sources, each method's citation once with the methods citing it."""
     import mlfs_core
 
     at = open_page(new_app(), "about")
@@ -236,7 +237,12 @@ def test_about_page_lists_every_method():
     assert names == set(mlfs_core.list_methods()) and metrics == set(METRICS)
     assert any("Iman-Davenport" in m.value for m in at.markdown)
     assert not at.dataframe
-    assert any("[001]" in m.value for m in at.markdown)
+    (sources,) = [m.value for m in at.markdown if "A stability index" in m.value]
+    cited = {mlfs_core.get_method(n).citation for n in mlfs_core.list_methods()}
+    for citation in cited - {""}:
+        assert sources.count(f"- {citation}: ") == 1, citation
+    assert "- Lee and Kim (2013), Feature selection for multi-label " in sources
+    assert "LSMFS, MLSMFS." in sources
 
 
 def test_study_results_open_without_recomputing():

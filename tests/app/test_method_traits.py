@@ -144,3 +144,7 @@ def test_about_titles_families_from_the_registry_and_cites_each_method(
     ours = tables[TITLE]
     assert ours.loc["TraitOrder", "Source"] == "Someone (2024), Sums as orders"
     assert ours.loc["TraitStep", "Source"] == "none"
+    # the Sources list is the registry's citations, the plug-in's included
+    assert any(
+        "- Someone (2024), Sums as orders: TraitOrder" in m.value for m in at.markdown
+    )

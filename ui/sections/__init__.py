@@ -5,7 +5,8 @@
   Experiment page (config from widgets, the form, the run's figure);
 - :mod:`.full_ranking`, :mod:`.methods`: the Rank features page;
 - :mod:`.learn`: the three Learn pages;
-- :mod:`.published`: the Average ranks and Similarity pages' paper-000 parts.
+- :mod:`.published`: on the Average ranks and Similarity pages, a registered
+  publication's numbers beside its study's results.
 
 Sections import the shared helpers of :mod:`ui` (``from .. import cached``);
 the shared helpers never import a section.

@@ -1,4 +1,5 @@
-"""Text of the About page: the app in a paragraph, methods from the registry, papers."""
+"""Text of the About page: the app in a paragraph; methods, families and their
+sources from the registry."""
 
 from __future__ import annotations
 
@@ -10,39 +11,43 @@ INTRO = """
 MLFS Explorer compares **multi-label feature selection** methods: it ranks the
 features of a dataset whose samples carry several labels at once, then checks how
 well a classifier does with only the top features. It puts the figures and tables of
-two papers live in the browser, on the bundled sample data or on your own datasets.
+published comparisons live in the browser, on the bundled sample data or on your own
+datasets.
 
 - **Data**: statistics (N, M, q, label cardinality LC, density LD, distinct label
   sets DC), label frequencies and co-occurrence.
 - **Rank features**: one method's ranking, two methods side by side, and on the
   sample data how well each method finds the planted informative words.
-- **Experiment**: protocol A (paper 000: k-fold CV, BR + linear SVM, budgets in %)
-  or protocol B (paper 001: train/test, ML-kNN, top 1..50 features).
-- **Average ranks**, **Similarity**, **Metric vs budget**: the papers' analyses of
-  experiment results (the reproduction studies, the sample's, your session's, or a
+- **Experiment**: protocol A (k-fold CV, BR + linear SVM, budgets in %) or
+  protocol B (train/test, ML-kNN, top 1..50 features).
+- **Average ranks**, **Similarity**, **Metric vs budget**: analyses of experiment
+  results (the studies a plug-in registers, the sample's, your session's, or a
   results CSV).
 - **Learn**: a score, an aggregation and a greedy step, step by step, with every
   number on the current dataset.
 """
 
 
-REFERENCES = """
-- **[000]** N. Spolaôr and G. Tsoumakas, *Evaluating Feature Selection Methods for
-  Multi-Label Text Classification*. Chi-squared (CS) and Bi-Normal Separation (BNS)
-  scores per label after Binary Relevance, aggregated with Max, Mean, Round-Robin
-  and Rand-Robin; average ranks (Tables 4, 5, Figure 1) and subset similarity
-  (Table 6).
-- **[001]** *Multi-Label Feature Selection Using Adaptive and Transformed Relevance*
-  (ATR). Information-theoretic filters PPT-MI, IGMF, PMU, D2F, MDMR, LRFS, LSMFS,
-  MLSMFS, SCLS and ATR; six metrics over the top 1..50 features (Tables 3-8,
-  Figures 1-6).
-- G. Forman, *An extensive empirical study of feature selection metrics for text
-  classification*, JMLR 3 (2003) (BNS); *A pitfall and solution in multi-class
-  feature selection for text classification*, HPL-2004-86 (Round-Robin, Rand-Robin).
+ANALYSIS_REFERENCES = """
+- G. Forman, *A pitfall and solution in multi-class feature selection for text
+  classification*, HPL-2004-86 (Round-Robin, Rand-Robin).
 - J. Demšar, *Statistical comparisons of classifiers over multiple data sets*,
   JMLR 7 (2006) (Friedman test, Nemenyi critical difference).
 - L. I. Kuncheva, *A stability index for feature selection*, AIA 2007 (similarity).
 """
+
+
+def references() -> str:
+    """Markdown list of the registered methods' sources: each distinct
+    ``citation`` once, in registry order, with the methods that cite it, then
+    the sources of the analyses (:data:`ANALYSIS_REFERENCES`)."""
+    cited: dict[str, list[str]] = {}
+    for name in mlfs_core.list_methods():
+        citation = mlfs_core.get_method(name).citation
+        if citation:
+            cited.setdefault(citation, []).append(name)
+    lines = [f"- {citation}: {', '.join(names)}." for citation, names in cited.items()]
+    return "\n".join(lines) + ANALYSIS_REFERENCES
 
 
 def method_table(family: str) -> pd.DataFrame:
