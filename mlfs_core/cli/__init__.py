@@ -24,7 +24,14 @@ from collections.abc import Sequence
 
 from .._version import __version__
 from ..errors import MLFSError, UserCodeError
-from ._base import OneLineParser, add_plugin_options, jobs, load_cli_plugins, one_line
+from ._base import (
+    OneLineParser,
+    add_plugin_options,
+    add_to_every_command,
+    jobs,
+    load_cli_plugins,
+    one_line,
+)
 from .app import add_app_parser
 from .benchmark import add_benchmark_parser
 from .check import add_check_parser
@@ -60,15 +67,15 @@ _DEBUG_HELP = f"on an error, print the whole traceback too (or set {DEBUG_ENV}=1
 
 def add_debug_options(parser: argparse.ArgumentParser, subparsers) -> None:
     """Add ``--debug`` to ``parser`` and to every sub-command."""
-    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
-    for one in subparsers.choices.values():
-        one.add_argument(
-            "--debug",
-            action="store_true",
-            dest="debug_after",
-            default=argparse.SUPPRESS,
-            help=_DEBUG_HELP,
-        )
+    add_to_every_command(
+        parser,
+        subparsers,
+        "--debug",
+        dest=("debug", "debug_after"),
+        default=False,
+        action="store_true",
+        help=_DEBUG_HELP,
+    )
 
 
 def _debugging(args: argparse.Namespace) -> bool:

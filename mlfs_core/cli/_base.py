@@ -59,23 +59,51 @@ def add_plugin_options(parser: argparse.ArgumentParser, subparsers) -> None:
     mine.py ...`` are the same. Call it after every sub-command is added; a
     sub-command must not define ``--plugin`` itself.
     """
-    parser.add_argument(
+    add_to_every_command(
+        parser,
+        subparsers,
         "--plugin",
-        action="append",
-        dest="plugins_before",
+        dest=("plugins_before", "plugins"),
         default=[],
+        action="append",
         metavar="SPEC",
         help=_PLUGIN_HELP,
     )
+
+
+def add_to_every_command(
+    parser: argparse.ArgumentParser,
+    subparsers,
+    flag: str,
+    *,
+    dest: tuple[str, str],
+    default: object,
+    **options,
+) -> None:
+    """Add the option ``flag`` to ``parser`` and to every sub-command.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The top-level parser.
+    subparsers
+        What ``parser.add_subparsers()`` returned, every sub-command added.
+    flag : str
+        The option, e.g. ``"--debug"``.
+    dest : (str, str)
+        Where it is stored when given before the sub-command's name, and
+        when given after it (absent from the namespace unless given, so the
+        sub-command's parser never overwrites the first).
+    default : object
+        The value of ``dest[0]`` when the option is not given before.
+    **options
+        Further :meth:`~argparse.ArgumentParser.add_argument` keywords, the
+        same for both (``action``, ``metavar``, ``help``).
+    """
+    before, after = dest
+    parser.add_argument(flag, dest=before, default=default, **options)
     for sub in subparsers.choices.values():
-        sub.add_argument(
-            "--plugin",
-            action="append",
-            dest="plugins",
-            default=argparse.SUPPRESS,
-            metavar="SPEC",
-            help=_PLUGIN_HELP,
-        )
+        sub.add_argument(flag, dest=after, default=argparse.SUPPRESS, **options)
 
 
 def cli_plugin_specs(args: argparse.Namespace) -> list[str]:

@@ -263,34 +263,37 @@ def _add_rank_parser(sub) -> None:
 def _add_method_options(p: argparse.ArgumentParser) -> None:
     """The methods' options ``mlfs rank`` takes, each for the methods that have it."""
     p.add_argument("--bins", type=int, help="IT methods: number of bins (default 3)")
-    p.add_argument(
-        "--discretize",
-        choices=_choices("PMU", "discretize"),
-        metavar="DISCRETIZE",
-        help="IT methods: discretization (default uniform); one of %(choices)s",
+    _add_choice_option(
+        p, "PMU", "discretize", "IT methods: discretization (default uniform)"
     )
     p.add_argument(
         "--tau", type=int, help="ATR/PPT-MI: PPT pruning threshold (default 6)"
     )
-    p.add_argument(
-        "--weighting",
-        choices=_choices("RaRCS", "weighting"),
-        metavar="WEIGHTING",
-        help="RaR methods: label draw weighting (default inverse); one of %(choices)s",
+    _add_choice_option(
+        p, "RaRCS", "weighting", "RaR methods: label draw weighting (default inverse)"
     )
-    p.add_argument(
-        "--variant",
-        choices=_choices(None, "variant"),
-        metavar="VARIANT",
-        help="PMU/MDMR: a registered variant of the criterion; one of %(choices)s",
+    _add_choice_option(
+        p, None, "variant", "PMU/MDMR: a registered variant of the criterion"
     )
+    _add_choice_option(
+        p,
+        "MaxCS",
+        "binarize",
+        "CS/BNS-family methods: present = non-zero (default, text) or above "
+        "the feature's median (dense numeric data)",
+    )
+
+
+def _add_choice_option(
+    p: argparse.ArgumentParser, method: str | None, option: str, help: str
+) -> None:
+    """Add ``--<option>``, its allowed values those of ``method``'s option
+    (:func:`_choices`), listed at the end of ``help``."""
     p.add_argument(
-        "--binarize",
-        choices=_choices("MaxCS", "binarize"),
-        metavar="BINARIZE",
-        help="CS/BNS-family methods: present = non-zero (default, text) or above "
-        "the feature's median (dense numeric data)"
-        "; one of %(choices)s",
+        f"--{option}",
+        choices=_choices(method, option),
+        metavar=option.upper(),
+        help=f"{help}; one of %(choices)s",
     )
 
 

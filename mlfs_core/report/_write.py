@@ -23,10 +23,10 @@ def write_outputs(
 
     Parameters
     ----------
-    result : ExperimentResult
-        What :func:`mlfs_core.evaluation.runner.run_experiment` returns.
-    out : str or Path
-        Folder to write into (created if missing).
+    result, out
+        The run and the folder, as for
+        :func:`~mlfs_core.evaluation.outputs.write_run_files`, which writes
+        the run's own files first.
     summary_metrics : sequence of str, optional
         The metrics ``summary.md`` reports (:func:`summary_metrics`; default
         micro-F1 when the results hold it, else their first metric).
