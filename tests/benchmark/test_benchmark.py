@@ -21,6 +21,7 @@ from mlfs_core.benchmark import (
 from mlfs_core.cache import DiskCache
 from mlfs_core.errors import ConfigError
 
+from ..fresh import imported_after
 from .conftest import BUILT_INS
 
 KEYS = ["dataset", "method", "budget", "fold", "metric"]
@@ -350,16 +351,11 @@ def test_a_dataset_without_committed_data_is_left_out_or_read_from_cache(
 def test_listing_benchmark_folders_imports_neither_the_runner_nor_sklearn():
     """Check the package's names load on first use: the app's results sources
     (find_benchmarks) and a plug-in's register_suite cost no runner import."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\n"
-        "from mlfs_core.benchmark import QuickPlan, find_benchmarks, register_suite\n"
-        "print(sorted(m for m in ('sklearn', 'joblib', 'mlfs_core.evaluation.runner',"
-        " 'mlfs_core.benchmark._run') if m in sys.modules))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "[]"
+    code = "from mlfs_core.benchmark import QuickPlan, find_benchmarks, register_suite"
+    heavy = [
+        "sklearn",
+        "joblib",
+        "mlfs_core.evaluation.runner",
+        "mlfs_core.benchmark._run",
+    ]
+    assert imported_after(code, heavy) == []

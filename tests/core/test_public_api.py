@@ -6,6 +6,7 @@ from pathlib import Path
 import mlfs_core
 
 from ..built_in_methods import BASELINES, INFORMATION_THEORETIC, SCORE_AGGREGATION
+from ..fresh import imported_after, run_fresh
 
 
 def test_all_names_importable():
@@ -48,9 +49,6 @@ def test_engine_never_imports_streamlit():
     aside); the number of modules it imported is checked too, so a walk that
     silently found nothing would fail.
     """
-    import subprocess
-    import sys
-
     code = (
         "import importlib, pkgutil, sys, mlfs_core\n"
         "names = [m.name for m in pkgutil.walk_packages(mlfs_core.__path__, "
@@ -59,11 +57,7 @@ def test_engine_never_imports_streamlit():
         "    importlib.import_module(name)\n"
         "print(len(names), 'streamlit' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, out.stderr
-    count, imported = out.stdout.split()
+    count, imported = run_fresh(code).split()
     n_files = sum(1 for _ in Path(mlfs_core.__file__).parent.rglob("*.py"))
     assert int(count) == n_files - 2  # all but mlfs_core/__init__.py, __main__.py
     assert imported == "False"
@@ -79,15 +73,5 @@ def test_import_is_light():
 
     The app's first page pays for every import; these cost seconds together.
     """
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, mlfs_core, mlfs_core.evaluation, mlfs_core.analysis; "
-        "import mlfs_core.data; "
-        "print(sorted(m for m in ('scipy.stats', 'sklearn') if m in sys.modules))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-    )
-    assert out.stdout.strip() == "[]", out.stderr
+    code = "import mlfs_core, mlfs_core.evaluation, mlfs_core.analysis, mlfs_core.data"
+    assert imported_after(code, ["scipy.stats", "sklearn"], timeout=120) == []

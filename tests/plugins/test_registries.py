@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 from mlfs_core.errors import ConfigError
 from mlfs_core.options import Option
 
+from ..fresh import imported_after, run_fresh
+
 
 def test_importing_the_plugin_machinery_imports_no_registry():
     """Check mlfs_core.plugins loads without the method, classifier or metric
     registries (they import it, never the other way round)."""
-    code = (
-        "import sys, mlfs_core.plugins as p\n"
-        "heavy = ['mlfs_core.selectors._registry', 'mlfs_core.evaluation.classifiers',"
-        " 'mlfs_core.evaluation.metrics', 'sklearn']\n"
-        "print([m for m in heavy if m in sys.modules],"
-        " sorted(p._registries.registries()))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[] []"
+    code = "import mlfs_core.plugins as p\nprint(sorted(p._registries.registries()))"
+    heavy = [
+        "mlfs_core.selectors._registry",
+        "mlfs_core.evaluation.classifiers",
+        "mlfs_core.evaluation.metrics",
+        "sklearn",
+    ]
+    assert imported_after(code, heavy, timeout=120) == []
+    assert run_fresh(code, timeout=120) == "[]"  # no registry declared itself
 
 
 def test_each_registry_declares_itself_when_imported():

@@ -29,7 +29,7 @@ from ..core.selectors.test_greedy_oracle import (
     _random_problem,
     assert_ranks_as_naive,
 )
-from ..core.selectors.test_registry import _fresh
+from ..fresh import run_fresh
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDY = ROOT / "studies" / "paper001" / "data"
@@ -49,7 +49,7 @@ def test_the_entry_point_registers_both_variants_in_a_fresh_process():
         "from mlfs_core.selectors.variants import variant_names\n"
         "print(variant_names('MDMR'))\n"
     )
-    out = _fresh(code).splitlines()
+    out = run_fresh(code).splitlines()
     assert out == ["[0, 1, 2, 3] True", "('definition', 'reference-code')"]
 
 

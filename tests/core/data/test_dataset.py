@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from mlfs_core.data import Dataset
 from mlfs_core.errors import DatasetError
+
+from ...fresh import run_fresh
 
 
 def _toy(**overrides) -> Dataset:
@@ -70,10 +69,7 @@ def test_content_hash_is_stable_across_processes():
         "[4, 5, 0]], [[1, 0], [1, 0], [0, 0]], ['a', 'b', 'c'], ['p', 'q'])"
         ".content_hash())"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _toy().content_hash()
+    assert run_fresh(code) == _toy().content_hash()
 
 
 def test_subset_keeps_rows_names_and_split():

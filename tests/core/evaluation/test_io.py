@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +11,8 @@ import pytest
 
 from mlfs_core.errors import MLFSError
 from mlfs_core.evaluation import read_results, read_selections
+
+from ...fresh import imported_after
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE_RESULTS = ROOT / "sample_data" / "results"
@@ -157,12 +157,5 @@ def test_readers_read_the_shipped_sample_results(protocol):
 
 def test_io_module_does_not_import_scikit_learn():
     """Check that importing the readers leaves scikit-learn unimported."""
-    code = (
-        "import sys\n"
-        "from mlfs_core.evaluation import read_results, read_selections\n"
-        "assert 'sklearn' not in sys.modules, 'sklearn imported'\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
+    code = "from mlfs_core.evaluation import read_results, read_selections"
+    assert imported_after(code, ["sklearn"]) == []

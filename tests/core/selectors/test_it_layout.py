@@ -11,6 +11,8 @@ import mlfs_core.selectors.it as it_package
 from mlfs_core.explain import greedy_steps
 from mlfs_core.selectors.it.criteria import CRITERIA
 
+from ...fresh import imported_after
+
 PACKAGE = Path(it_package.__file__).parent
 
 
@@ -59,15 +61,8 @@ def test_sibling_imports_are_at_module_level_and_acyclic():
 
 def test_numba_is_not_imported_with_the_package():
     """Check ``import mlfs_core`` and the IT modules do not import numba."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, mlfs_core, mlfs_core.selectors.it.criteria; "
-        "print('numba' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.stdout.strip() == "False", out.stderr
+    code = "import mlfs_core, mlfs_core.selectors.it.criteria"
+    assert imported_after(code, ["numba"]) == []
 
 
 @pytest.mark.parametrize("method", ["PMU", "ATR", "LSMFS", "SCLS"])

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,20 +20,7 @@ from mlfs_core.selectors import (
 )
 
 from ...built_in_methods import BUILT_IN_ORDER
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def _fresh(code: str) -> str:
-    """Run ``code`` in a new interpreter on this checkout; return its stdout."""
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return out.stdout.strip()
+from ...fresh import imported_after, run_fresh
 
 
 def test_list_methods_has_the_documented_order():
@@ -50,15 +34,12 @@ def test_table_is_complete_at_import_whatever_was_imported_first():
         "import mlfs_core.selectors.greedy, mlfs_core.selectors.filter, mlfs_core;"
         "print(','.join(mlfs_core.METHODS))"
     )
-    assert _fresh(code).split(",") == BUILT_IN_ORDER
+    assert run_fresh(code).split(",") == BUILT_IN_ORDER
 
 
 def test_importing_an_implementation_module_registers_nothing():
-    code = (
-        "import sys, mlfs_core.selectors.filter, mlfs_core.selectors.greedy;"
-        "print('mlfs_core.selectors._registry' in sys.modules)"
-    )
-    assert _fresh(code) == "False"
+    code = "import mlfs_core.selectors.filter, mlfs_core.selectors.greedy"
+    assert imported_after(code, ["mlfs_core.selectors._registry"]) == []
 
 
 def test_table_is_read_only():
