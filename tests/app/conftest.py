@@ -109,12 +109,48 @@ def spy_rankings(monkeypatch, keyword: str = "k") -> list[tuple[str, object]]:
     return calls
 
 
-def new_app() -> AppTest:
-    """An AppTest of app.py, run once, with no exception."""
-    at = AppTest.from_file(APP, default_timeout=60)
+def new_app(*, present: bool = False, timeout: float = 60, **state) -> AppTest:
+    """An AppTest of app.py, run once, with no exception.
+
+    ``present``: opened as ``?present=true``; ``state``: session-state values
+    set before the first run (widget key -> value).
+    """
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    if present:
+        at.query_params["present"] = "true"
+    for key, value in state.items():
+        at.session_state[key] = value
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def link_shared(shared: Path, folder: Path, monkeypatch, *names: str) -> Path:
+    """``folder`` holding a link to each shared dataset of ``names``, as the
+    app's data folder (``MLFS_DATA_DIR``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (folder / name).symlink_to(shared / name)
+    monkeypatch.setenv("MLFS_DATA_DIR", str(folder))
+    return folder
+
+
+def text_sizes(spec: dict) -> list[float]:
+    """Every font size under ``spec`` (a Plotly figure's JSON, or part of it)."""
+    sizes = []
+
+    def walk(node, inside_font=False):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "size" and inside_font and isinstance(v, int | float):
+                    sizes.append(v)
+                walk(v, inside_font or "font" in k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, inside_font)
+
+    walk(spec)
+    return sizes
 
 
 def open_page(at: AppTest, page: str) -> AppTest:

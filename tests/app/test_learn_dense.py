@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import TOY_XML, new_app, open_page
+from .conftest import TOY_XML, link_shared, new_app, open_page
 from .test_dense_warning import _dense_arff
 
 
@@ -28,11 +28,7 @@ def dense_dir(tmp_path, monkeypatch):
 @pytest.fixture
 def emotions_dir(shared_datasets, tmp_path, monkeypatch):
     """A data folder linking the shared emotions dataset."""
-    folder = tmp_path / "real"
-    folder.mkdir()
-    (folder / "emotions").symlink_to(shared_datasets / "emotions")
-    monkeypatch.setenv("MLFS_DATA_DIR", str(folder))
-    return folder
+    return link_shared(shared_datasets, tmp_path / "real", monkeypatch, "emotions")
 
 
 def _open(page: str, dataset: str):

@@ -20,7 +20,7 @@ from mlfs_core.explain import greedy_steps, method_view
 from mlfs_core.plots.explain import MAX_LABEL_ROWS
 from ui.state import SAMPLE_DIR
 
-from .conftest import charts, figure_data, new_app, open_page
+from .conftest import charts, figure_data, link_shared, new_app, open_page
 
 REAL = ("emotions", "medical", "bibtex")
 SAMPLE = "sample (planted)"
@@ -29,11 +29,7 @@ SAMPLE = "sample (planted)"
 @pytest.fixture
 def real_dir(shared_datasets, tmp_path, monkeypatch):
     """A data folder with links to the three shared datasets, as MLFS_DATA_DIR."""
-    folder = tmp_path / "real"
-    folder.mkdir()
-    for name in REAL:
-        (folder / name).symlink_to(shared_datasets / name)
-    monkeypatch.setenv("MLFS_DATA_DIR", str(folder))
+    link_shared(shared_datasets, tmp_path / "real", monkeypatch, *REAL)
     return shared_datasets
 
 

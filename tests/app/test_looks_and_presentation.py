@@ -11,7 +11,16 @@ from mlfs_core.plots import method_look
 from mlfs_core.plots._style import GREY, INK
 from ui.widgets import MAX_COLOURED, NO_HIGHLIGHT
 
-from .conftest import APP, PAGE_PATHS, ROOT, charts, new_app, open_page, widget
+from .conftest import (
+    APP,
+    PAGE_PATHS,
+    ROOT,
+    charts,
+    new_app,
+    open_page,
+    text_sizes,
+    widget,
+)
 
 SAMPLE_A = "Precomputed (sample): protocol a"
 PROTOCOL_A = str(ROOT / "sample_data" / "results" / "protocol_a")
@@ -87,33 +96,11 @@ def test_the_cd_diagram_marks_each_method_in_its_colour():
         assert colour == method_look(name)["color"]
 
 
-def _text_sizes(spec: dict) -> list[float]:
-    sizes = []
-
-    def walk(node, inside_font=False):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "size" and inside_font and isinstance(v, int | float):
-                    sizes.append(v)
-                walk(v, inside_font or "font" in k)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v, inside_font)
-
-    walk(spec)
-    return sizes
-
-
 def _presenting(page: str, *, by_url: bool) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    if by_url:
-        at.query_params["present"] = "true"
-    at.run()
+    at = new_app(present=by_url, timeout=300)
     if not by_url:
         at.toggle(key="present").set_value(True).run()
-    at.switch_page(PAGE_PATHS[page]).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(at, page)
 
 
 def test_presentation_mode_from_the_url_makes_large_dark_text():
@@ -125,7 +112,7 @@ def test_presentation_mode_from_the_url_makes_large_dark_text():
         assert at.toggle(key="present").value is True
         spec = _spec(charts(at)[0])
         layout = spec["layout"]
-        sizes = _text_sizes(layout) + _text_sizes({"d": spec["data"]})
+        sizes = text_sizes(layout) + text_sizes({"d": spec["data"]})
         assert sizes and min(sizes) >= 16, page
         assert layout["font"]["color"] == INK
         for axis in ("xaxis", "yaxis"):
@@ -140,7 +127,7 @@ def test_presentation_toggle_in_the_sidebar_and_off_by_default():
     Streamlit's light grey theme: the chart is drawn with ``theme=None``)."""
     at = _presenting("budget", by_url=False)
     layout = _spec(charts(at)[0])["layout"]
-    assert min(_text_sizes(layout)) >= 16
+    assert min(text_sizes(layout)) >= 16
     at = open_page(new_app(), "budget")
     chart = charts(at)[0]
     layout = _spec(chart)["layout"]
@@ -223,7 +210,7 @@ def test_a_link_opens_the_same_view():
     assert at.selectbox(key="budget_metric").value == "hamming_loss"
     assert at.selectbox(key="budget_highlight").value == "PMU"
     assert _line_colours(_spec(charts(at)[0])) == {"PMU": method_look("PMU")["color"]}
-    assert min(_text_sizes(_spec(charts(at)[0])["layout"])) >= 16
+    assert min(text_sizes(_spec(charts(at)[0])["layout"])) >= 16
     at = _opened_with(
         "average_ranks",
         {"ranks_metric": "hamming_loss (lower is better)", "ranks_budget": "30 %"},

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from mlfs_core.plots._style import INK
 from ui.presentation import MAIN_CHART_PX, MAX_ROWS, ROWS_UNDER_STEPS
 
-from .conftest import APP, PAGE_PATHS, ROOT, charts
+from .conftest import ROOT, charts, link_shared, new_app, open_page, text_sizes
 
 PROTOCOL_A = str(ROOT / "sample_data" / "results" / "protocol_a")
 
@@ -50,32 +50,8 @@ def _in_order(node):
         yield from _in_order(child)
 
 
-def _text_sizes(spec: dict) -> list[float]:
-    sizes = []
-
-    def walk(node, inside_font=False):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "size" and inside_font and isinstance(v, int | float):
-                    sizes.append(v)
-                walk(v, inside_font or "font" in k)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v, inside_font)
-
-    walk(spec)
-    return sizes
-
-
 def _open(page: str, *, present: bool, **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    if present:
-        at.query_params["present"] = "true"
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(PAGE_PATHS[page]).run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = open_page(new_app(present=present, timeout=300, **state), page)
     assert not at.error, [e.value for e in at.error]
     return at
 
@@ -108,7 +84,7 @@ def _main_chart(at: AppTest, word: str) -> dict:
 
 def _assert_projector(spec: dict, page: str) -> None:
     layout = spec["layout"]
-    sizes = _text_sizes(layout) + _text_sizes({"d": spec["data"]})
+    sizes = text_sizes(layout) + text_sizes({"d": spec["data"]})
     assert sizes and min(sizes) >= 16, (page, sorted(sizes)[:3])
     assert layout["font"]["color"] == INK, page
     for axis in ("xaxis", "yaxis"):
@@ -162,24 +138,13 @@ def test_the_learn_pages_play_in_presentation_mode(monkeypatch):
 @pytest.fixture
 def medical(shared_datasets, tmp_path, monkeypatch):
     """A data folder with a link to the shared medical (45 labels)."""
-    folder = tmp_path / "real"
-    folder.mkdir()
-    (folder / "medical").symlink_to(shared_datasets / "medical")
-    monkeypatch.setenv("MLFS_DATA_DIR", str(folder))
-    return folder
+    return link_shared(shared_datasets, tmp_path / "real", monkeypatch, "medical")
 
 
 def _on_medical(page: str, *, present: bool, **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    if present:
-        at.query_params["present"] = "true"
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
+    at = new_app(present=present, timeout=300, **state)
     at.selectbox(key="dataset").select("medical").run()
-    at.switch_page(PAGE_PATHS[page]).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(at, page)
 
 
 def test_presentation_limits_a_large_heatmap_and_says_so(medical):
