@@ -152,13 +152,16 @@ def _spearman(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def per_budget_agreement(
-    published: pd.DataFrame,
-    ours: pd.DataFrame,
-    *,
-    by: str = BUDGET_PCT,
-    groups: Sequence[str] = (),
+    cells: pd.DataFrame, *, by: str = BUDGET_PCT, groups: Sequence[str] = ()
 ) -> pd.DataFrame:
     """Per (group, budget): Spearman's rho, mean |diff|, best methods and outcome.
+
+    Parameters
+    ----------
+    cells : DataFrame
+        The cells both sides have, as :func:`side_by_side` returns them.
+    by, groups
+        The budget column and the group columns, as for :func:`side_by_side`.
 
     Returns
     -------
@@ -168,9 +171,8 @@ def per_budget_agreement(
         ranks every method the same (the constant reproduction); the best
         columns hold ``/``-joined method names.
     """
-    table = side_by_side(published, ours, by=by, groups=groups)
     rows = []
-    for key, block in table.groupby([*groups, by], sort=True):
+    for key, block in cells.groupby([*groups, by], sort=True):
         p_best = best_methods(block.set_index(METHOD)[PUBLISHED])
         o_best = best_methods(block.set_index(METHOD)[OURS])
         rows.append(
@@ -190,13 +192,19 @@ def per_budget_agreement(
 
 
 def agreement_summary(
-    published: pd.DataFrame,
-    ours: pd.DataFrame,
-    *,
-    by: str = BUDGET_PCT,
-    groups: Sequence[str] = (),
+    cells: pd.DataFrame, *, by: str = BUDGET_PCT, groups: Sequence[str] = ()
 ) -> pd.DataFrame:
     """Our table and the constant-rank floor, each summarised against the paper.
+
+    The floor ranks the same cells: every method of a (group, budget) block
+    at (m + 1) / 2 (:func:`constant_ranks`).
+
+    Parameters
+    ----------
+    cells : DataFrame
+        The cells both sides have, as :func:`side_by_side` returns them.
+    by, groups
+        The budget column and the group columns, as for :func:`side_by_side`.
 
     Returns
     -------
@@ -210,16 +218,16 @@ def agreement_summary(
     --------
     >>> p = pd.DataFrame({"budget_pct": [10, 10], "method": ["A", "B"],
     ...                   "mean": [1.0, 2.0]})
-    >>> s = agreement_summary(p, p.assign(mean=[1.25, 1.75]))
+    >>> s = agreement_summary(side_by_side(p, p.assign(mean=[1.25, 1.75])))
     >>> s[["ranks", "mean_abs_diff", "best_agree"]].values.tolist()
     [['ours', 0.25, 1], ['constant', 0.5, 0]]
     """
-    cells = side_by_side(published, ours, by=by, groups=groups)
     floor = constant_ranks(cells.rename(columns={OURS: MEAN}), by=by, groups=groups)
-    pub = cells.rename(columns={PUBLISHED: MEAN})
+    floor = cells.assign(**{OURS: floor[MEAN]})
+    floor[DIFF] = floor[OURS] - floor[PUBLISHED]
     rows = []
-    for name, ranked in ((OURS, ours), (CONSTANT, floor)):
-        per = per_budget_agreement(pub, ranked, by=by, groups=groups)
+    for name, compared in ((OURS, cells), (CONSTANT, floor)):
+        per = per_budget_agreement(compared, by=by, groups=groups)
         per["abs"] = per["mean_abs_diff"] * per["n_methods"]
         for key, block in (
             per.groupby(list(groups), sort=True) if groups else [((), per)]

@@ -150,9 +150,10 @@ def rank_comparison(
         pub = published_ranks(published, table)
         groups = [MEASURE]
         tag = {"table": name}
-        cells.append(side_by_side(pub, ours, groups=groups).assign(**tag))
-        per.append(per_budget_agreement(pub, ours, groups=groups).assign(**tag))
-        summary.append(agreement_summary(pub, ours, groups=groups).assign(**tag))
+        both = side_by_side(pub, ours, groups=groups)
+        cells.append(both.assign(**tag))
+        per.append(per_budget_agreement(both, groups=groups).assign(**tag))
+        summary.append(agreement_summary(both, groups=groups).assign(**tag))
 
     def first(frames: list[pd.DataFrame]) -> pd.DataFrame:
         out = pd.concat(frames, ignore_index=True)

@@ -75,7 +75,7 @@ def test_constant_ranks_use_each_blocks_own_method_count():
 
 
 def test_per_budget_spearman_best_and_outcome():
-    per = per_budget_agreement(PUBLISHED, OURS).set_index("budget_pct")
+    per = per_budget_agreement(side_by_side(PUBLISHED, OURS)).set_index("budget_pct")
     expected = spearmanr([1.0, 2.0, 3.0], [1.0, 2.5, 2.5]).statistic
     assert per.loc[10.0, "spearman"] == pytest.approx(expected)
     assert per.loc[30.0, "spearman"] == pytest.approx(-1.0)
@@ -86,7 +86,7 @@ def test_per_budget_spearman_best_and_outcome():
 
 
 def test_summary_gives_ours_and_the_constant_floor():
-    s = agreement_summary(PUBLISHED, OURS).set_index("ranks")
+    s = agreement_summary(side_by_side(PUBLISHED, OURS)).set_index("ranks")
     # |diff| over the 9 cells: 0 .5 .5 | .5 .5 0 | 2 0 2 -> 6 / 9
     assert s.loc["ours", "mean_abs_diff"] == pytest.approx(6.0 / 9.0)
     # constant 2.0: 1 0 1 | .5 .5 1 | 1 0 1 -> 6 / 9
@@ -104,7 +104,9 @@ def test_summary_gives_ours_and_the_constant_floor():
 def test_summary_keeps_groups_apart():
     pub = pd.concat([PUBLISHED.assign(measure="CS"), PUBLISHED.assign(measure="BNS")])
     ours = pd.concat([PUBLISHED.assign(measure="CS"), OURS.assign(measure="BNS")])
-    s = agreement_summary(pub, ours, groups=["measure"])
+    s = agreement_summary(
+        side_by_side(pub, ours, groups=["measure"]), groups=["measure"]
+    )
     mine = s[s["ranks"] == "ours"].set_index("measure")
     assert mine.loc["CS", "mean_abs_diff"] == 0.0
     assert mine.loc["CS", "best_agree"] == 3
