@@ -201,10 +201,8 @@ def agreement_summary(
 
     Parameters
     ----------
-    cells : DataFrame
-        The cells both sides have, as :func:`side_by_side` returns them.
-    by, groups
-        The budget column and the group columns, as for :func:`side_by_side`.
+    cells, by, groups
+        As for :func:`per_budget_agreement`.
 
     Returns
     -------
