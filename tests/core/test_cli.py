@@ -10,31 +10,15 @@ import pytest
 
 from mlfs_core.cli import main
 
-ARFF = """@relation tiny
-@attribute w0 numeric
-@attribute w1 numeric
-@attribute w2 numeric
-@attribute L1 {0,1}
-@attribute L2 {0,1}
-@data
-1,0,2,1,0
-1,0,0,1,0
-0,3,1,0,1
-0,1,0,0,1
-2,0,0,1,1
-0,0,1,0,0
-"""
-XML = """<?xml version="1.0" encoding="utf-8"?>
-<labels xmlns="http://mulan.sourceforge.net/labels">
-<label name="L1"></label><label name="L2"></label></labels>
-"""
+from ..mulan import write_mulan
+
+ROWS = ["1,0,2,1,0", "1,0,0,1,0", "0,3,1,0,1", "0,1,0,0,1", "2,0,0,1,1", "0,0,1,0,0"]
 
 
 @pytest.fixture
 def tiny(tmp_path):
-    (tmp_path / "tiny.arff").write_text(ARFF)
-    (tmp_path / "tiny.xml").write_text(XML)
-    return tmp_path / "tiny.arff"
+    """Six samples, features w0..w2, labels L1 and L2."""
+    return write_mulan(tmp_path / "tiny.arff", ["w0", "w1", "w2"], ["L1", "L2"], ROWS)
 
 
 def _run(capsys, *argv):

@@ -14,15 +14,7 @@ import pytest
 from mlfs_core.cli.experiment import add_experiment_parser, run_experiment_command
 from mlfs_core.errors import ConfigError
 
-ARFF = """@relation toy
-@attribute a numeric
-@attribute b numeric
-@attribute c numeric
-@attribute d numeric
-@attribute y1 {0,1}
-@attribute y2 {0,1}
-@data
-"""
+from ...mulan import write_mulan
 
 
 def _write_dataset(path, rng, n=30):
@@ -30,12 +22,22 @@ def _write_dataset(path, rng, n=30):
     for _ in range(n):
         x = rng.integers(0, 3, 4)
         rows.append(",".join(map(str, [*x, int(x[0] > 0), int(rng.random() < 0.5)])))
-    path.write_text(ARFF + "\n".join(rows) + "\n")
-    xml = (
-        '<?xml version="1.0"?><labels xmlns="http://mulan.sourceforge.net/labels">'
-        '<label name="y1"/><label name="y2"/></labels>'
+    write_mulan(path, list("abcd"), ["y1", "y2"], rows, relation="toy")
+
+
+def _two_dataset_config(folder: Path, rng, methods: list[str], head: str = "") -> Path:
+    """Datasets one and two, and a config ``c.toml`` running ``methods`` on them
+    (2 folds, budgets 25 and 50 %, micro-F1 and Hamming loss)."""
+    for name in ("one", "two"):
+        _write_dataset(folder / f"{name}.arff", rng)
+    config = folder / "c.toml"
+    config.write_text(
+        f"{head}methods = {json.dumps(methods)}\n"
+        "[protocol]\nn_folds = 2\nbudgets = [25, 50]\n"
+        'metrics = ["micro_f1", "hamming_loss"]\n'
+        '[[datasets]]\npath = "one.arff"\n[[datasets]]\npath = "two.arff"\n'
     )
-    path.with_suffix(".xml").write_text(xml)
+    return config
 
 
 def _parse(argv):
@@ -46,15 +48,7 @@ def _parse(argv):
 
 def test_experiment_command_writes_tables(tmp_path, rng):
     """Check that the command writes results, analysis tables and a summary."""
-    for name in ("one", "two"):
-        _write_dataset(tmp_path / f"{name}.arff", rng)
-    config = tmp_path / "c.toml"
-    config.write_text(
-        'methods = ["MaxCS", "MeanCS", "AF"]\n'
-        "[protocol]\nn_folds = 2\nbudgets = [25, 50]\n"
-        'metrics = ["micro_f1", "hamming_loss"]\n'
-        '[[datasets]]\npath = "one.arff"\n[[datasets]]\npath = "two.arff"\n'
-    )
+    config = _two_dataset_config(tmp_path, rng, ["MaxCS", "MeanCS", "AF"])
     out = tmp_path / "out"
     args = _parse(["experiment", str(config), "--out", str(out)])
     assert run_experiment_command(args) == 0
@@ -92,16 +86,8 @@ MACHINE = {"environment.json"}  # the BLAS libraries of the machine that ran it
 def _golden_config(folder: Path) -> Path:
     """Two toy datasets, three methods, two budgets: a config in ``folder``."""
     rng = np.random.default_rng(20261201)
-    for name in ("one", "two"):
-        _write_dataset(folder / f"{name}.arff", rng)
-    config = folder / "c.toml"
-    config.write_text(
-        'name = "golden"\nmethods = ["MaxCS", "MeanBNS", "AF"]\n'
-        "[protocol]\nn_folds = 2\nbudgets = [25, 50]\n"
-        'metrics = ["micro_f1", "hamming_loss"]\n'
-        '[[datasets]]\npath = "one.arff"\n[[datasets]]\npath = "two.arff"\n'
-    )
-    return config
+    methods = ["MaxCS", "MeanBNS", "AF"]
+    return _two_dataset_config(folder, rng, methods, head='name = "golden"\n')
 
 
 def _stable_text(path: Path, folder: Path) -> str:

@@ -22,6 +22,8 @@ from mlfs_core.evaluation.config import (
 )
 from mlfs_core.report import OUTPUT_FILES, README_FILE
 
+from ...mulan import write_mulan
+
 ROOT = Path(__file__).resolve().parents[3]
 GUIDE = ROOT / "docs" / "user-guide" / "experiments.md"
 DATASET = '[[datasets]]\npath = "sample"\n'
@@ -299,14 +301,8 @@ def _write_toy(folder: Path, *, dense: bool) -> Path:
     X = rng.normal(10, 1, (n, m)).round(2) if dense else rng.poisson(0.5, (n, m))
     Y = (rng.random((n, 2)) < 0.5).astype(int)
     Y[:2] = 1
-    lines = ["@relation toy", *[f"@attribute v{j} numeric" for j in range(m)]]
-    lines += ["@attribute y0 {0,1}", "@attribute y1 {0,1}", "@data"]
-    lines += [",".join(map(str, [*x, *y])) for x, y in zip(X, Y, strict=True)]
-    (folder / "toy.arff").write_text("\n".join(lines) + "\n")
-    (folder / "toy.xml").write_text(
-        '<?xml version="1.0"?><labels xmlns="http://mulan.sourceforge.net/labels">'
-        '<label name="y0"/><label name="y1"/></labels>'
-    )
+    rows = [",".join(map(str, [*x, *y])) for x, y in zip(X, Y, strict=True)]
+    write_mulan(folder / "toy.arff", [f"v{j}" for j in range(m)], ["y0", "y1"], rows)
     return folder
 
 
