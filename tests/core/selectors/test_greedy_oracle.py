@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from mlfs_core.selectors.greedy import IT_METHODS, rank_discrete
+from mlfs_core.selectors.it.codes import prepare_codes
+from mlfs_core.selectors.it.terms import step_terms
 
 TIE = 1e-10
 
@@ -151,6 +153,31 @@ def tsum(counts: np.ndarray) -> float:
     """``sum c log2 c`` over the non-zero counts (n H = n log2 n - tsum)."""
     c = counts[counts > 0].astype(float)
     return float((c * np.log2(c)).sum())
+
+
+def dense_step_terms(codes, Y, s):
+    """H(f, s) and sum_i H(f, s, l_i) of every f, counted from the raw codes."""
+    n, m = codes.shape
+    width = int(codes.max()) + 1
+    h_fs, h_fsl = np.empty(m), np.empty(m)
+    for f in range(m):
+        joint = codes[:, f] * width + codes[:, s]
+        h_fs[f] = np.log2(n) - tsum(np.bincount(joint)) / n
+        h_fsl[f] = sum(
+            np.log2(n) - tsum(np.bincount(joint * 2 + Y[:, i])) / n
+            for i in range(Y.shape[1])
+        )
+    return h_fs, h_fsl
+
+
+def assert_step_terms_as_dense(codes, Y, new_features):
+    """Check the engine's step terms of each new feature s against a dense count."""
+    problem = prepare_codes(codes, Y)
+    for s in new_features:
+        terms = step_terms(problem, s, with_labels=True)
+        h_fs, h_fsl = dense_step_terms(codes, Y, s)
+        np.testing.assert_allclose(terms.h_fs, h_fs, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(terms.h_fsl_sum, h_fsl, rtol=0, atol=1e-10)
 
 
 SHAPES = [(40, 6, 3, 3), (50, 7, 4, 2), (30, 5, 1, 3), (60, 6, 2, 4), (25, 8, 5, 2)]

@@ -17,9 +17,8 @@ import pytest
 from mlfs_core._random import check_rng
 from mlfs_core.selectors.it import triples
 from mlfs_core.selectors.it.codes import prepare_codes
-from mlfs_core.selectors.it.terms import step_terms
 
-from .test_greedy_oracle import assert_ranks_as_naive, tsum
+from .test_greedy_oracle import assert_ranks_as_naive, assert_step_terms_as_dense
 
 
 def _codes(seed: int):
@@ -39,33 +38,13 @@ def _codes(seed: int):
     return codes, Y
 
 
-def _dense_terms(codes, Y, s):
-    """H(f, s) and sum_i H(f, s, l_i) of every f, counted from the raw codes."""
-    n, m = codes.shape
-    width = int(codes.max()) + 1
-    h_fs, h_fsl = np.empty(m), np.empty(m)
-    for f in range(m):
-        joint = codes[:, f] * width + codes[:, s]
-        h_fs[f] = np.log2(n) - tsum(np.bincount(joint)) / n
-        h_fsl[f] = sum(
-            np.log2(n) - tsum(np.bincount(joint * 2 + Y[:, i])) / n
-            for i in range(Y.shape[1])
-        )
-    return h_fs, h_fsl
-
-
 @pytest.mark.parametrize("share", [0.0, 1.0])
 @pytest.mark.parametrize("seed", range(5))
 def test_step_terms_equal_the_dense_count(seed, share, monkeypatch):
     """Check H(f, s) and sum_i H(f, s, l_i) for every s against dense tables."""
     monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
     codes, Y = _codes(seed)
-    problem = prepare_codes(codes, Y)
-    for s in range(codes.shape[1]):
-        terms = step_terms(problem, s, with_labels=True)
-        h_fs, h_fsl = _dense_terms(codes, Y, s)
-        np.testing.assert_allclose(terms.h_fs, h_fs, rtol=0, atol=1e-10)
-        np.testing.assert_allclose(terms.h_fsl_sum, h_fsl, rtol=0, atol=1e-10)
+    assert_step_terms_as_dense(codes, Y, range(codes.shape[1]))
 
 
 def test_split_is_taken_and_apart_features_are_found():

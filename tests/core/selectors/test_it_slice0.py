@@ -18,9 +18,9 @@ import pytest
 from mlfs_core._random import check_rng
 from mlfs_core.selectors.it import pairs, triples
 from mlfs_core.selectors.it.codes import prepare_codes
-from mlfs_core.selectors.it.terms import compute_statics, step_terms
+from mlfs_core.selectors.it.terms import compute_statics
 
-from .test_greedy_oracle import assert_ranks_as_naive, tsum
+from .test_greedy_oracle import assert_ranks_as_naive, assert_step_terms_as_dense, tsum
 
 
 def _codes(seed: int):
@@ -36,30 +36,13 @@ def _codes(seed: int):
     return codes, Y
 
 
-def _dense_label_sum(codes, Y, s):
-    """sum_i T-sum of the (f, s, l_i) table of every f, counted from the codes."""
-    width = int(codes.max()) + 1
-    joint = codes * width + codes[:, [s]]
-    return np.array(
-        [
-            sum(tsum(np.bincount(joint[:, f] * 2 + Y[:, i])) for i in range(Y.shape[1]))
-            for f in range(codes.shape[1])
-        ]
-    )
-
-
 @pytest.mark.parametrize("share", [0.0, 1.0])
 @pytest.mark.parametrize("seed", range(4))
 def test_label_sums_equal_the_dense_count(seed, share, monkeypatch):
-    """Check sum_i H(f, s, l_i) on the gathered and the all-features path."""
+    """Check H(f, s) and sum_i H(f, s, l_i) on the gathered and all-features path."""
     monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
     codes, Y = _codes(seed)
-    problem = prepare_codes(codes, Y)
-    n, q = codes.shape[0], Y.shape[1]
-    for s in (0, 3, 7):
-        terms = step_terms(problem, s, with_labels=True)
-        expected = q * np.log2(n) - _dense_label_sum(codes, Y, s) / n
-        np.testing.assert_allclose(terms.h_fsl_sum, expected, rtol=0, atol=1e-10)
+    assert_step_terms_as_dense(codes, Y, (0, 3, 7))
 
 
 def test_entry_structures_equal_direct_counts():
