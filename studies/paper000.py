@@ -12,6 +12,7 @@ tied, disagree = otherwise. The analysis is :mod:`mlfs_papers.paper000`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -187,60 +188,59 @@ def pivot_ranks(ranks: pd.DataFrame) -> pd.DataFrame:
     return wide.rename_axis("budget")
 
 
-def tables_4_5(
-    res: pd.DataFrame,
-    metric: str,
-    tables: Path,
-    png: bool,
-    root: Path,
-    *,
-    prefix: str = "paper000",
-    note: str = "",
-) -> list[str]:
-    """Tables 4 and 5 and Figure 1 of ``metric``; ``note`` ends each heading and
-    ``prefix`` names the figure (``<prefix>_figure1_<metric>``).
+@dataclass(frozen=True)
+class Output:
+    """Where the paper's tables and figures of one study go.
+
+    ``tables``: the folder of the CSV tables; ``png``: draw the figures;
+    ``root``: the repository; ``prefix`` starts each figure's name;
+    ``note`` ends each heading.
     """
+
+    tables: Path
+    png: bool
+    root: Path
+    prefix: str = "paper000"
+    note: str = ""
+
+    def figure(self, fig, name: str, alt: str) -> list[str]:
+        """The Markdown lines of ``fig``, saved as ``<prefix>_<name>``."""
+        return figure_lines(fig, f"{self.prefix}_{name}", alt, self.png, self.root)
+
+
+def tables_4_5(res: pd.DataFrame, metric: str, out: Output) -> list[str]:
+    """Tables 4 and 5 and Figure 1 (``figure1_<metric>``) of ``metric``."""
     lines = []
     ranks4, r5 = rank_tables(res, metric)
     for name in ("CS", "BNS"):
         lines += block(
-            f"### Table 4 ({metric}, {name} aggregations): average rank (std){note}",
+            f"### Table 4 ({metric}, {name} aggregations): average rank (std)"
+            f"{out.note}",
             md_table(pivot_ranks(ranks4[ranks4["measure"] == name]).reset_index()),
         )
-    ranks4.to_csv(tables / f"table4_{metric}.csv", index=False)
+    ranks4.to_csv(out.tables / f"table4_{metric}.csv", index=False)
     r5 = r5.drop(columns="measure")
-    r5.to_csv(tables / f"table5_{metric}.csv", index=False)
+    r5.to_csv(out.tables / f"table5_{metric}.csv", index=False)
     lines += block(
-        f"### Table 5 ({metric}): average rank (std){note}",
+        f"### Table 5 ({metric}): average rank (std){out.note}",
         md_table(pivot_ranks(r5).reset_index()),
     )
     alt = f"Figure 1, {metric}"
-    return lines + figure_lines(
-        figure1(ranks4, metric), f"{prefix}_figure1_{metric}", alt, png, root
-    )
+    return lines + out.figure(figure1(ranks4, metric), f"figure1_{metric}", alt)
 
 
-def table6(
-    similarity: pd.DataFrame,
-    tables: Path,
-    png: bool,
-    root: Path,
-    *,
-    prefix: str = "paper000",
-    note: str = "",
-) -> list[str]:
-    """Table 6 (Kuncheva at 50 %) and its heatmap ``<prefix>_table6_kuncheva``."""
+def table6(similarity: pd.DataFrame, out: Output) -> list[str]:
+    """Table 6 (Kuncheva at 50 %) and its heatmap ``table6_kuncheva``."""
     sim = mean_similarity(similarity)
     order = [m for m in CS + BNS + ["RFS"] if m in sim.index]
     sim = sim.loc[order, order]
-    sim.to_csv(tables / "table6_kuncheva_50pct.csv")
+    sim.to_csv(out.tables / "table6_kuncheva_50pct.csv")
     lines = block(
         "### Table 6: Kuncheva index at 50 % of the features (mean over folds and "
-        f"datasets){note}",
+        f"datasets){out.note}",
         md_table(sim.reset_index(), "{:.2f}"),
     )
-    heat = kuncheva_heatmap(sim)
-    return lines + figure_lines(heat, f"{prefix}_table6_kuncheva", "Table 6", png, root)
+    return lines + out.figure(kuncheva_heatmap(sim), "table6_kuncheva", "Table 6")
 
 
 def section(data: dict, png: bool, root: Path) -> list[str]:
@@ -249,8 +249,9 @@ def section(data: dict, png: bool, root: Path) -> list[str]:
     tables = root / "studies" / "paper000" / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     lines = heading("## Study 1: paper 000 (protocol A)", data["meta"])
+    out = Output(tables, png, root)
     for metric in ("micro_f1", "macro_f1"):
-        lines += tables_4_5(res, metric, tables, png, root)
+        lines += tables_4_5(res, metric, out)
     table5 = res[res[METHOD].isin(TABLE5)]
     fr = friedman_by_budget(
         select(table5, metric="micro_f1", by=[budget_column(table5)])
@@ -260,7 +261,7 @@ def section(data: dict, png: bool, root: Path) -> list[str]:
         "### Friedman test and Nemenyi CD per budget (Table 5 methods, micro-F1)",
         md_table(fr),
     )
-    lines += table6(data["similarity"], tables, png, root)
+    lines += table6(data["similarity"], out)
     return lines + published_section_000(data, root)
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 from mlfs_core.columns import DATASET
 
 from .data import load_study, write_app_sources
-from .paper000 import rank_tables, table6, tables_4_5
+from .paper000 import Output, rank_tables, table6, tables_4_5
 from .status import status_section
 
 SECONDARY = "paper000-secondary"
@@ -92,17 +92,8 @@ def secondary_section(png: bool, root: Path) -> tuple[list[str], list[str]]:
     meta = data["meta"]
     lines += [f"Datasets done ({len(meta)}): " + ", ".join(meta[DATASET]) + ".", ""]
     prefix = SECONDARY.replace("-", "_")
+    out = Output(tables, png, root, prefix=prefix, note=NOT_THE_PAPERS)
     for metric in ("micro_f1", "macro_f1"):
-        lines += tables_4_5(
-            data["results"],
-            metric,
-            tables,
-            png,
-            root,
-            prefix=prefix,
-            note=NOT_THE_PAPERS,
-        )
-    lines += table6(
-        data["similarity"], tables, png, root, prefix=prefix, note=NOT_THE_PAPERS
-    )
+        lines += tables_4_5(data["results"], metric, out)
+    lines += table6(data["similarity"], out)
     return lines, secondary_summary(data)

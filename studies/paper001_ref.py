@@ -111,11 +111,9 @@ def _reference_status(root: Path) -> tuple[list[str], pd.DataFrame | None]:
     return lines, paper001_tables(data["results"])
 
 
-def evaluations_section(means: pd.DataFrame, root: Path) -> list[str]:
-    """Statements, floor, kappa and 'ATR performs best' per evaluation; the
-    convention that moves ATR most.
-    """
-    statements = load_statements(root)
+def _evaluations(means: pd.DataFrame, root: Path):
+    """The reference study's status lines and means (None without data), and
+    each evaluation's means on the datasets both evaluations have."""
     status, reference = _reference_status(root)
     evaluations = {"definition": means}
     if reference is not None:
@@ -124,6 +122,15 @@ def evaluations_section(means: pd.DataFrame, root: Path) -> list[str]:
             "definition": means[means[DATASET].isin(common)],
             "reference-code": reference[reference[DATASET].isin(common)],
         }
+    return status, reference, evaluations
+
+
+def evaluations_section(means: pd.DataFrame, root: Path) -> list[str]:
+    """Statements, floor, kappa and 'ATR performs best' per evaluation; the
+    convention that moves ATR most.
+    """
+    statements = load_statements(root)
+    status, reference, evaluations = _evaluations(means, root)
     rows = [
         _row(name, variant, table, statements)
         for name, table in evaluations.items()
@@ -236,14 +243,7 @@ def conventions_section(
 def evaluation_summary(means: pd.DataFrame, root: Path) -> list[str]:
     """The summary's line: statements and 'ATR best' under each evaluation."""
     statements = load_statements(root)
-    _, reference = _reference_status(root)
-    tables = {"definition": means}
-    if reference is not None:
-        common = set(means[DATASET]) & set(reference[DATASET])
-        tables = {
-            "definition": means[means[DATASET].isin(common)],
-            "reference-code": reference[reference[DATASET].isin(common)],
-        }
+    _, reference, tables = _evaluations(means, root)
     parts = []
     for name, table in tables.items():
         row = _row(name, "definition", table, statements)
