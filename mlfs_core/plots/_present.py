@@ -97,6 +97,7 @@ def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
 
     Examples
     --------
+    >>> from mlfs_core.plots._style import finish
     >>> fig = for_projector(finish(go.Figure(go.Scatter(x=[1], y=[2])), title="t"))
     >>> fig.layout.xaxis.tickfont.size, fig.layout.font.color
     (16, '#1a1a1a')
