@@ -48,6 +48,17 @@ def shared_papers() -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def paper_text(shared_papers):
+    """A function: the text of paper ``number`` ("000", "001") of the papers folder."""
+
+    def read(number: str) -> str:
+        (path,) = shared_papers.glob(f"{number}_*.txt")
+        return path.read_text(encoding="utf-8")
+
+    return read
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     """A seeded generator for test data."""

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
+from mlfs_papers.paper000.app import published_cells
 from mlfs_papers.paper000.claims import HIGH_PAIRS, paper000_claims
 
 from ..built_in_methods import SCORE_AGGREGATION
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def published():
-    p = pd.read_csv(ROOT / "studies" / "paper000" / "published.csv", dtype=str)
-    p = p.fillna("")
+    p = published_cells()
     means = p[p["statistic"] == "mean"].assign(
         budget_pct=lambda d: d["budget_pct"].astype(float),
         mean=lambda d: d["value"].astype(float),

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 
 from mlfs_core.errors import ConfigError
+from mlfs_papers.paper000.app import published_cells
 from mlfs_papers.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
@@ -20,12 +19,10 @@ from mlfs_papers.paper000.published import (
     reproduction_ranks,
 )
 
-PUBLISHED = Path(__file__).resolve().parents[2] / "studies/paper000/published.csv"
-
 
 @pytest.fixture(scope="module")
 def published() -> pd.DataFrame:
-    return pd.read_csv(PUBLISHED, dtype=str, keep_default_na=False)
+    return published_cells()
 
 
 def test_published_ranks_are_the_printed_means(published):

@@ -7,25 +7,22 @@ so a mistyped cell fails; the tables' own arithmetic is checked too.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PUBLISHED = ROOT / "studies" / "paper000" / "published.csv"
+from mlfs_papers.paper000.app import published_cells
 
 
 @pytest.fixture(scope="module")
 def published() -> pd.DataFrame:
-    return pd.read_csv(PUBLISHED, dtype=str, keep_default_na=False)
+    return published_cells()  # as the app reads them
 
 
 @pytest.fixture(scope="module")
-def paper000(shared_papers) -> str:
-    (path,) = shared_papers.glob("000_*.txt")
-    return path.read_text(encoding="utf-8")
+def paper000(paper_text) -> str:
+    return paper_text("000")
 
 
 def _cells(published: pd.DataFrame, table: int) -> pd.DataFrame:

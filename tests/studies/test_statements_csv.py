@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from mlfs_papers.statements import find_contradictions
+from studies.data import load_statements
 
 ROOT = Path(__file__).resolve().parents[2]
-STATEMENTS = ROOT / "studies" / "paper001" / "statements.csv"
 NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 # How the paper spells our dataset names, and PPT-MI (once "PT-MI").
 SPELLING = {"PlantPseAAC": "plantPseAAC"}
@@ -23,13 +23,12 @@ SQUARE_IN_LABELS = {"LRFS", "LSMFS", "MLSMFS"}  # |L|^2|F|^2
 
 @pytest.fixture(scope="module")
 def statements() -> pd.DataFrame:
-    return pd.read_csv(STATEMENTS, dtype=str, keep_default_na=False)
+    return load_statements(ROOT)  # as the study's report reads them
 
 
 @pytest.fixture(scope="module")
-def paper001(shared_papers) -> str:
-    (path,) = shared_papers.glob("001_*.txt")
-    return path.read_text(encoding="utf-8")
+def paper001(paper_text) -> str:
+    return paper_text("001")
 
 
 def test_every_sentence_is_verbatim_in_the_paper(statements, paper001):
