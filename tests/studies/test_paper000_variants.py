@@ -15,77 +15,28 @@ import pytest
 from studies import data as report_data
 from studies import paper000_l2, paper000_secondary, report
 
+from .planted import (
+    PAPER_GROUPS,
+    PCTS,
+    max_at_40,
+    paper_story,
+    planted_results,
+    planted_similarity,
+    report_methods,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
-PCTS = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
-
-
-def _methods() -> list[str]:
-    return report_data.CS + report_data.BNS + ["RFS", "AF"]
-
-
-def paper_story(pct: float) -> list[str]:
-    """Paper 000's story: Mean best up to 40/50 %, then Max (CS) and RaR/RoR (BNS)."""
-    if pct <= 40:
-        return ["MeanCS", "MaxCS", "MeanBNS"]
-    if pct == 50:
-        return ["MaxCS", "MeanCS", "MeanBNS"]
-    return ["MaxCS", "MeanCS", "RoRBNS" if pct == 90 else "RaRBNS"]
-
-
-def max_at_40(pct: float) -> list[str]:
-    """The story, except that Max beats Mean (CS) at 40 %."""
-    return ["MaxCS", "MeanCS", "MeanBNS"] if pct == 40 else paper_story(pct)
-
-
-def _results(dataset: str, best) -> pd.DataFrame:
-    rows = []
-    for pct in PCTS:
-        order = best(pct)
-        for fold in range(2):
-            for i, m in enumerate(_methods()):
-                if m == "AF" and pct != 10.0:
-                    continue  # AF is evaluated once, at all features
-                score = 0.9 - 0.1 * order.index(m) if m in order else 0.3 - 0.01 * i
-                af = m == "AF"
-                rows += [
-                    {
-                        "dataset": dataset,
-                        "protocol": "A",
-                        "method": m,
-                        "budget": 100 if af else int(pct),
-                        "budget_pct": 100.0 if af else pct,
-                        "fold": fold,
-                        "metric": metric,
-                        "value": score,
-                    }
-                    for metric in ("micro_f1", "macro_f1")
-                ]
-    return pd.DataFrame(rows)
-
-
-def _similarity(dataset: str) -> pd.DataFrame:
-    groups = [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaRBNS"]]
-    methods = [m for m in _methods() if m != "AF"]
-    return pd.DataFrame(
-        {
-            "method_a": a,
-            "method_b": b,
-            "budget": 50,
-            "value": 1.0
-            if a == b
-            else (0.8 if any(a in g and b in g for g in groups) else 0.1),
-        }
-        for a in methods
-        for b in methods
-    )
 
 
 def plant(root: Path, study: str, dataset: str, best, not_converged=0) -> None:
     """One dataset's study files, as run_study writes them, current engine."""
     folder = root / "studies" / study / "data" / dataset
     folder.mkdir(parents=True)
-    _results(dataset, best).to_csv(folder / "results.csv.gz", index=False)
-    _similarity(dataset).to_csv(folder / "similarity.csv", index=False)
+    results = planted_results(best, [dataset], metrics=("micro_f1", "macro_f1"))
+    results.to_csv(folder / "results.csv.gz", index=False)
+    methods = [m for m in report_methods() if m != "AF"]
+    similarity = planted_similarity(PAPER_GROUPS, methods).assign(budget=50)
+    similarity.to_csv(folder / "similarity.csv", index=False)
     timings = pd.DataFrame(
         {
             "dataset": [dataset],

@@ -19,6 +19,15 @@ from mlfs_core._validation import budget_from_percent
 from studies import data as report_data
 from studies import paper000, paper001, report, run_study, status
 
+from .planted import (
+    PAPER_GROUPS,
+    max_at_40,
+    paper_story,
+    planted_results,
+    planted_similarity,
+    report_methods,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -166,72 +175,18 @@ def test_report_reads_a_tiny_study(tiny_study):
 
 
 # ---------------------------------------------------------------- claim logic
-PCTS = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
-
-
-def _paper_story(pct: float) -> list[str]:
-    """Paper 000's story: Mean best up to 40/50 %, then Max (CS) and RaR/RoR (BNS)."""
-    if pct <= 40:
-        return ["MeanCS", "MaxCS", "MeanBNS"]
-    if pct == 50:
-        return ["MaxCS", "MeanCS", "MeanBNS"]
-    return ["MaxCS", "MeanCS", "RoRBNS" if pct == 90 else "RaRBNS"]
-
-
 def _planted_results(best, n_datasets: int = 4) -> pd.DataFrame:
     """micro-F1 where ``best(pct)`` (first is the best) beat every other method."""
-    methods = report_methods()
-    rows = []
-    for d in range(n_datasets):
-        for pct in PCTS:
-            order = best(pct)
-            for fold in range(2):
-                for i, m in enumerate(methods):
-                    if m == "AF" and pct != 10.0:
-                        continue  # AF is evaluated once, at all features
-                    score = 0.9 - 0.1 * order.index(m) if m in order else 0.3 - 0.01 * i
-                    rows.append(
-                        {
-                            "dataset": f"d{d}",
-                            "protocol": "A",
-                            "method": m,
-                            "budget": 100 if m == "AF" else int(pct),
-                            "budget_pct": 100.0 if m == "AF" else pct,
-                            "fold": fold,
-                            "metric": "micro_f1",
-                            "value": score,
-                        }
-                    )
-    return pd.DataFrame(rows)
+    return planted_results(best, [f"d{d}" for d in range(n_datasets)])
 
 
-def report_methods() -> list[str]:
-    return report_data.CS + report_data.BNS + ["RFS", "AF"]
-
-
-def _planted_similarity(groups: list[list[str]], high=0.8, low=0.1) -> pd.DataFrame:
-    methods = report_methods()
-    rows = []
-    for a in methods:
-        for b in methods:
-            same = a == b or any(a in g and b in g for g in groups)
-            rows.append(
-                {
-                    "method_a": a,
-                    "method_b": b,
-                    "value": 1.0 if a == b else (high if same else low),
-                    "dataset": "d0",
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-_PAPER_GROUPS = [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaRBNS"]]
+def _planted_similarity(groups: list[list[str]]) -> pd.DataFrame:
+    return planted_similarity(groups, report_methods()).assign(dataset="d0")
 
 
 def test_claims_agree_when_the_paper_story_is_planted():
-    results = _planted_results(_paper_story)
-    checks = paper000.claims_paper000(results, _planted_similarity(_PAPER_GROUPS))
+    results = _planted_results(paper_story)
+    checks = paper000.claims_paper000(results, _planted_similarity(PAPER_GROUPS))
     assert len(checks) == 8
     assert list(checks["verdict"]) == ["agree"] * 8
     assert list(checks["fails"]) == [0] * 8 and list(checks["ties"]) == [0] * 8
@@ -240,12 +195,10 @@ def test_claims_agree_when_the_paper_story_is_planted():
 
 
 def test_claims_partly_and_the_summary_use_the_one_rule():
-    def story(pct):  # Max beats Mean (CS) at 40 %: 3 of the 4 stated budgets
-        return ["MaxCS", "MeanCS", "MeanBNS"] if pct == 40 else _paper_story(pct)
-
-    sim = _planted_similarity(_PAPER_GROUPS)
+    # Max beats Mean (CS) at 40 %: 3 of the 4 stated budgets
+    sim = _planted_similarity(PAPER_GROUPS)
     data = {
-        "results": _planted_results(story),
+        "results": _planted_results(max_at_40),
         "similarity": pd.concat([sim.assign(dataset=f"d{d}") for d in range(4)]),
     }
     checks = paper000.claims_paper000(data["results"], data["similarity"])
@@ -485,9 +438,9 @@ def test_variant_notes_count_mdmr_ref_equal_to_d2f():
 
 
 def test_leaving_one_dataset_out_keeps_a_shared_story():
-    results = _planted_results(_paper_story)
+    results = _planted_results(paper_story)
     sim = pd.concat(
-        [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(4)]
+        [_planted_similarity(PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(4)]
     )
     loo = paper000.claims_without_each_dataset(results, sim)
     assert list(loo["verdict"]) == ["agree"] * 8
@@ -509,12 +462,12 @@ def test_leaving_one_dataset_out_names_the_dataset_a_verdict_hangs_on():
     def maxfirst(pct):
         return ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS"]
 
-    story = _planted_results(_paper_story, n_datasets=3)
+    story = _planted_results(paper_story, n_datasets=3)
     odd = _planted_results(maxfirst, n_datasets=3)
     odd["dataset"] = odd["dataset"].map({"d0": "d3", "d1": "d4", "d2": "d5"})
     results = pd.concat([story, odd], ignore_index=True)
     sim = pd.concat(
-        [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(6)]
+        [_planted_similarity(PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(6)]
     )
     full = paper000.claims_paper000(results, sim)
     loo = paper000.claims_without_each_dataset(results, sim)
@@ -534,9 +487,9 @@ def test_leaving_one_dataset_out_names_the_dataset_a_verdict_hangs_on():
 
 
 def test_leaving_one_dataset_out_needs_three_datasets():
-    results = _planted_results(_paper_story, n_datasets=2)
+    results = _planted_results(paper_story, n_datasets=2)
     sim = pd.concat(
-        [_planted_similarity(_PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(2)]
+        [_planted_similarity(PAPER_GROUPS).assign(dataset=f"d{d}") for d in range(2)]
     )
     assert paper000.claims_without_each_dataset(results, sim) is None
     lines = paper000.summary_lines({"results": results, "similarity": sim})
