@@ -24,46 +24,35 @@ warmup.import_needed()  # one thread at a time: sessions starting together
 from ui import links, state, widgets  # noqa: E402
 from ui.sections import methods  # noqa: E402
 
-PAGES = {
-    "Explore": [
-        DATA_PAGE := st.Page(
-            "app_pages/data.py", title="Data", icon=":material/table:", default=True
-        ),
-        st.Page("app_pages/rank.py", title="Rank features", icon=":material/sort:"),
-    ],
+# section -> its pages: (script in app_pages/, title, Material icon name)
+NAVIGATION = {
+    "Explore": [("data", "Data", "table"), ("rank", "Rank features", "sort")],
     "Compare methods": [
-        st.Page(
-            "app_pages/experiment.py", title="Experiment", icon=":material/science:"
-        ),
-        st.Page(
-            "app_pages/average_ranks.py",
-            title="Average ranks",
-            icon=":material/leaderboard:",
-        ),
-        st.Page(
-            "app_pages/similarity.py", title="Similarity", icon=":material/grid_on:"
-        ),
-        st.Page(
-            "app_pages/budget.py",
-            title="Metric vs budget",
-            icon=":material/show_chart:",
-        ),
+        ("experiment", "Experiment", "science"),
+        ("average_ranks", "Average ranks", "leaderboard"),
+        ("similarity", "Similarity", "grid_on"),
+        ("budget", "Metric vs budget", "show_chart"),
     ],
     "Learn": [
-        st.Page(
-            "app_pages/score.py",
-            title="A score, step by step",
-            icon=":material/calculate:",
-        ),
-        st.Page(
-            "app_pages/aggregation.py",
-            title="An aggregation, step by step",
-            icon=":material/merge:",
-        ),
-        st.Page("app_pages/greedy.py", title="A greedy step", icon=":material/stairs:"),
+        ("score", "A score, step by step", "calculate"),
+        ("aggregation", "An aggregation, step by step", "merge"),
+        ("greedy", "A greedy step", "stairs"),
     ],
-    "Help": [st.Page("app_pages/about.py", title="About", icon=":material/info:")],
+    "Help": [("about", "About", "info")],
 }
+PAGES = {
+    section: [
+        st.Page(
+            f"app_pages/{script}.py",
+            title=title,
+            icon=f":material/{icon}:",
+            default=script == "data",
+        )
+        for script, title, icon in pages
+    ]
+    for section, pages in NAVIGATION.items()
+}
+DATA_PAGE = PAGES["Explore"][0]
 
 
 def sidebar():

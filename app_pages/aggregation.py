@@ -12,19 +12,17 @@ from mlfs_core.plots import (
 from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
-st.title("An aggregation, step by step")
 # presentation mode: the step slider and Play right under the title, the
 # heatmap under them (both above the fold), the step's text under it, the
 # other choices in an expander; else all in the page's flow
-step_area, chart_area, note_area, options = presentation.step_first(
-    "Measure, aggregation, features"
+step_area, chart_area, note_area, options = presentation.headed(
+    "An aggregation, step by step",
+    "Per-label scores form a label x feature matrix; an aggregation turns it "
+    "into one ranking. Move the step slider, or press Play, to watch it pick "
+    "feature after feature.",
+    "Measure, aggregation, features",
+    steps=True,
 )
-with options:
-    st.caption(
-        "Per-label scores form a label x feature matrix; an aggregation turns it "
-        "into one ranking. Move the step slider, or press Play, to watch it pick "
-        "feature after feature."
-    )
 name, key = widgets.current_dataset()
 if not widgets.load_or_error(key, dense_note_apart=True):
     st.stop()

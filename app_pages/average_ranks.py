@@ -6,14 +6,13 @@ from mlfs_core.plots import figure_from_dict, highlight_figure
 from ui import cached, links, presentation, tables, widgets
 from ui.sections import posthoc, published
 
-st.title("Average ranks")
-chart_area, options = presentation.chart_first("Results, metric, methods and notes")
-with options:
-    st.caption(
-        "For each dataset and budget the methods are ranked by the metric (1 = "
-        "best, ties share the average rank); the curves show the mean rank over "
-        "datasets."
-    )
+chart_area, options = presentation.headed(
+    "Average ranks",
+    "For each dataset and budget the methods are ranked by the metric (1 = "
+    "best, ties share the average rank); the curves show the mean rank over "
+    "datasets.",
+    "Results, metric, methods and notes",
+)
 # one indicator for the whole page: a progress bar at once on the first open
 # (its parts are each shorter than a spinner's delay), a spinner after
 with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:

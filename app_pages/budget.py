@@ -16,20 +16,19 @@ BANDS_UP_TO = 36
 FIRST_PANELS = 4
 FIRST_PANELS_PRESENTING = 2
 
-st.title("Metric vs number of selected features")
-chart_area, options = presentation.chart_first("Results, metric, methods and notes")
 first_panels = FIRST_PANELS_PRESENTING if presentation.is_on() else FIRST_PANELS
-with options:
-    st.caption(
-        "Mean over folds and repeats; the band spans mean ± one standard deviation "
-        "(or the interval the results file gives), drawn with the *Spread bands* "
-        f"toggle: on when the chart opens on at most {BANDS_UP_TO} curves "
-        "(datasets x methods), off above that. The chart "
-        f"opens on the first {first_panels} datasets; pick others or all of them "
-        "with *Show the datasets*. Baselines drawn as references are long-dashed "
-        "flat lines across the budgets: a baseline that keeps all features (AF) "
-        "has one value, not a curve."
-    )
+chart_area, options = presentation.headed(
+    "Metric vs number of selected features",
+    "Mean over folds and repeats; the band spans mean ± one standard deviation "
+    "(or the interval the results file gives), drawn with the *Spread bands* "
+    f"toggle: on when the chart opens on at most {BANDS_UP_TO} curves "
+    "(datasets x methods), off above that. The chart "
+    f"opens on the first {first_panels} datasets; pick others or all of them "
+    "with *Show the datasets*. Baselines drawn as references are long-dashed "
+    "flat lines across the budgets: a baseline that keeps all features (AF) "
+    "has one value, not a curve.",
+    "Results, metric, methods and notes",
+)
 
 
 @st.fragment

@@ -8,20 +8,18 @@ from mlfs_core.plots import criterion_path_figure, greedy_terms_figure
 from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
-st.title("A greedy step")
 # presentation mode: the step slider and Play right under the title, the
 # step's chart under them (both above the fold), the step's text under it,
 # the other choices in an expander; else all in the flow
-step_area, chart_area, note_area, options = presentation.step_first(
-    "Method, steps and formula"
+step_area, chart_area, note_area, options = presentation.headed(
+    "A greedy step",
+    "The information-theoretic greedy methods build the selected set S one "
+    "feature at a time: every remaining feature f gets a criterion J(f | S), and "
+    "the best joins S. J adds up relevance to the labels, label interactions and "
+    "a redundancy penalty against what S already holds (in bits).",
+    "Method, steps and formula",
+    steps=True,
 )
-with options:
-    st.caption(
-        "The information-theoretic methods of paper 001 build the selected set S one "
-        "feature at a time: every remaining feature f gets a criterion J(f | S), and "
-        "the best joins S. J adds up relevance to the labels, label interactions and "
-        "a redundancy penalty against what S already holds (in bits)."
-    )
 name, key = widgets.current_dataset()
 if not widgets.load_or_error(key, dense_note_apart=True):
     st.stop()

@@ -6,14 +6,14 @@ from mlfs_core.plots import similarity_heatmap
 from ui import cached, presentation, widgets
 from ui.sections import published
 
-st.title("Similarity of selected subsets")
-chart_area, options = presentation.chart_first("Results, methods, budget and notes")
+chart_area, options = presentation.headed(
+    "Similarity of selected subsets",
+    "Kuncheva's index of two equal-size subsets: 1 = identical, 0 = the "
+    "overlap expected by chance, negative = less overlap than chance; averaged "
+    "over folds and datasets (paper 000, Table 6).",
+    "Results, methods, budget and notes",
+)
 with options:
-    st.caption(
-        "Kuncheva's index of two equal-size subsets: 1 = identical, 0 = the "
-        "overlap expected by chance, negative = less overlap than chance; averaged "
-        "over folds and datasets (paper 000, Table 6)."
-    )
     ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
     methods = widgets.methods_picker(table, key="sim")
     by = widgets.budget_axis(table.dropna(axis=1, how="all"))

@@ -139,6 +139,33 @@ def under_steps(fig):
     return fig
 
 
+def headed(title: str, caption: str, label: str, *, steps: bool = False):
+    """A page's title, its areas and, first in its options area, its caption.
+
+    Parameters
+    ----------
+    title : str
+        The page's title (``st.title``).
+    caption : str
+        What the page shows, in a sentence or two (``st.caption``).
+    label : str
+        The options' expander label in presentation mode.
+    steps : bool
+        A Learn page's four areas (:func:`step_first`) instead of an analysis
+        page's two (:func:`chart_first`).
+
+    Returns
+    -------
+    tuple
+        The areas, the options last.
+    """
+    st.title(title)
+    areas = step_first(label) if steps else chart_first(label)
+    with areas[-1]:
+        st.caption(caption)
+    return areas
+
+
 def step_first(label: str):
     """The Learn pages' four areas: ``(step, chart, note, options)``.
 

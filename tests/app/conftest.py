@@ -28,18 +28,32 @@ APP = str(ROOT / "app.py")
 TOY_NAME = "toy"
 
 
+def _arff(relation: str, feature: str, X, Y) -> str:
+    """Mulan ARFF text: numeric features ``{feature}0..``, 0/1 labels l0..lq-1."""
+    lines = [f"@relation {relation}"]
+    lines += [f"@attribute {feature}{j} numeric" for j in range(X.shape[1])]
+    lines += [f"@attribute l{i} {{0,1}}" for i in range(Y.shape[1])]
+    lines.append("@data")
+    lines += [",".join(map(str, [*x, *y])) for x, y in zip(X, Y, strict=True)]
+    return "\n".join(lines) + "\n"
+
+
 def toy_arff(n_samples: int = 60, n_features: int = 12, seed: int = 0) -> str:
     """A small Mulan ARFF text: numeric word counts and three labels l0..l2."""
     rng = np.random.default_rng(seed)
     X = rng.poisson(0.8, size=(n_samples, n_features))
     Y = (rng.random((n_samples, 3)) < 0.4).astype(int)
     X[:, 0] += 2 * Y[:, 0]  # w0 is informative for l0
-    lines = ["@relation toy"]
-    lines += [f"@attribute w{j} numeric" for j in range(n_features)]
-    lines += [f"@attribute l{i} {{0,1}}" for i in range(3)]
-    lines.append("@data")
-    lines += [",".join(map(str, [*x, *y])) for x, y in zip(X, Y, strict=True)]
-    return "\n".join(lines) + "\n"
+    return _arff("toy", "w", X, Y)
+
+
+def dense_arff(n_samples: int = 40, n_features: int = 6, seed: int = 0) -> str:
+    """Numeric features that are never zero (as on emotions or yeast), labels l0..l2."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(10.0, 1.0, size=(n_samples, n_features)).round(3)
+    Y = (rng.random((n_samples, 3)) < 0.4).astype(int)
+    Y[:3] = 1  # every label positive somewhere
+    return _arff("dense", "v", X, Y)
 
 
 TOY_XML = (
@@ -62,15 +76,33 @@ def _isolated(tmp_path, monkeypatch):
     st.cache_resource.clear()
 
 
+def dataset_dir(root: Path, name: str, arff: str, monkeypatch) -> Path:
+    """``root/datasets/name`` holding ``name.arff`` (the text ``arff``) and
+    ``name.xml`` (labels l0..l2); its parent is set as MLFS_DATA_DIR."""
+    folder = root / "datasets" / name
+    folder.mkdir(parents=True)
+    (folder / f"{name}.arff").write_text(arff)
+    (folder / f"{name}.xml").write_text(TOY_XML)
+    monkeypatch.setenv("MLFS_DATA_DIR", str(folder.parent))
+    return folder
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch) -> Path:
     """A folder with one toy dataset (ARFF + XML), set as MLFS_DATA_DIR."""
-    folder = tmp_path / "datasets" / TOY_NAME
-    folder.mkdir(parents=True)
-    (folder / "toy.arff").write_text(toy_arff())
-    (folder / "toy.xml").write_text(TOY_XML)
-    monkeypatch.setenv("MLFS_DATA_DIR", str(folder.parent))
-    return folder.parent
+    return dataset_dir(tmp_path, TOY_NAME, toy_arff(), monkeypatch).parent
+
+
+def upload_toy(at: AppTest, stem: str, seed: int = 1) -> AppTest:
+    """Upload a toy dataset ``stem`` (:func:`toy_arff` of ``seed`` and its XML)
+    on the Data page; fail on any exception or error."""
+    upload(
+        at,
+        [(f"{stem}.arff", toy_arff(seed=seed).encode(), "text/plain"),
+         (f"{stem}.xml", TOY_XML.encode(), "text/xml")],
+    )  # fmt: skip
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    return at
 
 
 @pytest.fixture
@@ -109,13 +141,18 @@ def spy_rankings(monkeypatch, keyword: str = "k") -> list[tuple[str, object]]:
     return calls
 
 
-def new_app(*, present: bool = False, timeout: float = 60, **state) -> AppTest:
+def new_app(
+    *, params: dict | None = None, present: bool = False, timeout: float = 60, **state
+) -> AppTest:
     """An AppTest of app.py, run once, with no exception.
 
-    ``present``: opened as ``?present=true``; ``state``: session-state values
-    set before the first run (widget key -> value).
+    ``params``: the URL's query parameters (``present``: with
+    ``present=true``); ``state``: session-state values set before the first
+    run (widget key -> value).
     """
     at = AppTest.from_file(APP, default_timeout=timeout)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
     if present:
         at.query_params["present"] = "true"
     for key, value in state.items():

@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .conftest import TOY_XML, new_app, open_page, toy_arff, upload
-
-
-def _upload_toy(at, stem: str, seed: int):
-    upload(
-        at,
-        [(f"{stem}.arff", toy_arff(seed=seed).encode(), "text/plain"),
-         (f"{stem}.xml", TOY_XML.encode(), "text/xml")],
-    )  # fmt: skip
-    assert not at.exception and not at.error, [e.value for e in at.error]
-    return at
+from .conftest import TOY_XML, new_app, open_page, toy_arff, upload, upload_toy
 
 
 def test_two_sessions_never_see_or_evict_each_others_uploads(monkeypatch):
@@ -22,9 +12,9 @@ def test_two_sessions_never_see_or_evict_each_others_uploads(monkeypatch):
     upload, and A's upload still loads after B filled its quota."""
     monkeypatch.setenv("MLFS_UPLOAD_QUOTA_MB", str(3000 / 1024 / 1024))
     alice, bob = new_app(), new_app()
-    _upload_toy(alice, "alice", 1)
+    upload_toy(alice, "alice", 1)
     for i in range(3):  # each toy upload is about 1.7 kB: bob evicts his own
-        _upload_toy(bob, f"bob{i}", 10 + i)
+        upload_toy(bob, f"bob{i}", 10 + i)
     assert "alice (upload)" not in bob.selectbox(key="dataset").options
     assert not any("bob" in o for o in alice.selectbox(key="dataset").options)
     alice_dir = Path(alice.session_state["uploads"]["alice (upload)"]["dir"])
@@ -41,7 +31,7 @@ def test_the_global_cap_refuses_an_upload_with_a_clear_message(monkeypatch):
     """Check: past MLFS_UPLOAD_TOTAL_MB (all sessions) the upload is refused with
     a message naming the cap, and the other session's upload stays."""
     alice, bob = new_app(), new_app()
-    _upload_toy(alice, "alice", 1)
+    upload_toy(alice, "alice", 1)
     monkeypatch.setenv("MLFS_UPLOAD_TOTAL_MB", str(2500 / 1024 / 1024))
     upload(
         bob,

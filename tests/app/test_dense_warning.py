@@ -2,35 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from .conftest import TOY_XML, new_app, open_page
-
-
-def _dense_arff(n_samples: int = 40, n_features: int = 6, seed: int = 0) -> str:
-    """Numeric features that are never zero (as on emotions or yeast)."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(10.0, 1.0, size=(n_samples, n_features)).round(3)
-    Y = (rng.random((n_samples, 3)) < 0.4).astype(int)
-    Y[:3] = 1  # every label positive somewhere
-    lines = ["@relation dense"]
-    lines += [f"@attribute v{j} numeric" for j in range(n_features)]
-    lines += [f"@attribute l{i} {{0,1}}" for i in range(3)]
-    lines.append("@data")
-    lines += [",".join(map(str, [*x, *y])) for x, y in zip(X, Y, strict=True)]
-    return "\n".join(lines) + "\n"
+from .conftest import dataset_dir, dense_arff, new_app, open_page
 
 
 @pytest.fixture
 def dense_dir(tmp_path, monkeypatch):
     """A data folder holding one dense dataset, ``dense``."""
-    folder = tmp_path / "datasets" / "dense"
-    folder.mkdir(parents=True)
-    (folder / "dense.arff").write_text(_dense_arff())
-    (folder / "dense.xml").write_text(TOY_XML)
-    monkeypatch.setenv("MLFS_DATA_DIR", str(folder.parent))
-    return folder
+    return dataset_dir(tmp_path, "dense", dense_arff(), monkeypatch)
 
 
 def _set_folds(at, folds: int) -> None:

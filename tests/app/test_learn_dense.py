@@ -10,19 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import TOY_XML, link_shared, new_app, open_page
-from .test_dense_warning import _dense_arff
+from .conftest import dataset_dir, dense_arff, link_shared, new_app, open_page
 
 
 @pytest.fixture
 def dense_dir(tmp_path, monkeypatch):
     """A data folder holding one generated dense dataset, ``dense``."""
-    folder = tmp_path / "datasets" / "dense"
-    folder.mkdir(parents=True)
-    (folder / "dense.arff").write_text(_dense_arff(n_features=30))
-    (folder / "dense.xml").write_text(TOY_XML)
-    monkeypatch.setenv("MLFS_DATA_DIR", str(folder.parent))
-    return folder
+    return dataset_dir(tmp_path, "dense", dense_arff(n_features=30), monkeypatch)
 
 
 @pytest.fixture

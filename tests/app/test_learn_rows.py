@@ -37,13 +37,16 @@ def _dataset(name, real):
     return load_dataset(SAMPLE_DIR if name == SAMPLE else real / name)
 
 
-def _app(name, **state):
-    """The app on dataset ``name`` with ``state`` preset (small steps for bibtex)."""
+def _app(name, page: str, **state):
+    """The app on dataset ``name`` with ``state`` preset (small steps for
+    bibtex), opened on ``page`` with no exception or error."""
     at = new_app()
     for key, value in state.items():
         at.session_state[key] = value
     if name != SAMPLE:
         at.selectbox(key="dataset").select(name).run()
+    open_page(at, page)
+    assert not at.exception and not at.error, [e.value for e in at.error]
     return at
 
 
@@ -63,10 +66,9 @@ def test_greedy_step_draws_one_row_per_candidate(dataset):
     """Check every greedy step's chart: as many distinct rows as candidates, each
     trace one bar per candidate, and the pick's terms not stacked with others'."""
     name, real = dataset
-    at = _app(name, greedy_method="PMU", greedy_k=3)
+    at = _app(name, "learn_greedy", greedy_method="PMU", greedy_k=3)
     ds = _dataset(name, real)
     expected = greedy_steps(ds.X, ds.Y, "PMU", k=3)
-    open_page(at, "learn_greedy")
     for step in (1, 3):
         at.slider(key="greedy_step").set_value(step).run()
         assert not at.exception and not at.error
@@ -89,9 +91,7 @@ def test_aggregation_heatmap_draws_one_column_per_pick(dataset):
     """Check the aggregation heatmap: one distinct column per selected feature
     (k of them), one row per label, the columns in the engine's order."""
     name, real = dataset
-    at = _app(name, agg_method="Max", agg_k=10)
-    open_page(at, "learn_aggregation")
-    assert not at.exception and not at.error
+    at = _app(name, "learn_aggregation", agg_method="Max", agg_k=10)
     ds = _dataset(name, real)
     steps, _, _ = method_view(ds.X, ds.Y, "MaxCS", k=10)
     heat = figure_data(_chart(at, "Whose turn it is"))[0]
@@ -107,9 +107,7 @@ def test_aggregation_heatmap_draws_one_column_per_pick(dataset):
 def test_score_heatmap_draws_one_column_per_top_feature(dataset):
     """Check the score page's heatmap: one distinct column per top feature."""
     name, _ = dataset
-    at = _app(name, score_top=15)
-    open_page(at, "learn_score")
-    assert not at.exception and not at.error
+    at = _app(name, "learn_score", score_top=15)
     heat = figure_data(_chart(at, "of the top 15 features"))[0]
     n_features = min(15, len(at.selectbox(key="score_feature").options))
     assert len(heat["x"]) == len(set(heat["x"])) == n_features
@@ -119,9 +117,7 @@ def test_score_heatmap_draws_one_column_per_top_feature(dataset):
 def test_rank_bars_one_per_feature(dataset):
     """Check Rank features: one distinct bar per shown feature."""
     name, _ = dataset
-    at = _app(name, rank_top=25)
-    open_page(at, "rank")
-    assert not at.exception and not at.error
+    at = _app(name, "rank", rank_top=25)
     bar = figure_data(_chart(at, "top 25"))[0]
     assert len(bar["y"]) == len(set(bar["y"])) == 25
     spec = json.loads(_chart(at, "top 25").proto.spec)
@@ -132,8 +128,7 @@ def test_rank_bars_one_per_feature(dataset):
 def test_rank_says_when_the_shown_features_tie(real_dir):
     """Check MaxCS on medical: the top 20 share one score, and the page says tied
     features are in file order; on the sample (no ties) it says nothing."""
-    at = _app("medical")
-    open_page(at, "rank")
+    at = _app("medical", "rank")
     scores = at.dataframe[0].value["score"]
     tied = int((scores.duplicated(keep=False) & (scores != 0)).sum())
     assert tied >= 2

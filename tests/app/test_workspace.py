@@ -13,27 +13,12 @@ from streamlit.testing.v1 import AppTest
 
 from ui import state, workspace
 
-from .conftest import APP, TOY_XML, open_page, results_csv, toy_arff, upload
+from .conftest import new_app, open_page, results_csv, upload_toy
 
 
 def _app(**params) -> AppTest:
     """A fresh session (a new tab, a reload) opened with ``params`` in its URL."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def _upload_toy(at: AppTest, stem: str, seed: int = 1) -> AppTest:
-    upload(
-        at,
-        [(f"{stem}.arff", toy_arff(seed=seed).encode(), "text/plain"),
-         (f"{stem}.xml", TOY_XML.encode(), "text/xml")],
-    )  # fmt: skip
-    assert not at.exception and not at.error, [e.value for e in at.error]
-    return at
+    return new_app(params=params)
 
 
 def _token(at: AppTest) -> str:
@@ -61,7 +46,7 @@ def test_the_upload_comes_back_selected_in_a_new_session_with_the_link():
     """Check: a session opened with the first one's ws and dataset (a reload,
     a new tab, a server restart: nothing in memory) lists the upload in the
     sidebar and has it selected."""
-    first = _upload_toy(_app(), "mine")
+    first = upload_toy(_app(), "mine")
     token = _token(first)
     assert first.session_state[state.DATASET] == "mine (upload)"
     first.run()
@@ -79,7 +64,7 @@ def test_the_upload_comes_back_selected_in_a_new_session_with_the_link():
 def test_another_user_without_the_token_never_sees_the_workspace():
     """Check: a session without the token, or with a made-up valid-looking one,
     gets its own new workspace and none of the first one's uploads."""
-    first = _upload_toy(_app(), "secret")
+    first = upload_toy(_app(), "secret")
     token = _token(first)
     guess = "A" * 22
     for other in (_app(), _app(ws=guess), _app(ws="../" + token)):
@@ -111,7 +96,7 @@ def test_session_dir_is_inside_the_workspace():
     """Check: the experiment page's session_dir("runs") lies in the workspace."""
     at = _app()
     folder = workspace.folder(state.work_dir(), _token(at))
-    spec = _upload_toy(at, "w").session_state[state.UPLOADS]["w (upload)"]
+    spec = upload_toy(at, "w").session_state[state.UPLOADS]["w (upload)"]
     uploads = Path(spec["dir"])
     assert uploads.parent == folder / "uploads"
 
@@ -122,12 +107,12 @@ def test_over_its_size_the_workspace_drops_its_oldest_upload_and_says_so(
     """Check: past MLFS_WORKSPACE_MB the oldest upload goes (not the one in use),
     the sidebar names it, and it is no longer among the datasets."""
     monkeypatch.setenv("MLFS_WORKSPACE_MB", str(2.5 * 2200 / 1024 / 1024))
-    at = _upload_toy(_app(), "old", 1)
+    at = upload_toy(_app(), "old", 1)
     old = Path(at.session_state[state.UPLOADS]["old (upload)"]["dir"])
     past = time.time() - 100
     os.utime(old, (past, past))
-    _upload_toy(at, "mid", 2)
-    _upload_toy(at, "new", 3)
+    upload_toy(at, "mid", 2)
+    upload_toy(at, "new", 3)
     assert not old.exists()
     assert "old (upload)" not in at.selectbox(key="dataset").options
     assert at.selectbox(key="dataset").value == "new (upload)"
@@ -140,7 +125,7 @@ def test_over_its_size_the_workspace_drops_its_oldest_upload_and_says_so(
 def test_a_reload_after_an_eviction_names_what_is_gone():
     """Check: an upload whose folder was removed (e.g. by the global cap) is
     left out on a reload, with a note naming it, and no error."""
-    first = _upload_toy(_app(), "gone")
+    first = upload_toy(_app(), "gone")
     token = _token(first)
     folder = Path(first.session_state[state.UPLOADS]["gone (upload)"]["dir"])
     for f in folder.iterdir():
