@@ -9,9 +9,6 @@ are the plug-in's (through :mod:`ui.cached`); this module only lays them out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
 import pandas as pd
 import streamlit as st
 
@@ -27,7 +24,6 @@ NOT_SHOWN = (
     "Ours only: the study's numbers are the chart and tables above. Choose "
     '"published beside ours" to set the paper\'s own numbers next to them.'
 )
-T = TypeVar("T")
 FLOOR_NOTE = (
     "The floor gives every method the same rank (m + 1) / 2 at every budget: "
     "ranks no closer to the paper's than that say nothing about it."
@@ -99,45 +95,47 @@ def _per_budget(per: pd.DataFrame) -> pd.DataFrame:
     ).set_index("budget")
 
 
-def _comparison(
-    ref: ResultsRef,
-    entry: Published,
-    heading: str,
-    widget: tuple[str, str],
-    help_text: str,
-    compare: Callable[[ResultsRef, str], T],
-) -> T | None:
-    """Heading and "ours / published beside ours" choice; the comparison when
-    chosen (None if not, or on error).
+KINDS = {
+    "ranks": (("Ranks shown", "ranks_published"), cached.published_ranks),
+    "similarity": (("Matrices shown", "sim_published"), cached.published_similarity),
+}
+"""Kind of comparison -> (its choice's label and key, the cached comparison)."""
+
+
+def _comparison(ref: ResultsRef, kind: str) -> tuple[Published, object] | None:
+    """The registered publication with a ``compare_<kind>`` for ``ref`` and,
+    under its heading and "ours / published beside ours" choice, its
+    comparison when chosen (None when there is none, it is not chosen, or on
+    error: the error is shown).
     """
+    entry = published_entry(ref, f"compare_{kind}")
+    if entry is None:
+        return None
+    (label, key), compare = KINDS[kind]
+    heading = getattr(entry, f"{kind}_heading")
     st.subheader(f"Published vs ours: {entry.title}'s {heading}")
-    label, key = widget
     shown = st.radio(
-        label, CHOICES, horizontal=True, help=help_text, **links.bound(key)
+        label,
+        CHOICES,
+        horizontal=True,
+        help=getattr(entry, f"{kind}_help"),
+        **links.bound(key),
     )
     if shown == CHOICES[0]:
         st.caption(NOT_SHOWN)
         return None
-    return widgets.call_or_error(
+    comparison = widgets.call_or_error(
         "Could not compare with the paper", compare, ref, entry.name
     )
+    return None if comparison is None else (entry, comparison)
 
 
 def ranks_beside_published(ref: ResultsRef, n_datasets: int) -> None:
     """A publication's rank tables beside ours, when one is registered for ``ref``."""
-    entry = published_entry(ref, "compare_ranks")
-    if entry is None:
+    found = _comparison(ref, "ranks")
+    if found is None:
         return
-    comparison = _comparison(
-        ref,
-        entry,
-        entry.ranks_heading,
-        ("Ranks shown", "ranks_published"),
-        entry.ranks_help,
-        cached.published_ranks,
-    )
-    if comparison is None:
-        return
+    entry, comparison = found
     st.caption(f"{entry.ranks_note}, ours over {n_datasets}. {FLOOR_NOTE}")
     st.table(_summary(comparison.summary).style.format(precision=2, na_rep=""))
     blocks = comparison.cells.groupby(["table", "measure"], sort=False)
@@ -152,19 +150,10 @@ def ranks_beside_published(ref: ResultsRef, n_datasets: int) -> None:
 
 def kuncheva_beside_published(ref: ResultsRef) -> None:
     """A publication's similarity matrix beside ours, when one is registered."""
-    entry = published_entry(ref, "compare_similarity")
-    if entry is None:
+    found = _comparison(ref, "similarity")
+    if found is None:
         return
-    comparison = _comparison(
-        ref,
-        entry,
-        entry.similarity_heading,
-        ("Matrices shown", "sim_published"),
-        entry.similarity_help,
-        cached.published_similarity,
-    )
-    if comparison is None:
-        return
+    entry, comparison = found
     cols = st.columns(3)
     cols[0].metric("Method pairs", f"{len(comparison.pairs)}")
     cols[1].metric("Mean |ours - published|", f"{comparison.mean_abs_diff:.2f}")
