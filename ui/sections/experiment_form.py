@@ -136,16 +136,16 @@ def settings(dataset_names: list[str], current: str) -> dict:
         "binarize": binarize,
     }
     if protocol == "B":
-        values["evaluation"] = st.selectbox(
+        values["evaluation"] = _labelled_choice(
+            st,
             "Evaluation",
-            list(EVALUATIONS),
-            format_func=EVALUATIONS.get,
-            help="How the selected features are evaluated: METHODS.md's protocol "
+            EVALUATIONS,
+            "exp_evaluation",
+            "How the selected features are evaluated: METHODS.md's protocol "
             "B, the ATR authors' published code (paper 001's own numbers), or one "
             "of that code's four conventions alone, to see which one moves a "
             "method. The authors' conventions compare distances of the "
             "discretized codes, so they need the scaling 'none'.",
-            **links.bound("exp_evaluation"),
         )
     return values
 
@@ -178,27 +178,38 @@ BINARIZE = {
 }
 
 
+def _labelled_choice(area, label: str, options: dict, key: str, help_text: str):
+    """A select box in ``area`` of the keys of ``options`` shown by their values
+    (label -> text), bound to the URL as ``key``."""
+    return area.selectbox(
+        label,
+        list(options),
+        format_func=options.get,
+        help=help_text,
+        **links.bound(key),
+    )
+
+
 def _input_settings(protocol: str) -> tuple[str, str]:
     """Classifier-input scaling and the CS/BNS presence rule (kept per protocol)."""
     cols = st.columns(2)
-    options = SCALINGS[protocol]
-    scaling = cols[0].selectbox(
+    scaling = _labelled_choice(
+        cols[0],
         "Classifier input scaling",
-        list(options),
-        format_func=options.get,
-        help="Protocol A: how the selected columns are scaled before LinearSVC "
+        SCALINGS[protocol],
+        f"exp_scaling_{protocol}",
+        "Protocol A: how the selected columns are scaled before LinearSVC "
         "(part of the cache key; the run's summary says how many fits did not "
         "converge). Protocol B: ML-kNN's feature scaling.",
-        **links.bound(f"exp_scaling_{protocol}"),
     )
-    binarize = cols[1].selectbox(
+    binarize = _labelled_choice(
+        cols[1],
         "CS/BNS: a feature is present when",
-        list(BINARIZE),
-        format_func=BINARIZE.get,
-        help="Applies to the CS/BNS methods. Non-zero (presence) is the papers' "
+        BINARIZE,
+        f"exp_binarize_{protocol}",
+        "Applies to the CS/BNS methods. Non-zero (presence) is the papers' "
         "rule for text; on dense numeric data it makes nearly every score tie, "
         "so use above its median there.",
-        **links.bound(f"exp_binarize_{protocol}"),
     )
     return scaling, binarize
 
