@@ -49,21 +49,24 @@ Each line prints the measured value beside its target and their ratio.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from streamlit_server import streamlit_command  # noqa: E402
+from streamlit_server import (  # noqa: E402
+    CHART_PAGES,
+    free_port,
+    local_url,
+    serving,
+    streamlit_command,
+)
 
 APP_ROOT = [ROOT]
 """The folder whose app.py is served (``--app-root``, default this project)."""
@@ -74,12 +77,6 @@ IDLE = (
 METHODS = ("MaxCS", "RaRBNS", "PPT-MI", "ATR")
 FIRST_PAGE_TITLES = ("Label frequency", "Label co-occurrence")
 """The Data page's two charts (a blank warm-up chart may precede them)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 FLOOR_APP = """import plotly.graph_objects as go
@@ -107,36 +104,18 @@ st.title("Data")
 """Streamlit's floor for any first page: a heading alone."""
 
 
-def _start_server(
-    port: int, work: str, warm_up: bool = True, root: Path | None = None
-) -> subprocess.Popen:
+@contextlib.contextmanager
+def _served(work: str, warm_up: bool = True, root: Path | None = None):
+    """The URL of ``root``'s (default: the app's) ``app.py`` served and healthy."""
+    port = free_port()
     env = dict(
         os.environ,
         MLFS_WORK_DIR=work,
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
         MLFS_PLOTLY_WARMUP="1" if warm_up else "0",
     )
-    return subprocess.Popen(
-        streamlit_command(port),
-        cwd=root or APP_ROOT[0],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL,
-        env=env,
-        start_new_session=True,
-    )
-
-
-def _wait_health(url: str) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("server not healthy")
+    with serving(streamlit_command(port), port, cwd=root or APP_ROOT[0], env=env):
+        yield local_url(port)
 
 
 def _idle(page) -> None:
@@ -146,13 +125,9 @@ def _idle(page) -> None:
 
 def first_page_and_cached(browser, warm_up: bool = True) -> tuple[float, float, float]:
     """(health s, first page s, cached interaction median s) on a fresh server."""
-    port = _free_port()
     with tempfile.TemporaryDirectory() as work:
         t0 = time.monotonic()
-        proc = _start_server(port, work, warm_up)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_health(url)
+        with _served(work, warm_up) as url:
             health = time.monotonic() - t0
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(url + "/")
@@ -165,9 +140,6 @@ def first_page_and_cached(browser, warm_up: bool = True) -> tuple[float, float, 
                 )
             first = time.monotonic() - t0
             return health, first, _cached_interaction(page)
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
 
 
 def _toy_files(folder: Path) -> list[str]:
@@ -202,12 +174,8 @@ def _data_page_drawn(page, dataset: str | None = None) -> None:
 
 def reload_vs_first(browser, repeats: int) -> tuple[list[float], list[float]]:
     """(new-session first pages s, reloads with a workspace s) on one warm server."""
-    port = _free_port()
     with tempfile.TemporaryDirectory() as work:
-        proc = _start_server(port, work)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_health(url)
+        with _served(work) as url:
             warm = browser.new_page(viewport={"width": 1280, "height": 900})
             warm.goto(url + "/")
             _data_page_drawn(warm)
@@ -242,9 +210,6 @@ def reload_vs_first(browser, repeats: int) -> tuple[list[float], list[float]]:
                     raise RuntimeError("the reload lost the upload")
                 ctx.close()
             return firsts, reloads
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
 
 
 def first_page_floor(browser, text_only: bool = False, vega: bool = False) -> float:
@@ -254,16 +219,12 @@ def first_page_floor(browser, text_only: bool = False, vega: bool = False) -> fl
     with ``vega``, server start -> :data:`VEGA_APP`'s chart drawn (its SVG
     or canvas marks present).
     """
-    port = _free_port()
     with tempfile.TemporaryDirectory() as work:
         root = Path(work)
         source = TEXT_APP if text_only else VEGA_APP if vega else FLOOR_APP
         (root / "app.py").write_text(source)
         t0 = time.monotonic()
-        proc = _start_server(port, work, root=root)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_health(url)
+        with _served(work, root=root) as url:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(url + "/")
             if text_only:
@@ -279,9 +240,6 @@ def first_page_floor(browser, text_only: bool = False, vega: bool = False) -> fl
                 ).wait_for(timeout=60_000)
             page.close()
             return time.monotonic() - t0
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
 
 
 def _pick(page, label: str, option: str) -> float:
@@ -310,15 +268,7 @@ def _cached_interaction(page, repeats: int = 5) -> float:
     return statistics.median(times)
 
 
-FIRST_OPENS = (
-    ("Rank features", "Rank features"),
-    ("Average ranks", "Average ranks"),
-    ("Similarity", "Similarity of selected subsets"),
-    ("Metric vs budget", "Metric vs number of selected features"),
-    ("A score, step by step", "A score, step by step"),
-    ("An aggregation, step by step", "An aggregation, step by step"),
-    ("A greedy step", "A greedy step"),
-)
+FIRST_OPENS = CHART_PAGES
 """(sidebar entry, page heading) of the pages whose first open is timed."""
 STATE = """() => [
   !!document.querySelector('[data-testid="stSpinner"], [data-testid="stProgress"]'),
@@ -367,12 +317,8 @@ so a click within a second of the first page waits for part of that."""
 
 def first_opens(browser) -> tuple[list[tuple[str, float, bool]], list[tuple]]:
     """First open of each page on a fresh server, then cached interactions."""
-    port = _free_port()
     with tempfile.TemporaryDirectory() as work:
-        proc = _start_server(port, work)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_health(url)
+        with _served(work) as url:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(url + "/")
             page.get_by_role("heading", name="Data", exact=True).wait_for(
@@ -428,9 +374,6 @@ def first_opens(browser) -> tuple[list[tuple[str, float, bool]], list[tuple]]:
                 cached.append((f"{nav}: budget slider", statistics.median(times)))
             page.close()
             return opens, cached
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
 
 
 def uncached_rankings(path: str) -> dict[str, float]:

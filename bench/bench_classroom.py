@@ -41,14 +41,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -57,7 +53,14 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from streamlit_server import streamlit_command  # noqa: E402
+from streamlit_server import (  # noqa: E402
+    free_port,
+    local_url,
+    start,
+    stop,
+    streamlit_command,
+    wait_healthy,
+)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -113,9 +116,7 @@ class Server:
     """``streamlit run app.py`` on a free loopback port, watched with psutil."""
 
     def __init__(self, work: str, limits: dict[str, str] | None = None):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = free_port()
         env = dict(
             os.environ,
             MLFS_WORK_DIR=work,
@@ -123,16 +124,8 @@ class Server:
             **(limits or {}),
         )
         env.pop("MLFS_DATA_DIR", None)
-        self.proc = subprocess.Popen(
-            streamlit_command(port),
-            cwd=APP_ROOT[0],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
-        self.url = f"http://127.0.0.1:{port}"
+        self.proc = start(streamlit_command(port), cwd=APP_ROOT[0], env=env)
+        self.url = local_url(port)
         self.ps = psutil.Process(self.proc.pid)
         self.peak_rss = 0
         self._stop = threading.Event()
@@ -172,25 +165,11 @@ class Server:
             time.sleep(0.05)
 
     def wait_healthy(self) -> None:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("streamlit exited")
-            try:
-                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server not healthy after 90 s")
+        wait_healthy(self.proc, self.url, timeout=90)
 
     def stop(self) -> None:
         self._stop.set()
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+        stop(self.proc, timeout=15)
 
 
 class Session:

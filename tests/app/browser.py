@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from .streamlit_server import streamlit_command
+from .streamlit_server import (
+    CHART_PAGES,
+    free_port,
+    local_url,
+    serving,
+    streamlit_command,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = (
@@ -38,13 +39,11 @@ NETGUARD = Path(__file__).resolve().parent / "netguard"
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
 PAGES = {
     "Data": "Data",
-    "Rank features": "Rank features",
+    **dict(CHART_PAGES),
     "Experiment": "Experiment",
-    "Average ranks": "Average ranks",
-    "Similarity": "Similarity of selected subsets",
-    "Metric vs budget": "Metric vs number of selected features",
     "About": "About MLFS Explorer",
 }
+"""Sidebar entry -> the page's heading."""
 
 
 def _missing(reason: str) -> None:
@@ -53,34 +52,11 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_healthy(proc: subprocess.Popen, url: str, log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            pytest.fail(f"streamlit not healthy after 60 s:\n{log.read_text()}")
-        time.sleep(0.1)
-
-
 @pytest.fixture(scope="session")
 def st_server(tmp_path_factory):
     """``streamlit run app.py`` on a free loopback port; yields its URL."""
-    port = _free_port()
+    port = free_port()
     folder = tmp_path_factory.mktemp("st")
-    log_path = folder / "streamlit.log"
     env = dict(
         guarded_env(folder / "net.log"),
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
@@ -88,28 +64,10 @@ def st_server(tmp_path_factory):
         MLFS_WORK_DIR=str(folder / "work"),
     )
     env.pop("MLFS_DATA_DIR", None)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            streamlit_command(port),
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(proc, url, log_path)
-        yield url
+    command = streamlit_command(port)
+    with serving(command, port, cwd=ROOT, env=env, log=folder / "streamlit.log"):
+        yield local_url(port)
         assert outside_connections(folder / "net.log") == []
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 @pytest.fixture(scope="session")
@@ -214,6 +172,16 @@ def go_to(page, nav: str) -> None:
     page.get_by_test_id("stSidebarNav").get_by_text(nav, exact=True).click()
     expect(page.get_by_role("heading", name=PAGES[nav], exact=True)).to_be_visible()
     wait_idle(page)
+
+
+def go_to_chart(page, nav: str) -> None:
+    """:func:`go_to`, then wait until the page's first chart is drawn and laid out."""
+    from playwright.sync_api import expect
+
+    go_to(page, nav)
+    expect(page.locator(".js-plotly-plot").first).to_be_visible()
+    wait_idle(page)
+    page.wait_for_timeout(800)  # plotly finishes its layout
 
 
 def screenshot(page, shots: list[Path], name: str, height: int = 1800) -> None:

@@ -7,8 +7,6 @@ fails), like the other browser tests.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +14,8 @@ import pytest
 
 from mlfs_core import blas
 
-from .browser import _free_port, _wait_healthy, check_first_page, guarded_page
+from .browser import check_first_page, guarded_page
+from .streamlit_server import free_port, local_url, serving
 
 pytestmark = pytest.mark.browser
 
@@ -27,34 +26,15 @@ def mlfs_app(tmp_path):
 
     Yields the URL, the server's pid and its log file.
     """
-    port = _free_port()
+    port = free_port()
     log_path = tmp_path / "app.log"
     env = dict(os.environ, MLFS_WORK_DIR=str(tmp_path / "work"))
     env.pop("OPENBLAS_CORETYPE", None)  # mlfs app must set it for the server
     env.pop("MLFS_DATA_DIR", None)
     command = [sys.executable, "-m", "mlfs_core", "app", "--server.port", str(port)]
     command += ["--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            command,
-            cwd=tmp_path,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(proc, url, log_path)
-        yield url, proc.pid, log_path
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    with serving(command, port, cwd=tmp_path, env=env, log=log_path) as proc:
+        yield local_url(port), proc.pid, log_path
 
 
 def test_mlfs_app_serves_the_first_page_with_the_shipped_settings(browser, mlfs_app):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser import assert_clean, wait_idle
+from .browser import assert_clean, go_to_chart, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -44,18 +44,6 @@ SMALLEST_TEXT = """
 """
 
 
-def _open(page, nav: str) -> None:
-    """Open a page from the sidebar's navigation (the URL's flags kept)."""
-    from playwright.sync_api import expect
-
-    page.get_by_test_id("stSidebarNav").get_by_text(nav, exact=True).click()
-    expect(page.get_by_role("heading", name=nav, exact=True)).to_be_visible()
-    wait_idle(page)
-    expect(page.locator(".js-plotly-plot").first).to_be_visible()
-    wait_idle(page)
-    page.wait_for_timeout(800)  # plotly finishes its layout
-
-
 def test_presentation_pages_fit_1280_by_720(page, st_server, shots):
     """Check Data, Rank features and the three Learn pages in presentation
         mode at 1280 x 720: the main chart ends above the fold, its text is 16 px
@@ -68,7 +56,7 @@ def test_presentation_pages_fit_1280_by_720(page, st_server, shots):
     wait_idle(page)
     bottoms, texts, plays = {}, {}, {}
     for name, nav in PAGES.items():
-        _open(page, nav)
+        go_to_chart(page, nav)  # the URL's flags kept
         assert "present=true" in page.url, page.url
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(300)

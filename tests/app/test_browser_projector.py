@@ -17,19 +17,11 @@ import json
 import pytest
 
 from .browser import assert_clean, wait_idle
+from .streamlit_server import CHART_PAGES
 
 pytestmark = pytest.mark.browser
 
 PROJECTOR = {"width": 1024, "height": 768}
-PAGES = [
-    ("Rank features", "Rank features"),
-    ("Average ranks", "Average ranks"),
-    ("Similarity", "Similarity of selected subsets"),
-    ("Metric vs budget", "Metric vs number of selected features"),
-    ("A score, step by step", "A score, step by step"),
-    ("An aggregation, step by step", "An aggregation, step by step"),
-    ("A greedy step", "A greedy step"),
-]
 
 CLIPPED = """
 () => {
@@ -123,7 +115,7 @@ def test_every_page_fits_a_projector(page, st_server, shots):
     expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
     wait_idle(page)
     found = {}
-    for nav, heading in PAGES:
+    for nav, heading in CHART_PAGES:
         _open(page, nav, heading)
         found[nav] = page.evaluate(CLIPPED)
         if nav == "Rank features":  # the top-20 tables show their 20 rows

@@ -15,17 +15,17 @@ import json
 
 import pytest
 
-from .browser import assert_clean, wait_idle
+from .browser import assert_clean, go_to_chart, wait_idle
 
 pytestmark = pytest.mark.browser
 
 SCREEN = {"width": 1280, "height": 720}
 PAGES = {
-    "average_ranks": ("Average ranks", "Average ranks"),
-    "similarity": ("Similarity", "Similarity of selected subsets"),
-    "budget": ("Metric vs budget", "Metric vs number of selected features"),
+    "average_ranks": "Average ranks",
+    "similarity": "Similarity",
+    "budget": "Metric vs budget",
 }
-"""Page -> (its entry in the sidebar's navigation, its heading)."""
+"""Page -> its entry in the sidebar's navigation."""
 
 OVERLAPS = """
 () => {
@@ -57,18 +57,6 @@ OVERLAPS = """
 """
 
 
-def _open(page, nav: str, heading: str) -> None:
-    """Open a page from the sidebar's navigation (the URL's flags kept)."""
-    from playwright.sync_api import expect
-
-    page.get_by_test_id("stSidebarNav").get_by_text(nav, exact=True).click()
-    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
-    wait_idle(page)
-    expect(page.locator(".js-plotly-plot").first).to_be_visible()
-    wait_idle(page)
-    page.wait_for_timeout(800)  # plotly finishes its layout
-
-
 def _chart_bottom(page) -> float:
     box = page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()
     return box["y"] + box["height"]
@@ -90,8 +78,8 @@ def test_presentation_mode_fits_1280_by_720_and_no_title_overlaps(
         if not present:  # the sidebar's toggle turns it off
             page.get_by_test_id("stSidebar").get_by_text("Presentation mode").click()
             wait_idle(page)
-        for path, (nav, heading) in PAGES.items():
-            _open(page, nav, heading)
+        for path, nav in PAGES.items():
+            go_to_chart(page, nav)  # the URL's flags kept
             assert ("present=true" in page.url) == present, page.url
             if present:
                 bottoms[path] = _chart_bottom(page)

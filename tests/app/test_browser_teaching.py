@@ -7,17 +7,12 @@ records every request leaving the machine.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
 import time
 
 import pytest
 
 from .browser import (
-    _free_port,
-    _wait_healthy,
     assert_clean,
     go_to,
     guarded_env,
@@ -26,6 +21,7 @@ from .browser import (
     wait_idle,
 )
 from .conftest import ROOT
+from .streamlit_server import free_port, serving
 
 pytestmark = pytest.mark.browser
 
@@ -38,28 +34,15 @@ def test_plain_streamlit_run_makes_no_outside_connection(tmp_path):
     shipped config sets ``browser.serverAddress``. The server runs under the
     audit hook of ``tests/app/netguard``; its log must stay empty.
     """
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "net.log"
     out = tmp_path / "streamlit.log"
     env = dict(guarded_env(log), MLFS_WORK_DIR=str(tmp_path / "work"))
     command = [sys.executable, "-m", "streamlit", "run", "app.py"]
-    with open(out, "wb") as stdout:
-        proc = subprocess.Popen(
-            [*command, "--server.port", str(port)],
-            cwd=ROOT,
-            stdout=stdout,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
-    try:
-        _wait_healthy(proc, f"http://127.0.0.1:{port}", out)
+    command += ["--server.port", str(port)]
+    with serving(command, port, cwd=ROOT, env=env, log=out):
         time.sleep(1.0)  # the start-up message (and its IP lookups) follows health
         assert "localhost" in out.read_text()
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=10)
     assert outside_connections(log) == []
 
 

@@ -4,24 +4,15 @@
 from __future__ import annotations
 
 import os
-import signal
 import socket
-import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 
 from mlfs_core.cli import app, main
 
 from .conftest import ROOT
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .streamlit_server import free_port, serving
 
 
 def _listening(port: int) -> set[str]:
@@ -52,36 +43,12 @@ def test_streamlit_run_app_listens_on_this_machine_only(tmp_path):
     address) listens on 127.0.0.1 only, not on every interface."""
     if not os.path.exists("/proc/net/tcp"):
         pytest.skip("no /proc/net/tcp to read the listening sockets from")
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, MLFS_WORK_DIR=str(tmp_path / "work"))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port",
-         str(port), "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, "streamlit exited"
-            try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/_stcore/health", timeout=2
-                ) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "not healthy after 60 s"
-            time.sleep(0.2)
+    command = [sys.executable, "-m", "streamlit", "run", "app.py"]
+    command += ["--server.port", str(port), "--server.fileWatcherType", "none"]
+    with serving(command, port, cwd=ROOT, env=env):
         assert _listening(port) == {"127.0.0.1"}
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def test_server_flags_are_local_unless_classroom_or_the_user_says():
