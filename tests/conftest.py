@@ -22,17 +22,22 @@ def shared_datasets_dir() -> Path:
     return Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
 
 
+def _required_folder(path: Path, what: str) -> Path:
+    """``path`` if a folder; else the test fails in CI and is skipped elsewhere."""
+    if not path.is_dir():
+        message = f"{what} folder {path} is missing"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
 @pytest.fixture(scope="session")
 def shared_datasets() -> Path:
     """Path of ``../shared/datasets``; tests needing it fail loudly in CI if it is
     missing.
     """
-    path = shared_datasets_dir()
-    if not path.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"shared datasets folder {path} is missing")
-        pytest.skip(f"shared datasets folder {path} is missing")
-    return path
+    return _required_folder(shared_datasets_dir(), "shared datasets")
 
 
 @pytest.fixture(scope="session")
@@ -41,11 +46,7 @@ def shared_papers() -> Path:
     shared datasets folder); tests needing it fail loudly in CI if it is missing.
     """
     path = Path(os.environ.get("MLFS_PAPERS", shared_datasets_dir().parent / "papers"))
-    if not path.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"shared papers folder {path} is missing")
-        pytest.skip(f"shared papers folder {path} is missing")
-    return path
+    return _required_folder(path, "shared papers")
 
 
 @pytest.fixture(scope="session")

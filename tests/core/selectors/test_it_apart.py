@@ -38,11 +38,9 @@ def _codes(seed: int):
     return codes, Y
 
 
-@pytest.mark.parametrize("share", [0.0, 1.0])
 @pytest.mark.parametrize("seed", range(5))
-def test_step_terms_equal_the_dense_count(seed, share, monkeypatch):
+def test_step_terms_equal_the_dense_count(seed, overlap_share):
     """Check H(f, s) and sum_i H(f, s, l_i) for every s against dense tables."""
-    monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
     codes, Y = _codes(seed)
     assert_step_terms_as_dense(codes, Y, range(codes.shape[1]))
 
@@ -62,10 +60,8 @@ def test_split_is_taken_and_apart_features_are_found():
     assert overlap.size < codes.shape[1]
 
 
-@pytest.mark.parametrize("share", [0.0, 1.0])
 @pytest.mark.parametrize("method", ["PMU", "D2F", "MDMR", "SCLS", "LSMFS"])
-def test_rankings_match_the_naive_oracle_on_both_paths(method, share, monkeypatch):
+def test_rankings_match_the_naive_oracle_on_both_paths(method, overlap_share):
     """Check full rankings and paths with and without the apart closed forms."""
-    monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
     codes, Y = _codes(3)
     assert_ranks_as_naive(codes, Y, method)

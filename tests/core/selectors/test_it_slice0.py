@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from mlfs_core._random import check_rng
-from mlfs_core.selectors.it import pairs, triples
+from mlfs_core.selectors.it import pairs
 from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics
 
@@ -36,11 +36,9 @@ def _codes(seed: int):
     return codes, Y
 
 
-@pytest.mark.parametrize("share", [0.0, 1.0])
 @pytest.mark.parametrize("seed", range(4))
-def test_label_sums_equal_the_dense_count(seed, share, monkeypatch):
+def test_label_sums_equal_the_dense_count(seed, overlap_share):
     """Check H(f, s) and sum_i H(f, s, l_i) on the gathered and all-features path."""
-    monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
     codes, Y = _codes(seed)
     assert_step_terms_as_dense(codes, Y, (0, 3, 7))
 
@@ -71,11 +69,9 @@ def test_group_sums_are_exact_integers_per_group():
     assert sums.tolist() == expected[groups].astype(int).tolist()
 
 
-@pytest.mark.parametrize("share", [0.0, 1.0])
 @pytest.mark.parametrize("method", ["PMU", "D2F", "MDMR"])
-def test_rankings_with_several_codes_match_the_oracle(method, share, monkeypatch):
+def test_rankings_with_several_codes_match_the_oracle(method, overlap_share):
     """Check whole rankings with multi-code features against the naive oracle."""
-    monkeypatch.setattr(triples, "OVERLAP_SHARE", share)
     codes, Y = _codes(3)
     assert_ranks_as_naive(codes, Y, method)
 
