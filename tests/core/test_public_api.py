@@ -63,6 +63,16 @@ def test_engine_never_imports_streamlit():
     assert imported == "False"
 
 
+def test_option_has_one_home():
+    """Check that Option is public from mlfs_core.options only (issue 45)."""
+    import mlfs_core.options
+    import mlfs_core.selectors
+
+    assert mlfs_core.options.Option.__module__ == "mlfs_core.options"
+    assert "Option" not in mlfs_core.selectors.__all__
+    assert not hasattr(mlfs_core.selectors, "Option")
+
+
 def test_lazy_exports_match_all():
     """Check that __all__ and the lazy export table list the same names."""
     assert sorted(mlfs_core.__all__) == sorted(mlfs_core._EXPORTS)
