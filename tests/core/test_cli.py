@@ -9,16 +9,26 @@ import pandas as pd
 import pytest
 
 from mlfs_core.cli import main
+from mlfs_core.data import Dataset
+from mlfs_core.data.synthetic import write_mulan
 
-from ..mulan import write_mulan
-
-ROWS = ["1,0,2,1,0", "1,0,0,1,0", "0,3,1,0,1", "0,1,0,0,1", "2,0,0,1,1", "0,0,1,0,0"]
+# six samples: features w0..w2, then labels L1 and L2
+ROWS = np.array(
+    [
+        [1, 0, 2, 1, 0],
+        [1, 0, 0, 1, 0],
+        [0, 3, 1, 0, 1],
+        [0, 1, 0, 0, 1],
+        [2, 0, 0, 1, 1],
+        [0, 0, 1, 0, 0],
+    ]
+)
 
 
 @pytest.fixture
 def tiny(tmp_path):
-    """Six samples, features w0..w2, labels L1 and L2."""
-    return write_mulan(tmp_path / "tiny.arff", ["w0", "w1", "w2"], ["L1", "L2"], ROWS)
+    dataset = Dataset(ROWS[:, :3], ROWS[:, 3:], ["w0", "w1", "w2"], ["L1", "L2"])
+    return write_mulan(dataset, tmp_path, "tiny")
 
 
 def _run(capsys, *argv):

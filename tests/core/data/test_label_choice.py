@@ -10,18 +10,21 @@ from mlfs_core.data import load_dataset, load_uploaded
 from mlfs_core.data._encode import AmbiguousLabelsWarning
 from mlfs_core.errors import DatasetError
 
-from ...mulan import arff_text
-
 # Mulan layout: binary word features first, labels LAST, and a MEKA-style
 # '-C 2' in the relation name (as in langlog): read without its XML, "-C 2"
 # takes the first two attributes, which are words.
-LANGLOG_LIKE = arff_text(
-    "'llog: -C 2'",
-    ["w1", "w2", "w3"],
-    ["lab1", "lab2"],
-    ["1,1,0,1,0", "0,1,1,0,0", "1,0,1,0,1", "0,0,0,0,0"],
-    feature_type="{0,1}",
-).encode()
+LANGLOG_LIKE = b"""@relation 'llog: -C 2'
+@attribute w1 {0,1}
+@attribute w2 {0,1}
+@attribute w3 {0,1}
+@attribute lab1 {0,1}
+@attribute lab2 {0,1}
+@data
+1,1,0,1,0
+0,1,1,0,0
+1,0,1,0,1
+0,0,0,0,0
+"""
 XML = b'<labels><label name="lab1"/><label name="lab2"/></labels>'
 CORRECT = (["lab1", "lab2"], ["w1", "w2", "w3"])
 

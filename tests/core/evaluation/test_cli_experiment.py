@@ -12,17 +12,19 @@ import pandas as pd
 import pytest
 
 from mlfs_core.cli.experiment import add_experiment_parser, run_experiment_command
+from mlfs_core.data import Dataset
+from mlfs_core.data.synthetic import write_mulan
 from mlfs_core.errors import ConfigError
-
-from ...mulan import write_mulan
 
 
 def _write_dataset(path, rng, n=30):
-    rows = []
+    X, Y = [], []
     for _ in range(n):
         x = rng.integers(0, 3, 4)
-        rows.append(",".join(map(str, [*x, int(x[0] > 0), int(rng.random() < 0.5)])))
-    write_mulan(path, list("abcd"), ["y1", "y2"], rows, relation="toy")
+        X.append(x)
+        Y.append([int(x[0] > 0), int(rng.random() < 0.5)])
+    dataset = Dataset(np.array(X), np.array(Y), list("abcd"), ["y1", "y2"])
+    write_mulan(dataset, path.parent, path.stem)
 
 
 def _two_dataset_config(folder: Path, rng, methods: list[str], head: str = "") -> Path:

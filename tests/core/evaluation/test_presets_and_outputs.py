@@ -10,6 +10,8 @@ import pandas as pd
 import pytest
 
 from mlfs_core.cli import main
+from mlfs_core.data import Dataset
+from mlfs_core.data.synthetic import write_mulan
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation.config import (
     PROTOCOL_PRESETS,
@@ -21,8 +23,6 @@ from mlfs_core.evaluation.config import (
     protocol_preset,
 )
 from mlfs_core.report import OUTPUT_FILES, README_FILE
-
-from ...mulan import write_mulan
 
 ROOT = Path(__file__).resolve().parents[3]
 GUIDE = ROOT / "docs" / "user-guide" / "experiments.md"
@@ -301,8 +301,7 @@ def _write_toy(folder: Path, *, dense: bool) -> Path:
     X = rng.normal(10, 1, (n, m)).round(2) if dense else rng.poisson(0.5, (n, m))
     Y = (rng.random((n, 2)) < 0.5).astype(int)
     Y[:2] = 1
-    rows = [",".join(map(str, [*x, *y])) for x, y in zip(X, Y, strict=True)]
-    write_mulan(folder / "toy.arff", [f"v{j}" for j in range(m)], ["y0", "y1"], rows)
+    write_mulan(Dataset(X, Y, [f"v{j}" for j in range(m)], ["y0", "y1"]), folder, "toy")
     return folder
 
 
