@@ -12,9 +12,6 @@ from mlfs_core.plots import (
 from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
-# presentation mode: the step slider and Play right under the title, the
-# heatmap under them (both above the fold), the step's text under it, the
-# other choices in an expander; else all in the page's flow
 step_area, chart_area, note_area, options = presentation.headed(
     "An aggregation, step by step",
     "Per-label scores form a label x feature matrix; an aggregation turns it "

@@ -8,9 +8,6 @@ from mlfs_core.plots import criterion_path_figure, greedy_terms_figure
 from ui import cached, links, presentation, widgets
 from ui.sections import learn, methods
 
-# presentation mode: the step slider and Play right under the title, the
-# step's chart under them (both above the fold), the step's text under it,
-# the other choices in an expander; else all in the flow
 step_area, chart_area, note_area, options = presentation.headed(
     "A greedy step",
     "The information-theoretic greedy methods build the selected set S one "

@@ -151,8 +151,10 @@ def headed(title: str, caption: str, label: str, *, steps: bool = False):
     label : str
         The options' expander label in presentation mode.
     steps : bool
-        A Learn page's four areas (:func:`step_first`) instead of an analysis
-        page's two (:func:`chart_first`).
+        A Learn page's four areas ``(step, chart, note, options)`` (in
+        presentation mode the step slider and Play right under the title,
+        the chart under them, the step's text under it) instead of an
+        analysis page's two (:func:`chart_first`).
 
     Returns
     -------
@@ -160,30 +162,18 @@ def headed(title: str, caption: str, label: str, *, steps: bool = False):
         The areas, the options last.
     """
     st.title(title)
-    areas = step_first(label) if steps else chart_first(label)
+    areas = _step_first(label) if steps else chart_first(label)
     with areas[-1]:
         st.caption(caption)
     return areas
 
 
-def step_first(label: str):
-    """The Learn pages' four areas: ``(step, chart, note, options)``.
-
-    In presentation mode the step slider and Play come right under the title,
-    the chart under them (both above the fold), the step's text under it and
-    the other choices in a closed expander named ``label``; without it every
-    area is the page's own flow, in the order the page writes them.
-
-    Parameters
-    ----------
-    label : str
-        The expander's label in presentation mode.
-
-    Returns
-    -------
-    tuple
-        Four context managers, written into with ``with``.
-    """
+def _step_first(label: str):
+    """The Learn pages' four areas ``(step, chart, note, options)``: in
+    presentation mode the step slider and Play right under the title, the chart
+    under them (both above the fold), the step's text under it and the other
+    choices in a closed expander named ``label``; without it, every area is the
+    page's own flow, in the order the page writes them."""
     if is_on():
         return st.container(), st.container(), st.container(), st.expander(label)
     here = contextlib.nullcontext()

@@ -35,6 +35,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+SCREEN_720 = {"width": 1280, "height": 720}
+"""A projector's screen, presentation mode's target."""
 NETGUARD = Path(__file__).resolve().parent / "netguard"
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
 PAGES = {
@@ -90,14 +92,14 @@ def browser():
         b.close()
 
 
-def guarded_page(browser):
+def guarded_page(browser, viewport: dict | None = None):
     """A new page in a fresh context: records console errors, blocks off-machine.
 
     Console errors go to ``page.console_errors`` and the requests it aborted
     (anything not on loopback) to ``page.external_requests``; close it with
-    ``page.context.close()``.
+    ``page.context.close()``. ``viewport``: its size (default 1280 x 900).
     """
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
     pg = ctx.new_page()
     pg.set_default_timeout(60_000)
     pg.console_errors, pg.external_requests = [], []

@@ -18,11 +18,17 @@ import pytest
 
 from tests.conftest import shared_datasets_dir
 
-from .browser import _missing, assert_clean, go_to, guarded_page, wait_idle
+from .browser import (
+    SCREEN_720,
+    _missing,
+    assert_clean,
+    go_to,
+    guarded_page,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
-VIEW = {"width": 1280, "height": 720}
 SHOTS = Path("/tmp/shots_lesson")
 EMOTIONS = "emotions (upload)"
 SAMPLE = "sample (planted)"
@@ -65,17 +71,14 @@ def emotions() -> Path:
 
 
 @pytest.fixture
-def lesson_page(browser, st_server):
-    """A guarded page at projector size, 1280x720 (:func:`_projector`)."""
-    pg = _projector(browser)
-    yield pg
-    pg.context.close()
+def lesson_page(page):
+    """The test's guarded page at projector size (:func:`_projector`)."""
+    return _projector(page)
 
 
-def _projector(browser):
-    """A guarded page at 1280x720 that records the URLs of failed responses."""
-    pg = guarded_page(browser)
-    pg.set_viewport_size(VIEW)
+def _projector(pg):
+    """Guarded page ``pg`` at 1280x720, recording the URLs of failed responses."""
+    pg.set_viewport_size(SCREEN_720)
     pg.failed = []
     pg.on("response", lambda r: r.status >= 400 and pg.failed.append(r.url))
     return pg
@@ -369,11 +372,11 @@ def test_a_lesson_on_emotions_survives_a_reload(
     wait_idle(page)
     _chart(page, "This run: average rank")
     box = page.locator(".js-plotly-plot").first.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= VIEW["height"], box
+    assert box is not None and box["y"] + box["height"] <= SCREEN_720["height"], box
     _shot(page, shots, "06b_experiment_presentation")
 
     # The greedy step's link in a fresh browser context: same step, same rows
-    fresh = _projector(page.context.browser)
+    fresh = _projector(guarded_page(page.context.browser))
     try:
         fresh.goto(greedy_link)
         expect(fresh.get_by_role("heading", name="A greedy step")).to_be_visible()

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from .browser import assert_clean, go_to_chart, wait_idle
+from .browser import SCREEN_720, assert_clean, go_to_chart, wait_idle
 
 pytestmark = pytest.mark.browser
 
-SCREEN = {"width": 1280, "height": 720}
 PAGES = {
     "data": "Data",
     "rank": "Rank features",
@@ -49,7 +48,7 @@ def test_presentation_pages_fit_1280_by_720(page, st_server, shots):
         mode at 1280 x 720: the main chart ends above the fold, its text is 16 px
         or more, and on the aggregation and greedy pages the Play button is right
     above the chart, also above the fold."""
-    page.set_viewport_size(SCREEN)
+    page.set_viewport_size(SCREEN_720)
     page.set_default_timeout(240_000)  # first opens compute on a loaded machine
     folders = [*shots, *([EXTRA] if EXTRA.is_dir() else [])]
     page.goto(st_server + "/?present=true")  # a teacher's link
@@ -68,12 +67,12 @@ def test_presentation_pages_fit_1280_by_720(page, st_server, shots):
             plays[name] = (box["y"], play["y"], play["y"] + play["height"])
         for folder in folders:
             page.screenshot(path=str(folder / f"present_{name}.png"))
-    assert all(b <= SCREEN["height"] for b in bottoms.values()), bottoms
+    assert all(b <= SCREEN_720["height"] for b in bottoms.values()), bottoms
     assert all(t["n"] > 5 and t["smallest"] >= 16 for t in texts.values()), texts
     # Play above the chart it steps, both above the fold (Score's Play steps
     # the 2x2 table's labels, under the heatmap and its one-line expander)
     for name in ("aggregation", "greedy"):
         top, play, play_bottom = plays[name]
-        assert play < top and play_bottom <= SCREEN["height"], plays
+        assert play < top and play_bottom <= SCREEN_720["height"], plays
     assert plays["score"][1] > bottoms["score"], plays
     assert_clean(page)

@@ -15,11 +15,10 @@ import json
 
 import pytest
 
-from .browser import assert_clean, go_to_chart, wait_idle
+from .browser import SCREEN_720, assert_clean, go_to_chart, wait_idle
 
 pytestmark = pytest.mark.browser
 
-SCREEN = {"width": 1280, "height": 720}
 PAGES = {
     "average_ranks": "Average ranks",
     "similarity": "Similarity",
@@ -68,7 +67,7 @@ def test_presentation_mode_fits_1280_by_720_and_no_title_overlaps(
     """Check each analysis page in presentation mode at 1280 x 720: the main
     chart ends above the fold and none of its titles overlap; and that no
     titles overlap without presentation mode either."""
-    page.set_viewport_size(SCREEN)
+    page.set_viewport_size(SCREEN_720)
     page.set_default_timeout(240_000)  # first opens compute on a loaded machine
     bottoms, overlaps, counts = {}, {}, {}
     page.goto(st_server + "/?present=true")  # a teacher's link
@@ -93,7 +92,7 @@ def test_presentation_mode_fits_1280_by_720_and_no_title_overlaps(
             page.evaluate("window.scrollTo(0, 0)")
             for folder in shots:
                 page.screenshot(path=str(folder / f"present_{path}_{mode}.png"))
-    assert all(b <= SCREEN["height"] for b in bottoms.values()), bottoms
+    assert all(b <= SCREEN_720["height"] for b in bottoms.values()), bottoms
     # the check saw the texts it compares: panel titles and axis titles
     assert counts["budget present"]["panel"] == 2, counts
     assert counts["average_ranks default"]["xtitle"] >= 2, counts
