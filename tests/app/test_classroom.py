@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..fresh import run_fresh
 from .conftest import TOY_XML, new_app, open_page, toy_arff, upload, upload_toy
 
 
@@ -66,24 +67,6 @@ def test_the_same_experiment_in_two_sessions_writes_two_result_folders():
     assert (folders[1] / "results.csv").is_file()
 
 
-def _fresh_interpreter(code: str):
-    """Run ``code`` in a new Python in the project root; fail on a non-zero exit."""
-    import subprocess
-    import sys
-
-    from .conftest import ROOT
-
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out
-
-
 def test_sessions_starting_together_import_the_app_once(tmp_path):
     """Check: 4 threads (4 first script runs) calling warmup.import_all at once
     in a fresh interpreter all return without error, with every ui.sections
@@ -106,8 +89,7 @@ def test_sessions_starting_together_import_the_app_once(tmp_path):
         "assert 'pandas' in sys.modules and hasattr(sys.modules['pandas'], 'Series')\n"
         "print('ok')\n"
     )
-    out = _fresh_interpreter(code)
-    assert out.stdout.strip().endswith("ok")
+    assert run_fresh(code).endswith("ok")
 
 
 def test_import_all_freezes_the_imported_objects_out_of_the_collector(tmp_path):
@@ -131,8 +113,7 @@ def test_import_all_freezes_the_imported_objects_out_of_the_collector(tmp_path):
         "assert len(gc.get_objects()) < frozen / 10, len(gc.get_objects())\n"
         "print('ok', frozen)\n"
     )
-    out = _fresh_interpreter(code)
-    assert out.stdout.strip().startswith("ok")
+    assert run_fresh(code).startswith("ok")
 
 
 def test_the_first_page_imports_only_what_it_needs_and_the_rest_follows(tmp_path):
@@ -165,8 +146,7 @@ def test_the_first_page_imports_only_what_it_needs_and_the_rest_follows(tmp_path
         "assert warmup._IMPORTED and warmup._IMPORTS.acquire(blocking=False)\n"
         "print('ok')\n"
     )
-    out = _fresh_interpreter(code)
-    assert out.stdout.strip().endswith("ok")
+    assert run_fresh(code).endswith("ok")
 
 
 def test_leaving_settling_imports_the_rest_in_a_daemon_thread(tmp_path):
@@ -185,8 +165,7 @@ def test_leaving_settling_imports_the_rest_in_a_daemon_thread(tmp_path):
         "assert gc.get_freeze_count() > 50_000\n"
         "print('ok')\n"
     )
-    out = _fresh_interpreter(code)
-    assert out.stdout.strip().endswith("ok")
+    assert run_fresh(code).endswith("ok")
 
 
 def test_a_page_run_slips_in_between_the_background_imports(tmp_path):
@@ -216,5 +195,4 @@ def test_a_page_run_slips_in_between_the_background_imports(tmp_path):
         "assert warmup._IMPORTED and 'mlfs_slow_b' in sys.modules\n"
         "print('ok')\n"
     )
-    out = _fresh_interpreter(code)
-    assert out.stdout.strip().endswith("ok")
+    assert run_fresh(code).endswith("ok")
