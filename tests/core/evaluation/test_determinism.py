@@ -84,12 +84,11 @@ def test_cli_verify_exit_status(tmp_path, shared_datasets, capsys):
 @pytest.mark.parametrize("protocol", ["protocol_a", "protocol_b"])
 def test_shipped_sample_results_are_what_this_engine_computes(protocol):
     """Check the app's precomputed sample results reproduce exactly (6 fits)."""
-    from pathlib import Path
-
+    from mlfs_core.data.bundled import SAMPLE_DIR
     from mlfs_core.evaluation import load_config
     from mlfs_core.evaluation.io import EXACT_FLOATS
 
-    folder = Path(__file__).resolve().parents[3] / "sample_data" / "results"
+    folder = SAMPLE_DIR / "results"
     config = load_config(folder / f"{protocol}.toml")
     stored = pd.read_csv(folder / protocol / "results.csv", **EXACT_FLOATS)
     check = verify_experiment(config, stored, sample=6, seed=0)

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import gzip
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from mlfs_core.data.bundled import SAMPLE_DIR
 from mlfs_core.errors import MLFSError
 from mlfs_core.evaluation import read_results, read_selections
 
 from ...fresh import imported_after
 
-ROOT = Path(__file__).resolve().parents[3]
-SAMPLE_RESULTS = ROOT / "sample_data" / "results"
+SAMPLE_RESULTS = SAMPLE_DIR / "results"  # the bundled sample's precomputed results
 RESULTS_CSV = (
     "dataset,protocol,method,budget,fold,repeat,metric,value\n"
     "d,A,MaxCS,2,0,0,micro_f1,0.5\n"
