@@ -195,6 +195,27 @@ def test_fractional_count_budget_is_an_error_not_a_silent_10():
     assert at.button(key="exp_run").disabled
 
 
+def test_protocol_b_offers_the_registered_evaluations(monkeypatch):
+    """Check the Evaluation box offers the definitions, then the registry's
+    presets and conventions, a plug-in's convention included."""
+    from mlfs_core.evaluation import conventions
+
+    mine = conventions.Convention(
+        "ours_only", aspect="label_metrics", choice="mine", description="my rule"
+    )
+    monkeypatch.setitem(conventions.CONVENTIONS, mine.name, mine)
+    at = open_page(new_app(), "experiment")
+    at.radio(key="exp_protocol").set_value("B").run()
+    box = at.selectbox(key="exp_evaluation")
+    assert box.options[0] == "as METHODS.md defines it"
+    assert "ours_only alone: my rule" in box.options
+    want = [*conventions.PRESETS, *conventions.CONVENTIONS]
+    assert "reference-code" in want  # the papers' package registers its code's
+    assert len(box.options) == 1 + len(want)
+    shown = [f"{name}: all of" for name in conventions.PRESETS]
+    assert all(any(o.startswith(s) for o in box.options) for s in shown)
+
+
 def test_protocol_b_evaluation_choice_reaches_the_config_and_the_results():
     """Check the Evaluation box: the authors' evaluation runs with its own metrics
     (weighted F1 drawn after the run), a convention alone is saved in the config,

@@ -33,8 +33,8 @@ from .experiment import (
 )
 
 PROTOCOLS = {
-    "A": "paper 000: k-fold CV, BR + linear SVM, budgets in % of M",
-    "B": "paper 001: train/test split, ML-kNN, top-k budgets",
+    "A": "k-fold CV, BR + linear SVM, budgets in % of M",
+    "B": "train/test split, ML-kNN, top-k budgets",
 }
 SPLITS = ["own", "holdout", "cv"]
 CONFIG_UPLOAD = "exp_config_upload"
@@ -119,8 +119,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
         label,
         "1",
         help=f"A whole number from {lo} to {hi}: how many times each method that "
-        f"draws at random runs (of those chosen: {', '.join(drawn) or 'none'}); "
-        "paper 000 averages 3 runs.",
+        f"draws at random runs (of those chosen: {', '.join(drawn) or 'none'}).",
         **links.bound(f"exp_repeats_{protocol}"),
     )
     scaling, binarize = _input_settings(protocol)
@@ -139,26 +138,37 @@ def settings(dataset_names: list[str], current: str) -> dict:
         values["evaluation"] = _labelled_choice(
             st,
             "Evaluation",
-            EVALUATIONS,
+            evaluations(),
             "exp_evaluation",
             "How the selected features are evaluated: METHODS.md's protocol "
-            "B, the ATR authors' published code (paper 001's own numbers), or one "
-            "of that code's four conventions alone, to see which one moves a "
-            "method. The authors' conventions compare distances of the "
-            "discretized codes, so they need the scaling 'none'.",
+            "B, a set of conventions a plug-in registered (e.g. a published "
+            "method's own code), or one convention alone, to see which one "
+            "moves a method. Conventions that compare distances of discretized "
+            "codes need the scaling 'none'.",
         )
     return values
 
 
-EVALUATIONS = {
-    "definition": "as METHODS.md defines it",
-    "reference-code": "as the ATR authors' code does (all four conventions)",
-    "split": "their convention alone: Mulan's predefined split",
-    "mlknn": "their convention alone: each training sample its own neighbour",
-    "ranking_on_predictions": "their convention alone: ranking metrics on 0/1",
-    "weighted_and_drop": "their convention alone: weighted F1/Jaccard",
-}
-"""Protocol B's evaluations offered on the page (``ProtocolConfig.evaluation``)."""
+def evaluations() -> dict[str, str]:
+    """Protocol B's evaluations offered on the page (``ProtocolConfig.evaluation``).
+
+    The definitions, then the registry's (:mod:`mlfs_core.evaluation.conventions`,
+    filled by plug-ins): each preset (a set of conventions, e.g. a published
+    method's own code), then each convention alone.
+
+    Returns
+    -------
+    dict
+        Evaluation name -> the text the page shows for it.
+    """
+    from mlfs_core.evaluation import conventions
+
+    offered = {conventions.DEFINITION: "as METHODS.md defines it"}
+    for name, members in conventions.PRESETS.items():
+        offered[name] = f"{name}: all of {', '.join(members)}"
+    for name, convention in conventions.CONVENTIONS.items():
+        offered[name] = f"{name} alone: {convention.description or convention.choice}"
+    return offered
 
 
 SCALINGS = {
@@ -251,7 +261,7 @@ def _apply_config() -> None:
     if name == "B":
         _set("exp_split", proto.split)
         scaling = proto.classifier.params.get("scaling", "none")
-        if proto.evaluation in EVALUATIONS:
+        if proto.evaluation in evaluations():
             _set("exp_evaluation", proto.evaluation)
     else:
         scaling = proto.scaling
