@@ -26,6 +26,7 @@ import argparse
 import shutil
 import sys
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ConfigError
@@ -211,6 +212,22 @@ def with_splits_dir(config, environ=None):
     return replace(config, protocol=replace(config.protocol, splits_dir=folder))
 
 
+def metric_names(values: Sequence[str] | None) -> tuple[str, ...] | None:
+    """Metric names from ``--summary-metric`` values (repeatable, comma lists).
+
+    Examples
+    --------
+    >>> metric_names(["micro_f1,hamming_loss", "macro_f1", "micro_f1"])
+    ('micro_f1', 'hamming_loss', 'macro_f1')
+    >>> metric_names(None) is None
+    True
+    """
+    if not values:
+        return None
+    names = [n.strip() for item in values for n in item.split(",") if n.strip()]
+    return tuple(dict.fromkeys(names)) or None
+
+
 def run_experiment_command(args: argparse.Namespace) -> int:
     """Run ``mlfs experiment``; returns the exit status (ConfigError propagates).
 
@@ -269,28 +286,26 @@ def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> 
     """The run proper, under the output folder's lock."""
     from .._entries import CacheEntryWarning
     from ..evaluation.config import load_config
-    from ..evaluation.dense import DenseDataWarning, warn_dense_data
+    from ..evaluation.dense import DenseDataWarning
     from ..evaluation.runner import plan_experiment
-    from ..report import summary_metrics
 
     _check_out(out, getattr(args, "overwrite", False), created)
     config = with_splits_dir(load_config(args.config))
     _print_plugins(config)
-    metrics = summary_metrics(getattr(args, "summary_metric", None))
+    metrics = metric_names(getattr(args, "summary_metric", None))
     unknown = [m for m in metrics or () if m not in config.protocol.metrics]
     if unknown:
         raise ConfigError(
             f"--summary-metric: {', '.join(unknown)} not among the config's "
             f"protocol.metrics ({', '.join(config.protocol.metrics)})"
         )
-    plan = plan_experiment(  # every config and data error, before any work
-        config,
-        max_tasks=getattr(args, "max_tasks", None),
-        max_memory=getattr(args, "max_memory", None),
-    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DenseDataWarning)
-        warn_dense_data(plan)
+        plan = plan_experiment(  # every config and data error, before any work
+            config,
+            max_tasks=getattr(args, "max_tasks", None),
+            max_memory=getattr(args, "max_memory", None),
+        )
     for w in caught:
         print(f"mlfs experiment: warning: {w.message}", file=sys.stderr)
     with warnings.catch_warnings():

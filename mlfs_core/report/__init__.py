@@ -26,7 +26,6 @@ from ._summary import (
     markdown_table,
     reuse_line,
     summary_markdown,
-    summary_metrics,
     summary_metrics_of,
 )
 from ._tables import analysis_tables, curves_table
@@ -44,7 +43,6 @@ __all__ = [
     "readme_markdown",
     "reuse_line",
     "summary_markdown",
-    "summary_metrics",
     "summary_metrics_of",
     "write_outputs",
 ]

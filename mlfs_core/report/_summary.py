@@ -20,23 +20,6 @@ from ..evaluation.runner import ExperimentResult
 SUMMARY_FILE = "summary.md"
 
 
-def summary_metrics(text: str | Sequence[str] | None) -> tuple[str, ...] | None:
-    """Metric names from ``--summary-metric`` values (repeatable, comma lists).
-
-    Examples
-    --------
-    >>> summary_metrics(["micro_f1,hamming_loss", "macro_f1"])
-    ('micro_f1', 'hamming_loss', 'macro_f1')
-    >>> summary_metrics(None) is None
-    True
-    """
-    if text is None:
-        return None
-    items = [text] if isinstance(text, str) else list(text)
-    names = [n.strip() for item in items for n in item.split(",") if n.strip()]
-    return tuple(dict.fromkeys(names)) or None
-
-
 def summary_metrics_of(
     results: pd.DataFrame, metrics: Sequence[str] | None
 ) -> tuple[str, ...]:

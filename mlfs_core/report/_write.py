@@ -28,7 +28,7 @@ def write_outputs(
         :func:`~mlfs_core.evaluation.outputs.write_run_files`, which writes
         the run's own files first.
     summary_metrics : sequence of str, optional
-        The metrics ``summary.md`` reports (:func:`summary_metrics`; default
+        The metrics ``summary.md`` reports (default
         micro-F1 when the results hold it, else their first metric).
 
     Returns

@@ -91,9 +91,6 @@ def run_experiment(
         Presence-based scores on dense numeric data (the message says what
         to do).
     """
-    from ..dense import warn_dense_data
-
     plan = plan_experiment(config)
-    warn_dense_data(plan)
     outcome = execute_plan(plan, cache_dir=cache_dir, n_jobs=n_jobs, progress=progress)
     return result_tables(outcome)

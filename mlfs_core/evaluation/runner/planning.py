@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..config import ExperimentConfig
+from ..dense import warn_dense_data
 from .bounds import check_memory, check_task_count
 from .fits import fit_key, task_seed
 from .keys import task_key
@@ -131,13 +132,22 @@ def plan_experiment(
     ConfigError
         For any invalid part of ``config``, or a run above the limits, with
         the estimate (before any work).
+
+    Warns
+    -----
+    DenseDataWarning
+        Presence-based scores on dense numeric data, one per dataset
+        (:func:`~mlfs_core.evaluation.dense.warn_dense_data`; the message says
+        what to do).
     """
     check_task_count(config, max_tasks)
     datasets, methods = prepare(config)
     check_memory(datasets, methods, config.protocol, max_memory)
     selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
     fits = [FitTask(*f) for f in _fit_grid(selections)]
-    return Plan(config, tuple(selections), tuple(fits))
+    plan = Plan(config, tuple(selections), tuple(fits))
+    warn_dense_data(plan)
+    return plan
 
 
 def plan_feature_names(plan: Plan) -> dict:
