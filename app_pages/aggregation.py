@@ -20,10 +20,7 @@ step_area, chart_area, note_area, options = presentation.headed(
     "Measure, aggregation, features",
     steps=True,
 )
-name, key = widgets.current_dataset()
-if not widgets.load_or_error(key, dense_note_apart=True):
-    st.stop()
-_, features, labels = cached.names(key)
+name, key, features, labels = learn.loaded_dataset()
 seed = widgets.seed()
 
 with options:

@@ -25,10 +25,7 @@ st.caption(
 # one indicator for the whole first open: its parts are each shorter than
 # a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
 with st.spinner("Scoring the features ..."):
-    name, key = widgets.current_dataset()
-    if not widgets.load_or_error(key, dense_note_apart=True):
-        st.stop()
-    _, features, labels = cached.names(key)
+    name, key, features, labels = learn.loaded_dataset()
 
     cols = st.columns([3, 2, 2])
     binarize = learn.present_when(cols[2], key="score_rule")

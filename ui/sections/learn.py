@@ -11,7 +11,7 @@ from mlfs_core.explain import readable, term_names
 from mlfs_core.selectors import default_methods, families
 from mlfs_core.selectors.greedy import IT_METHODS
 
-from .. import cached, links
+from .. import cached, links, widgets
 from ..datasets import DatasetKey
 from ..widgets import ordinal, plural
 
@@ -31,6 +31,24 @@ DENSE_CURE = (
     "present = above the feature's median)"
 )
 """What the dense-data note tells a Learn page's reader to do."""
+
+
+def loaded_dataset() -> tuple[str, DatasetKey, list[str], list[str]]:
+    """The sidebar's dataset, loaded, for a Learn page.
+
+    A dataset that does not load shows its error and stops the page
+    (``st.stop``); a dense-data note is shown apart, near the chart.
+
+    Returns
+    -------
+    tuple
+        ``(name, key, feature names, label names)``.
+    """
+    name, key = widgets.current_dataset()
+    if not widgets.load_or_error(key, dense_note_apart=True):
+        st.stop()
+    _, features, labels = cached.names(key)
+    return name, key, features, labels
 
 
 def present_when(column, *, key: str) -> str:
