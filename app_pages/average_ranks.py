@@ -17,7 +17,7 @@ chart_area, options = presentation.headed(
 # (its parts are each shorter than a spinner's delay), a spinner after
 with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
     with options:
-        ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
+        ref, table = widgets.chosen_results(protocol="A")
     step(0.2)
 
     n_datasets = len(widgets.datasets_in(table))

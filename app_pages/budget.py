@@ -88,7 +88,7 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
 # a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
 with st.spinner("Averaging over folds and drawing the curves ..."):
     with options:
-        ref, table = widgets.chosen_results(prefer=("paper 001 study", "protocol b"))
+        ref, table = widgets.chosen_results(protocol="B")
         metric, methods = widgets.metric_and_methods(table, key="budget")
     curves = widgets.call_or_error(
         "No curves here", cached.curves, ref, metric, methods

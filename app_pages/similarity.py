@@ -14,7 +14,7 @@ chart_area, options = presentation.headed(
     "Results, methods, budget and notes",
 )
 with options:
-    ref, table = widgets.chosen_results(prefer=("paper 000 study", "protocol a"))
+    ref, table = widgets.chosen_results(protocol="A")
     methods = widgets.methods_picker(table, key="sim")
     by = widgets.budget_axis(table.dropna(axis=1, how="all"))
     budget = widgets.budget_slider(

@@ -152,20 +152,34 @@ def _remember_choice() -> None:
     st.session_state[state.RESULTS_SOURCE] = st.session_state["results_source_widget"]
 
 
-def choose_source(*, prefer: tuple[str, ...] = ()) -> ResultsRef | None:
+def _protocol_of(folder: Path | None) -> str | None:
+    """The protocol of a results folder's first row (None: no readable results)."""
+    if folder is None or not data_file(folder, RESULTS_FILE).is_file():
+        return None
+    try:
+        first = pd.read_csv(data_file(folder, RESULTS_FILE), nrows=1)
+        return str(first["protocol"].iloc[0])
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
+
+def choose_source(*, protocol: str | None = None) -> ResultsRef | None:
     """Radio of the results sources (remembered across pages) -> the chosen folder.
 
-    When the session has not chosen yet, the first source whose label contains
-    one of the ``prefer`` texts (tried in order, case-insensitive) is chosen,
-    e.g. ``("paper 001 study", "protocol b")`` on Metric vs budget: the studies
-    cover several datasets, so their average ranks are not one dataset's.
+    When the session has not chosen yet, the first registered study whose
+    results are of ``protocol`` is chosen, else the first other source of it
+    (e.g. ``"B"`` on Metric vs budget: the studies cover several datasets, so
+    their average ranks are not one dataset's), else the first source.
     """
     studies = study_sources()
     sources = available_sources(studies)
     labels = list(sources)
     current = st.session_state.get(state.RESULTS_SOURCE)
     if current not in labels:
-        preferred = [s for p in prefer for s in labels if p in s.lower()]
+        ordered = [*studies, *(s for s in labels if s not in studies)]
+        preferred = [
+            s for s in ordered if protocol and _protocol_of(sources[s]) == protocol
+        ]
         current = (preferred or labels)[0]
     st.radio(
         "Results to analyse",

@@ -632,9 +632,11 @@ def datasets_in(table: pd.DataFrame) -> list[str]:
     return [str(d) for d in pd.unique(table["dataset"])]
 
 
-def chosen_results(*, prefer: tuple[str, ...]) -> tuple[ResultsRef, pd.DataFrame]:
-    """Results-source radio, then the chosen table; stops the page if there is none."""
-    ref = choose_source(prefer=prefer)
+def chosen_results(*, protocol: str) -> tuple[ResultsRef, pd.DataFrame]:
+    """Results-source radio (opening on results of ``protocol``, see
+    :func:`ui.results.choose_source`), then the chosen table; stops the page
+    if there is none."""
+    ref = choose_source(protocol=protocol)
     table = (
         None
         if ref is None

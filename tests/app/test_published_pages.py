@@ -203,3 +203,20 @@ def test_without_the_papers_package_no_study_is_a_source(without_papers, page, w
     assert "pip install -e ./mlfs_papers" in INSTALL
     assert widget not in [r.key for r in at.radio]
     assert charts(at)  # the sample's are drawn
+
+
+def test_the_pages_open_on_a_registered_study_of_their_protocol(monkeypatch):
+    """Check a page opens on the first registered study whose results are of
+    its protocol, whatever the study's label (A: Average ranks, B: Metric vs
+    budget), before the sample of that protocol."""
+    import dataclasses
+
+    from mlfs_core import published as registry
+
+    entry = registry.get_published("paper000")
+    renamed = dataclasses.replace(entry, results_label="My study")
+    monkeypatch.setitem(registry._REGISTRY, "paper000", renamed)
+    at = open_page(new_app(), "average_ranks")
+    assert at.radio(key="results_source_widget").value == "My study"
+    at = open_page(new_app(), "budget")
+    assert at.radio(key="results_source_widget").value == "Paper 001 study"
