@@ -132,7 +132,8 @@ st.dataframe(
 
 st.subheader("Two aggregations side by side: Mean vs Max at low budgets")
 st.caption(
-    "Paper 000 finds that with few features the aggregation matters most. For "
+    "Spolaôr and Tsoumakas (2013) find that with few features the aggregation "
+    "matters most. For "
     "each label, count how many of its own 10 best features each method has "
     "selected: labels left at 0 get nothing of their own."
 )

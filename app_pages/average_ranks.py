@@ -1,4 +1,5 @@
-"""Average ranks: paper 000 Figure 1, Tables 4/5, Friedman test and CD diagram."""
+"""Average ranks (as Spolaôr and Tsoumakas (2013), Figure 1, Tables 4/5), the
+Friedman test and the CD diagram."""
 
 import streamlit as st
 
@@ -26,14 +27,15 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
             st.info(
                 'These results cover one dataset, so each "average" rank is just '
                 "that dataset's rank (std 0) and there is no Friedman test: average "
-                "ranks need results on at least 2 datasets (e.g. the Paper 000 "
+                "ranks need results on at least 2 datasets (e.g. a registered "
                 "study)."
             )
         metric, methods = widgets.metric_and_methods(table, key="ranks")
         by_measure = st.toggle(
             "A panel per measure (rank CS and BNS methods separately)",
             value=True,
-            help="As paper 000's Figure 1: each panel ranks one measure's methods, "
+            help="As Spolaôr and Tsoumakas (2013), Figure 1: each panel ranks "
+            "one measure's methods, "
             "with the baselines RFS and AF in every panel as references.",
             **links.bound("ranks_by_measure"),
         )

@@ -1,4 +1,5 @@
-"""Metric vs budget: paper 001 Figures 1-6 and the per-dataset means (Tables 3-8)."""
+"""Metric vs budget: curves of a metric over budgets, per dataset, and the
+per-dataset means."""
 
 import streamlit as st
 

@@ -20,7 +20,9 @@ with st.container() if presentation.is_on() else options:
     loaded = widgets.load_or_error(key, notes_expanded=True)
 if loaded:
     with options:
-        st.subheader(f"Statistics of {name} (as in paper 000, Table 3)")
+        st.subheader(
+            f"Statistics of {name} (as in Spolaôr and Tsoumakas (2013), Table 3)"
+        )
         st.dataframe(uploads.stats_table(name, cached.stats(key)), hide_index=True)
         _, features, labels = cached.names(key)
         st.caption(uploads.label_summary(labels, len(features)))

@@ -17,7 +17,8 @@ if presenting:
         "The heatmap's measure and features", icon=":material/tune:"
     )
 st.caption(
-    "Paper 000 scores every feature once per label (Binary Relevance) from a 2x2 "
+    "Spolaôr and Tsoumakas (2013) score every feature once per label (Binary "
+    "Relevance) from a 2x2 "
     "table: in how many samples the feature is present or absent, and the label "
     "positive or negative. Pick a feature and a label to see the numbers, or "
     "press Play to see them for every label in turn."

@@ -10,7 +10,7 @@ chart_area, options = presentation.headed(
     "Similarity of selected subsets",
     "Kuncheva's index of two equal-size subsets: 1 = identical, 0 = the "
     "overlap expected by chance, negative = less overlap than chance; averaged "
-    "over folds and datasets (paper 000, Table 6).",
+    "over folds and datasets (as in Spolaôr and Tsoumakas (2013), Table 6).",
     "Results, methods, budget and notes",
 )
 with options:

@@ -111,7 +111,8 @@ def _load(key: DatasetKey):
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def stats(key: DatasetKey) -> dict:
-    """Paper 000 Table 3 statistics of the dataset: N, M, q, LC, LD, DC."""
+    """The dataset's statistics as in Spolaôr and Tsoumakas (2013), Table 3:
+    N, M, q, LC, LD, DC."""
     return load(key).stats()
 
 

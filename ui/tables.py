@@ -38,7 +38,8 @@ def show_wide(make: Callable[[list | None], Styler], columns: list) -> None:
 def mean_std_styler(
     ranks: pd.DataFrame, *, by: str, best: str = "best", columns: list | None = None
 ) -> Styler:
-    """Paper 000 Tables 4/5: rows budgets, columns methods, "mean (std)", best bold.
+    """Mean ranks as in Spolaôr and Tsoumakas (2013), Tables 4/5: rows budgets,
+    columns methods, "mean (std)", best bold.
 
     ``ranks`` is the long output of ``rank_table`` (``<by>, method, mean, std,
     best``); the best cell per row is bold, as in the paper. ``columns``

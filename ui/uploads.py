@@ -169,7 +169,8 @@ def _load_upload() -> None:
 
 
 def stats_table(name: str, stats: dict) -> pd.DataFrame:
-    """One-row table in paper 000 Table 3 order: Name, N, M, q, LC, LD, DC."""
+    """One-row table in the order of Spolaôr and Tsoumakas (2013), Table 3:
+    Name, N, M, q, LC, LD, DC."""
     row = {"Name": name, **{k: stats[k] for k in ("N", "M", "q", "LC", "LD", "DC")}}
     table = pd.DataFrame([row])
     return table.round({"LC": 2, "LD": 3})

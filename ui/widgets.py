@@ -286,12 +286,12 @@ def _option_widget(method: str, option: Option, *, key: str) -> object:
 
 DEFAULT_METRICS = ("micro_f1", "example_f1", "weighted_f1")
 """The metric every analysis page opens on: the first of these a results table
-holds. micro-F1 is paper 000's headline metric, and both studies (paper 000's
-protocol A and paper 001's protocol B) hold it, so Average ranks and Metric
-vs budget open on the same metric; the sample's protocol B results lack it
-and open on example-F1 (which both protocols compute), the ATR authors'
-evaluation on its weighted F1. A higher-is-better metric: "up is better" on
-every page."""
+holds. micro-F1 is the headline metric of protocol A's publication, and
+studies of both protocols hold it, so Average ranks and Metric vs budget open
+on the same metric; the sample's protocol B results lack it and open on
+example-F1 (which both protocols compute), an evaluation under the
+conventions of a method's own code on its weighted F1. A higher-is-better
+metric: "up is better" on every page."""
 METRIC_MEMORY = "_chosen_metric"
 """Session key of the metric last chosen on any analysis page: the next page
 opens on it when its results hold it."""
@@ -450,7 +450,7 @@ def budget_text(value: float, by: str) -> str:
 def default_budget(budgets: list[float], by: str) -> float:
     """The budget an analysis page opens at: one where the methods differ.
 
-    Percent budgets (paper 000): 50 %, or the nearest run. Feature counts
+    Percent budgets (protocol A): 50 %, or the nearest run. Feature counts
     (protocol B): k = 10 when that was run, else the middle of the range, so
     no page opens at one feature (where every subset is alike).
 

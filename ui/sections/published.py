@@ -2,8 +2,9 @@
 
 Used by the Average ranks page (rank tables) and the Similarity page (a
 similarity matrix) when their results source is a study a plug-in registered
-published numbers for (:mod:`mlfs_core.published`; the two papers' package
-``mlfs_papers`` registers the Paper 000 study's Tables 4-6). The comparisons
+published numbers for (:mod:`mlfs_core.published`; e.g. the papers' package
+``mlfs_papers`` registers one publication's rank tables and similarity matrix).
+The comparisons
 are the plug-in's (through :mod:`ui.cached`); this module only lays them out.
 """
 
