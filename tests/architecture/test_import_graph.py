@@ -26,7 +26,8 @@ def _modules() -> dict[str, Path]:
     found = {}
     for tree in TREES:
         for path in sorted((ROOT / tree).rglob("*.py")):
-            found[_module_name(path)] = path
+            if "build" not in path.relative_to(ROOT).parts:  # a wheel's build folder
+                found[_module_name(path)] = path
     return found
 
 

@@ -102,11 +102,18 @@ def wheel_files(engine_build) -> set[str]:
     }
 
 
+BUILD_LEFTOVERS = ("__pycache__", "build", "dist")
+"""Folders a build leaves in the checkout (``pip wheel ./mlfs_papers`` builds
+in place): not the project's files."""
+
+
 def _checkout_files(folder: str, pattern: str) -> set[str]:
     return {
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / folder).glob(pattern)
-        if p.is_file() and "__pycache__" not in p.parts
+        if p.is_file()
+        and not set(BUILD_LEFTOVERS) & set(p.relative_to(ROOT).parts)
+        and not any(part.endswith(".egg-info") for part in p.parts)
     }
 
 
