@@ -177,10 +177,10 @@ def choose_source(*, protocol: str | None = None) -> ResultsRef | None:
     current = st.session_state.get(state.RESULTS_SOURCE)
     if current not in labels:
         ordered = [*studies, *(s for s in labels if s not in studies)]
-        preferred = [
-            s for s in ordered if protocol and _protocol_of(sources[s]) == protocol
-        ]
-        current = (preferred or labels)[0]
+        current = next(  # reads results until the first of the protocol, no more
+            (s for s in ordered if protocol and _protocol_of(sources[s]) == protocol),
+            labels[0],
+        )
     st.radio(
         "Results to analyse",
         labels,

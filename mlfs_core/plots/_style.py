@@ -114,11 +114,6 @@ def method_styles(methods: Sequence[str]) -> dict[str, dict[str, str]]:
     return {m: looks[m] for m in ordered}
 
 
-def method_colors(methods: Sequence[str]) -> dict[str, str]:
-    """Map each method name to its colour of :func:`method_styles`."""
-    return {m: s["color"] for m, s in method_styles(methods).items()}
-
-
 def highlighted(highlight: str | Sequence[str] | None) -> frozenset[str]:
     """The set of highlighted method names (empty: nothing is highlighted)."""
     if highlight is None:
