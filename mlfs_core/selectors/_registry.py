@@ -34,6 +34,7 @@ from ._spec import (
     checked_spec,
     spec_from_function,
 )
+from .field import field_specs
 from .filter import filter_specs
 from .greedy import greedy_specs
 
@@ -60,6 +61,10 @@ FAMILIES = MappingProxyType(
     {
         "score-aggregation": "Score + aggregation",
         "information-theoretic": "Information-theoretic greedy filters",
+        "sparse-regression": "Sparse regression",
+        "spectral": "Spectral",
+        "instance-based": "Instance-based",
+        "global-information": "Global information-theoretic",
         "baseline": "Baselines",
         "extra": "Extra measures + aggregation",
     }
@@ -70,7 +75,7 @@ _TITLES = {**FAMILIES, "user": "Your methods"}  # "user": a plain function's fam
 
 
 def _built_in() -> dict[str, MethodSpec]:
-    specs = [*filter_specs(), *greedy_specs()]
+    specs = [*filter_specs(), *greedy_specs(), *field_specs()]
     rank = {family: i for i, family in enumerate(FAMILIES)}
     ordered = sorted(specs, key=lambda s: rank[s.family])  # stable within a family
     table: dict[str, MethodSpec] = {}

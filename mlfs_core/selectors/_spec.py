@@ -49,12 +49,16 @@ class Ranking:
         Per-label scores where the method has them (CS/BNS family).
     criterion_path : ndarray of shape (k,) or None
         Greedy methods: the criterion value of each feature when it was selected.
+    objective_path : ndarray of shape (n_iterations + 1,) or None
+        Iterative methods (sparse regression): the objective at the starting
+        point, then after each iteration.
     """
 
     order: np.ndarray
     scores: np.ndarray
     label_scores: np.ndarray | None = None
     criterion_path: np.ndarray | None = None
+    objective_path: np.ndarray | None = None
 
 
 REFERENCE_KINDS = {

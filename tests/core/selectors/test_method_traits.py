@@ -41,6 +41,10 @@ def test_built_in_families_are_concepts_with_one_title_each():
     assert list(FAMILIES) == [
         "score-aggregation",
         "information-theoretic",
+        "sparse-regression",
+        "spectral",
+        "instance-based",
+        "global-information",
         "baseline",
         "extra",
     ]
