@@ -26,7 +26,7 @@ INFORMATION_THEORETIC = [
     *("PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS"),
     "ATR",
 ]
-BASELINES = ["RFS", "AF"]
+BASELINES = ["Random", "AF"]
 EXTRA_MEASURES = ("IG", "OR", "DF")
 # The registry's documented order: the families above, then the extra measures.
 BUILT_IN_ORDER = [
