@@ -273,8 +273,16 @@ def _label_distance(Y: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _abs_differences(Xs, a: np.ndarray, b: np.ndarray):
     if sp.issparse(Xs):
-        return abs(Xs[a] - Xs[b])
+        return sp.csr_matrix(abs(Xs[a] - Xs[b]))
     return np.abs(Xs[a] - Xs[b])
+
+
+def _column_sums(diff, weights: np.ndarray) -> np.ndarray:
+    """``sum_p weights[p] diff[p, i]`` per feature, adding the rows in the same
+    order for every feature (two equal features get equal sums)."""
+    if sp.issparse(diff):
+        return np.asarray(diff.multiply(weights[:, None]).sum(axis=0)).ravel()
+    return (diff * weights[:, None]).sum(axis=0)
 
 
 def relief_weights(Xs, Y: np.ndarray, neighbours: Neighbours) -> np.ndarray:
@@ -304,8 +312,8 @@ def relief_weights(Xs, Y: np.ndarray, neighbours: Neighbours) -> np.ndarray:
         d_y = _label_distance(Y, a, b) / k
         diff = _abs_differences(Xs, a, b)
         n_y += d_y.sum()
-        n_f += np.asarray(diff.T @ np.full(a.size, 1.0 / k)).ravel()
-        n_yf += np.asarray(diff.T @ d_y).ravel()
+        n_f += _column_sums(diff, np.full(a.size, 1.0 / k))
+        n_yf += _column_sums(diff, d_y)
     first = n_yf / n_y if n_y > 0 else np.zeros_like(n_yf)
     rest = m - n_y
     second = (n_f - n_yf) / rest if rest > 1e-9 * max(m, 1) else np.zeros_like(n_f)
