@@ -71,11 +71,13 @@ __all__ = [
     "BLOCK_BYTES",
     "GATHER_ENTRIES",
     "Neighbours",
+    "label_distance",
     "nearest_neighbours",
     "rank_rfml",
     "reference_rows",
+    "ReliefSums",
     "relief_specs",
-    "relief_weights",
+    "relief_sums",
 ]
 
 BLOCK_BYTES = 64 * 1024**2
@@ -266,7 +268,7 @@ def nearest_neighbours(Xs, rows: np.ndarray, k: int) -> Neighbours:
     return Neighbours(rows=rows, index=index, distance=dist)
 
 
-def _label_distance(Y: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def label_distance(Y: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Hamming distance of the label rows ``a`` and ``b`` (pairwise), over q."""
     return (Y[a] != Y[b]).mean(axis=1) if Y.shape[1] else np.zeros(a.size)
 
@@ -285,8 +287,48 @@ def _column_sums(diff, weights: np.ndarray) -> np.ndarray:
     return (diff * weights[:, None]).sum(axis=0)
 
 
-def relief_weights(Xs, Y: np.ndarray, neighbours: Neighbours) -> np.ndarray:
-    """RF-ML's weight of every feature from the references' neighbours.
+@dataclass(frozen=True)
+class ReliefSums:
+    """RF-ML's sums over some references and their neighbours.
+
+    Attributes
+    ----------
+    n_y : float
+        ``N_Y``, the label distances summed (each neighbour weighted 1/k).
+    n_f : ndarray of shape (n_features,)
+        ``N_F``, the feature differences summed.
+    n_yf : ndarray of shape (n_features,)
+        ``N_YF``, the products of the two summed.
+    m : int
+        The number of references.
+    """
+
+    n_y: float
+    n_f: np.ndarray
+    n_yf: np.ndarray
+    m: int
+
+    def weights(self) -> np.ndarray:
+        """``N_YF / N_Y - (N_F - N_YF) / (m - N_Y)``, finite (module docstring)."""
+        n_y, n_f, n_yf, m = self.n_y, self.n_f, self.n_yf, self.m
+        first = n_yf / n_y if n_y > 0 else np.zeros_like(n_yf)
+        rest = m - n_y
+        enough = rest > 1e-9 * max(m, 1)
+        second = (n_f - n_yf) / rest if enough else np.zeros_like(n_f)
+        return first - second
+
+    def __sub__(self, other: ReliefSums) -> ReliefSums:
+        """The sums without ``other``'s references (a part of these)."""
+        return ReliefSums(
+            self.n_y - other.n_y,
+            self.n_f - other.n_f,
+            self.n_yf - other.n_yf,
+            self.m - other.m,
+        )
+
+
+def relief_sums(Xs, Y: np.ndarray, neighbours: Neighbours) -> ReliefSums:
+    """RF-ML's sums ``N_Y``, ``N_F`` and ``N_YF`` over the references' neighbours.
 
     Parameters
     ----------
@@ -299,8 +341,8 @@ def relief_weights(Xs, Y: np.ndarray, neighbours: Neighbours) -> np.ndarray:
 
     Returns
     -------
-    ndarray of shape (n_features,)
-        ``N_YF / N_Y - (N_F - N_YF) / (m - N_Y)``, finite (module docstring).
+    ReliefSums
+        Its :meth:`~ReliefSums.weights` are the features' weights.
     """
     Xs = _as_dense_if_full(Xs)
     m, k = neighbours.index.shape
@@ -309,15 +351,12 @@ def relief_weights(Xs, Y: np.ndarray, neighbours: Neighbours) -> np.ndarray:
     for start in range(0, m, step):
         a = np.repeat(neighbours.rows[start : start + step], k)
         b = neighbours.index[start : start + step].ravel()
-        d_y = _label_distance(Y, a, b) / k
+        d_y = label_distance(Y, a, b) / k
         diff = _abs_differences(Xs, a, b)
         n_y += d_y.sum()
         n_f += _column_sums(diff, np.full(a.size, 1.0 / k))
         n_yf += _column_sums(diff, d_y)
-    first = n_yf / n_y if n_y > 0 else np.zeros_like(n_yf)
-    rest = m - n_y
-    second = (n_f - n_yf) / rest if rest > 1e-9 * max(m, 1) else np.zeros_like(n_f)
-    return first - second
+    return ReliefSums(float(n_y), n_f, n_yf, m)
 
 
 def rank_rfml(
@@ -361,7 +400,7 @@ def rank_rfml(
         scores = np.zeros(n_features)
     else:
         found = nearest_neighbours(Xs, rows, neighbours_k)
-        scores = relief_weights(Xs, Y, found)
+        scores = relief_sums(Xs, Y, found).weights()
     order = np.argsort(-scores, kind="stable")[:k]
     return Ranking(order=order, scores=scores)
 
