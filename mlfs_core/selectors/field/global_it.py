@@ -93,6 +93,9 @@ GRRO_MEMORY_BYTES = 2 * 1024**3
 ABOVE_MAX = ("relevance", "refuse")
 _PAIR_BLOCK = 64
 """Label pairs counted per sparse product in FIMF."""
+_FEATURE_BLOCK = 1 << 20
+"""FIMF scores features in blocks of at most this many (feature, label, cell)
+counts."""
 
 
 def grro_cost(n_samples: int, n_candidates: int, n_labels: int, n_codes: int) -> int:
@@ -373,7 +376,10 @@ def rank_fimf(
     count = m if int(n_candidates) <= 0 else min(int(n_candidates), m)
     chosen = _top(h_f, count)
     scores = np.empty(m)
-    scores[chosen] = fimf_scores(B[:, chosen], Y, int(n_labels))
+    step = max(1, _FEATURE_BLOCK // max(4 * Y.shape[1], 1))
+    for start in range(0, chosen.size, step):  # bounded (features, labels, cells)
+        part = chosen[start : start + step]
+        scores[part] = fimf_scores(B[:, part], Y, int(n_labels))
     others = np.setdiff1d(np.arange(m), chosen)
     scores[others] = _below(scores[chosen], h_f[others])
     order = np.argsort(-scores, kind="stable")[:k]

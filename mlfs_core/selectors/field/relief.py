@@ -82,7 +82,7 @@ __all__ = [
 
 BLOCK_BYTES = 64 * 1024**2
 """Largest distance block (reference rows x n instances, float64): 64 MiB."""
-GATHER_ENTRIES = 1 << 22
+GATHER_ENTRIES = 1 << 21
 """Most (reference feature, other row) minima gathered at once on sparse data."""
 DISTANCE_DECIMALS = 9
 """Distances are rounded to this many decimals before they are compared."""

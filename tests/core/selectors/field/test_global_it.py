@@ -352,3 +352,13 @@ def test_usable_as_every_method_is(method, tmp_path):
     command += ["--method", method, "--k", "3", "--out", str(out)]
     subprocess.run(command, check=True, capture_output=True)
     assert pd.read_csv(out)["feature_index"].tolist() == expected[:3].tolist()
+
+
+def test_fimf_in_feature_blocks_equals_one_block(monkeypatch):
+    """Check that scoring the features a few at a time (bounded memory)
+    changes nothing."""
+    X, Y = _data(seed=12, m=9)
+    whole = compute_ranking(X, Y, "FIMF", n_candidates=7)
+    monkeypatch.setattr(global_it, "_FEATURE_BLOCK", 4 * 4 * 2)  # 2 features a block
+    blocks = compute_ranking(X, Y, "FIMF", n_candidates=7)
+    assert blocks.scores.tobytes() == whole.scores.tobytes()
