@@ -7,6 +7,8 @@ from mlfs_core.selectors.field._scaling import SCALINGS
 from ui import cached, links, presentation, widgets
 from ui.sections import learn
 
+AXIS_TITLE_PX = 30
+
 step_area, chart_area, note_area, options = presentation.headed(
     "Neighbours and weights (RF-ML)",
     "RF-ML (Spolaôr, Cherman, Monard and Lee, 2013) is ReliefF for multi-label "
@@ -76,19 +78,21 @@ if steps is None:
     st.stop()
 
 near = steps.neighbours
+scatter = presentation.under_steps(
+    neighbour_scatter(
+        steps.points,
+        title=f"Instance {reference}: its {steps.k} nearest neighbours "
+        "among the other instances",
+    )
+)
+if presentation.is_on():  # its x-axis title needs a line more above the fold
+    scatter.update_layout(height=scatter.layout.height - AXIS_TITLE_PX)
 with chart_area:
     widgets.show_figure(
-        presentation.under_steps(
-            neighbour_scatter(
-                steps.points,
-                title=f"Instance {reference}: its {steps.k} nearest neighbours "
-                "among the other instances",
-            )
-        ),
+        scatter,
         steps.points,
         key="learn_relief_neighbours",
         filename=f"relief_neighbours_{reference}",
-        main=True,
     )
     if len(steps.points) < steps.n_points:
         st.caption(
