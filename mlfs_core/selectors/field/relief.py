@@ -69,6 +69,7 @@ from ._scaling import SCALING_OPTION, scale
 
 __all__ = [
     "BLOCK_BYTES",
+    "DENSE_COPY_BYTES",
     "GATHER_ENTRIES",
     "Neighbours",
     "label_distance",
@@ -80,15 +81,18 @@ __all__ = [
     "relief_sums",
 ]
 
-BLOCK_BYTES = 64 * 1024**2
-"""Largest distance block (reference rows x n instances, float64): 64 MiB."""
+BLOCK_BYTES = 16 * 1024**2
+"""Largest distance block (reference rows x n instances, float64): 16 MiB
+(the neighbour search holds about five arrays of that size at once)."""
 GATHER_ENTRIES = 1 << 21
 """Most (reference feature, other row) minima gathered at once on sparse data."""
 DISTANCE_DECIMALS = 9
 """Distances are rounded to this many decimals before they are compared."""
 DENSE_FILL = 0.25
 """A sparse scaled ``X`` at least this full is compared densely, when its
-dense copy fits in :data:`BLOCK_BYTES` times 8."""
+dense copy fits in :data:`DENSE_COPY_BYTES`."""
+DENSE_COPY_BYTES = 512 * 1024**2
+"""Largest dense copy of a densely filled sparse ``X`` (512 MiB)."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,7 @@ def _as_dense_if_full(Xs):
         return Xs
     n, m = Xs.shape
     full = Xs.nnz >= DENSE_FILL * n * m
-    if full and n * m * 8 <= 8 * BLOCK_BYTES:
+    if full and n * m * 8 <= DENSE_COPY_BYTES:
         return Xs.toarray()
     return sp.csr_matrix(Xs)
 
