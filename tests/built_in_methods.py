@@ -26,12 +26,16 @@ INFORMATION_THEORETIC = [
     *("PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS"),
     "ATR",
 ]
+INSTANCE_BASED = ["RF-ML"]
+GLOBAL_INFORMATION = ["GRRO", "FIMF"]
 BASELINES = ["Random", "AF"]
 EXTRA_MEASURES = ("IG", "OR", "DF")
 # The registry's documented order: the families above, then the extra measures.
 BUILT_IN_ORDER = [
     *SCORE_AGGREGATION,
     *INFORMATION_THEORETIC,
+    *INSTANCE_BASED,
+    *GLOBAL_INFORMATION,
     *BASELINES,
     *score_aggregation(*EXTRA_MEASURES),
 ]

@@ -635,6 +635,25 @@ def greedy_steps(
         bar.empty()
 
 
+@st.cache_data(show_spinner="Finding every instance's neighbours ...", **BOUNDS)
+def relief_totals(key: DatasetKey, k: int, scaling: str):
+    """RF-ML's sums over every reference instance (does not depend on the one shown)."""
+    from mlfs_core.explain.relief import relief_totals as totals
+
+    ds = load(key)
+    return totals(ds.X, ds.Y, n_neighbors=k, scaling=scaling)
+
+
+@st.cache_data(show_spinner="Comparing with the neighbours ...", **BOUNDS)
+def relief_steps(key: DatasetKey, reference: int, k: int, scaling: str):
+    """One reference instance of RF-ML: its neighbours and its effect on the weights."""
+    from mlfs_core.explain import relief_steps as steps
+
+    ds = load(key)
+    total = relief_totals(key, k, scaling)
+    return steps(ds.X, ds.Y, reference, n_neighbors=k, scaling=scaling, total=total)
+
+
 @st.cache_data(show_spinner="Checking the data ...", **BOUNDS)
 def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str | None:
     """The dense-data warning for presence-based ``methods`` on dataset ``key``.

@@ -262,7 +262,11 @@ def _add_rank_parser(sub) -> None:
 
 def _add_method_options(p: argparse.ArgumentParser) -> None:
     """The methods' options ``mlfs rank`` takes, each for the methods that have it."""
-    p.add_argument("--bins", type=int, help="IT methods: number of bins (default 3)")
+    p.add_argument(
+        "--bins",
+        type=int,
+        help="IT methods: number of bins (default the method's: 3, GRRO 2)",
+    )
     _add_choice_option(
         p, "PMU", "discretize", "IT methods: discretization (default uniform)"
     )

@@ -4,8 +4,10 @@ Every function here replays what the engine does and records the
 intermediate numbers: a 2x2 table and its chi-squared terms and BNS rates
 (:mod:`.score`), an aggregation turn by turn (:mod:`.aggregation`), a greedy
 information-theoretic selection with each criterion split into its terms
-(:mod:`.greedy`). They reuse the engine's own functions, and the tests check
-that replaying the steps gives exactly :func:`mlfs_core.rank_features`.
+(:mod:`.greedy`), one reference instance of RF-ML with its neighbours and its
+effect on every feature's weight (:mod:`.relief`). They reuse the engine's
+own functions, and the tests check that replaying the steps gives exactly
+:func:`mlfs_core.rank_features`.
 """
 
 from .aggregation import (
@@ -21,10 +23,12 @@ from .aggregation import (
 from .greedy import GreedySteps, greedy_steps
 from .labels import distinct_labels, feature_labels, shorten
 from .notation import readable, term_names, term_role
+from .relief import ReliefSteps, relief_steps, relief_totals
 from .score import ScoreSteps, score_steps, top_feature_scores
 
 __all__ = [
     "GreedySteps",
+    "ReliefSteps",
     "ScoreSteps",
     "aggregation_steps",
     "compare_coverage",
@@ -36,6 +40,8 @@ __all__ = [
     "method_steps",
     "method_view",
     "readable",
+    "relief_steps",
+    "relief_totals",
     "score_steps",
     "selected_scores",
     "shorten",

@@ -23,6 +23,7 @@ from .explain import (
 from .export import png_export_available, to_png_bytes
 from .posthoc import pvalue_heatmap
 from .ranking import feature_score_bar, precision_at_k_curve
+from .relief import neighbour_scatter, weight_shift_figure
 
 __all__ = [
     "aggregation_turns_figure",
@@ -41,9 +42,11 @@ __all__ = [
     "label_frequency_bar",
     "method_look",
     "metric_vs_budget",
+    "neighbour_scatter",
     "png_export_available",
     "precision_at_k_curve",
     "pvalue_heatmap",
     "similarity_heatmap",
     "to_png_bytes",
+    "weight_shift_figure",
 ]

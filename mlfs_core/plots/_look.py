@@ -19,6 +19,9 @@ The built-in methods get their look from their place in the registry:
   dashed, each with a marker of its own (none a score + aggregation
   method's);
 - the baselines: Random reddish purple, dotted; AF black, long-dashed;
+- the field's baselines (:data:`FIELD_LOOKS`), each a look of its own,
+  dash-dot or long-dashed, with a marker no other method has with that
+  colour and dash;
 - an aggregation's name alone ("Max", "RaR": a figure with one line per
   aggregation in each measure's panel) its aggregation's colour.
 
@@ -73,6 +76,12 @@ BASELINES = {
     "Random": {"color": PURPLE, "dash": "dot", "symbol": "cross"},
     "AF": {"color": BLACK, "dash": "longdash", "symbol": "star"},
 }
+FIELD_LOOKS = {
+    "RF-ML": {"color": SKY, "dash": "dashdot", "symbol": "hexagon"},
+    "GRRO": {"color": GREEN, "dash": "longdash", "symbol": "pentagon"},
+    "FIMF": {"color": VERMILLION, "dash": "longdash", "symbol": "triangle-down"},
+}
+"""The field's instance-based and global information-theoretic baselines."""
 INFORMATION_COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY)
 """Colours of the information-theoretic methods, in registry order (then dashed)."""
 INFORMATION_SYMBOLS = (
@@ -133,6 +142,8 @@ def built_in_looks() -> dict[str, dict[str, str]]:
             continue
         if name in BASELINES:
             looks[name] = dict(BASELINES[name])
+        elif name in FIELD_LOOKS:
+            looks[name] = dict(FIELD_LOOKS[name])
         elif spec.family in ("score-aggregation", "extra"):
             aggregation, measure = split_name(name)
             dash, symbol = MEASURE_LINES[measure]

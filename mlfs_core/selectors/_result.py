@@ -7,6 +7,8 @@ A broken rule is a :class:`~mlfs_core.errors.RankingError` naming the method.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..errors import RankingError
@@ -36,12 +38,7 @@ def checked_ranking(name: str, out, n_features: int, k: int) -> Ranking:
     scores = _checked_scores(name, ranking.scores, order, n_features)
     if isinstance(out, Ranking) and out.scores is not None and raw.dtype == order.dtype:
         return out  # unchanged: a well-formed Ranking (every built-in method)
-    return Ranking(
-        order=order,
-        scores=scores,
-        label_scores=ranking.label_scores,
-        criterion_path=ranking.criterion_path,
-    )
+    return replace(ranking, order=order, scores=scores)  # keeps every other field
 
 
 def _as_ranking(name: str, out) -> Ranking:

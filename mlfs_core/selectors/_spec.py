@@ -52,6 +52,10 @@ class Ranking:
     objective_path : ndarray of shape (n_iterations + 1,) or None
         Iterative methods (sparse regression): the objective at the starting
         point, then after each iteration.
+    candidates : ndarray of shape (n_candidates,) or None
+        Methods that weigh only a candidate set (GRRO above ``max_features``,
+        FIMF with ``n_candidates``): those features, ascending; every other
+        feature scores below all of them. None when every feature was weighed.
     """
 
     order: np.ndarray
@@ -59,6 +63,7 @@ class Ranking:
     label_scores: np.ndarray | None = None
     criterion_path: np.ndarray | None = None
     objective_path: np.ndarray | None = None
+    candidates: np.ndarray | None = None
 
 
 REFERENCE_KINDS = {

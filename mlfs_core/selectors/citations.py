@@ -39,3 +39,12 @@ GREEDY = {
     "ATR": "Multi-label feature selection using adaptive and transformed relevance",
 }
 """The information-theoretic greedy filters, by method name."""
+FIELD = {
+    "RF-ML": "Spolaôr, Cherman, Monard and Lee (2013), ReliefF for multi-label "
+    "feature selection",
+    "GRRO": "Zhang et al. (2020), Multi-label feature selection via global "
+    "relevance and redundancy optimization",
+    "FIMF": "Lee and Kim (2015), Fast multi-label feature selection based on "
+    "information-theoretic feature ranking",
+}
+"""The field's baselines (:mod:`mlfs_core.selectors.field`), by method name."""

@@ -29,6 +29,7 @@ MAIN = {
     "learn_score": ("per label", "score_measure"),
     "learn_aggregation": ("Whose turn", "agg_method"),
     "learn_greedy": ("Candidates at this step", "greedy_method"),
+    "learn_relief": ("nearest neighbours among", "relief_k"),
 }
 """Page -> (a word of its main chart's spec, the key (prefix) of a choice that
 presentation mode moves under the chart)."""
@@ -40,6 +41,7 @@ PLAY = {
     "learn_score": "score_label_play",
     "learn_aggregation": "agg_step_play",
     "learn_greedy": "greedy_step_play",
+    "learn_relief": "relief_reference_play",
 }
 
 
