@@ -136,8 +136,14 @@ def _size(text: str) -> int:
 
 
 def run_verify_command(args: argparse.Namespace) -> int:
-    """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise."""
+    """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise.
+
+    Before the verdict, one line per plug-in whose code differs from the
+    identity the run recorded, and one naming the cells no such change
+    explains (the table was edited): :mod:`~mlfs_core.evaluation.runner.diagnose`.
+    """
     from .. import blas
+    from ..evaluation.runner.diagnose import code_changes, diagnose
     from ..evaluation.runner.verify import load_stored, verify_experiment
 
     if args.sample is not None and args.sample < 1:
@@ -158,11 +164,26 @@ def run_verify_command(args: argparse.Namespace) -> int:
     if args.out:
         result.table.to_csv(args.out, index=False)
     print(kernel_note(result.kernel, stored.recorded_kernel, blas.pinned_kernel()))
+    found = diagnose(
+        result,
+        code_changes(stored.plugins, stored.config),
+        stored.config,
+        stored.results_file,
+    )
+    for line in found.lines:
+        print(line)
     verdict = "identical" if result.identical else "DIFFERENT"
+    why = {
+        "code": " (the plug-in code changed)",
+        "table": " (the table was edited)",
+        "both": " (the plug-in code changed and the table was edited)",
+    }
+    if not result.identical and stored.plugins is None and stored.config.plugins:
+        why["table"] = " (no plug-in code identity was recorded with these values)"
     print(
         f"recomputed {result.n_fits} of {result.n_fits_total} fits "
         f"({len(result.table)} values): largest absolute difference "
-        f"{result.max_abs_diff:.3g}; {verdict}"
+        f"{result.max_abs_diff:.3g}; {verdict}{why.get(found.verdict, '')}"
     )
     return 0 if result.identical else 1
 

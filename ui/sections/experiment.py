@@ -269,8 +269,8 @@ def read_config(text: str) -> ExperimentConfig:
         text,
         state.ROOT,
         trust=False,
-        command="the uploaded config",
-        where="it",
+        command="the app",
+        where="the uploaded config",
         advice="The app runs only plug-ins installed as packages or given to "
         "`mlfs app --plugin` when the server was started.",
     )
