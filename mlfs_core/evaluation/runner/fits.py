@@ -83,11 +83,12 @@ def execute(
 def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
     """Run ``make_call(i)`` for each ``i`` in ``todo``; yield ``(i, result)`` pairs.
 
-    Pairs come as the tasks finish (in ``todo``'s order when they run in this
-    process or the pinned worker), so the caller caches every finished task
-    at once: a task that fails ends the run (joblib cancels the rest, without
-    its warning about cancelled tasks) with every task finished before it
-    cached.
+    Pairs come in ``todo``'s order, each as soon as it and those before it
+    are done, and the caller caches each at once: a task that fails ends the
+    run (joblib cancels the rest, without its warning about cancelled tasks)
+    with the tasks handed over before it cached. (In completion order, joblib
+    would let a worker that got no task yet outlive a parent killed with
+    ``kill -9``: a worker's watchdog starts with its first task.)
 
     Kernel-dependent tasks (see :func:`~.classifiers.kernel_dependent`) never
     run in a process whose BLAS is not the pinned kernel (numpy was imported
@@ -115,7 +116,7 @@ def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
             # a loky worker ends itself once this process is gone (stops.py)
             yield delayed(_indexed)(i, parent, fn, args, kwargs)
 
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
     return _quiet(parallel(jobs()))
 
 
