@@ -277,7 +277,7 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is a file, not a folder")
     created = not out.exists()
-    counts = {"done": 0, "total": None}
+    counts = {"done": 0, "total": None, "planned": False}
 
     def counted(done: int, total: int, message: str) -> None:
         counts.update(done=done, total=total)
@@ -287,7 +287,7 @@ def run_experiment_command(args: argparse.Namespace) -> int:
         with stop_on_signals():
             try:
                 with output_lock(out, _command_line(args)):
-                    return _locked_run(args, out, created, counted)
+                    return _locked_run(args, out, created, counted, counts)
             finally:
                 shutdown_workers()
     except KeyboardInterrupt as exc:
@@ -303,7 +303,7 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     except FolderBusy:
         raise  # the folder is the other run's: leave it alone
     except Exception as exc:
-        if counts["total"] is not None:  # tasks ran: say what is kept
+        if counts["planned"]:  # tasks ran: say what is kept
             add_note(exc, _kept_note(args, out, counts["done"]))
         _remove_if_empty(out, created)
         raise
@@ -385,8 +385,11 @@ def _command_line(args: argparse.Namespace) -> str:
     return f"mlfs experiment {args.config} --out {args.out}"
 
 
-def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> int:
-    """The run proper, under the output folder's lock."""
+def _locked_run(
+    args: argparse.Namespace, out: Path, created: bool, counted, counts: dict
+) -> int:
+    """The run proper, under the output folder's lock (``counts["planned"]``
+    once the tasks are about to run)."""
     from .._entries import CacheEntryWarning
     from ..evaluation.config import load_config
     from ..evaluation.dense import DenseDataWarning
@@ -411,6 +414,7 @@ def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> 
         )
     for w in caught:
         print(f"mlfs experiment: warning: {w.message}", file=sys.stderr)
+    counts["planned"] = True
     with warnings.catch_warnings():
         warnings.simplefilter("always", CacheEntryWarning)
         warnings.showwarning = _one_line_warning

@@ -120,9 +120,24 @@ def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
     return _quiet(parallel(jobs()))
 
 
+class _Failed:
+    """A task's exception, handed back as its value (see :func:`_indexed`)."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
 def _indexed(i: int, parent: int, fn, args, kwargs) -> tuple:
-    """``(i, run_watched(parent, fn, args, kwargs))``: a result and its index."""
-    return i, run_watched(parent, fn, args, kwargs)
+    """``(i, run_watched(parent, fn, args, kwargs))``: a result and its index.
+
+    An exception comes back as a :class:`_Failed` value instead of failing
+    the batch joblib grouped the task in, so the batch's finished tasks
+    still reach the cache; :func:`_quiet` raises it in turn.
+    """
+    try:
+        return i, run_watched(parent, fn, args, kwargs)
+    except Exception as exc:  # noqa: BLE001 - raised again by _quiet, in order
+        return i, _Failed(exc)
 
 
 _EXIT_EARLY = r".*tasks (which were still being processed|have been successfully)"
@@ -133,7 +148,10 @@ cache's device filled, a signal): the run's own message says what was kept."""
 def _quiet(results) -> Iterator:
     """Yield joblib's results; closed early, end its workers without its warning."""
     try:
-        yield from results
+        for i, value in results:
+            if isinstance(value, _Failed):
+                raise value.error
+            yield i, value
     finally:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=_EXIT_EARLY)
