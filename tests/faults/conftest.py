@@ -124,7 +124,10 @@ def fresh_plugins(monkeypatch):
     (registries, plug-in modules, the folders they put on sys.path)."""
     from mlfs_core import plugins
 
-    monkeypatch.delenv("MLFS_PLUGINS", raising=False)
+    # set, then delete: the test's end restores the variable as it was, also
+    # when the CLI sets it (load_cli_plugins) and it was not set before
+    monkeypatch.setenv("MLFS_PLUGINS", "")
+    monkeypatch.delenv("MLFS_PLUGINS")
     monkeypatch.setattr(sys, "path", list(sys.path))
     state, modules = plugins.checkpoint(), dict(sys.modules)
     yield plugins
