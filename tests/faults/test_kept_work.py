@@ -262,6 +262,22 @@ def test_a_device_filling_during_the_tasks_names_the_cache_entry(
     assert "cancelled" not in err and "Errno 28" not in err
 
 
+def test_a_full_device_before_the_run_names_what_could_not_be_written(
+    small_fs, fast_config, capsys
+):
+    """Check a device full from the start: one line naming the lock file it
+    could not write, no errno text, the empty folder it made removed."""
+    filler = _fill(small_fs)
+    out = small_fs / "out"
+    assert main(["experiment", str(fast_config), "--out", str(out)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    lock = out / ".mlfs-lock"
+    said = f"no space left on device writing the lock file {lock}"
+    assert line == f"mlfs experiment: error: {said}"
+    assert sorted(p.name for p in small_fs.iterdir()) == ["filler.bin"]  # out removed
+    filler.unlink()
+
+
 # ---- mlfs clean --------------------------------------------------------------------
 
 
