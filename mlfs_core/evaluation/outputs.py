@@ -288,8 +288,8 @@ def write_atomically(
         for path in written:
             os.replace(path, out / path.name)
             final.append(out / path.name)
-    except OSError as exc:
-        if exc.errno != errno.ENOSPC:
+    except OSError as exc:  # pyarrow's carries no errno, only the text
+        if exc.errno != errno.ENOSPC and "No space left" not in str(exc):
             raise
         path = exc.filename or _newest(scratch) or out
         raise DiskFullError(
