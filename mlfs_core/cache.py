@@ -14,6 +14,7 @@ leaves only complete entries behind and a rerun resumes from them.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -160,21 +161,39 @@ class DiskCache:
         return None
 
     def set(self, key: str, value: Any) -> None:
-        """Store ``value`` atomically under ``key``."""
+        """Store ``value`` atomically under ``key``.
+
+        Raises
+        ------
+        DiskFullError
+            When the device is full (``ENOSPC``), naming the entry's file;
+            the entries already stored are left as they were.
+        """
         if self.directory is None:
             return
         path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         from ._entries import encode
 
         text = encode(key, json.dumps(value, default=_default))
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        tmp = None
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
             os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+        except BaseException as exc:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+                from .errors import DiskFullError
+
+                raise DiskFullError(
+                    f"no space left on device writing the task cache entry {path} "
+                    f"({len(text)} bytes); the entries already in {self.directory} "
+                    "are kept",
+                    str(path),
+                ) from None
             raise
 
     def __len__(self) -> int:

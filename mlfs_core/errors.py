@@ -106,3 +106,26 @@ class UserCodeError(MLFSError):
             self.details,
         )
         return (type(self), args)
+
+
+class DiskFullError(MLFSError):
+    """A file could not be written for want of space on its device.
+
+    Raised for an ``ENOSPC`` (``OSError`` errno 28) while writing a task
+    cache entry or a run's output files, and before such a write when the
+    free space is known to be too small for an estimate of what it writes.
+    The message names the path, and where it is known the space needed and
+    free; the files already in place are left as they were.
+
+    Attributes
+    ----------
+    path : str
+        The file or folder being written.
+    """
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(message)
+        self.path = path
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.path))

@@ -158,6 +158,27 @@ class Option:
             raise ConfigError(f"{self.name} must be text, got {value!r}")
         return value
 
+    def parse(self, text: str) -> object:
+        """``text`` (from a command line) as the option's type, then checked.
+
+        A bool option takes ``true``/``false``, ``yes``/``no``, ``1``/``0``
+        (any case); an int option an integer (``"2.5"`` is refused); a float
+        option any number; a text option the text as it is. A text that is
+        not of the type is refused by :meth:`check` as given.
+
+        Examples
+        --------
+        >>> Option("bins", 3, low=2).parse("5"), Option("a", 1.0).parse("2")
+        (5, 2.0)
+        >>> Option("fast", False).parse("Yes")
+        True
+        >>> Option("bins", 3, low=2).parse("2.5")
+        Traceback (most recent call last):
+        ...
+        mlfs_core.errors.ConfigError: bins must be an int >= 2, got '2.5'
+        """
+        return self.check(_typed(text, self.kind) if self.choices is None else text)
+
     def _check_float(self, value: object) -> float:
         ok = isinstance(value, (int, float, np.integer, np.floating)) and not (
             isinstance(value, (bool, np.bool_))
@@ -166,6 +187,55 @@ class Option:
             wanted = " ".join(filter(None, ["a number", self.range_text()]))
             raise ConfigError(f"{self.name} must be {wanted}, got {value!r}")
         return float(value)
+
+
+_BOOL_WORDS = {"true": True, "yes": True, "1": True}
+_BOOL_WORDS.update({"false": False, "no": False, "0": False})
+
+
+def _typed(text: str, kind: type) -> object:
+    """``text`` as ``kind`` (bool, int, float or str), else ``text`` itself."""
+    if kind is bool:
+        return _BOOL_WORDS.get(text.strip().lower(), text)
+    converters = {int: int, float: float}
+    if kind not in converters:
+        return text
+    try:
+        return converters[kind](text.strip())
+    except ValueError:
+        return text
+
+
+def parse_params(options: Iterable[Option], given: Mapping[str, str]) -> dict:
+    """Command-line texts (``NAME=VALUE``'s values) as their options' types.
+
+    Parameters
+    ----------
+    options : iterable of Option
+        The declared options.
+    given : mapping of str to str
+        Name -> text.
+
+    Returns
+    -------
+    dict
+        Name -> value as the option's type (:meth:`Option.parse`'s rules,
+        unchecked); a name no option has keeps its text, so that
+        :func:`resolve` reports it with the allowed names.
+
+    Examples
+    --------
+    >>> parse_params([Option("bins", 3, low=2), Option("fast", False)],
+    ...              {"bins": "4", "fast": "no", "x": "1"})
+    {'bins': 4, 'fast': False, 'x': '1'}
+    """
+    found = {o.name: o for o in options}
+    return {
+        name: text
+        if name not in found or found[name].choices is not None
+        else _typed(text, found[name].kind)
+        for name, text in given.items()
+    }
 
 
 CLOSED = ("both", "left", "right", "neither")

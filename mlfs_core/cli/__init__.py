@@ -1,5 +1,5 @@
-"""Command-line interface: ``mlfs stats|rank|scores|methods|experiment|verify|app``
-and ``mlfs benchmark``.
+"""Command-line interface: ``mlfs stats|rank|scores|methods|experiment|verify``,
+``mlfs clean|app`` and ``mlfs benchmark``.
 
 Every error, a bad argument included, is one line on stderr
 (``mlfs COMMAND: error: ...``) and exit status 2, never a traceback or a
@@ -7,12 +7,14 @@ usage block; ``--help`` prints the usage. An exception in user code (a
 plug-in's method, classifier or metric) names it, with its file and line:
 ``method 'MLFisher' (hplug.py:12) raised ZeroDivisionError: ...``.
 ``mlfs --debug ...`` (or ``MLFS_DEBUG=1``) prints the whole traceback too
-(the original one, from a worker process if it came from there).
+(the original one, from a worker process if it came from there). Notes an
+error carries (``__notes__``: what a failed run kept, and how to resume)
+follow its line, one line each.
 
 The package is thin: one module per command group (:mod:`.data`,
-:mod:`.experiment`, :mod:`.app`, :mod:`.benchmark`), each a parser plus calls
-into the engine; what the commands compute and write lives in the engine (for example
-:mod:`mlfs_core.evaluation.outputs`).
+:mod:`.experiment`, :mod:`.clean`, :mod:`.app`, :mod:`.benchmark`), each a
+parser plus calls into the engine; what the commands compute and write lives
+in the engine (for example :mod:`mlfs_core.evaluation.outputs`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ._base import (
 from .app import add_app_parser
 from .benchmark import add_benchmark_parser
 from .check import add_check_parser
+from .clean import add_clean_parser
 from .data import add_data_parsers
 from .experiment import add_experiment_parser, add_verify_parser
 
@@ -51,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_data_parsers(sub)
     add_experiment_parser(sub)
     add_verify_parser(sub)
+    add_clean_parser(sub)
     add_app_parser(sub)
     add_benchmark_parser(sub)
     add_check_parser(sub)
@@ -122,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``mlfs`` command line; returns the exit status."""
     parser = build_parser()
     args = parse_args(parser, argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # resume commands
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _one_line_warning(args.command)
@@ -140,4 +145,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif hint:
         message += f" (--debug or {DEBUG_ENV}=1 shows the traceback)"
     print(f"mlfs {args.command}: error: {message}", file=sys.stderr)
+    for note in getattr(error, "__notes__", ()):  # e.g. what a failed run kept
+        print(f"mlfs {args.command}: {one_line(note)}", file=sys.stderr)
     return 2

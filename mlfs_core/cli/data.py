@@ -132,6 +132,37 @@ def _method_params(args) -> dict:
     return params
 
 
+def _rank_params(args) -> dict:
+    """The method's options from ``--bins`` & co. and ``--param NAME=VALUE``,
+    checked by the method's options (:class:`~mlfs_core.options.Option`) before the
+    dataset is read (one ConfigError naming the method, each parameter and
+    what it allows)."""
+    from ..errors import ConfigError
+    from ..options import parse_params
+    from ..selectors._registry import get_method
+
+    spec = get_method(args.method)
+    texts, problems = {}, []
+    for item in getattr(args, "param", None) or ():
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            problems.append(f"--param must be NAME=VALUE, got {item!r}")
+            continue
+        texts[name.strip()] = text
+    params = _method_params(args)
+    typed = parse_params(spec.options, texts)
+    for name, value in typed.items():
+        if name in params and params[name] != value:
+            problems.append(
+                f"--{name} {params[name]} and --param {name}={texts[name]} disagree"
+            )
+    if problems:
+        raise ConfigError(f"method {args.method!r}: " + "; ".join(problems))
+    params.update(typed)
+    spec.resolve(params)  # every unknown name and bad value, in one error
+    return params
+
+
 def _warn_about_data(ds, args, presence: list[str]) -> None:
     """Print the dataset's warnings: odd labels, and dense data under ``presence``.
 
@@ -157,8 +188,8 @@ def rank_command(args: argparse.Namespace) -> int:
     from ..selectors.api import compute_ranking
     from ..selectors.tables import FEATURE, ranking_frame
 
+    params = _rank_params(args)
     ds = _load(args)
-    params = _method_params(args)
     _warn_about_data(ds, args, presence_methods([MethodConfig(args.method, params)]))
     r = compute_ranking(
         ds.X,
@@ -256,6 +287,13 @@ def _add_rank_parser(sub) -> None:
         "--seed", type=int, default=0, help="random seed for RaR/Random (default 0)"
     )
     _add_method_options(p)
+    p.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="an option of the method (any registered method's, a plug-in's "
+        "too; see `mlfs methods`), read as the option's type; repeatable",
+    )
     p.add_argument("--out", help="write CSV here instead of stdout")
     p.set_defaults(func=rank_command)
 

@@ -9,21 +9,25 @@ such a folder. A progress line and the warnings (dense data under
 presence-based methods, :mod:`mlfs_core.evaluation.dense`) go to stderr.
 
 A ``DIR`` that holds files already needs ``--overwrite``; a ``DIR`` another
-run is writing is refused (its lock file ``.mlfs-lock`` names that run). A
-failed run leaves nothing behind: the files are written only once every task
-has run, and a ``DIR`` the run created is removed again when it fails (with
-the default cache inside it; ``--cache`` elsewhere keeps finished tasks).
-Ctrl-C, SIGTERM and SIGHUP end the workers, keep the cache and print one
-line (``stopped: 41 of 90 tasks done; rerun the same command to resume``),
-so the same command resumes. ``--max-tasks`` and ``--max-memory`` raise the
-bounds a run is checked against before it starts. ``mlfs verify`` refuses a
-folder whose config names plug-in code unless ``--trust-plugins``.
+run is writing is refused (its lock file ``.mlfs-lock`` names that run). No
+failure deletes finished work: the output files are written only once every
+task has run, and a run that fails (a method's error, a full disk) keeps
+every finished task in its cache, wherever that is, and says under its error
+line how many it kept and the command that resumes from them (the same
+command). Ctrl-C, SIGTERM and SIGHUP end the workers, keep the cache and
+print one line (``stopped: 41 of 90 tasks done, kept in DIR/cache; rerun the
+same command to resume: mlfs experiment ...``). Only ``--overwrite`` (the
+output files) and ``mlfs clean DIR`` (:mod:`.clean`) remove results. Before
+the output files are written, an estimate of their size is checked against
+the free space. ``--max-tasks`` and ``--max-memory`` raise the bounds a run
+is checked against before it starts. ``mlfs verify`` refuses a folder whose
+config names plug-in code unless ``--trust-plugins``, and says whether a
+difference comes from changed plug-in code or from an edited table.
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import warnings
 from collections.abc import Sequence
@@ -132,8 +136,14 @@ def _size(text: str) -> int:
 
 
 def run_verify_command(args: argparse.Namespace) -> int:
-    """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise."""
+    """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise.
+
+    Before the verdict, one line per plug-in whose code differs from the
+    identity the run recorded, and one naming the cells no such change
+    explains (the table was edited): :mod:`~mlfs_core.evaluation.runner.diagnose`.
+    """
     from .. import blas
+    from ..evaluation.runner.diagnose import code_changes, diagnose
     from ..evaluation.runner.verify import load_stored, verify_experiment
 
     if args.sample is not None and args.sample < 1:
@@ -154,11 +164,26 @@ def run_verify_command(args: argparse.Namespace) -> int:
     if args.out:
         result.table.to_csv(args.out, index=False)
     print(kernel_note(result.kernel, stored.recorded_kernel, blas.pinned_kernel()))
+    found = diagnose(
+        result,
+        code_changes(stored.plugins, stored.config),
+        stored.config,
+        stored.results_file,
+    )
+    for line in found.lines:
+        print(line)
     verdict = "identical" if result.identical else "DIFFERENT"
+    why = {
+        "code": " (the plug-in code changed)",
+        "table": " (the table was edited)",
+        "both": " (the plug-in code changed and the table was edited)",
+    }
+    if not result.identical and stored.plugins is None and stored.config.plugins:
+        why["table"] = " (no plug-in code identity was recorded with these values)"
     print(
         f"recomputed {result.n_fits} of {result.n_fits_total} fits "
         f"({len(result.table)} values): largest absolute difference "
-        f"{result.max_abs_diff:.3g}; {verdict}"
+        f"{result.max_abs_diff:.3g}; {verdict}{why.get(found.verdict, '')}"
     )
     return 0 if result.identical else 1
 
@@ -234,8 +259,12 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     The output folder is locked while the run writes there
     (:mod:`~mlfs_core.evaluation.runner.lock`). SIGINT, SIGTERM and SIGHUP
     stop the run cleanly: the workers end, every finished task stays in the
-    cache, one line says how many were done, and the status is 130, 143 or
-    129 (:mod:`~mlfs_core.evaluation.runner.stops`).
+    cache, one line says how many were done, where they are kept and the
+    command that resumes, and the status is 130, 143 or 129
+    (:mod:`~mlfs_core.evaluation.runner.stops`). Any other failure once tasks
+    ran keeps them too, and the error gets a note saying how many are kept
+    and the command that resumes (:func:`add_note`). Nothing holding a file
+    is removed; a folder the run created and left empty is.
     """
     from ..evaluation.runner.lock import FolderBusy, output_lock
     from ..evaluation.runner.stops import (
@@ -248,7 +277,7 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is a file, not a folder")
     created = not out.exists()
-    counts = {"done": 0, "total": None}
+    counts = {"done": 0, "total": None, "planned": False}
 
     def counted(done: int, total: int, message: str) -> None:
         counts.update(done=done, total=total)
@@ -258,32 +287,109 @@ def run_experiment_command(args: argparse.Namespace) -> int:
         with stop_on_signals():
             try:
                 with output_lock(out, _command_line(args)):
-                    return _locked_run(args, out, created, counted)
+                    return _locked_run(args, out, created, counted, counts)
             finally:
                 shutdown_workers()
     except KeyboardInterrupt as exc:
         total = counts["total"]
         of = f" of {total}" if total is not None else ""
         print(
-            f"\nstopped: {counts['done']}{of} tasks done; rerun the same command "
-            "to resume",
+            f"\nstopped: {counts['done']}{of} tasks done{_kept_where(args, out)}; "
+            f"rerun the same command to resume: {resume_command(args)}",
             file=sys.stderr,
         )
+        _remove_if_empty(out, created)
         return exit_status(exc)
     except FolderBusy:
         raise  # the folder is the other run's: leave it alone
-    except Exception:
-        if created:
-            shutil.rmtree(out, ignore_errors=True)
+    except Exception as exc:
+        if counts["planned"]:  # tasks ran: say what is kept
+            add_note(exc, _kept_note(args, out, counts["done"]))
+        _remove_if_empty(out, created)
         raise
+
+
+def add_note(exc: BaseException, text: str) -> None:
+    """Add ``text`` to ``exc.__notes__`` (printed under the error line by
+    :func:`mlfs_core.cli.main`)."""
+    exc.__notes__ = [*getattr(exc, "__notes__", []), text]
+
+
+def resume_command(args: argparse.Namespace) -> str:
+    """The command that resumes a stopped or failed run: the one that started it.
+
+    ``args.argv`` (set by :func:`mlfs_core.cli.main`) gives it word for word;
+    without it, the config, ``--out`` and the options that change where the
+    cache is or how the run goes are written out.
+    """
+    import shlex
+
+    argv = getattr(args, "argv", None)
+    if argv is not None:
+        return shlex.join(["mlfs", *argv])
+    words = ["mlfs", "experiment", str(args.config), "--out", str(args.out)]
+    for flag, value in (("--cache", args.cache), ("--scheduler", args.scheduler)):
+        if value:
+            words += [flag, str(value)]
+    if args.jobs != 1:
+        words += ["--jobs", str(args.jobs)]
+    if args.no_cache:
+        words.append("--no-cache")
+    return shlex.join(words)
+
+
+def _cache_dir(args: argparse.Namespace, out: Path) -> Path | None:
+    """The run's task cache folder (None with ``--no-cache``)."""
+    if args.no_cache:
+        return None
+    return Path(args.cache) if args.cache else out / "cache"
+
+
+def _kept_where(args: argparse.Namespace, out: Path) -> str:
+    cache = _cache_dir(args, out)
+    return " (none kept: --no-cache)" if cache is None else f", kept in {cache}"
+
+
+def _kept_note(args: argparse.Namespace, out: Path, done: int) -> str:
+    """What a failed run kept, and the command that resumes it."""
+    cache = _cache_dir(args, out)
+    if cache is None:
+        return (
+            "nothing was kept (--no-cache): once the cause is fixed, this command "
+            f"computes every task again: {resume_command(args)}"
+        )
+    tasks = f"{done} finished task{'s' if done != 1 else ''}"
+    return (
+        f"kept: {tasks} in the cache {cache}; once the cause is fixed, rerun the "
+        f"same command to resume from them: {resume_command(args)}"
+    )
+
+
+def _remove_if_empty(out: Path, created: bool) -> None:
+    """Remove the folders a failed run created and left empty; never a file.
+
+    A run that created ``out`` and kept no task (a config error, ``--cache``
+    elsewhere) leaves no empty folder behind; anything holding a file (a
+    finished task) stays.
+    """
+    if not created:
+        return
+    for folder in (out / "cache", out):
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or gone
+            pass
 
 
 def _command_line(args: argparse.Namespace) -> str:
     return f"mlfs experiment {args.config} --out {args.out}"
 
 
-def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> int:
-    """The run proper, under the output folder's lock."""
+def _locked_run(
+    args: argparse.Namespace, out: Path, created: bool, counted, counts: dict
+) -> int:
+    """The run proper, under the output folder's lock (``counts["planned"]``
+    once the tasks are about to run)."""
     from .._entries import CacheEntryWarning
     from ..evaluation.config import load_config
     from ..evaluation.dense import DenseDataWarning
@@ -308,6 +414,7 @@ def _locked_run(args: argparse.Namespace, out: Path, created: bool, counted) -> 
         )
     for w in caught:
         print(f"mlfs experiment: warning: {w.message}", file=sys.stderr)
+    counts["planned"] = True
     with warnings.catch_warnings():
         warnings.simplefilter("always", CacheEntryWarning)
         warnings.showwarning = _one_line_warning
@@ -353,7 +460,7 @@ def _check_out(out: Path, overwrite: bool, created: bool = False) -> None:
 def _run(plan, args: argparse.Namespace, out: Path, counted=progress):
     from ..evaluation.runner import execute_plan, result_tables
 
-    cache = None if args.no_cache else (args.cache or out / "cache")
+    cache = _cache_dir(args, out)
     if getattr(args, "scheduler", None):
         from ..evaluation.runner.cluster import dask_backend
 
@@ -375,10 +482,11 @@ def _write_atomically(result, out: Path, metrics) -> list[Path]:
     Files of an earlier run that this one does not write (e.g. its
     ``recovery.csv``) are removed; the cache folder is left alone.
     """
-    from ..evaluation.outputs import write_atomically
+    from ..evaluation.outputs import estimate_output_bytes, write_atomically
     from ..report import OUTPUT_FILES, write_outputs
 
     def write(folder: Path) -> list[Path]:
         return write_outputs(result, folder, summary_metrics=metrics)
 
-    return write_atomically(out, write, replaces=OUTPUT_FILES)
+    need = estimate_output_bytes(result)
+    return write_atomically(out, write, replaces=OUTPUT_FILES, need=need)

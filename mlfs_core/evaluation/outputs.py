@@ -5,7 +5,9 @@
 (engine version and BLAS kernel, :func:`~.runner.environment`);
 :func:`write_atomically` writes a folder's files so that a failure midway
 leaves its previous files as they were (``mlfs experiment`` and the app's
-run folders both write through it); :func:`write_table` writes one table,
+run folders both write through it), checking first that an estimate of their
+size (:func:`estimate_output_bytes`) fits the free space (:func:`check_space`)
+and naming the file a full device cut short; :func:`write_table` writes one table,
 gzipped reproducibly when its name ends in ``.gz``; :func:`compact_results`
 and :func:`compact_selections` are the studies' compact form of the tables.
 The analysis tables, ``summary.md`` and ``README.md`` of ``mlfs experiment
@@ -15,6 +17,7 @@ these files back.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -28,10 +31,11 @@ import pandas as pd
 
 from .._validation import budget_from_percent
 from ..columns import DATASET, FEATURES, REPEAT, VALUE
-from ..errors import ConfigError
+from ..errors import ConfigError, DiskFullError
 from .config import DatasetSpec, ExperimentConfig, config_to_toml, middle_budget
 from .io import FEATURE_NAMES
 from .runner import ExperimentResult
+from .runner.bounds import human
 from .runner.prepare import SAMPLE_NAME, resolve_path
 
 __all__ = [
@@ -44,8 +48,10 @@ __all__ = [
     "SELECTIONS_FILE",
     "TIMINGS_FILE",
     "absolute_paths",
+    "check_space",
     "compact_results",
     "compact_selections",
+    "estimate_output_bytes",
     "selections_table",
     "write_atomically",
     "write_run_files",
@@ -215,6 +221,7 @@ def write_atomically(
     write: Callable[[Path], Sequence[Path]],
     *,
     replaces: Iterable[str] = RUN_FILES,
+    need: int | None = None,
 ) -> list[Path]:
     """Write a folder's files so that a failure midway leaves the old ones intact.
 
@@ -236,11 +243,24 @@ def write_atomically(
         (e.g. ``lambda d: write_run_files(result, d)``).
     replaces : iterable of str, default=RUN_FILES
         The file names a write owns in ``out``.
+    need : int, optional
+        Bytes the files are estimated to take (:func:`estimate_output_bytes`):
+        checked against the free space of ``out``'s device first
+        (:func:`check_space`), so a write that cannot fit is refused before
+        it starts.
 
     Returns
     -------
     list of Path
         The files, now in ``out``.
+
+    Raises
+    ------
+    DiskFullError
+        When ``need`` is more than the free space, or the device fills while
+        writing (``ENOSPC``): the message names the file being written (or
+        the folder) and says that the files already in ``out`` are as they
+        were; the scratch folder is removed.
 
     Examples
     --------
@@ -254,9 +274,12 @@ def write_atomically(
     ['1.csv', '2.csv']
     """
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=out))
+    scratch = None
     try:
+        out.mkdir(parents=True, exist_ok=True)
+        if need is not None:
+            check_space(out, need)
+        scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=out))
         written = list(write(scratch))
         names = {p.name for p in written}
         for stale in set(replaces) - names:
@@ -265,9 +288,95 @@ def write_atomically(
         for path in written:
             os.replace(path, out / path.name)
             final.append(out / path.name)
+    except OSError as exc:  # pyarrow's carries no errno, only the text
+        if exc.errno != errno.ENOSPC and "No space left" not in str(exc):
+            raise
+        path = exc.filename or _newest(scratch) or out
+        raise DiskFullError(
+            f"no space left on device writing {path}; the files already in {out} "
+            "are as they were",
+            str(path),
+        ) from None
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     return final
+
+
+def _newest(folder: Path | None) -> Path | None:
+    """The file last written under ``folder`` (the one a full device cut short)."""
+    if folder is None:
+        return None
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    return max(files, key=lambda p: p.stat().st_mtime_ns, default=None)
+
+
+SPACE_OVERHEAD = 64 * 1024
+"""Bytes :func:`estimate_output_bytes` adds for the small files (summary, README)."""
+
+
+def estimate_output_bytes(result: ExperimentResult, *, sample: int = 200) -> int:
+    """An estimate of the bytes the files of ``mlfs experiment --out`` take.
+
+    Each table is rendered as CSV for its first ``sample`` rows, and the
+    mean row length scaled to all its rows: ``results.csv`` counts twice
+    (it is written again as ``results.parquet`` and summarised in the
+    analysis tables), ``selections.csv`` and ``timings.csv`` once, plus
+    :data:`SPACE_OVERHEAD` for ``summary.md``, ``README.md``,
+    ``config.toml`` and ``environment.json``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+    sample : int, default=200
+        Rows rendered per table.
+
+    Returns
+    -------
+    int
+    """
+    names = getattr(result, "feature_names", None) or None
+    head = result.selections.head(sample)
+    tables = (
+        (result.results, result.results.head(sample), 2),
+        (result.selections, selections_table(head, names), 1),
+        (result.timings, result.timings.head(sample), 1),
+    )
+    total = SPACE_OVERHEAD
+    for table, rendered, times in tables:
+        if len(rendered):
+            size = len(rendered.to_csv(index=False).encode("utf-8"))
+            total += times * int(size * len(table) / len(rendered))
+    return total
+
+
+def check_space(folder: str | Path, need: int) -> None:
+    """Refuse a write of ``need`` bytes into ``folder`` that its device cannot take.
+
+    Parameters
+    ----------
+    folder : str or Path
+        An existing folder (its device's free space is read with
+        :func:`shutil.disk_usage`).
+    need : int
+        Bytes the write is estimated to take.
+
+    Raises
+    ------
+    DiskFullError
+        Naming the folder, the bytes needed and the bytes free.
+
+    Examples
+    --------
+    >>> check_space(tempfile.gettempdir(), 1)
+    """
+    free = shutil.disk_usage(folder).free
+    if need > free:
+        raise DiskFullError(
+            f"not enough space to write the output files to {folder}: they need "
+            f"about {human(need)}, the device has {human(free)} free",
+            str(folder),
+        )
 
 
 def compact_results(results: pd.DataFrame) -> pd.DataFrame:

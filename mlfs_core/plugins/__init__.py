@@ -18,13 +18,18 @@ methods), :func:`mlfs_core.evaluation.classifiers.register_classifier`
   only ways into the app: it never accepts uploaded code.
 
 A *spec* is an importable module name (``"my_pkg.methods"``) or the path of a
-``.py`` file. Loading is idempotent: a spec already loaded in this process is
-not loaded again. A file is identified by its resolved path and the SHA-256
-digest of its bytes; asking again for a file whose bytes changed since it was
-loaded raises :class:`~mlfs_core.errors.ConfigError` (a process cannot hold
-two versions of one method; restart it). The digest of a plug-in's file and
-each method's ``version`` enter the method's cache keys, so changed code never
-returns stale cached values.
+``.py`` file. A file's folder is added to the end of ``sys.path`` when it is
+loaded, so the file can import the helper modules beside it (``from myhelper
+import score``) from any working directory, in every process that loads it; an
+installed module of the same name comes first, and two plug-in folders holding
+helpers of one name share the first one imported. Loading is idempotent: a
+spec already loaded in this process is not loaded again. A file is identified
+by its resolved path and the SHA-256 digest of its bytes; asking again for a
+file whose bytes changed since it was loaded raises
+:class:`~mlfs_core.errors.ConfigError` (a process cannot hold two versions of
+one method; restart it). The digest of a plug-in's file and each method's
+``version`` enter the method's cache keys, so changed code never returns stale
+cached values.
 
 Worker processes (joblib/loky, Dask, ``GridSearchCV(n_jobs=...)``) load the
 same plug-ins: the runner sends :func:`plugin_specs` along with each task and

@@ -158,10 +158,13 @@ def _load_file(spec: str, base) -> PluginInfo:
         module_spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
+        added = _add_folder(path.parent)
         try:
             module_spec.loader.exec_module(module)
         except BaseException:
             sys.modules.pop(name, None)
+            if added:
+                sys.path.remove(str(path.parent))
             raise
         return module
 
@@ -169,6 +172,18 @@ def _load_file(spec: str, base) -> PluginInfo:
     info = PluginInfo(path.name, "file", str(path), str(path), digest, **registered)
     _LOADED[str(path)] = info
     return info
+
+
+def _add_folder(folder: Path) -> bool:
+    """Put a plug-in file's folder on ``sys.path`` (last), so the file imports
+    its own helper modules (``from myhelper import score`` beside it) wherever
+    it is loaded from: this process, a worker, ``mlfs verify``, the app.
+    Returns whether it was added (it was not there yet)."""
+    entry = str(folder)
+    if any(os.path.realpath(p or ".") == entry for p in sys.path):
+        return False
+    sys.path.append(entry)
+    return True
 
 
 def _module_digest(module) -> str | None:

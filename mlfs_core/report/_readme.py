@@ -97,8 +97,11 @@ OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
     ENVIRONMENT_FILE: (
         "Where the values were computed: engine (the engine version and cache "
         "format), blas (the BLAS library and kernel), kernel_dependent (whether "
-        "the classifier's values follow the BLAS kernel) and fit_kernels (the "
-        "kernels the kernel-dependent fits ran under).",
+        "the classifier's values follow the BLAS kernel), fit_kernels (the "
+        "kernels the kernel-dependent fits ran under) and plugins (the code "
+        "identity of each plug-in method, variant, classifier and metric the "
+        "run used: kind, name, file, version, digest; mlfs verify compares "
+        "it with the code it finds).",
         {},
     ),
     "ranks.csv": (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -83,10 +84,22 @@ def shm_files(pid: int) -> list[str]:
     return [n for n in names if f"_{pid}_" in n or f"-{pid}-" in n]
 
 
+ROOT = Path(__file__).resolve().parents[2]
+"""The checkout: on PYTHONPATH of every command started, whatever its cwd."""
+
+
 def mlfs(*args, mark: str | None = None, **kwargs) -> subprocess.Popen:
-    """Start ``python -m mlfs_core ARGS`` with a mark in its environment."""
+    """Start ``python -m mlfs_core ARGS`` with a mark in its environment.
+
+    The checkout's code runs from any working directory (``cwd=``): it is
+    first on ``PYTHONPATH``; ``MLFS_PLUGINS`` is not passed on.
+    """
     env = dict(os.environ, **({MARK: mark} if mark else {}))
     env.pop("MLFS_DEBUG", None)
+    env.pop("MLFS_PLUGINS", None)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
     return subprocess.Popen(
         [sys.executable, "-m", "mlfs_core", *map(str, args)],
         env=env,
@@ -103,6 +116,28 @@ def mark():
     value = uuid.uuid4().hex
     yield value
     kill_marked(value)
+
+
+@pytest.fixture
+def fresh_plugins(monkeypatch):
+    """Whatever a test loads or registers in this process is removed afterwards
+    (registries, plug-in modules, the folders they put on sys.path)."""
+    from mlfs_core import plugins
+
+    # set, then delete: the test's end restores the variable as it was, also
+    # when the CLI sets it (load_cli_plugins) and it was not set before
+    monkeypatch.setenv("MLFS_PLUGINS", "")
+    monkeypatch.delenv("MLFS_PLUGINS")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    state, modules = plugins.checkpoint(), dict(sys.modules)
+    yield plugins
+    plugins.rollback(state)
+    for name in set(sys.modules) - set(modules):
+        module = sys.modules[name]
+        if name.startswith("_mlfs_plugin_") or str(
+            getattr(module, "__file__", "") or ""
+        ).startswith(tempfile.gettempdir()):
+            del sys.modules[name]
 
 
 @pytest.fixture

@@ -46,3 +46,34 @@ def test_an_upload_above_the_size_limit_is_an_error(monkeypatch):
     at = _upload([("big.arff", data, "text/plain")])
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "above the limit of 1 MB" in errors[0]
+
+
+def test_a_failed_experiment_run_says_what_it_kept(tmp_path, monkeypatch):
+    """Check the Experiment page: a full disk at the final write is st.error
+    naming the path, with the finished tasks kept (counted) for the next Run."""
+    import ui.sections.experiment as experiment
+    from mlfs_core.errors import DiskFullError
+
+    def full(result, folder):
+        raise DiskFullError(f"no space left on device writing {folder}/results.csv")
+
+    monkeypatch.setenv("MLFS_WORK_DIR", str(tmp_path / "work"))
+    monkeypatch.setattr(experiment, "save", full)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("app_pages/experiment.py").run()
+    at.multiselect(key="exp_methods_A").set_value(["MaxCS"]).run()
+    at.text_input(key="exp_folds_A").set_value("2").run()
+    at.text_input(key="exp_budgets_A").set_value("10").run()
+    at.button(key="exp_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (error,) = [e.value for e in at.error]
+    assert "no space left on device writing" in error and "results.csv" in error
+    cache = tmp_path / "work" / "experiment_cache"
+    kept = len(list(cache.glob("*/*.json")))
+    assert kept > 0
+    assert f"Kept: the {kept} finished tasks, in the cache: Run resumes" in error
+    monkeypatch.undo()
+    monkeypatch.setenv("MLFS_WORK_DIR", str(tmp_path / "work"))
+    at.button(key="exp_run").click().run()
+    assert not at.error and len(list(cache.glob("*/*.json"))) == kept

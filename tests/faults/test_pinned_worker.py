@@ -76,7 +76,9 @@ def test_a_worker_that_dies_is_a_clear_error(monkeypatch):
 
 def test_the_pinned_worker_is_shut_down_when_the_work_ends():
     """Check that the worker process is gone once the results are in."""
-    values = list(fits._in_pinned_worker([0, 1], lambda i: (os.getpid, (), {})))
+    pairs = list(fits._in_pinned_worker([0, 1], lambda i: (os.getpid, (), {})))
+    assert [i for i, _ in pairs] == [0, 1]  # (task index, result), in order
+    values = [value for _, value in pairs]
     assert len(set(values)) == 1 and values[0] != os.getpid()
     assert fits._PINNED_WORKER == []
     with pytest.raises(OSError):  # the worker process is gone (or a zombie reaped)

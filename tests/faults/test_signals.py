@@ -65,8 +65,10 @@ def test_a_signal_stops_the_run_cleanly(tmp_path, helpers, mark, signum, status)
     stopped = [line for line in stderr.splitlines() if line.startswith("stopped:")]
     assert len(stopped) == 1, stderr[-2000:]
     done = int(stopped[0].split()[1])
-    assert stopped[0].endswith("tasks done; rerun the same command to resume")
     assert " of 78 tasks done" in stopped[0]
+    resume = f"rerun the same command to resume: mlfs experiment {out.parent}"
+    assert f"tasks done, kept in {out / 'cache'}; {resume}" in stopped[0]
+    assert stopped[0].endswith(f"--out {out} --jobs 2")  # the command, word for word
     assert left == []
     assert helpers.shm_files(proc.pid) == []
     assert _cached(out) >= done >= 4  # every finished task is kept

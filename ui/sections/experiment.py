@@ -27,6 +27,7 @@ from mlfs_core.evaluation.config import (
 )
 from mlfs_core.evaluation.outputs import (
     TIMINGS_FILE,
+    estimate_output_bytes,
     write_atomically,
     write_run_files,
 )
@@ -268,8 +269,8 @@ def read_config(text: str) -> ExperimentConfig:
         text,
         state.ROOT,
         trust=False,
-        command="the uploaded config",
-        where="it",
+        command="the app",
+        where="the uploaded config",
         advice="The app runs only plug-ins installed as packages or given to "
         "`mlfs app --plugin` when the server was started.",
     )
@@ -359,13 +360,14 @@ def save(result: ExperimentResult, folder: Path) -> Path:
     The engine's writer (:func:`mlfs_core.evaluation.outputs.write_run_files`)
     writes them, with the config's paths as given, through the atomic writer
     ``mlfs experiment`` uses (:func:`~mlfs_core.evaluation.outputs.write_atomically`):
-    a failure midway leaves the folder's previous results as they were.
+    a write the free space cannot take is refused before it starts, and a
+    failure midway leaves the folder's previous results as they were.
     """
 
     def write(scratch: Path) -> list[Path]:
         return write_run_files(result, scratch, resolve_paths=False)
 
-    write_atomically(folder, write)
+    write_atomically(folder, write, need=estimate_output_bytes(result))
     return folder
 
 

@@ -353,13 +353,33 @@ def run_with_progress(config) -> Path | None:
         with progress.ticking(draw) as redraw:
             folder = run(config, report)
     except ValueError as exc:
-        st.error(f"The experiment could not run: {state.redact(str(exc))}")
+        said = state.redact(str(exc))
+        st.error(f"The experiment could not run: {said} {kept_text(eta.done)}")
         folder = None
     st.session_state[RUNNING] = None
     if folder is not None:
         bar.progress(1.0, text="Done")
         st.session_state[state.EXPERIMENT_CONFIG] = config_toml(config)
     return folder
+
+
+def kept_text(done: int) -> str:
+    """What a failed run kept: its ``done`` finished tasks, and how to resume.
+
+    Examples
+    --------
+    >>> kept_text(0)
+    'No task had finished.'
+    >>> kept_text(12)[:55]
+    'Kept: the 12 finished tasks, in the cache: Run resumes '
+    """
+    if not done:
+        return "No task had finished."
+    tasks = f"{done} finished task{'s' if done != 1 else ''}"
+    return (
+        f"Kept: the {tasks}, in the cache: Run resumes from them once the cause "
+        "is fixed."
+    )
 
 
 def report_stopped_run(config) -> None:

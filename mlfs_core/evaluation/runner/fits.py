@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import atexit
 import os
+import warnings
 import zlib
 from collections.abc import Iterator
+from contextlib import closing
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
@@ -70,15 +72,23 @@ def execute(
     for i, v in enumerate(out):
         if v is not None:
             tracker.step(f"{label(i)} (cached)")
-    for i, value in zip(todo, _parallel(todo, make_call, n_jobs)):
-        cache.set(keys[i], value)
-        out[i] = value
-        tracker.step(label(i))
+    with closing(_parallel(todo, make_call, n_jobs)) as results:
+        for i, value in results:
+            cache.set(keys[i], value)
+            out[i] = value
+            tracker.step(label(i))
     return out
 
 
 def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
-    """Run ``make_call(i)`` for each ``i`` in ``todo``; yield results in order.
+    """Run ``make_call(i)`` for each ``i`` in ``todo``; yield ``(i, result)`` pairs.
+
+    Pairs come in ``todo``'s order, each as soon as it and those before it
+    are done, and the caller caches each at once: a task that fails ends the
+    run (joblib cancels the rest, without its warning about cancelled tasks)
+    with the tasks handed over before it cached. (In completion order, joblib
+    would let a worker that got no task yet outlive a parent killed with
+    ``kill -9``: a worker's watchdog starts with its first task.)
 
     Kernel-dependent tasks (see :func:`~.classifiers.kernel_dependent`) never
     run in a process whose BLAS is not the pinned kernel (numpy was imported
@@ -91,7 +101,7 @@ def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
     (loky, Dask) loads and registers them before it runs the task.
     """
     if not todo:
-        return iter(())
+        return _quiet(iter(()))
     if kernel_dependent and not blas.kernel_matches() and effective_n_jobs(n_jobs) == 1:
         return _in_pinned_worker(todo, make_call)
     specs, additions = plugin_specs(), pack(registered_here())
@@ -104,9 +114,50 @@ def _parallel(todo, make_call, n_jobs: int, *, kernel_dependent: bool = False):
                 args = (specs, fn, args, kwargs, additions)
                 fn, kwargs = run_with_plugins, {}
             # a loky worker ends itself once this process is gone (stops.py)
-            yield delayed(run_watched)(parent, fn, args, kwargs)
+            yield delayed(_indexed)(i, parent, fn, args, kwargs)
 
-    return Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    return _quiet(parallel(jobs()))
+
+
+class _Failed:
+    """A task's exception, handed back as its value (see :func:`_indexed`)."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
+def _indexed(i: int, parent: int, fn, args, kwargs) -> tuple:
+    """``(i, run_watched(parent, fn, args, kwargs))``: a result and its index.
+
+    An exception comes back as a :class:`_Failed` value instead of failing
+    the batch joblib grouped the task in, so the batch's finished tasks
+    still reach the cache; :func:`_quiet` raises it in turn.
+    """
+    try:
+        return i, run_watched(parent, fn, args, kwargs)
+    except Exception as exc:  # noqa: BLE001 - raised again by _quiet, in order
+        return i, _Failed(exc)
+
+
+_EXIT_EARLY = r".*tasks (which were still being processed|have been successfully)"
+"""joblib's warning when its generator is closed early (a task failed, the
+cache's device filled, a signal): the run's own message says what was kept."""
+
+
+def _quiet(results) -> Iterator:
+    """Yield joblib's results; closed early, end its workers without its warning."""
+    try:
+        for i, value in results:
+            if isinstance(value, _Failed):
+                raise value.error
+            yield i, value
+    finally:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=_EXIT_EARLY)
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()
 
 
 _PINNED_WORKER: list = []  # the one pinned worker process, started on first use
@@ -151,7 +202,7 @@ def _in_pinned_worker(todo, make_call) -> Iterator:
                     f"died ({exc.__class__.__name__}); set MLFS_BLAS_KERNEL to a "
                     "kernel this CPU runs, or to native"
                 ) from None
-            yield value
+            yield i, value
     finally:
         shutdown_pinned_worker()
 
@@ -223,10 +274,11 @@ def run_fits(
     needed = sorted({source[i] for i, v in enumerate(out) if v is None})
     needed = [i for i in needed if out[i] is None]
     runner = _GroupedFits if grouped else _SingleFits
-    for i, value in runner(selections, fits, orders, config).run(needed, n_jobs):
-        cache.set(keys[i], value)
-        out[i] = value
-        tracker.step(_label(selections, fits, i))
+    with closing(runner(selections, fits, orders, config).run(needed, n_jobs)) as got:
+        for i, value in got:
+            cache.set(keys[i], value)
+            out[i] = value
+            tracker.step(_label(selections, fits, i))
     for i, v in enumerate(out):
         if v is not None:
             continue
@@ -314,7 +366,10 @@ class _SingleFits:
         c = self.protocol.classifier
         dependent = kernel_dependent(c.name, c.params)
         calls = _parallel(needed, self._call, n_jobs, kernel_dependent=dependent)
-        return zip(needed, calls)
+        try:
+            yield from calls
+        finally:
+            calls.close()
 
     def _call(self, i: int):
         j, k, _ = self.fits[i]
@@ -357,8 +412,11 @@ class _GroupedFits:
         members = list(groups.values())
         calls = range(len(members))
         results = _parallel(calls, lambda g: self._call(members[g]), n_jobs)
-        for group, values in zip(members, results):
-            yield from zip(group, values)
+        try:
+            for g, values in results:
+                yield from zip(members[g], values)
+        finally:
+            results.close()
 
     def _call(self, group: list[int]):
         j = self.fits[group[0]][0]

@@ -132,3 +132,95 @@ def code_identity(description: Mapping[str, Any]) -> dict:
         if idents:
             out["metrics"] = idents
     return out
+
+
+def code_records(config) -> list[dict]:
+    """The identity of the user code ``config`` runs, to record with its results.
+
+    One record per method, criterion variant, classifier and metric the
+    config names that is not built in (a plug-in's, or one registered in
+    Python), as :func:`code_identity` keys its tasks.
+
+    Parameters
+    ----------
+    config : ExperimentConfig
+
+    Returns
+    -------
+    list of dict
+        ``kind`` (``method``, ``variant``, ``classifier`` or ``metric``),
+        ``name`` (a variant's as ``METHOD/variant``), ``file`` (the plug-in
+        file or module that registered it, else the file defining it; ""
+        when unknown), ``version`` and ``digest`` (the SHA-256 code identity,
+        helper modules included; a variant's covers its terms' code; None
+        when the code cannot be identified), sorted by kind and name.
+        Empty when the config runs only built-in code.
+
+    Examples
+    --------
+    >>> from mlfs_core.evaluation import ExperimentConfig
+    >>> code_records(ExperimentConfig(datasets=("sample",), methods=("MaxCS",)))
+    []
+    """
+    p = config.protocol
+    found: dict[tuple[str, str], dict] = {}
+    for m in config.methods:
+        name, params = (m, {}) if isinstance(m, str) else (m.name, m.params or {})
+        ident = code_identity({"method": name, "params": params})
+        if "method" in ident:
+            found["method", name] = _record("method", name, ident["method"])
+        if "variant" in ident:
+            label = f"{name}/{ident['variant']['variant']}"
+            digest = hash_key(ident["variant"])
+            found["variant", label] = _record("variant", label, {"code": digest})
+    names = {"classifier": [p.classifier.name, p.classifier.params]}
+    ident = code_identity({**names, "metrics": list(p.metrics)})
+    if "classifier" in ident:
+        found["classifier", p.classifier.name] = _record(
+            "classifier", p.classifier.name, ident["classifier"]
+        )
+    for metric, one in ident.get("metrics", {}).items():
+        found["metric", metric] = _record("metric", metric, one)
+    return [found[k] for k in sorted(found)]
+
+
+def _record(kind: str, name: str, ident: Mapping[str, Any]) -> dict:
+    """One :func:`code_records` entry (the file from the plug-in that registered it)."""
+    return {
+        "kind": kind,
+        "name": name,
+        "file": _registered_by(kind, name),
+        "version": ident.get("version", ""),
+        "digest": ident.get("code"),
+    }
+
+
+def _registered_by(kind: str, name: str) -> str:
+    """The plug-in (file path or module) that registered ``name``, else the file
+    defining it ("" when neither is known)."""
+    import inspect
+
+    from ...plugins import loaded_plugins
+    from ...selectors._registry import get_method
+    from ..classifiers import CLASSIFIERS
+    from ..metrics import METRICS
+
+    for info in loaded_plugins():
+        listed = {
+            "method": [n for n, _ in info.methods],
+            "variant": info.variants,
+            "classifier": info.classifiers,
+            "metric": info.metrics,
+        }[kind]
+        if name in listed:
+            return info.source
+    code = {
+        "method": lambda: get_method(name).rank,
+        "classifier": lambda: CLASSIFIERS[name],
+        "metric": lambda: METRICS[name].function,
+    }.get(kind)
+    try:
+        path = inspect.getsourcefile(inspect.unwrap(code()))
+    except (TypeError, LookupError, ValueError):  # a variant; no source file
+        return ""
+    return os.path.realpath(path) if path else ""

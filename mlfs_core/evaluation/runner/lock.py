@@ -12,6 +12,7 @@ it by hand once that run is known to be gone.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
@@ -22,7 +23,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ...errors import ConfigError
+from ...errors import ConfigError, DiskFullError
 
 LOCK_NAME = ".mlfs-lock"
 """The lock file's name in an output folder."""
@@ -85,6 +86,20 @@ def _stale(holder: dict | None, path: Path) -> bool:
     return not (isinstance(pid, int) and pid_alive(pid))
 
 
+def _write_record(fd: int, path: Path, text: str) -> None:
+    """Write the lock's record into its new file (removed again on a failure)."""
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        path.unlink(missing_ok=True)
+        if exc.errno != errno.ENOSPC:
+            raise
+        raise DiskFullError(
+            f"no space left on device writing the lock file {path}", str(path)
+        ) from None
+
+
 @contextmanager
 def output_lock(folder, command: str = "", *, note=None) -> Iterator[dict]:
     """Hold ``folder``'s lock while the block runs (the folder is created).
@@ -108,6 +123,8 @@ def output_lock(folder, command: str = "", *, note=None) -> Iterator[dict]:
     ------
     FolderBusy
         When a live run holds the folder (the message names it).
+    DiskFullError
+        When the device has no room for the lock file (naming it).
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -145,8 +162,7 @@ def output_lock(folder, command: str = "", *, note=None) -> Iterator[dict]:
             else:
                 note(message)
             continue
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        _write_record(fd, path, text)
         break
     else:  # pragma: no cover - five races lost in a row
         raise FolderBusy(f"{folder}: could not take the lock {path}")

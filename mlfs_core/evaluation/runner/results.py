@@ -38,6 +38,7 @@ from ...columns import (
 from ..classifiers import kernel_dependent
 from ..config import ExperimentConfig
 from .execution import Outcome
+from .keys import code_records
 from .planning import plan_feature_names
 
 RESULT_COLUMNS = [
@@ -91,7 +92,9 @@ class ExperimentResult:
         Where the values were computed (:func:`environment`): the engine
         version, this process's BLAS (:func:`mlfs_core.blas.record`) and
         ``fit_kernels``, the BLAS kernels the kernel-dependent fits ran under
-        (``"unrecorded"`` for cached fits from before kernels were recorded).
+        (``"unrecorded"`` for cached fits from before kernels were recorded),
+        and ``plugins``, the code identity of the plug-ins it ran
+        (:func:`~.keys.code_records`).
     feature_names : dict
         Dataset name -> its feature names (a tuple of str), so the indices of
         ``selections`` can be named (``selections.csv``'s ``feature_names``).
@@ -149,7 +152,11 @@ def environment(config: ExperimentConfig, fit_out=()) -> dict:
     dict
         ``engine``, ``blas`` (:func:`mlfs_core.blas.record`),
         ``kernel_dependent`` (whether the classifier's values follow the BLAS
-        kernel) and ``fit_kernels`` (sorted kernel ids of those fits).
+        kernel), ``fit_kernels`` (sorted kernel ids of those fits) and
+        ``plugins``, the code identity of every method, variant, classifier
+        and metric the config runs that is not built in
+        (:func:`~.keys.code_records`: kind, name, file, version, digest),
+        which ``mlfs verify`` compares with the code it finds.
     """
     c = config.protocol.classifier
     dependent = kernel_dependent(c.name, c.params)
@@ -159,6 +166,7 @@ def environment(config: ExperimentConfig, fit_out=()) -> dict:
         "blas": blas.record(),
         "kernel_dependent": dependent,
         "fit_kernels": sorted(kernels),
+        "plugins": code_records(config),
     }
 
 

@@ -157,8 +157,8 @@ def check_text_trusted(
                 f"Pass {TRUST_FLAG} if you trust that code, or install the plug-in "
                 "as a package (entry point mlfs_explorer.plugins)"
             )
-        raise UntrustedPlugins(
-            f"{command}: {where} names plug-in code that reading it would import "
-            f"and run: {', '.join(code)}; nothing was run. {advice}"
+        raise UntrustedPlugins(  # the command names itself in front (mlfs X: error:)
+            f"{where} names plug-in code that {command} would import and run: "
+            f"{', '.join(code)}; nothing was run. {advice}"
         )
     return code

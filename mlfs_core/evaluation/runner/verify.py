@@ -29,6 +29,8 @@ from .planning import plan_experiment
 from .results import result_tables
 
 KEYS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, METRIC]
+LINE = "line"
+"""The comparison table's column giving the stored row's line in its file."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,9 @@ class VerifyResult:
     ----------
     table : DataFrame
         ``dataset, method, budget, fold, repeat, metric, stored, recomputed,
-        abs_diff``, one row per recomputed metric value.
+        abs_diff, line``, one row per recomputed metric value; ``line`` is
+        the stored row's line in its file (the header is line 1; missing
+        where the file has no such row).
     n_fits, n_fits_total : int
         Fits recomputed, and fits in the experiment.
     kernel : str or None
@@ -169,6 +173,7 @@ def _with_every_repeat(chosen, fits, selections) -> np.ndarray:
 def _compare(stored: pd.DataFrame, fresh: pd.DataFrame, keys=KEYS) -> pd.DataFrame:
     left = fresh[keys + [VALUE]].rename(columns={VALUE: "recomputed"})
     right = stored[keys + [VALUE]].rename(columns={VALUE: "stored"})
+    right[LINE] = np.arange(len(right), dtype=np.int64) + 2  # line 1: the header
     for key in (BUDGET, FOLD, REPEAT):
         if key in keys:
             left[key] = left[key].astype(np.int64)
@@ -177,7 +182,8 @@ def _compare(stored: pd.DataFrame, fresh: pd.DataFrame, keys=KEYS) -> pd.DataFra
     diff = (table["recomputed"] - table["stored"]).abs()
     both_nan = table["recomputed"].isna() & table["stored"].isna()
     table["abs_diff"] = diff.where(~both_nan, 0.0).fillna(np.inf)
-    return table[keys + ["stored", "recomputed", "abs_diff"]]
+    table[LINE] = table[LINE].astype("Int64")  # missing where no stored row
+    return table[keys + ["stored", "recomputed", "abs_diff", LINE]]
 
 
 @dataclass(frozen=True)
@@ -191,11 +197,19 @@ class StoredExperiment:
         One row per repeat, or compact (repeats averaged, no ``repeat``).
     recorded_kernel : str or None
         The BLAS kernel recorded with the values, None where none was.
+    plugins : list of dict or None
+        The code identity of the plug-ins recorded with the values
+        (``environment.json``'s ``plugins``,
+        :func:`~.keys.code_records`), None where none was recorded.
+    results_file : str
+        The file the values were read from.
     """
 
     config: ExperimentConfig
     results: pd.DataFrame
     recorded_kernel: str | None
+    plugins: list | None = None
+    results_file: str = ""
 
 
 def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
@@ -249,13 +263,16 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
         if not results.is_file():
             raise ConfigError(f"results.csv not found in {folder}")
         env = folder / "environment.json"
-        recorded = None
+        recorded, plugins = None, None
         if env.is_file():
-            recorded = json.loads(env.read_text(encoding="utf-8")).get("fit_kernels")
+            data = json.loads(env.read_text(encoding="utf-8"))
+            recorded = data.get("fit_kernels")
             recorded = "+".join(recorded) if recorded else None
+            plugins = data.get("plugins")
         table = pd.read_csv(results, **EXACT_FLOATS)
         check_config_trusted(config_path, trust=trust_plugins, command="mlfs verify")
-        return StoredExperiment(load_config(config_path), table, recorded)
+        config = load_config(config_path)
+        return StoredExperiment(config, table, recorded, plugins, str(results))
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
         raise ConfigError(f"{folder} has neither config.toml nor a study's meta.json")
@@ -274,7 +291,8 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
         raise ConfigError(f"results.csv.gz not found in {folder}")
     table = pd.read_csv(results, **EXACT_FLOATS)
     recorded = (meta.get("blas") or {}).get("kernel")
-    return StoredExperiment(replace(config, datasets=tuple(specs)), table, recorded)
+    config = replace(config, datasets=tuple(specs))
+    return StoredExperiment(config, table, recorded, None, str(results))
 
 
 def _find_upwards(folder, relative: str):

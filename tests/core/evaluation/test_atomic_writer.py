@@ -126,3 +126,67 @@ def test_the_app_keeps_the_previous_results(tmp_path, monkeypatch):
     save(second, folder)  # and a write that finishes replaces them
     after = pd.read_csv(folder / "results.csv")
     assert sorted(after["budget_pct"].unique()) == [20.0, 40.0]
+
+
+def test_a_full_device_names_the_file_being_written(tmp_path):
+    """Check ENOSPC midway: a DiskFullError naming the half-written file, the
+    earlier files untouched, no scratch folder left."""
+    import errno
+
+    from mlfs_core.errors import DiskFullError
+
+    table = pd.DataFrame({"a": [1]})
+    write_atomically(tmp_path, lambda d: [write_table(table, d / "results.csv")])
+    before = _snapshot(tmp_path)
+
+    def fills(folder: Path) -> list[Path]:
+        write_table(table, folder / "results.csv")
+        (folder / "selections.csv").write_text("half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(DiskFullError) as info:
+        write_atomically(tmp_path, fills)
+    message = str(info.value)
+    assert message.startswith(f"no space left on device writing {tmp_path}/")
+    assert info.value.path.endswith("selections.csv")  # the last one written
+    assert message.endswith(f"the files already in {tmp_path} are as they were")
+    assert _snapshot(tmp_path) == before and _scratch_left(tmp_path) == []
+
+
+def test_a_write_the_free_space_cannot_take_is_refused_first(tmp_path, monkeypatch):
+    """Check ``need``: refused before writing, naming folder, need and free."""
+    import shutil
+
+    from mlfs_core.errors import DiskFullError
+
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(
+        outputs.shutil, "disk_usage", lambda p: usage._replace(free=1000)
+    )
+    wrote = []
+    with pytest.raises(DiskFullError) as info:
+        write_atomically(tmp_path, lambda d: wrote.append(d) or [], need=5000)
+    assert str(info.value) == (
+        f"not enough space to write the output files to {tmp_path}: they need "
+        "about 4.88 KiB, the device has 1000 B free"
+    )
+    assert wrote == [] and _scratch_left(tmp_path) == []
+    assert write_atomically(tmp_path, lambda d: [], need=1000) == []
+
+
+def test_the_estimate_covers_the_files_written(tmp_path):
+    """Check estimate_output_bytes against what the command writes: at least the
+    three tables' bytes, at most a few times all files."""
+    from mlfs_core.report import write_outputs
+
+    config = ExperimentConfig(
+        datasets=("sample",),
+        methods=("MaxCS", "AF"),
+        protocol=protocol_a(n_folds=2, budgets=(10, 50), metrics=("micro_f1",)),
+    )
+    result = run_experiment(config)
+    written = write_outputs(result, tmp_path)
+    sizes = {p.name: p.stat().st_size for p in written}
+    tables = sum(sizes[n] for n in ("results.csv", "selections.csv", "timings.csv"))
+    estimate = outputs.estimate_output_bytes(result)
+    assert tables <= estimate <= 3 * sum(sizes.values()) + outputs.SPACE_OVERHEAD

@@ -269,12 +269,13 @@ def test_an_existing_out_needs_overwrite(tmp_path, capsys):
     assert not [p for p in out.iterdir() if p.name.startswith(".writing")]
 
 
-def test_a_failed_run_leaves_nothing_behind(tmp_path, capsys, monkeypatch):
-    """Check a config error and an error during the run both leave no --out."""
+def test_a_failed_run_keeps_its_finished_tasks(tmp_path, capsys, monkeypatch):
+    """Check a config error leaves no --out, and an error after the tasks ran
+    keeps them all in the default cache, saying how many and how to resume."""
     bad = CONFIG.replace('path = "sample"', f'path = "{tmp_path / "yeest"}"')
     status, out = _experiment(tmp_path, config=bad)
     err = capsys.readouterr().err
-    assert status == 2 and not out.exists()
+    assert status == 2 and not out.exists()  # nothing ran: no empty folder left
     assert err.count("yeest") == 1  # the missing path is named once
 
     import mlfs_core.evaluation.runner as runner  # the command imports it lazily
@@ -287,8 +288,15 @@ def test_a_failed_run_leaves_nothing_behind(tmp_path, capsys, monkeypatch):
     path.write_text(CONFIG)
     argv = ["experiment", str(path), "--out", str(out)]  # with the default cache
     assert main(argv) == 2
-    assert "a task failed" in capsys.readouterr().err
-    assert not out.exists()
+    err = capsys.readouterr().err
+    assert "a task failed" in err
+    kept = len(list((out / "cache").glob("*/*.json")))
+    assert kept > 0 and not (out / "results.csv").exists()
+    assert f"kept: {kept} finished tasks in the cache {out / 'cache'}" in err
+    assert f"resume from them: mlfs experiment {path} --out {out}" in err
+    monkeypatch.undo()
+    assert main(argv) == 0  # the same command, once fixed, finishes from them
+    assert len(list((out / "cache").glob("*/*.json"))) == kept
 
 
 # ---- the dense-data warning on the command line --------------------------------
