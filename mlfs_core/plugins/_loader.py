@@ -52,6 +52,9 @@ class PluginInfo:
     variants : tuple of str
         The criterion variants it registered, as ``"METHOD/name"``
         (:func:`mlfs_core.selectors.register_variant`).
+    presets : tuple of str
+        The protocol presets it registered
+        (:func:`mlfs_core.evaluation.register_protocol_preset`).
     """
 
     name: str
@@ -63,6 +66,7 @@ class PluginInfo:
     classifiers: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
+    presets: tuple[str, ...] = ()
 
 
 _LOADED: dict[str, PluginInfo] = {}  # identity (module name or file path) -> info
@@ -90,7 +94,7 @@ def _is_file_spec(spec: str) -> bool:
 def _registered(before: dict) -> dict:
     """What each registry gained since ``before``, as :class:`PluginInfo` fields."""
     out = {}
-    for kind in ("methods", "classifiers", "metrics", "variants"):
+    for kind in ("methods", "classifiers", "metrics", "variants", "presets"):
         registry = registries().get(kind)
         names = added(before, kind)
         out[kind] = tuple(registry.label(n) for n in names) if names else ()

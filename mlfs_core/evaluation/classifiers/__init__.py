@@ -124,7 +124,7 @@ def _score(est, X) -> np.ndarray:
     return np.asarray(est.predict_proba(X), dtype=float)[:, 1]
 
 
-def _linear_svc(*, random_state: int, C: float = 3.0, tol: float = 1e-3, **params):
+def _linear_svc(*, random_state: int, C: float = 1.0, tol: float = 1e-4, **params):
     svc = LinearSVC(C=C, tol=tol, random_state=random_state, **params)
     return BinaryRelevance(svc)
 
@@ -184,11 +184,13 @@ _KERNEL_DEPENDENT: dict[str, Callable[[dict], bool]] = {
 _BUILT_IN = frozenset(CLASSIFIERS)
 
 LINEAR_SVC_OPTIONS = (
-    Option("C", 3.0, low=0.0, closed="neither", help="inverse of the regularisation"),
-    Option("tol", 1e-3, low=0.0, closed="neither", help="stopping tolerance"),
+    Option("C", 1.0, low=0.0, closed="neither", help="inverse of the regularisation"),
+    Option("tol", 1e-4, low=0.0, closed="neither", help="stopping tolerance"),
 )
-"""The parameters of ``"linear_svc"`` that the engine fixes (its other
-LinearSVC parameters are passed on, and LinearSVC checks them)."""
+"""The parameters of ``"linear_svc"`` that the engine checks, with
+scikit-learn's defaults (a protocol preset may give others,
+:class:`~mlfs_core.evaluation.ProtocolPreset`); its other LinearSVC
+parameters are passed on, and LinearSVC checks them."""
 MLKNN_OPTIONS = (
     Option("k", 10, low=1, help="neighbours (clipped to the training size - 1)"),
     Option("s", 1.0, low=0.0, help="Laplace smoothing"),
