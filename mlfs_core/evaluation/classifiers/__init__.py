@@ -1,4 +1,5 @@
-"""Multi-label classifiers: Binary Relevance over any scikit-learn classifier, ML-kNN.
+"""Multi-label classifiers: Binary Relevance over any scikit-learn classifier, ML-kNN,
+classifier chains, label powerset and CART per label (:mod:`.transforms`).
 
 :data:`CLASSIFIERS` maps the names used in experiment configs to factories
 ``factory(*, random_state, **params) -> estimator``; an estimator has
@@ -29,6 +30,7 @@ from ... import plugins
 from ..._validation import check_XY
 from ...errors import ConfigError
 from ...options import Option, resolve
+from . import transforms as _transforms
 from .mlknn import SCALINGS, MLkNN
 
 
@@ -159,6 +161,7 @@ CLASSIFIERS: dict[str, Callable[..., object]] = {
     "logistic_regression": _logistic,
     "mlknn": _mlknn,
     "br": _br_sklearn,
+    **_transforms.FACTORIES,
 }
 """Classifier name -> factory ``(*, random_state, **params) -> estimator``."""
 
@@ -178,6 +181,8 @@ _KERNEL_DEPENDENT: dict[str, Callable[[dict], bool]] = {
     "logistic_regression": lambda params: True,
     "mlknn": lambda params: False,
     "br": lambda params: True,
+    # not measured: assumed to depend on it (the safe side)
+    **{name: (lambda params: True) for name in _transforms.FACTORIES},
 }
 
 
@@ -205,6 +210,7 @@ _PARAMETERS: dict[str, Callable[[], tuple[Option | str, ...]]] = {
     "linear_svc": lambda: (*LINEAR_SVC_OPTIONS, *_estimator_params(LinearSVC)),
     "logistic_regression": lambda: _estimator_params(LogisticRegression),
     "mlknn": lambda: MLKNN_OPTIONS,
+    **{name: (lambda o=o: o) for name, o in _transforms.OPTIONS.items()},
 }
 _VERSIONS: dict[str, str] = {}
 
