@@ -156,12 +156,32 @@ def _br_sklearn(*, random_state: int, estimator: str, **params):
     return BinaryRelevance(cls(**params))
 
 
+def _cart(
+    *,
+    random_state: int,
+    criterion: str = "gini",
+    max_depth: int = 0,
+    min_samples_leaf: int = 1,
+):
+    """Binary relevance over a seeded CART tree (Breiman et al. 1984)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    tree = DecisionTreeClassifier(
+        criterion=criterion,
+        max_depth=None if max_depth == 0 else max_depth,
+        min_samples_leaf=min_samples_leaf,
+        random_state=random_state,
+    )
+    return BinaryRelevance(tree)
+
+
 CLASSIFIERS: dict[str, Callable[..., object]] = {
     "linear_svc": _linear_svc,
     "logistic_regression": _logistic,
     "mlknn": _mlknn,
     "br": _br_sklearn,
     **_transforms.FACTORIES,
+    "cart": _cart,
 }
 """Classifier name -> factory ``(*, random_state, **params) -> estimator``."""
 
@@ -182,7 +202,7 @@ _KERNEL_DEPENDENT: dict[str, Callable[[dict], bool]] = {
     "mlknn": lambda params: False,
     "br": lambda params: True,
     # not measured: assumed to depend on it (the safe side)
-    **{name: (lambda params: True) for name in _transforms.FACTORIES},
+    **{name: (lambda params: True) for name in ("cc", "lp", "cart")},
 }
 
 

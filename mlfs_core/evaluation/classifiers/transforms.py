@@ -244,26 +244,6 @@ def _lp(*, random_state: int, base: str = "logistic_regression", C: float = 1.0)
     return LabelPowerset(base=base, C=C, random_state=random_state)
 
 
-def _cart(
-    *,
-    random_state: int,
-    criterion: str = "gini",
-    max_depth: int = 0,
-    min_samples_leaf: int = 1,
-):
-    from sklearn.tree import DecisionTreeClassifier
-
-    from . import BinaryRelevance
-
-    tree = DecisionTreeClassifier(
-        criterion=criterion,
-        max_depth=None if max_depth == 0 else max_depth,
-        min_samples_leaf=min_samples_leaf,
-        random_state=random_state,
-    )
-    return BinaryRelevance(tree)
-
-
 _C = Option("C", 1.0, low=0.0, closed="neither", help="inverse of the regularisation")
 CC_OPTIONS = (
     Option("base", "logistic_regression", choices=BASES, help="per-label classifier"),
@@ -282,7 +262,8 @@ CART_OPTIONS = (
 )
 """The parameters of ``"cart"`` (binary relevance over a CART tree; its scores
 are the trees' leaf frequencies of the positive class)."""
-FACTORIES = {"cc": _cc, "lp": _lp, "cart": _cart}
-"""Name -> factory of this module's classifiers (registered by the package)."""
+FACTORIES = {"cc": _cc, "lp": _lp}
+"""Name -> factory of this module's classifiers (registered by the package,
+which also registers ``"cart"``: binary relevance over a CART tree)."""
 OPTIONS = {"cc": CC_OPTIONS, "lp": LP_OPTIONS, "cart": CART_OPTIONS}
 """Name -> their parameters."""

@@ -16,7 +16,8 @@ Every setting is stated as a constraint (:data:`PROTOCOL_OPTIONS`,
 (:func:`protocol_fields`, :func:`experiment_fields`) that names every problem
 at once.
 
-Organised by concept: ``_presets`` (the presets' registry), ``_constraints``
+Organised by concept: ``_presets`` and ``_preset_registry`` (the presets'
+registry), ``_constraints``
 (the constraint table and the rules between settings), ``_protocol``
 (:class:`ProtocolConfig` and its factory), ``_experiment``
 (:class:`ExperimentConfig`, datasets and methods) and ``_toml`` (reading and
@@ -61,6 +62,7 @@ from ._experiment import (
     MethodConfig,
     experiment_fields,
 )
+from ._preset_registry import register_protocol_preset
 from ._presets import (
     CONTROL_TESTS,
     FIELD,
@@ -69,7 +71,6 @@ from ._presets import (
     ProtocolPreset,
     protocol_preset_names,
     protocol_preset_spec,
-    register_protocol_preset,
     unknown_protocol,
     unregister_protocol_preset,
 )
@@ -89,6 +90,7 @@ from ._toml import (
     load_config,
     save_config,
 )
+from ._tuning import MAX_CANDIDATES, TuningConfig
 
 __all__ = [
     "ALL_METRICS",
@@ -101,6 +103,7 @@ __all__ = [
     "FIELD",
     "FIELD_METRICS",
     "LABEL_HANDLING",
+    "MAX_CANDIDATES",
     "ON_LARGE_BUDGET",
     "ON_SPARSE_LABEL",
     "PROTOCOL_DEFAULTS",
@@ -115,6 +118,7 @@ __all__ = [
     "MethodConfig",
     "ProtocolConfig",
     "ProtocolPreset",
+    "TuningConfig",
     "config_from_dict",
     "config_from_toml",
     "config_to_dict",

@@ -7,7 +7,8 @@ any, and how a comparison under it is tested. The engine ships one preset,
 ``"field"``, the protocol the multi-label feature selection literature
 reports (:data:`FIELD`); plug-ins register theirs with
 :func:`register_protocol_preset`, like methods, classifiers and metrics
-(:mod:`mlfs_core.plugins`): a name the registry does not know triggers one
+(:mod:`mlfs_core.plugins`; the module :mod:`._preset_registry` registers and
+declares the registry): a name the registry does not know triggers one
 load of the installed plug-ins (the entry-point group
 :data:`~mlfs_core.plugins.PLUGIN_GROUP`, and ``MLFS_PLUGINS``) before the
 lookup fails.
@@ -88,98 +89,6 @@ registry's ``higher_is_better``: average precision and macro-F1 up, the
 four losses down)."""
 
 
-def register_protocol_preset(
-    name: str,
-    settings: Mapping,
-    *,
-    classifier_defaults: Mapping | None = None,
-    control_test: str = "bonferroni_dunn",
-    alpha: float = 0.05,
-    description: str = "",
-    citation: str = "",
-) -> ProtocolPreset:
-    """Make a protocol preset available to configs under ``name``.
-
-    The preset is checked by building its protocol (every problem named at
-    once); a failing preset is not registered. Registering a name again
-    replaces the preset.
-
-    Parameters
-    ----------
-    name : str
-        A non-empty name (case-sensitive).
-    settings : mapping
-        :class:`~.ProtocolConfig` fields (``name`` and ``splits_dir``
-        excepted) and their values, in the form a TOML ``[protocol]`` table
-        gives them (a classifier as ``{"name": ..., "params": {...}}``).
-    classifier_defaults : mapping, optional
-        Classifier name -> parameters it gets when a config names it without.
-    control_test : {"bonferroni_dunn", "nemenyi"}, default="bonferroni_dunn"
-    alpha : float, default=0.05
-        In (0, 1).
-    description, citation : str
-
-    Returns
-    -------
-    ProtocolPreset
-
-    Raises
-    ------
-    ConfigError
-        For an empty name, a key that is not a protocol field, an invalid
-        value, an unknown control test or alpha out of (0, 1).
-    """
-    from ._protocol import ProtocolConfig
-
-    problems = _preset_problems(name, settings, control_test, alpha)
-    if problems:
-        raise ConfigError(f"protocol preset {name!r}: " + "; ".join(problems))
-    defaults = {str(k): dict(v) for k, v in dict(classifier_defaults or {}).items()}
-    preset = ProtocolPreset(
-        name,
-        dict(settings),
-        defaults,
-        control_test,
-        float(alpha),
-        str(description),
-        str(citation),
-    )
-    before = PROTOCOL_PRESETS.get(name)
-    PROTOCOL_PRESETS[name] = preset
-    try:
-        ProtocolConfig(name=name)
-    except ConfigError as exc:
-        if before is None:
-            del PROTOCOL_PRESETS[name]
-        else:
-            PROTOCOL_PRESETS[name] = before
-        raise ConfigError(f"protocol preset {name!r}: {exc}") from None
-    return preset
-
-
-def _preset_problems(name, settings, control_test, alpha) -> list[str]:
-    from dataclasses import fields as dataclass_fields
-
-    from ._protocol import ProtocolConfig
-
-    problems = []
-    if not isinstance(name, str) or not name.strip():
-        problems.append("the name must be a non-empty string")
-    if not isinstance(settings, Mapping):
-        return [*problems, f"settings must be a mapping, got {type(settings).__name__}"]
-    known = {f.name for f in dataclass_fields(ProtocolConfig)} - set(_NOT_SETTABLE)
-    unknown = sorted(set(settings) - known)
-    if unknown:
-        problems.append(f"unknown setting(s) {unknown}; known: {sorted(known)}")
-    if control_test not in CONTROL_TESTS:
-        problems.append(
-            f"control_test must be one of {CONTROL_TESTS}, got {control_test!r}"
-        )
-    if not isinstance(alpha, (int, float)) or not 0.0 < float(alpha) < 1.0:
-        problems.append(f"alpha must lie in (0, 1), got {alpha!r}")
-    return problems
-
-
 def unregister_protocol_preset(name: str) -> None:
     """Remove a preset added by :func:`register_protocol_preset`.
 
@@ -236,23 +145,6 @@ def unknown_protocol(name: object) -> str:
     return message
 
 
-def _export(name: str) -> ProtocolPreset:
-    return PROTOCOL_PRESETS[name]
-
-
-def _restore(name: str, preset: ProtocolPreset) -> None:
-    """Register a preset a parent process sent (:mod:`mlfs_core.plugins`)."""
-    register_protocol_preset(
-        name,
-        preset.settings,
-        classifier_defaults=preset.classifier_defaults,
-        control_test=preset.control_test,
-        alpha=preset.alpha,
-        description=preset.description,
-        citation=preset.citation,
-    )
-
-
 FIELD = ProtocolPreset(
     "field",
     {
@@ -287,14 +179,3 @@ Friedman, then Bonferroni-Dunn against the control at alpha = 0.05."""
 
 PROTOCOL_PRESETS[FIELD.name] = FIELD
 _BUILT_IN = frozenset(PROTOCOL_PRESETS)
-
-plugins.add_registry(
-    plugins.Registry(
-        "presets",
-        PROTOCOL_PRESETS,
-        _BUILT_IN,
-        unregister_protocol_preset,
-        _export,
-        _restore,
-    )
-)
