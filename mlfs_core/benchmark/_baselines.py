@@ -170,33 +170,38 @@ def _baseline_config(name: str):
     return MethodConfig(name)
 
 
-def dataset_specs(names: Sequence[str], data_dir=None) -> tuple:
-    """The datasets ``names`` as specs under ``data_dir`` (else ``MLFS_DATASETS``).
+def dataset_specs(items: Sequence, data_dir=None) -> tuple:
+    """The suite's datasets: a name is a folder under ``data_dir`` (else
+    ``MLFS_DATASETS``); a :class:`~mlfs_core.evaluation.config.DatasetSpec` or
+    an in-memory :class:`~mlfs_core.data.Dataset` is taken as it is.
 
     Raises
     ------
     ConfigError
-        When no folder is given, or a dataset is not in it (naming ``--data``
-        and ``MLFS_DATASETS``).
+        When a name is given without a folder, or is not in it (naming
+        ``--data`` and ``MLFS_DATASETS``); fewer than 2 datasets.
     """
     from ..evaluation.config import DatasetSpec
 
     root = data_dir or os.environ.get("MLFS_DATASETS")
-    if not root:
-        raise ConfigError(
-            "the baselines suite needs the datasets' folder: pass mlfs benchmark "
-            "--data DIR or set MLFS_DATASETS"
-        )
     specs = []
-    for name in names:
-        path = Path(root) / name
+    for item in items:
+        if not isinstance(item, str):
+            specs.append(item)
+            continue
+        if not root:
+            raise ConfigError(
+                "the baselines suite needs the datasets' folder: pass mlfs "
+                "benchmark --data DIR or set MLFS_DATASETS"
+            )
+        path = Path(root) / item
         if not path.exists():
             raise ConfigError(
-                f"suite {SUITE!r}: dataset {name!r} not found at {path}; pass "
+                f"suite {SUITE!r}: dataset {item!r} not found at {path}; pass "
                 "--data DIR (the folder holding the datasets' folders) or set "
                 "MLFS_DATASETS to it"
             )
-        specs.append(DatasetSpec(path=str(path), name=name))
+        specs.append(DatasetSpec(path=str(path), name=item))
     if len(specs) < 2:
         raise ConfigError(
             f"suite {SUITE!r}: a comparison needs at least 2 datasets, got {len(specs)}"
@@ -229,9 +234,10 @@ def run_baselines(
         (``name``, ``params``, ``label``; a parameter given as a list is a
         grid, chosen per dataset and split on an inner split,
         :mod:`mlfs_core.evaluation.runner.tuning`).
-    datasets : sequence of str, optional
+    datasets : sequence, optional
         Dataset folder names under ``data_dir`` (default :data:`DATASETS`,
-        or :data:`QUICK_DATASETS` with ``quick``).
+        or :data:`QUICK_DATASETS` with ``quick``), or dataset specs and
+        in-memory datasets (:func:`dataset_specs`).
     data_dir : path, optional
         The folder holding the datasets' folders (default ``MLFS_DATASETS``).
     quick : bool, default=False

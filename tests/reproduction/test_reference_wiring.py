@@ -48,7 +48,9 @@ def test_config_round_trips_and_rejects_what_the_variant_cannot_do(tmp_path):
     with pytest.raises(ConfigError, match="evaluation"):
         protocol_preset("B", evaluation="authors")
     with pytest.raises(ConfigError, match="mlknn"):
-        protocol_preset("B", evaluation="reference-code", classifier=ClassifierConfig())
+        protocol_preset(
+            "B", evaluation="reference-code", classifier=ClassifierConfig("linear_svc")
+        )
     with pytest.raises(ConfigError, match="micro_f1"):
         protocol_preset("B", evaluation="reference-code", metrics=("micro_f1",))
 

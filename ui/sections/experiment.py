@@ -60,8 +60,16 @@ SPLITS = ("repeated_holdout", "own", "holdout", "cv")
 
 def protocol_choices() -> dict[str, str]:
     """The protocol presets the form offers (the registry's, plug-ins' included):
-    name -> its description."""
-    return {n: protocol_preset_spec(n).description for n in protocol_preset_names()}
+    name -> its description.
+
+    Those some method names as a teaching default (``"experiment-<name>"`` in
+    :attr:`~mlfs_core.MethodSpec.default_for`) come first, in registry order,
+    so the form opens on a preset with a teaching set; then the others.
+    """
+    names = protocol_preset_names()
+    taught = [n for n in names if default_methods(f"experiment-{n}")]
+    ordered = [*taught, *(n for n in names if n not in taught)]
+    return {n: protocol_preset_spec(n).description for n in ordered}
 
 
 def teaching_defaults(protocol: str) -> dict[str, str]:

@@ -196,3 +196,31 @@ def test_a_config_without_a_protocol_name_runs_the_fields():
     assert config.protocol == protocol_preset("field")
     assert config_from_toml(config_to_toml(config)) == config
     assert ExperimentConfig(("sample",), ("MaxCS",)).protocol.name == "field"
+
+
+def test_check_plugin_reports_a_plugins_preset(tmp_path):
+    """Check ``check_plugin`` checks a preset-only plug-in (it builds its
+    protocol, twice the same) and names a preset that cannot be registered."""
+    from mlfs_core import plugins
+    from mlfs_core.plugin_check import check_plugin
+
+    good = tmp_path / "preset_only.py"
+    good.write_text(
+        "from mlfs_core.evaluation import register_protocol_preset\n"
+        'register_protocol_preset("five-fold", {"split": "cv", "n_folds": 5})\n'
+    )
+    state = plugins.checkpoint()
+    try:
+        (row,) = check_plugin(str(good))
+        assert (row.kind, row.name, row.ok) == ("preset", "five-fold", True)
+        assert row.shape == "cv, mlknn, 50 budgets"
+    finally:
+        plugins.rollback(state)
+    assert "five-fold" not in PROTOCOL_PRESETS
+    bad = tmp_path / "bad_preset.py"
+    bad.write_text(
+        "from mlfs_core.evaluation import register_protocol_preset\n"
+        'register_protocol_preset("bad", {"n_folds": 1})\n'
+    )
+    with pytest.raises(ConfigError, match="protocol preset 'bad'.*n_folds"):
+        check_plugin(str(bad))
