@@ -359,11 +359,34 @@ def checkpoint() -> tuple:
 
 def rollback(state: tuple) -> None:
     """Unregister what was registered since :func:`checkpoint` gave ``state``,
-    and forget the plug-ins loaded since (their modules stay imported)."""
+    and forget the plug-ins loaded since (their modules stay imported).
+
+    Installed plug-ins (entry points) loaded since stay loaded, with what
+    they registered: their modules stay imported, so they could not register
+    again, and a name of theirs (a paper's protocol preset, say) would be
+    unknown for the rest of the process.
+    """
     before, loaded = state
-    remove_added(before)
+    installed = {
+        k: i for k, i in _LOADED.items() if k not in loaded and i.kind == "entry point"
+    }
+    remove_added(_with_installed(before, installed.values()))
     _LOADED.clear()
     _LOADED.update(loaded)
+    _LOADED.update(installed)
+
+
+def _with_installed(before: dict, infos) -> dict:
+    """The snapshot ``before`` with the names the plug-ins ``infos`` registered."""
+    out = dict(before)
+    for kind, registry in registries().items():
+        recorded = {label for info in infos for label in getattr(info, kind, ())}
+        if not recorded:
+            continue
+        theirs = {n for n in registry.table if registry.label(n) in recorded}
+        old = out.get(kind)
+        out[kind] = (registry.built_in if old is None else old) | theirs
+    return out
 
 
 def _load_installed() -> None:

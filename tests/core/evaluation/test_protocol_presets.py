@@ -224,3 +224,24 @@ def test_check_plugin_reports_a_plugins_preset(tmp_path):
     )
     with pytest.raises(ConfigError, match="protocol preset 'bad'.*n_folds"):
         check_plugin(str(bad))
+
+
+def test_a_rollback_keeps_the_installed_plugins_presets():
+    """Check presets of installed plug-ins loaded inside a checkpoint survive
+    its rollback (their modules stay imported and could not register again),
+    while a tried plug-in's preset goes."""
+    code = (
+        "from mlfs_core import plugins\n"
+        "from mlfs_core.evaluation import register_protocol_preset\n"
+        "from mlfs_core.evaluation.config import PROTOCOL_PRESETS, protocol_preset\n"
+        "state = plugins.checkpoint()\n"
+        "protocol_preset('A')\n"  # loads the installed plug-ins
+        "register_protocol_preset('tried', {'n_folds': 4})\n"
+        "plugins.rollback(state)\n"
+        "print(sorted(PROTOCOL_PRESETS))\n"
+        "print(protocol_preset('B').name)\n"
+        "print(sorted(i.kind for i in plugins.loaded_plugins()))\n"
+    )
+    names, b, kinds = run_fresh(code).splitlines()
+    assert {"A", "B", "field"} <= set(eval(names)) and "tried" not in names  # noqa: S307
+    assert b == "B" and "entry point" in kinds
