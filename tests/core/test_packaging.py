@@ -131,7 +131,7 @@ def test_the_wheel_holds_the_sample_inside_the_engine(wheel_files):
     assert {"sample_data/planted.arff", "sample_data/planted.xml"} <= sample
     shipped = {"mlfs_core/" + name for name in sample}
     assert shipped <= wheel_files
-    assert "mlfs_core/sample_data/results/protocol_preset/results.csv" in wheel_files
+    assert "mlfs_core/sample_data/results/protocol_a/results.csv" in wheel_files
 
 
 def test_the_wheel_holds_every_engine_module_and_nothing_else(wheel_files):

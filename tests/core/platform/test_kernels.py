@@ -123,7 +123,7 @@ def test_numpy_loaded_first_still_computes_under_the_pin(reference):
     other = _battery(env, "--numpy-first")
     assert other["blas"] != blas.DEFAULT_KERNEL_ID  # this process is not pinned
     engine = sorted(set(reference["values"]) - DIRECT)
-    assert "experiment/protocol_preset" in engine
+    assert "experiment/protocol_a" in engine
     assert [other["values"][k] for k in engine] == [
         reference["values"][k] for k in engine
     ]
