@@ -206,6 +206,16 @@ def _summary(result) -> str:
         + ("nemenyi" if result.test == "nemenyi" else "bonferroni_dunn")
         + ", per_dataset_<metric> (each .csv and .tex); CD diagrams cd_<metric>.html.",
     ]
+    chosen = result.chosen
+    if chosen is not None and len(chosen):
+        for option, sub in chosen.groupby("option", sort=False):
+            counts = sub["value"].astype(str).value_counts()
+            values = ", ".join(f"{v} ({n}x)" for v, n in counts.items())
+            lines += [
+                "",
+                f"{result.method}'s {option} was chosen per dataset and split on an "
+                f"inner split of the training part (tuning.csv): {values}.",
+            ]
     return "\n".join(lines) + "\n"
 
 

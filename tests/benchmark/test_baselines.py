@@ -231,3 +231,30 @@ def test_the_command_line_runs_the_suite(tmp_path, shared_datasets, capsys):
     assert (out / "benchmark.json").is_file()
     assert main(argv) == 2
     assert "--overwrite" in capsys.readouterr().err
+
+
+def test_the_summary_file_reports_the_values_a_grid_chose():
+    """Check summary.md names the option tuned and how often each value won."""
+    from mlfs_core.benchmark._baselines_report import _summary
+
+    chosen = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "b"],
+            "method": "Mine",
+            "fold": [0, 1, 0],
+            "option": "alpha",
+            "value": [0.1, 0.1, 1.0],
+            "score": [0.2, 0.3, 0.4],
+        }
+    )
+    result = SimpleNamespace(
+        method="Mine",
+        summary="S.",
+        families={"MaxCS": "score-aggregation"},
+        test="bonferroni_dunn",
+        chosen=chosen,
+    )
+    text = _summary(result)
+    assert "Mine's alpha was chosen per dataset and split" in text
+    assert "0.1 (2x), 1.0 (1x)" in text
+    assert "MaxCS (score-aggregation)" in text
