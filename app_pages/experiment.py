@@ -1,4 +1,5 @@
-"""Experiment: datasets x methods under protocol A or B, with progress and a cache."""
+"""Experiment: datasets x methods under a protocol preset, with progress and a cache;
+and the baselines suite (a method against every baseline family)."""
 
 import warnings
 
@@ -6,7 +7,7 @@ import streamlit as st
 
 from mlfs_core.evaluation.dense import DenseDataWarning, presence_methods
 from ui import cached, presentation, state, widgets
-from ui.sections import experiment, experiment_form, run_figure
+from ui.sections import experiment, experiment_baselines, experiment_form, run_figure
 
 st.title("Experiment")
 # Presentation mode: the run's chart right under the title, above the fold.
@@ -88,3 +89,5 @@ if results:
                 "what they were is under Run."
             )
         run_figure.show_run_figure(results)
+
+experiment_baselines.panel(catalogue, current)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlfs_core import list_methods
-from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 from mlfs_core.evaluation.runner import run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +39,7 @@ def _runs(only: str | None):
                 ExperimentConfig(
                     datasets=[str(DATASETS / name)],
                     methods=methods,
-                    protocol=protocol_a(),
+                    protocol=protocol_preset("A"),
                     name=f"bench-A-{name}",
                 ),
             )
@@ -51,7 +51,7 @@ def _runs(only: str | None):
                 ExperimentConfig(
                     datasets=[str(DATASETS / name)],
                     methods=methods,
-                    protocol=protocol_b(),
+                    protocol=protocol_preset("B"),
                     name=f"bench-B-{name}",
                 ),
             )

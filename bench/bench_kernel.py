@@ -45,10 +45,10 @@ if "numpy-first" in sys.argv:
     import numpy
 import mlfs_core
 from mlfs_core import blas
-from mlfs_core.evaluation import ExperimentConfig, run_experiment, protocol_a
+from mlfs_core.evaluation import ExperimentConfig, run_experiment, protocol_preset
 config = ExperimentConfig(
     datasets=("sample",), methods=("MaxCS", "MeanBNS", "Random"),
-    protocol=protocol_a(n_folds=2, budgets=(10, 50), n_repeats=1), seed=1)
+    protocol=protocol_preset("A", n_folds=2, budgets=(10, 50), n_repeats=1), seed=1)
 start = time.perf_counter()
 run_experiment(config)
 print(time.perf_counter() - start, blas.kernel_id(), blas.kernel_matches())

@@ -38,7 +38,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from mlfs_core.evaluation.classifiers.mlknn import MLkNN  # noqa: E402
-from mlfs_core.evaluation.config import ExperimentConfig, protocol_b  # noqa: E402
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset  # noqa: E402
 from mlfs_core.evaluation.runner import fits as _fits  # noqa: E402
 from mlfs_core.evaluation.runner import run_experiment  # noqa: E402
 from mlfs_core.evaluation.runner.prepare import prepare  # noqa: E402
@@ -72,7 +72,7 @@ def _row(name: str, method: str, budgets) -> dict:
     config = ExperimentConfig(
         datasets=[str(DATASETS / name)],
         methods=[method],
-        protocol=protocol_b(budgets=budgets),
+        protocol=protocol_preset("B", budgets=budgets),
         name=f"bench-B-{name}",
     )
     run, run_s = _timed(lambda: run_experiment(config))

@@ -28,7 +28,7 @@ class CheckRow:
 
     Attributes
     ----------
-    kind : {"method", "classifier", "metric"}
+    kind : {"method", "classifier", "metric", "preset"}
     name : str
     signature : str
         The callable's signature (the function a method or metric was made
@@ -165,6 +165,21 @@ def _check_metric(name: str, dataset) -> CheckRow:
     return CheckRow("metric", name, sig, "scalar", finite, same, seconds, problem)
 
 
+def _check_preset(name: str) -> CheckRow:
+    """A protocol preset builds its protocol, twice the same (its shape: the
+    split, the classifier and the number of budgets)."""
+    from .evaluation.config import protocol_preset
+
+    start = time.perf_counter()
+    try:
+        first, again = protocol_preset(name), protocol_preset(name)
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        return CheckRow("preset", name, problem=" ".join(str(exc).split()))
+    shape = f"{first.split}, {first.classifier.name}, {len(first.budgets)} budgets"
+    seconds = time.perf_counter() - start
+    return CheckRow("preset", name, "", shape, True, first == again, seconds)
+
+
 def check_plugin(spec: str, *, base=None) -> list[CheckRow]:
     """Load the plug-in ``spec`` and check everything it registers.
 
@@ -180,7 +195,8 @@ def check_plugin(spec: str, *, base=None) -> list[CheckRow]:
     Returns
     -------
     list of CheckRow
-        Methods, then classifiers, then metrics, in registration order.
+        Methods, then classifiers, then metrics, then protocol presets, in
+        registration order.
 
     Raises
     ------
@@ -191,15 +207,16 @@ def check_plugin(spec: str, *, base=None) -> list[CheckRow]:
     from .plugins import load_plugins
 
     info = load_plugins([spec], base=base, entry_points=False, environment=False)[-1]
-    if not (info.methods or info.classifiers or info.metrics):
+    if not (info.methods or info.classifiers or info.metrics or info.presets):
         raise ConfigError(
-            f"plugin {spec!r} registers no method, classifier or metric "
+            f"plugin {spec!r} registers no method, classifier, metric or preset "
             "(nothing to check; was it loaded before in this process?)"
         )
     dataset = _data()
     rows = [_check_method(n, dataset) for n, _ in info.methods]
     rows += [_check_classifier(n, dataset) for n in info.classifiers]
     rows += [_check_metric(n, dataset) for n in info.metrics]
+    rows += [_check_preset(n) for n in info.presets]
     return rows
 
 

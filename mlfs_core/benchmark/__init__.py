@@ -18,7 +18,11 @@ One concept a module:
   datasets under the suite's protocol and puts it among the study's methods
   (:class:`BenchmarkResult`);
 - :mod:`._folder`: the output folder, a results source of the app
-  (:func:`write_benchmark`, :func:`read_manifest`, :func:`find_benchmarks`).
+  (:func:`write_benchmark`, :func:`read_manifest`, :func:`find_benchmarks`);
+- :mod:`._baselines`, :mod:`._baselines_analysis`, :mod:`._baselines_report`:
+  the suite ``"baselines"`` (:func:`run_baselines`): a method against every
+  registered baseline family under a protocol preset, with Friedman and
+  Bonferroni-Dunn against the method, CSV and LaTeX tables.
 
 The names are imported on first use, so that listing benchmark folders (the
 app) imports neither the runner nor scikit-learn.
@@ -49,11 +53,21 @@ _EXPORTS = {
     "find_benchmarks": "._folder",
     "read_manifest": "._folder",
     "write_benchmark": "._folder",
+    "BaselinesResult": "._baselines",
+    "baseline_methods": "._baselines",
+    "run_baselines": "._baselines",
+    "latex_table": "._baselines_report",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from ._baselines import (  # noqa: F401
+        BaselinesResult,
+        baseline_methods,
+        run_baselines,
+    )
+    from ._baselines_report import latex_table  # noqa: F401
     from ._committed import Check, check_committed  # noqa: F401
     from ._folder import (  # noqa: F401
         BENCHMARKS_ENV,
@@ -77,21 +91,25 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
 
 __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "BENCHMARKS_ENV",
+    "BaselinesResult",
     "BenchmarkResult",
     "Check",
     "MANIFEST",
     "QuickPlan",
     "SUITES",
     "Suite",
+    "baseline_methods",
     "benchmark_label",
     "check_committed",
     "find_benchmarks",
     "get_suite",
+    "latex_table",
     "list_suites",
     "rank_methods",
     "read_manifest",
     "register_suite",
     "relocated",
+    "run_baselines",
     "run_benchmark",
     "write_benchmark",
 ]

@@ -9,6 +9,13 @@ and writes the folder of :func:`mlfs_core.benchmark.write_benchmark` (a
 results source of the app). ``--plugin`` is the global option of every
 sub-command (:mod:`mlfs_core.plugins`).
 
+``--suite baselines`` is the suite of the field's baselines
+(:func:`mlfs_core.benchmark.run_baselines`): the method against every
+registered baseline family (``--all-baselines``: every method of them) on
+``--datasets`` (default a documented set) under ``--preset`` (default the
+field's protocol), with Friedman and Bonferroni-Dunn against the method and
+the tables as CSV and LaTeX.
+
 It runs from an installed package as from a checkout: the suites' configs
 and committed study data ship with the package (``--studies DIR`` reads them
 from another folder laid out as the repository), the datasets come from
@@ -50,7 +57,19 @@ def _add_method_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--suite",
         required=True,
-        help="the study to compare with: a registered suite (an installed plug-in's)",
+        help="the study to compare with: a registered suite (an installed "
+        "plug-in's), or 'baselines': every registered baseline family",
+    )
+    p.add_argument(
+        "--all-baselines",
+        action="store_true",
+        help="--suite baselines: every method of every baseline family "
+        "(default: the first two of each)",
+    )
+    p.add_argument(
+        "--preset",
+        default="field",
+        help="--suite baselines: the protocol preset (default: field)",
     )
     p.add_argument(
         "--param",
@@ -172,10 +191,62 @@ def check_out_folder(out: Path, overwrite: bool) -> None:
     shutil.rmtree(out)
 
 
+def run_baselines_command(args: argparse.Namespace) -> int:
+    """Run ``mlfs benchmark --suite baselines``; exit 0 when the tables are written."""
+    from ..benchmark import run_baselines
+
+    label = args.label or args.method
+    method = {"name": args.method, "params": method_params(args.param), "label": label}
+    suffix = "-quick" if args.quick else ""
+    out = Path(args.out) if args.out else DEFAULT_OUT / f"baselines-{label}{suffix}"
+    check_out_folder(out, getattr(args, "overwrite", False))
+    only = [d for d in args.datasets.split(",") if d] if args.datasets else None
+    result = run_baselines(
+        method,
+        datasets=only,
+        data_dir=getattr(args, "data", None),
+        quick=args.quick,
+        all_baselines=args.all_baselines,
+        preset=args.preset,
+        out=out,
+        cache_dir=None if args.no_cache else (args.cache or DEFAULT_CACHE),
+        n_jobs=args.jobs,
+        progress=progress,
+    )
+    print(file=sys.stderr)
+    print(baselines_report(result))
+    return 0
+
+
+def baselines_report(result) -> str:
+    """What ``mlfs benchmark --suite baselines`` prints: the average ranks per
+    metric, the summary paragraph, the times and the folder."""
+    ranks = result.average_ranks.pivot(index="method", columns="metric", values="rank")
+    metrics = list(dict.fromkeys(result.average_ranks["metric"]))
+    ranks = ranks.loc[[*result.baselines, result.method], metrics]
+    s = result.timings
+    lines = [
+        f"{result.method} against {len(result.baselines)} baselines under "
+        f"{result.preset}{' (quick)' if result.quick else ''}; average ranks "
+        "(1 = best):",
+        ranks.round(2).to_string(),
+        "",
+        result.summary,
+        "",
+        f"Time: {s['wall']:.1f} s wall; tasks {s['tasks']:.1f} s ({s['n_computed']} "
+        f"of {s['n_tasks']} computed), analysis {s['analysis']:.1f} s",
+    ]
+    if result.folder is not None:
+        lines.append(f"Written to {result.folder}")
+    return "\n".join(lines)
+
+
 def run_benchmark_command(args: argparse.Namespace) -> int:
     """Run ``mlfs benchmark``; exit 0 when the tables are written."""
     from ..benchmark import get_suite, relocated, run_benchmark
 
+    if args.suite == "baselines":
+        return run_baselines_command(args)
     label = args.label or args.method
     method = {"name": args.method, "params": method_params(args.param), "label": label}
     suffix = "-quick" if args.quick else ""

@@ -393,7 +393,7 @@ def _locked_run(
     from .._entries import CacheEntryWarning
     from ..evaluation.config import load_config
     from ..evaluation.dense import DenseDataWarning
-    from ..evaluation.runner import plan_experiment
+    from ..evaluation.runner import plan_tuned
 
     _check_out(out, getattr(args, "overwrite", False), created)
     config = with_splits_dir(load_config(args.config))
@@ -407,10 +407,13 @@ def _locked_run(
         )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DenseDataWarning)
-        plan = plan_experiment(  # every config and data error, before any work
-            config,
+        plan = plan_tuned(  # every config and data error, before any work
+            config,  # (a grid's value is chosen first, on inner splits)
             max_tasks=getattr(args, "max_tasks", None),
             max_memory=getattr(args, "max_memory", None),
+            cache_dir=None if args.no_cache else (args.cache or out / "cache"),
+            n_jobs=args.jobs,
+            progress=counted,
         )
     for w in caught:
         print(f"mlfs experiment: warning: {w.message}", file=sys.stderr)

@@ -3,7 +3,7 @@
 Organised by concept:
 
 - :mod:`.config`: the typed experiment config, its TOML form and the protocol
-  presets (:func:`protocol_a`, :func:`protocol_b`, :func:`protocol_preset`);
+  presets' registry (:func:`register_protocol_preset`, :func:`protocol_preset`);
 - :mod:`.dense`: the warning for presence-based scores on dense data;
 - :mod:`.splits`: cross-validation, hold-out and a dataset's own split;
 - :mod:`.metrics`: one registry of metrics (:data:`METRICS`), with the fast
@@ -45,9 +45,11 @@ _EXPORTS = {
     "config_to_toml": ".config",
     "load_config": ".config",
     "PROTOCOL_PRESETS": ".config",
-    "protocol_a": ".config",
-    "protocol_b": ".config",
+    "ProtocolPreset": ".config",
     "protocol_preset": ".config",
+    "protocol_preset_names": ".config",
+    "register_protocol_preset": ".config",
+    "unregister_protocol_preset": ".config",
     "save_config": ".config",
     "DenseDataWarning": ".dense",
     "dense_warning": ".dense",
@@ -66,6 +68,7 @@ _EXPORTS = {
     "SparseLabelWarning": ".splits",
     "check_n_folds": ".splits",
     "holdout_split": ".splits",
+    "repeated_holdout": ".splits",
     "own_split": ".splits",
     "stratified_kfold": ".splits",
 }
@@ -94,9 +97,11 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "config_to_toml",
     "load_config",
     "PROTOCOL_PRESETS",
-    "protocol_a",
-    "protocol_b",
+    "ProtocolPreset",
     "protocol_preset",
+    "protocol_preset_names",
+    "register_protocol_preset",
+    "unregister_protocol_preset",
     "DenseDataWarning",
     "dense_warning",
     "presence_methods",
@@ -115,6 +120,7 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "get_metric",
     "higher_is_better",
     "holdout_split",
+    "repeated_holdout",
     "make_classifier",
     "one_error",
     "own_split",

@@ -110,6 +110,55 @@ def holdout_split(Y, *, test_size: float = 0.4, random_state=None) -> Split:
     return _sorted(train, test)
 
 
+def repeated_holdout(
+    Y, *, n_splits: int = 5, test_size: float = 0.3, random_state=None
+) -> list[Split]:
+    """Return ``n_splits`` random stratified train/test splits (default 5 x 70/30).
+
+    The field's usual protocol ("5 random 70/30 splits"): each split is drawn
+    independently (test parts may overlap between splits) by iterative
+    stratification, all from one seed, so the same seed gives the same
+    splits for every method (paired comparisons).
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_samples, n_labels)
+        Binary label matrix.
+    n_splits : int, default=5
+        Number of splits, at least 1.
+    test_size : float, default=0.3
+        Fraction of samples in each test part, in (0, 1).
+    random_state : int, numpy.random.Generator or None
+        Seed of the splits.
+
+    Returns
+    -------
+    list of (train_idx, test_idx)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Y = np.array([[0, 1], [1, 0]] * 10)
+    >>> splits = repeated_holdout(Y, n_splits=3, random_state=0)
+    >>> [len(test) for _, test in splits]
+    [6, 6, 6]
+    """
+    Y = np.asarray(Y)
+    n_splits = check_int(n_splits, "n_splits", low=1)
+    if not 0.0 < test_size < 1.0:
+        raise ConfigError(f"test_size must lie in (0, 1), got {test_size}")
+    n_test = int(np.floor(test_size * Y.shape[0] + 0.5))
+    if n_test < 1 or n_test >= Y.shape[0]:
+        raise ConfigError(
+            f"test_size={test_size} leaves an empty part for {Y.shape[0]} samples"
+        )
+    seed = derive_seed(check_rng(random_state))
+    splitter = MultilabelStratifiedShuffleSplit(
+        n_splits=n_splits, test_size=test_size, random_state=seed
+    )
+    return [_sorted(tr, te) for tr, te in splitter.split(np.zeros((len(Y), 1)), Y)]
+
+
 def own_split(split) -> Split:
     """Turn a per-sample split marker (0 = train, 1 = test) into index arrays.
 

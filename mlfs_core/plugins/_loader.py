@@ -52,6 +52,9 @@ class PluginInfo:
     variants : tuple of str
         The criterion variants it registered, as ``"METHOD/name"``
         (:func:`mlfs_core.selectors.register_variant`).
+    presets : tuple of str
+        The protocol presets it registered
+        (:func:`mlfs_core.evaluation.register_protocol_preset`).
     """
 
     name: str
@@ -63,6 +66,7 @@ class PluginInfo:
     classifiers: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
+    presets: tuple[str, ...] = ()
 
 
 _LOADED: dict[str, PluginInfo] = {}  # identity (module name or file path) -> info
@@ -90,7 +94,7 @@ def _is_file_spec(spec: str) -> bool:
 def _registered(before: dict) -> dict:
     """What each registry gained since ``before``, as :class:`PluginInfo` fields."""
     out = {}
-    for kind in ("methods", "classifiers", "metrics", "variants"):
+    for kind in ("methods", "classifiers", "metrics", "variants", "presets"):
         registry = registries().get(kind)
         names = added(before, kind)
         out[kind] = tuple(registry.label(n) for n in names) if names else ()
@@ -370,11 +374,34 @@ def checkpoint() -> tuple:
 
 def rollback(state: tuple) -> None:
     """Unregister what was registered since :func:`checkpoint` gave ``state``,
-    and forget the plug-ins loaded since (their modules stay imported)."""
+    and forget the plug-ins loaded since (their modules stay imported).
+
+    Installed plug-ins (entry points) loaded since stay loaded, with what
+    they registered: their modules stay imported, so they could not register
+    again, and a name of theirs (a paper's protocol preset, say) would be
+    unknown for the rest of the process.
+    """
     before, loaded = state
-    remove_added(before)
+    installed = {
+        k: i for k, i in _LOADED.items() if k not in loaded and i.kind == "entry point"
+    }
+    remove_added(_with_installed(before, installed.values()))
     _LOADED.clear()
     _LOADED.update(loaded)
+    _LOADED.update(installed)
+
+
+def _with_installed(before: dict, infos) -> dict:
+    """The snapshot ``before`` with the names the plug-ins ``infos`` registered."""
+    out = dict(before)
+    for kind, registry in registries().items():
+        recorded = {label for info in infos for label in getattr(info, kind, ())}
+        if not recorded:
+            continue
+        theirs = {n for n in registry.table if registry.label(n) in recorded}
+        old = out.get(kind)
+        out[kind] = (registry.built_in if old is None else old) | theirs
+    return out
 
 
 def _load_installed() -> None:

@@ -21,7 +21,8 @@ class Registry:
     Attributes
     ----------
     kind : str
-        ``"methods"``, ``"classifiers"`` or ``"metrics"``: the field of
+        ``"methods"``, ``"classifiers"``, ``"metrics"``, ``"variants"`` or
+        ``"presets"``: the field of
         :class:`~mlfs_core.plugins.PluginInfo` that lists what a plug-in
         registered here.
     table : mapping

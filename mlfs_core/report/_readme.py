@@ -30,6 +30,8 @@ _BUDGET_COLUMN = (
     "else as a number of features"
 )
 
+TUNING_FILE = "tuning.csv"
+"""The values chosen for grid options (:mod:`mlfs_core.evaluation.runner.tuning`)."""
 OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
     RESULTS_FILE: (
         "One row per dataset, method, budget, fold, repeat and metric: every "
@@ -37,7 +39,7 @@ OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
         "mlfs_core.evaluation.read_results).",
         {
             DATASET: "the dataset's name",
-            "protocol": "the protocol's name (A or B)",
+            "protocol": "the protocol preset's name (field, or a plug-in's)",
             METHOD: "the method's label (its name unless the config sets label)",
             "budget": "number of selected features k",
             "budget_pct": "k as the percentage of the features it came from; "
@@ -151,6 +153,20 @@ OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
             "min": "smallest value",
             "max": "largest value",
             "n_runs": "values averaged (folds x repeats)",
+        },
+    ),
+    TUNING_FILE: (
+        "For a method whose options were given as grids: the value chosen on "
+        "each dataset and fold, on an inner hold-out of that fold's training "
+        "part (the config's [tuning] table), never on its test part.",
+        {
+            DATASET: "the dataset's name",
+            METHOD: "the method's label",
+            "fold": "the outer fold whose training part was split",
+            "option": "the option given as a grid",
+            "value": "the value chosen",
+            "score": "the tuning metric's mean over the budgets on the inner "
+            "validation part",
         },
     ),
     "dataset_means.csv": (

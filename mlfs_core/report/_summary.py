@@ -101,11 +101,28 @@ def summary_markdown(
         f"{_seconds(result, 'fit') + _seconds(result, 'predict'):.1f} s",
         f"- {convergence_line(result.timings)}",
         f"- {reuse_line(result.timings)}",
+        *_tuning_lines(result),
     ]
     several = len(metrics) > 1
     for metric in metrics:
         lines += _metric_section(metric, tables, several)
     return "\n".join(lines) + "\n"
+
+
+def _tuning_lines(result: ExperimentResult) -> list[str]:
+    """One line per tuned option: the values chosen and how often (tuning.csv)."""
+    table = result.tuning
+    if table is None or not len(table):
+        return []
+    lines = []
+    for (method, option), sub in table.groupby(["method", "option"], sort=False):
+        counts = sub["value"].astype(str).value_counts()
+        chosen = ", ".join(f"{v} ({n}x)" for v, n in counts.items())
+        lines.append(
+            f"- {method}: {option} chosen per dataset and fold on an inner split "
+            f"(tuning.csv): {chosen}"
+        )
+    return lines
 
 
 def _metric_section(metric: str, tables: dict[str, pd.DataFrame], several: bool):

@@ -101,6 +101,8 @@ from mlfs_core.evaluation.predefined import (  # noqa: F401  (a)'s loaders, by t
     predefined_split_folder,
 )
 
+from . import protocol  # noqa: F401  (registers the protocol preset 'B')
+
 REFERENCE = "reference-code"
 REFERENCE_CODE_METRICS = (
     "hamming_loss",

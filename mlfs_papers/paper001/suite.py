@@ -18,6 +18,7 @@ from __future__ import annotations
 from mlfs_core.benchmark import QuickPlan
 
 from .._suites import register_study_suite
+from . import protocol  # noqa: F401  (registers the protocol preset 'B')
 
 SUITE = register_study_suite(
     "paper001",

@@ -274,7 +274,7 @@ def test_the_form_keeps_its_values_across_pages_and_protocol_switches(data_dir):
     at.radio(key="exp_protocol").set_value("B").run()
     at.multiselect(key="exp_methods_B").set_value(["PPT-MI", "SCLS", "ATR"]).run()
     at.text_input(key="exp_budgets_B").set_value("1-10").run()
-    at.selectbox(key="exp_split").set_value("cv").run()
+    at.selectbox(key="exp_split_B").set_value("cv").run()
     at.text_input(key="exp_folds_B").set_value("4").run()
     open_page(at, "data")
     open_page(at, "experiment")
@@ -302,7 +302,7 @@ def test_the_page_states_datasets_and_protocol_before_a_run(data_dir):
     assert "protocol A on 2 dataset(s): sample, toy" in info
     assert "budgets 10, 50 (% of M), 2-fold CV" in info
     at.radio(key="exp_protocol").set_value("B").run()
-    at.selectbox(key="exp_split").set_value("own").run()
+    at.selectbox(key="exp_split_B").set_value("own").run()
     (info,) = [i.value for i in at.info if i.value.startswith("Run computes")]
     assert "protocol B on 2 dataset(s)" in info
     assert "the dataset's own train/test split" in info
@@ -313,14 +313,14 @@ def test_protocol_b_own_split_has_no_folds_and_no_solver_line():
     summary does not count per-label fits stopped at max_iter."""
     at = open_page(new_app(), "experiment")
     at.radio(key="exp_protocol").set_value("B").run()
-    at.selectbox(key="exp_split").set_value("holdout").run()
+    at.selectbox(key="exp_split_B").set_value("holdout").run()
     assert "Folds (CV)" not in [n.label for n in at.text_input]
     at.multiselect(key="exp_methods_B").set_value(["PPT-MI"]).run()
     at.text_input(key="exp_budgets_B").set_value("1-3").run()
     at.button(key="exp_run").click().run()
     assert not at.exception and not at.error
     assert not any("max_iter" in c.value for c in at.caption)
-    at.selectbox(key="exp_split").set_value("cv").run()
+    at.selectbox(key="exp_split_B").set_value("cv").run()
     assert "Folds (CV)" in [n.label for n in at.text_input]
 
 

@@ -85,7 +85,7 @@ def test_mlfs_experiment_returns_to_no_room_it_left(tmp_path):
     assert len(rooms) == len(set(rooms)), rooms
     assert rooms == [
         "evaluation.config._toml",
-        "evaluation.runner.planning",
+        "evaluation.runner.tuning",  # plan_tuned: plan_experiment, grids chosen
         "evaluation.runner.execution",
         "evaluation.runner.results",
         "evaluation.outputs",

@@ -75,12 +75,12 @@ def test_quick_on_cross_validation_keeps_folds_of_the_same_split(mine):
     """Check that a quick fold subset is a subset of the full plan's own folds."""
     from mlfs_core.benchmark._plan import kept_fits
     from mlfs_core.evaluation import plan_experiment
-    from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
+    from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 
     config = ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS", "AF", mine),
-        protocol=protocol_a(n_folds=4, budgets=(10, 50, 90), n_repeats=1),
+        protocol=protocol_preset("A", n_folds=4, budgets=(10, 50, 90), n_repeats=1),
     )
     plan = plan_experiment(config)
     kept = kept_fits(plan, folds=(0, 2), budgets=(10, 90))

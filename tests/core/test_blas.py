@@ -8,7 +8,7 @@ from mlfs_core import blas
 from mlfs_core.errors import MLFSError
 from mlfs_core.evaluation import classifiers
 from mlfs_core.evaluation.classifiers import kernel_dependent, register_classifier
-from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 from mlfs_core.evaluation.runner import fits as _fits
 from mlfs_core.evaluation.runner import tasks as _tasks
 
@@ -72,10 +72,10 @@ def test_the_kernel_enters_the_cache_key_only_when_it_can_change_the_value(
 ):
     """Check fit keys: unchanged under the default pin, new under another kernel."""
     a = ExperimentConfig(
-        datasets=("sample",), methods=("MaxCS",), protocol=protocol_a()
+        datasets=("sample",), methods=("MaxCS",), protocol=protocol_preset("A")
     )
     b = ExperimentConfig(
-        datasets=("sample",), methods=("MaxCS",), protocol=protocol_b()
+        datasets=("sample",), methods=("MaxCS",), protocol=protocol_preset("B")
     )
     default = _fit_key(a, monkeypatch, blas.DEFAULT_KERNEL_ID)
     other = _fit_key(a, monkeypatch, "openblas/SkylakeX")

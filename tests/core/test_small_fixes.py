@@ -112,7 +112,7 @@ def test_an_engine_warning_points_at_the_users_line(tmp_path):
     """Check the sparse-label warning of planning is located at the caller's
     line (this file), not at the engine's ``check_n_folds(`` call."""
     from mlfs_core.evaluation import ExperimentConfig, plan_experiment
-    from mlfs_core.evaluation.config import protocol_a
+    from mlfs_core.evaluation.config import protocol_preset
 
     rows = "\n".join(
         f"{int(i < 2)},{int(i % 2 == 0)},{i % 3},{(i * 7) % 5}" for i in range(30)
@@ -126,7 +126,7 @@ def test_an_engine_warning_points_at_the_users_line(tmp_path):
     config = ExperimentConfig(
         datasets=[str(path)],
         methods=["MaxCS"],
-        protocol=protocol_a(n_folds=5, budgets=(50,)),
+        protocol=protocol_preset("A", n_folds=5, budgets=(50,)),
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

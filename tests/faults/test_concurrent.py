@@ -87,7 +87,7 @@ def test_the_lock_records_pid_host_and_start(tmp_path):
 def test_the_apps_runs_take_the_same_lock(tmp_path, monkeypatch):
     """Check that the app's experiment run refuses a folder another run holds."""
     from mlfs_core.evaluation import ExperimentConfig
-    from mlfs_core.evaluation.config import protocol_a
+    from mlfs_core.evaluation.config import protocol_preset
     from ui.sections import experiment
 
     monkeypatch.setenv("MLFS_WORK_DIR", str(tmp_path / "work"))
@@ -96,7 +96,7 @@ def test_the_apps_runs_take_the_same_lock(tmp_path, monkeypatch):
     config = ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS",),
-        protocol=protocol_a(n_folds=2, budgets=(10,), metrics=("micro_f1",)),
+        protocol=protocol_preset("A", n_folds=2, budgets=(10,), metrics=("micro_f1",)),
     )
     with output_lock(folder, "mlfs experiment x.toml"):
         with pytest.raises(FolderBusy, match="mlfs experiment x.toml"):

@@ -9,7 +9,7 @@ import pytest
 from mlfs_core.cli import main
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import ExperimentConfig
-from mlfs_core.evaluation.config import config_from_toml, protocol_a
+from mlfs_core.evaluation.config import config_from_toml, protocol_preset
 from mlfs_core.evaluation.runner import plan_experiment
 from mlfs_core.evaluation.runner.bounds import estimate_tasks
 
@@ -61,7 +61,7 @@ def test_the_task_count_is_estimated_and_refused_before_planning(monkeypatch):
     config = ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS", "RaRCS"),
-        protocol=protocol_a(n_folds=10, n_repeats=1000),
+        protocol=protocol_preset("A", n_folds=10, n_repeats=1000),
     )
     assert estimate_tasks(config) == (10 + 10_000, 90 + 90_000)
 
@@ -94,7 +94,7 @@ def test_a_method_bins_option_is_counted_in_the_memory_estimate():
     config = ExperimentConfig(
         datasets=("sample",),
         methods=({"name": "PMU", "params": {"bins": 1000}},),
-        protocol=protocol_a(n_folds=2, budgets=(10,)),
+        protocol=protocol_preset("A", n_folds=2, budgets=(10,)),
     )
     with pytest.raises(ConfigError, match=r"estimated at [\d.]+ MiB .*1,000 bins"):
         plan_experiment(config, max_memory=1 << 20)

@@ -25,12 +25,12 @@ import numpy  # before mlfs_core: this process keeps the kernel it started with
 import mlfs_core
 from mlfs_core import blas
 from mlfs_core.evaluation import ExperimentConfig, run_experiment
-from mlfs_core.evaluation.config import protocol_a
+from mlfs_core.evaluation.config import protocol_preset
 
 config = ExperimentConfig(
     datasets=("sample",),
     methods=("MaxCS",),
-    protocol=protocol_a(n_folds=2, budgets=(10,), metrics=("micro_f1",)),
+    protocol=protocol_preset("A", n_folds=2, budgets=(10,), metrics=("micro_f1",)),
 )
 result = run_experiment(config)
 print(blas.kernel_matches(), repr(float(result.results["value"].iloc[0])))

@@ -11,12 +11,14 @@ from mlfs_core._entries import CacheEntryWarning
 from mlfs_core.cache import DiskCache
 from mlfs_core.cli import main
 from mlfs_core.evaluation import ExperimentConfig, run_experiment
-from mlfs_core.evaluation.config import protocol_a
+from mlfs_core.evaluation.config import protocol_preset
 
 CONFIG = ExperimentConfig(
     datasets=("sample",),
     methods=("MaxCS", "AF"),
-    protocol=protocol_a(n_folds=2, budgets=(10,), metrics=("micro_f1", "hamming_loss")),
+    protocol=protocol_preset(
+        "A", n_folds=2, budgets=(10,), metrics=("micro_f1", "hamming_loss")
+    ),
 )
 
 

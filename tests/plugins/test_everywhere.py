@@ -72,7 +72,7 @@ def test_grid_search_workers_know_the_plugin_method(plugin_file, tmp_path):
 _SCRIPT = """
 import json
 import numpy as np
-from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 from mlfs_core.evaluation.runner import run_experiment
 from mlfs_core.selectors import register
 
@@ -82,7 +82,7 @@ def ColumnSum(X, Y, *, k, random_state):
 
 register(ColumnSum, version="1")
 config = ExperimentConfig(datasets=[{path!r}], methods=["ColumnSum", "MaxCS"],
-                          protocol=protocol_a(n_folds=2, budgets=(10, 50)))
+                          protocol=protocol_preset("A", n_folds=2, budgets=(10, 50)))
 one = run_experiment(config, n_jobs=1).results
 two = run_experiment(config, n_jobs=2).results
 print(json.dumps([one.equals(two), sorted(set(two["method"]))]))
@@ -185,7 +185,7 @@ def test_a_registration_workers_cannot_import_breaks_no_other_task(
     import importlib.util
     import sys
 
-    from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
+    from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
     from mlfs_core.evaluation.runner import run_experiment
 
     source = tmp_path / "hidden_module.py"
@@ -202,7 +202,7 @@ def test_a_registration_workers_cannot_import_breaks_no_other_task(
         config = ExperimentConfig(
             datasets=[small_data],
             methods=["MaxCS"],
-            protocol=protocol_a(n_folds=2, budgets=(10, 50)),
+            protocol=protocol_preset("A", n_folds=2, budgets=(10, 50)),
         )
         one = run_experiment(config, n_jobs=1).results
         two = run_experiment(config, n_jobs=2).results

@@ -12,7 +12,7 @@ from mlfs_core.evaluation.config import (
     ExperimentConfig,
     config_from_toml,
     config_to_toml,
-    protocol_b,
+    protocol_preset,
 )
 from mlfs_core.evaluation.runner import run_experiment
 from mlfs_core.evaluation.runner.prepare import prepare
@@ -36,7 +36,7 @@ def test_reference_metric_names_match_the_module():
 
 def test_config_round_trips_and_rejects_what_the_variant_cannot_do(tmp_path):
     """Check TOML round trip, default metrics, and clear errors for bad combos."""
-    protocol = protocol_b(evaluation="reference-code")
+    protocol = protocol_preset("B", evaluation="reference-code")
     assert protocol.metrics == REFERENCE_CODE_METRICS
     config = ExperimentConfig(datasets=["sample"], methods=["PMU"], protocol=protocol)
     text = config_to_toml(config)
@@ -46,18 +46,20 @@ def test_config_round_trips_and_rejects_what_the_variant_cannot_do(tmp_path):
         "reference-code"
     )
     with pytest.raises(ConfigError, match="evaluation"):
-        protocol_b(evaluation="authors")
+        protocol_preset("B", evaluation="authors")
     with pytest.raises(ConfigError, match="mlknn"):
-        protocol_b(evaluation="reference-code", classifier=ClassifierConfig())
+        protocol_preset(
+            "B", evaluation="reference-code", classifier=ClassifierConfig("linear_svc")
+        )
     with pytest.raises(ConfigError, match="micro_f1"):
-        protocol_b(evaluation="reference-code", metrics=("micro_f1",))
+        protocol_preset("B", evaluation="reference-code", metrics=("micro_f1",))
 
 
 def _config(data, evaluation: str):
     return ExperimentConfig(
         datasets=[data],
         methods=["PPT-MI"],
-        protocol=protocol_b(budgets=BUDGETS, evaluation=evaluation),
+        protocol=protocol_preset("B", budgets=BUDGETS, evaluation=evaluation),
     )
 
 
@@ -162,7 +164,7 @@ def test_convention_sets_parse_validate_and_round_trip():
         "ranking_on_predictions",
     )
     for name in CONVENTIONS:
-        protocol = protocol_b(evaluation=name)
+        protocol = protocol_preset("B", evaluation=name)
         assert Conventions.from_evaluation(name) == Conventions.only(name)
         assert Conventions.only(name).label() == name
         want = REFERENCE_CODE_METRICS if name == "weighted_and_drop" else None
@@ -178,21 +180,24 @@ def test_convention_sets_parse_validate_and_round_trip():
     assert Conventions.from_evaluation("definition") == Conventions.none()
     for bad in ("mlknn+split", "mlknn+mlknn", "split+", "weights"):
         with pytest.raises(ConfigError, match="in that order"):
-            protocol_b(evaluation=bad)
+            protocol_preset("B", evaluation=bad)
     with pytest.raises(ConfigError, match="scaling"):
-        protocol_b(
+        protocol_preset(
+            "B",
             evaluation="mlknn",
             classifier=ClassifierConfig("mlknn", {"k": 10, "scaling": "minmax"}),
         )
     with pytest.raises(ConfigError, match="macro_auc|not among"):
-        protocol_b(evaluation="mlknn", metrics=("no_such_metric",))
+        protocol_preset("B", evaluation="mlknn", metrics=("no_such_metric",))
 
 
 def _convention_config(path: str, evaluation: str, metrics=BOTH_METRICS):
     return ExperimentConfig(
         datasets=[path],
         methods=["PPT-MI"],
-        protocol=protocol_b(budgets=BUDGETS, evaluation=evaluation, metrics=metrics),
+        protocol=protocol_preset(
+            "B", budgets=BUDGETS, evaluation=evaluation, metrics=metrics
+        ),
     )
 
 
@@ -259,8 +264,8 @@ def test_protocol_numbers_accept_numpy_integers_and_refuse_bools():
     """Check numpy ints pass as ints (stored as Python ints, TOML-writable)
     and bools are refused, for counts, seeds and budgets.
     """
-    protocol = protocol_b(
-        bins=np.int64(4), n_repeats=np.int32(2), budgets=(np.int64(1), np.int16(3))
+    protocol = protocol_preset(
+        "B", bins=np.int64(4), n_repeats=np.int32(2), budgets=(np.int64(1), np.int16(3))
     )
     assert (protocol.bins, protocol.n_repeats, protocol.budgets) == (4, 2, (1, 3))
     assert all(type(v) is int for v in (protocol.bins, *protocol.budgets))
@@ -271,4 +276,4 @@ def test_protocol_numbers_accept_numpy_integers_and_refuse_bools():
     assert config_from_toml(config_to_toml(config)) == config
     for bad in ({"bins": True}, {"n_folds": np.bool_(True)}, {"budgets": (True,)}):
         with pytest.raises(ConfigError):
-            protocol_b(**bad)
+            protocol_preset("B", **bad)

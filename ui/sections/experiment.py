@@ -22,8 +22,9 @@ from mlfs_core.evaluation.config import (
     MethodConfig,
     config_from_toml,
     config_to_toml,
-    protocol_a,
-    protocol_b,
+    protocol_preset,
+    protocol_preset_names,
+    protocol_preset_spec,
 )
 from mlfs_core.evaluation.outputs import (
     TIMINGS_FILE,
@@ -51,21 +52,69 @@ from mlfs_core.selectors import (
 from .. import cached, state
 from ..datasets import DatasetKey
 
-TEACHING_DEFAULTS = {
-    "A": {"budgets": "10, 30, 50", "folds": "3"},
-    "B": {"budgets": "1-20", "folds": "3"},
-}
-"""The Experiment form's first budgets and folds per protocol; its first methods
-are :func:`teaching_methods` (from the registry)."""
+TEACHING_BUDGETS = {"percent": "10, 30, 50", "count": "1-20"}
+"""The Experiment form's first budgets by the preset's budget unit (its first
+folds are 3, its first methods :func:`teaching_methods`, from the registry)."""
+SPLITS = ("repeated_holdout", "own", "holdout", "cv")
+"""The splits the form offers for a preset that does not fix CV."""
+
+
+def protocol_choices() -> dict[str, str]:
+    """The protocol presets the form offers (the registry's, plug-ins' included):
+    name -> its description.
+
+    Those some method names as a teaching default (``"experiment-<name>"`` in
+    :attr:`~mlfs_core.MethodSpec.default_for`) come first, in registry order,
+    so the form opens on a preset with a teaching set; then the others.
+    """
+    names = protocol_preset_names()
+    taught = [n for n in names if default_methods(f"experiment-{n}")]
+    ordered = [*taught, *(n for n in names if n not in taught)]
+    return {n: protocol_preset_spec(n).description for n in ordered}
+
+
+def teaching_defaults(protocol: str) -> dict[str, str]:
+    """The form's first budgets and folds for ``protocol`` (from its unit)."""
+    unit = protocol_preset(protocol).budget_unit
+    return {"budgets": TEACHING_BUDGETS[unit], "folds": "3"}
+
+
+def budget_label(protocol: str) -> str:
+    """The budgets box's label under ``protocol`` (its budget unit)."""
+    if protocol_preset(protocol).budget_unit == "percent":
+        return "Budgets (% of M)"
+    return "Budgets (number of features)"
+
+
+def split_options(protocol: str) -> list[str]:
+    """The splits the form offers under ``protocol``, its own first; none when
+    the preset fixes k-fold CV (its folds are then the only choice)."""
+    own = protocol_preset(protocol).split
+    if own == "cv":
+        return []
+    return [own, *(s for s in SPLITS if s != own)]
+
+
+def uses_knn(protocol: str) -> bool:
+    """Whether ``protocol`` evaluates with ML-kNN (the form then offers
+    ML-kNN's scaling, and conventions where the preset discretizes)."""
+    return protocol_preset(protocol).classifier.name == "mlknn"
+
+
+def offers_evaluation(protocol: str) -> bool:
+    """Whether the form offers conventions under ``protocol``: ML-kNN on
+    discretized codes, the path conventions run on."""
+    return uses_knn(protocol) and protocol_preset(protocol).discretize != "none"
 
 
 def teaching_methods(protocol: str) -> list[str]:
     """The methods the Experiment form starts with for ``protocol``.
 
     Those registered with ``"experiment-<protocol>"`` in their
-    :attr:`~mlfs_core.MethodSpec.default_for`, in registry order.
+    :attr:`~mlfs_core.MethodSpec.default_for`, in registry order; for a
+    preset no method names, the first two methods of the registry.
     """
-    return default_methods(f"experiment-{protocol}")
+    return default_methods(f"experiment-{protocol}") or list_methods()[:2]
 
 
 def methods_by_family() -> tuple[list[str], dict[str, str]]:
@@ -205,36 +254,38 @@ def build_config(
 ) -> ExperimentConfig:
     """An :class:`ExperimentConfig` from the page's widget values.
 
-    ``scaling`` is protocol A's classifier-input scaling (``none``,
-    ``l2-rows``, ``maxabs``) or, for protocol B, ML-kNN's (``none``,
-    ``minmax``); ``binarize`` goes to every method that takes it (the CS/BNS
-    family: ``presence`` or ``median``); ``evaluation`` is protocol B's
-    (``ProtocolConfig.evaluation``: ``definition``, ``reference-code`` or a
-    convention of the reference code alone).
+    ``protocol`` is a registered preset (:func:`protocol_choices`).
+    ``scaling`` is the classifier-input scaling (``none``, ``l2-rows``,
+    ``maxabs``) or, under a preset that evaluates with ML-kNN, ML-kNN's
+    (``none``, ``minmax``); ``binarize`` goes to every method that takes it
+    (the CS/BNS family: ``presence`` or ``median``); ``evaluation`` applies
+    where :func:`offers_evaluation` (``ProtocolConfig.evaluation``:
+    ``definition``, a preset of conventions or one convention alone).
+    ``split`` is ignored under a preset that fixes CV.
 
     ``folds``, ``repeats`` and ``seed`` are checked against :data:`FOLDS`,
     :data:`REPEATS` and :data:`SEED` (:func:`whole_number`): a value out of
     range is a :class:`~mlfs_core.errors.ConfigError` naming the box and its
     range, never a run with some other value.
     """
-    n_folds = whole_number(folds, FOLDS) if protocol == "A" or split == "cv" else 3
+    split = split if split_options(protocol) else "cv"
+    n_folds = whole_number(folds, FOLDS) if split == "cv" else 3
     common = {
+        "split": split,
+        "n_folds": n_folds,
         "budgets": parse_budgets(budgets),
         "n_repeats": whole_number(repeats, REPEATS),
         "on_sparse_label": "ignore",
     }
     seed = whole_number(seed, SEED)
-    if protocol == "A":
-        proto = protocol_a(n_folds=n_folds, scaling=scaling, **common)
+    if not uses_knn(protocol):
+        proto = protocol_preset(protocol, scaling=scaling, **common)
     else:
-        knn = ClassifierConfig("mlknn", {"k": 10, "s": 1.0, "scaling": scaling})
-        proto = protocol_b(
-            split=split,
-            n_folds=n_folds,
-            classifier=knn,
-            evaluation=evaluation,
-            **common,
-        )
+        params = {**protocol_preset(protocol).classifier.params, "scaling": scaling}
+        if offers_evaluation(protocol):
+            common["evaluation"] = evaluation
+        knn = ClassifierConfig("mlknn", params)
+        proto = protocol_preset(protocol, classifier=knn, **common)
     return ExperimentConfig(
         datasets=tuple(datasets),
         methods=tuple(_with_binarize(m, binarize) for m in methods),
@@ -422,12 +473,11 @@ def settings_text(config: ExperimentConfig) -> str:
 
     Examples
     --------
-    >>> from mlfs_core.evaluation.config import protocol_a
     >>> settings_text(ExperimentConfig(datasets=("sample",), methods=("MaxCS",),
-    ...     protocol=protocol_a(budgets=(25, 45)), seed=3))
+    ...     protocol=protocol_preset("field", budgets=(2, 4)), seed=3))
     ... # doctest: +NORMALIZE_WHITESPACE
-    'protocol A on 1 dataset(s): sample; 1 method(s) (MaxCS) at budgets 25, 45
-    (% of M), 10-fold CV, seed 3.'
+    'protocol field on 1 dataset(s): sample; 1 method(s) (MaxCS) at budgets 2, 4
+    (features), 5 random 70/30 splits, seed 3.'
     """
     proto = config.protocol
     names = [
@@ -439,7 +489,9 @@ def settings_text(config: ExperimentConfig) -> str:
     split = {
         "cv": f"{proto.n_folds}-fold CV",
         "own": "the dataset's own train/test split",
-        "holdout": "a 60/40 holdout split",
+        "holdout": f"a {_parts(proto.test_size)} holdout split",
+        "repeated_holdout": f"{proto.n_holdouts} random "
+        f"{_parts(proto.test_size)} splits",
     }.get(proto.split, proto.split)
     methods = ", ".join(m.display for m in config.methods)
     return (
@@ -447,6 +499,12 @@ def settings_text(config: ExperimentConfig) -> str:
         f"{len(config.methods)} method(s) ({methods}) at budgets {budgets} "
         f"({unit}), {split}, seed {config.seed}."
     )
+
+
+def _parts(test_size: float) -> str:
+    """``"70/30"`` for a test fraction of 0.3."""
+    test = round(100 * test_size)
+    return f"{100 - test}/{test}"
 
 
 def run_statement(config: ExperimentConfig) -> str:

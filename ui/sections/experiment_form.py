@@ -6,6 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from mlfs_core.evaluation.config import protocol_preset
 from mlfs_core.selectors import get_method
 
 from .. import cached, links, progress, state, widgets
@@ -14,36 +15,49 @@ from .experiment import (
     FOLDS,
     LONG_RUN_S,
     REPEATS,
-    TEACHING_DEFAULTS,
+    budget_label,
     config_digest,
     config_toml,
     estimate,
     estimate_text,
     is_run_of,
     methods_by_family,
+    offers_evaluation,
     parse_budgets,
+    protocol_choices,
     quick_budgets,
     read_config,
     run,
     run_statement,
     settings_text,
     solver_summary,
+    split_options,
     statement_of,
+    teaching_defaults,
     teaching_methods,
+    uses_knn,
 )
 
-PROTOCOLS = {
-    "A": "k-fold CV, BR + linear SVM, budgets in % of M",
-    "B": "train/test split, ML-kNN, top-k budgets",
-}
-SPLITS = ["own", "holdout", "cv"]
 CONFIG_UPLOAD = "exp_config_upload"
 CONFIG_MESSAGE = "exp_config_message"
+SPLIT_HELP = (
+    "repeated_holdout = random train/test splits; own = the dataset's split, "
+    "else one hold-out; cv = k-fold cross-validation"
+)
 
 
 def uses_folds(protocol: str, split: str) -> bool:
-    """Whether the protocol's split has folds (A always; B only with ``cv``)."""
-    return protocol == "A" or split == "cv"
+    """Whether the protocol's split has folds (a preset that fixes CV, or ``cv``)."""
+    return not split_options(protocol) or split == "cv"
+
+
+def _split_of(protocol: str) -> str:
+    """The split chosen for ``protocol`` (its own when the form offers none)."""
+    options = split_options(protocol)
+    if not options:
+        return "cv"
+    chosen = st.session_state.get(f"exp_split_{protocol}", options[0])
+    return chosen if chosen in options else options[0]
 
 
 def _value(key: str, default):
@@ -68,16 +82,18 @@ def settings(dataset_names: list[str], current: str) -> dict:
         default=[current] if current in dataset_names else None,
         **links.bound("exp_datasets"),
     )
-    # The radio's options are A and B (their descriptions are captions): the
-    # URL holds an option as shown, and a short one reads well in a link.
+    # The radio's options are the registered presets' names (their
+    # descriptions are captions): the URL holds an option as shown, and a
+    # short one reads well in a link.
+    choices = protocol_choices()
     protocol = st.radio(
         "Protocol",
-        list(PROTOCOLS),
-        captions=list(PROTOCOLS.values()),
+        list(choices),
+        captions=list(choices.values()),
         horizontal=True,
         **links.bound("exp_protocol"),
     )
-    defaults = TEACHING_DEFAULTS[protocol]
+    defaults = teaching_defaults(protocol)
     known, family_of = methods_by_family()
     methods = st.multiselect(
         "Methods",
@@ -90,18 +106,18 @@ def settings(dataset_names: list[str], current: str) -> dict:
     )
     cols = st.columns(4)
     budgets = cols[0].text_input(
-        "Budgets (% of M)" if protocol == "A" else "Budgets (number of features)",
+        budget_label(protocol),
         defaults["budgets"],
         help="Comma-separated values or ranges, e.g. 10, 30, 50 or 1-50.",
         **links.bound(f"exp_budgets_{protocol}"),
     )
     split = "cv"
-    if protocol == "B":
+    if split_options(protocol):
         split = cols[1].selectbox(
             "Split",
-            SPLITS,
-            help="own = the dataset's split, else 60/40",
-            **links.bound("exp_split"),
+            split_options(protocol),
+            help=SPLIT_HELP,
+            **links.bound(f"exp_split_{protocol}"),
         )
     label, lo, hi = FOLDS
     if uses_folds(protocol, split):
@@ -134,14 +150,14 @@ def settings(dataset_names: list[str], current: str) -> dict:
         "scaling": scaling,
         "binarize": binarize,
     }
-    if protocol == "B":
+    if offers_evaluation(protocol):
         values["evaluation"] = _labelled_choice(
             st,
             "Evaluation",
             evaluations(),
             "exp_evaluation",
-            "How the selected features are evaluated: METHODS.md's protocol "
-            "B, a set of conventions a plug-in registered (e.g. a published "
+            "How the selected features are evaluated: as defined, "
+            "a set of conventions a plug-in registered (e.g. a published "
             "method's own code), or one convention alone, to see which one "
             "moves a method. Conventions that compare distances of discretized "
             "codes need the scaling 'none'.",
@@ -150,7 +166,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
 
 
 def evaluations() -> dict[str, str]:
-    """Protocol B's evaluations offered on the page (``ProtocolConfig.evaluation``).
+    """The evaluations offered on the page (``ProtocolConfig.evaluation``).
 
     The definitions, then the registry's (:mod:`mlfs_core.evaluation.conventions`,
     filled by plug-ins): each preset (a set of conventions, e.g. a published
@@ -172,13 +188,13 @@ def evaluations() -> dict[str, str]:
 
 
 SCALINGS = {
-    "A": {
+    "input": {
         "none": "none (the papers' setting)",
         "l2-rows": "l2-rows (each row to unit length; liblinear converges)",
         "maxabs": "maxabs (each column divided by its largest |value|)",
     },
-    "B": {
-        "none": "none (distances on the discretized codes)",
+    "knn": {
+        "none": "none (distances on the features as given)",
         "minmax": "minmax (each feature to [0, 1], as Mulan's ML-kNN)",
     },
 }
@@ -186,6 +202,12 @@ BINARIZE = {
     "presence": "non-zero (papers, text)",
     "median": "above its median (dense)",
 }
+
+
+def scaling_kind(protocol: str) -> str:
+    """Which scalings the form offers: ML-kNN's (``"knn"``) or the protocol's
+    classifier-input scaling (``"input"``)."""
+    return "knn" if uses_knn(protocol) else "input"
 
 
 def _labelled_choice(area, label: str, options: dict, key: str, help_text: str):
@@ -206,11 +228,11 @@ def _input_settings(protocol: str) -> tuple[str, str]:
     scaling = _labelled_choice(
         cols[0],
         "Classifier input scaling",
-        SCALINGS[protocol],
+        SCALINGS[scaling_kind(protocol)],
         f"exp_scaling_{protocol}",
-        "Protocol A: how the selected columns are scaled before LinearSVC "
-        "(part of the cache key; the run's summary says how many fits did not "
-        "converge). Protocol B: ML-kNN's feature scaling.",
+        "How the selected columns are scaled before the classifier (part of "
+        "the cache key; the run's summary says how many fits did not "
+        "converge); under an ML-kNN preset, ML-kNN's feature scaling.",
     )
     binarize = _labelled_choice(
         cols[1],
@@ -251,21 +273,22 @@ def _apply_config() -> None:
         )
         return
     proto = config.protocol
-    name = proto.name if proto.name in PROTOCOLS else "A"
+    name = proto.name if proto.name in protocol_choices() else "field"
     _set("exp_protocol", name)
     _set(f"exp_methods_{name}", [m.name for m in config.methods])
     _set(f"exp_budgets_{name}", ", ".join(f"{b:g}" for b in proto.budgets))
     # As read: a value out of the boxes' ranges is then shown, with its error.
     _set(f"exp_folds_{name}", str(proto.n_folds))
     _set(f"exp_repeats_{name}", str(proto.n_repeats))
-    if name == "B":
-        _set("exp_split", proto.split)
+    if proto.split in split_options(name):
+        _set(f"exp_split_{name}", proto.split)
+    if uses_knn(name):
         scaling = proto.classifier.params.get("scaling", "none")
-        if proto.evaluation in evaluations():
+        if offers_evaluation(name) and proto.evaluation in evaluations():
             _set("exp_evaluation", proto.evaluation)
     else:
         scaling = proto.scaling
-    if scaling in SCALINGS[name]:
+    if scaling in SCALINGS[scaling_kind(name)]:
         _set(f"exp_scaling_{name}", scaling)
     rules = {m.params.get("binarize", "presence") for m in config.methods}
     binarize = "median" if "median" in rules else "presence"
@@ -499,12 +522,12 @@ def estimate_panel(config, protocol: str) -> None:
     st.info(estimate_text(found), icon=":material/timer:")
     if found["seconds"] <= LONG_RUN_S:
         return
-    split = st.session_state.get("exp_split", "cv") if protocol == "B" else "cv"
+    split = _split_of(protocol)
     budgets = quick_budgets(parse_budgets(st.session_state[f"exp_budgets_{protocol}"]))
     parts = [f"budgets {budgets}"]
     if uses_folds(protocol, split):
         parts.append("2 folds")
-    if protocol == "A":
+    if protocol_preset(protocol).classifier.name == "linear_svc":
         parts.append("l2-rows scaling (liblinear converges in fewer iterations)")
     st.warning(
         "That is a long run. Run it as set, or use a quick variant: "
@@ -524,5 +547,5 @@ def _apply_quick(protocol: str, budgets: str, folds: bool) -> None:
     _set(f"exp_budgets_{protocol}", budgets)
     if folds:
         _set(f"exp_folds_{protocol}", "2")
-    if protocol == "A":
-        _set("exp_scaling_A", "l2-rows")
+    if protocol_preset(protocol).classifier.name == "linear_svc":
+        _set(f"exp_scaling_{protocol}", "l2-rows")

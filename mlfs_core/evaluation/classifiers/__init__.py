@@ -1,4 +1,5 @@
-"""Multi-label classifiers: Binary Relevance over any scikit-learn classifier, ML-kNN.
+"""Multi-label classifiers: Binary Relevance over any scikit-learn classifier, ML-kNN,
+classifier chains, label powerset and CART per label (:mod:`.transforms`).
 
 :data:`CLASSIFIERS` maps the names used in experiment configs to factories
 ``factory(*, random_state, **params) -> estimator``; an estimator has
@@ -29,6 +30,7 @@ from ... import plugins
 from ..._validation import check_XY
 from ...errors import ConfigError
 from ...options import Option, resolve
+from . import transforms as _transforms
 from .mlknn import SCALINGS, MLkNN
 
 
@@ -124,7 +126,7 @@ def _score(est, X) -> np.ndarray:
     return np.asarray(est.predict_proba(X), dtype=float)[:, 1]
 
 
-def _linear_svc(*, random_state: int, C: float = 3.0, tol: float = 1e-3, **params):
+def _linear_svc(*, random_state: int, C: float = 1.0, tol: float = 1e-4, **params):
     svc = LinearSVC(C=C, tol=tol, random_state=random_state, **params)
     return BinaryRelevance(svc)
 
@@ -154,11 +156,32 @@ def _br_sklearn(*, random_state: int, estimator: str, **params):
     return BinaryRelevance(cls(**params))
 
 
+def _cart(
+    *,
+    random_state: int,
+    criterion: str = "gini",
+    max_depth: int = 0,
+    min_samples_leaf: int = 1,
+):
+    """Binary relevance over a seeded CART tree (Breiman et al. 1984)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    tree = DecisionTreeClassifier(
+        criterion=criterion,
+        max_depth=None if max_depth == 0 else max_depth,
+        min_samples_leaf=min_samples_leaf,
+        random_state=random_state,
+    )
+    return BinaryRelevance(tree)
+
+
 CLASSIFIERS: dict[str, Callable[..., object]] = {
     "linear_svc": _linear_svc,
     "logistic_regression": _logistic,
     "mlknn": _mlknn,
     "br": _br_sklearn,
+    **_transforms.FACTORIES,
+    "cart": _cart,
 }
 """Classifier name -> factory ``(*, random_state, **params) -> estimator``."""
 
@@ -178,17 +201,21 @@ _KERNEL_DEPENDENT: dict[str, Callable[[dict], bool]] = {
     "logistic_regression": lambda params: True,
     "mlknn": lambda params: False,
     "br": lambda params: True,
+    # not measured: assumed to depend on it (the safe side)
+    **{name: (lambda params: True) for name in ("cc", "lp", "cart")},
 }
 
 
 _BUILT_IN = frozenset(CLASSIFIERS)
 
 LINEAR_SVC_OPTIONS = (
-    Option("C", 3.0, low=0.0, closed="neither", help="inverse of the regularisation"),
-    Option("tol", 1e-3, low=0.0, closed="neither", help="stopping tolerance"),
+    Option("C", 1.0, low=0.0, closed="neither", help="inverse of the regularisation"),
+    Option("tol", 1e-4, low=0.0, closed="neither", help="stopping tolerance"),
 )
-"""The parameters of ``"linear_svc"`` that the engine fixes (its other
-LinearSVC parameters are passed on, and LinearSVC checks them)."""
+"""The parameters of ``"linear_svc"`` that the engine checks, with
+scikit-learn's defaults (a protocol preset may give others,
+:class:`~mlfs_core.evaluation.ProtocolPreset`); its other LinearSVC
+parameters are passed on, and LinearSVC checks them."""
 MLKNN_OPTIONS = (
     Option("k", 10, low=1, help="neighbours (clipped to the training size - 1)"),
     Option("s", 1.0, low=0.0, help="Laplace smoothing"),
@@ -203,6 +230,7 @@ _PARAMETERS: dict[str, Callable[[], tuple[Option | str, ...]]] = {
     "linear_svc": lambda: (*LINEAR_SVC_OPTIONS, *_estimator_params(LinearSVC)),
     "logistic_regression": lambda: _estimator_params(LogisticRegression),
     "mlknn": lambda: MLKNN_OPTIONS,
+    **{name: (lambda o=o: o) for name, o in _transforms.OPTIONS.items()},
 }
 _VERSIONS: dict[str, str] = {}
 

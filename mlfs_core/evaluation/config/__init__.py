@@ -1,11 +1,12 @@
 """Experiment configuration: plain frozen dataclasses that round-trip to TOML.
 
 An :class:`ExperimentConfig` names the datasets, the methods, one
-:class:`ProtocolConfig` and a seed. The generic presets A and B
-(:data:`PROTOCOL_PRESETS`, METHODS.md section 5) are :func:`protocol_a`,
-:func:`protocol_b` and :func:`protocol_preset`; in TOML ``protocol = "B"`` or
-``[protocol] name = "B"`` picks one, and the table's other keys override its
-defaults. Configs are read with :func:`load_config` / :func:`config_from_toml`
+:class:`ProtocolConfig` and a seed. A protocol starts from a registered
+*preset* (:data:`PROTOCOL_PRESETS`, :func:`register_protocol_preset`; the
+engine's one preset is the field's protocol ``"field"``, plug-ins add theirs)
+and :func:`protocol_preset` builds one; in TOML ``protocol = "field"`` or
+``[protocol] name = "field"`` picks one, and the table's other keys override
+its settings. Configs are read with :func:`load_config` / :func:`config_from_toml`
 and written with :func:`save_config` / :func:`config_to_toml`; a config read
 back equals the one written.
 
@@ -15,10 +16,12 @@ Every setting is stated as a constraint (:data:`PROTOCOL_OPTIONS`,
 (:func:`protocol_fields`, :func:`experiment_fields`) that names every problem
 at once.
 
-Organised by concept: ``_constraints`` (the constraint table, the presets and
-the rules between settings), ``_protocol`` (:class:`ProtocolConfig` and its
-factory), ``_experiment`` (:class:`ExperimentConfig`, datasets and methods)
-and ``_toml`` (reading and writing).
+Organised by concept: ``_presets`` and ``_preset_registry`` (the presets'
+registry), ``_constraints``
+(the constraint table and the rules between settings), ``_protocol``
+(:class:`ProtocolConfig` and its factory), ``_experiment``
+(:class:`ExperimentConfig`, datasets and methods) and ``_toml`` (reading and
+writing).
 
 Example TOML::
 
@@ -27,7 +30,8 @@ Example TOML::
     methods = ["MaxCS", "RaRCS", "Random", "AF"]
 
     [protocol]
-    name = "A"
+    name = "field"
+    split = "cv"
     n_folds = 10
 
     [[datasets]]
@@ -39,18 +43,17 @@ from __future__ import annotations
 from ._constraints import (
     ALL_METRICS,
     BUDGET_UNITS,
-    DEFAULT_CLASSIFIER_PARAMS,
+    DEFAULT_BUDGETS,
+    DEFAULT_CLASSIFIER,
     DISCRETIZE,
     LABEL_HANDLING,
     ON_LARGE_BUDGET,
     ON_SPARSE_LABEL,
     PROTOCOL_DEFAULTS,
     PROTOCOL_OPTIONS,
-    PROTOCOL_PRESETS,
     SCALING,
     SPLIT_FIELDS,
     SPLITS,
-    unknown_protocol,
 )
 from ._experiment import (
     EXPERIMENT_OPTIONS,
@@ -59,12 +62,22 @@ from ._experiment import (
     MethodConfig,
     experiment_fields,
 )
+from ._preset_registry import register_protocol_preset
+from ._presets import (
+    CONTROL_TESTS,
+    FIELD,
+    FIELD_METRICS,
+    PROTOCOL_PRESETS,
+    ProtocolPreset,
+    protocol_preset_names,
+    protocol_preset_spec,
+    unknown_protocol,
+    unregister_protocol_preset,
+)
 from ._protocol import (
     ClassifierConfig,
     ProtocolConfig,
     middle_budget,
-    protocol_a,
-    protocol_b,
     protocol_fields,
     protocol_from_table,
     protocol_preset,
@@ -77,14 +90,20 @@ from ._toml import (
     load_config,
     save_config,
 )
+from ._tuning import MAX_CANDIDATES, TuningConfig
 
 __all__ = [
     "ALL_METRICS",
     "BUDGET_UNITS",
-    "DEFAULT_CLASSIFIER_PARAMS",
+    "CONTROL_TESTS",
+    "DEFAULT_BUDGETS",
+    "DEFAULT_CLASSIFIER",
     "DISCRETIZE",
     "EXPERIMENT_OPTIONS",
+    "FIELD",
+    "FIELD_METRICS",
     "LABEL_HANDLING",
+    "MAX_CANDIDATES",
     "ON_LARGE_BUDGET",
     "ON_SPARSE_LABEL",
     "PROTOCOL_DEFAULTS",
@@ -98,6 +117,8 @@ __all__ = [
     "ExperimentConfig",
     "MethodConfig",
     "ProtocolConfig",
+    "ProtocolPreset",
+    "TuningConfig",
     "config_from_dict",
     "config_from_toml",
     "config_to_dict",
@@ -105,11 +126,13 @@ __all__ = [
     "experiment_fields",
     "load_config",
     "middle_budget",
-    "protocol_a",
-    "protocol_b",
     "protocol_fields",
     "protocol_from_table",
     "protocol_preset",
+    "protocol_preset_names",
+    "protocol_preset_spec",
+    "register_protocol_preset",
     "save_config",
     "unknown_protocol",
+    "unregister_protocol_preset",
 ]

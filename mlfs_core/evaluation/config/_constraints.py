@@ -1,4 +1,4 @@
-"""The protocol's constraints: each setting's default and allowed values, the presets.
+"""The protocol's constraints: each setting's default and allowed values.
 
 :data:`PROTOCOL_OPTIONS` states every scalar setting of a protocol in the one
 vocabulary of :class:`~mlfs_core.options.Option` (as scikit-learn's
@@ -18,8 +18,9 @@ from ..._validation import is_int
 from ...errors import ConfigError
 from ...options import Option
 from .. import conventions
+from ._presets import PROTOCOL_PRESETS
 
-SPLITS = ("cv", "holdout", "own")
+SPLITS = ("cv", "holdout", "own", "repeated_holdout")
 BUDGET_UNITS = ("percent", "count")
 ON_LARGE_BUDGET = ("error", "clip")
 LABEL_HANDLING = ("keep", "drop_constant")
@@ -27,18 +28,30 @@ ON_SPARSE_LABEL = ("warn", "error", "ignore")
 DISCRETIZE = ("none", "uniform", "quantile", "binary")
 SCALING = ("none", "l2-rows", "maxabs")
 PROTOCOL_OPTIONS = (
-    Option("split", "cv", choices=SPLITS, help="cross-validation, hold-out or own"),
+    Option(
+        "split",
+        "repeated_holdout",
+        choices=SPLITS,
+        help="cross-validation, hold-out, own or repeated hold-out",
+    ),
     Option("n_folds", 10, low=2, high=1000, help="folds of the cross-validation"),
     Option(
+        "n_holdouts",
+        5,
+        low=1,
+        high=1000,
+        help="random train/test splits of a repeated hold-out",
+    ),
+    Option(
         "test_size",
-        0.4,
+        0.3,
         low=0.0,
         high=1.0,
         closed="neither",
         help="test fraction of a hold-out split",
     ),
-    Option("budget_unit", "percent", choices=BUDGET_UNITS),
-    Option("on_large_budget", "error", choices=ON_LARGE_BUDGET),
+    Option("budget_unit", "count", choices=BUDGET_UNITS),
+    Option("on_large_budget", "clip", choices=ON_LARGE_BUDGET),
     Option("n_repeats", 3, low=1, high=1000, help="runs of each stochastic method"),
     Option("discretize", "none", choices=DISCRETIZE),
     Option("bins", 3, low=2, high=1000, help="bins of the classifier's input"),
@@ -63,74 +76,26 @@ ALL_METRICS = (
     "jaccard_samples",
     "subset_accuracy",
 )
-DEFAULT_CLASSIFIER_PARAMS = {"linear_svc": {"C": 3.0, "tol": 0.001}}
-"""Parameters a classifier gets when a config names it without any."""
-
-PROTOCOL_PRESETS: dict[str, dict] = {
-    "A": {
-        "split": "cv",
-        "budgets": (10, 20, 30, 40, 50, 60, 70, 80, 90),
-        "budget_unit": "percent",
-        "on_large_budget": "error",
-        "n_repeats": 3,
-        "classifier": {"name": "linear_svc", "params": {"C": 3.0, "tol": 0.001}},
-        "discretize": "none",
-        "bins": 3,
-        "label_handling": "keep",
-    },
-    "B": {
-        "split": "own",
-        "budgets": tuple(range(1, 51)),
-        "budget_unit": "count",
-        "on_large_budget": "clip",
-        "n_repeats": 3,
-        "classifier": {"name": "mlknn", "params": {"k": 10, "s": 1.0}},
-        "discretize": "uniform",
-        "bins": 3,
-        "label_handling": "drop_constant",
-    },
-}
-"""The generic protocol presets: name -> the :class:`~.ProtocolConfig` fields it sets.
-
-Every preset sets the same fields; a :class:`~.ProtocolConfig` takes those not
-given from the preset its ``name`` picks (``ProtocolConfig(name="B")`` is
-:func:`~.protocol_b`). ``"A"`` is 10-fold stratified CV, budgets 10..90 % of M,
-binary relevance + LinearSVC; ``"B"`` a train/test split (the dataset's
-own, else a 60/40 hold-out), budgets k = 1..50 features and ML-kNN on
-uniformly discretized features, scoring only labels that vary in the training
-part (METHODS.md section 5). A config picks one with ``protocol = "B"`` or
-``[protocol] name = "B"``; what the table gives overrides the preset.
-"""
+DEFAULT_BUDGETS = tuple(range(1, 51))
+"""The budgets of a protocol whose preset sets none: the top 1..50 features."""
+DEFAULT_CLASSIFIER = {"name": "mlknn"}
+"""The classifier of a protocol whose preset sets none (ML-kNN, its defaults)."""
 
 SPLIT_FIELDS: dict[str, tuple[str, ...]] = {
     "n_folds": ("cv",),
     "on_sparse_label": ("cv",),
-    "test_size": ("holdout", "own"),
+    "n_holdouts": ("repeated_holdout",),
+    "test_size": ("holdout", "own", "repeated_holdout"),
 }
 """Fields that apply to some splits only: a saved config omits them elsewhere."""
 
 
 def preset_value(protocol: str, name: str):
     """Setting ``name`` under the preset ``protocol`` (else its default)."""
-    preset = PROTOCOL_PRESETS.get(protocol, {})
-    if name in preset:
-        return preset[name]
+    preset = PROTOCOL_PRESETS.get(protocol)
+    if preset is not None and name in preset.settings:
+        return preset.settings[name]
     return PROTOCOL_DEFAULTS[name]
-
-
-def unknown_protocol(name: object) -> str:
-    """The message for a protocol name that is not a preset's.
-
-    Examples
-    --------
-    >>> unknown_protocol("b")
-    "protocol.name: unknown protocol 'b'; known: A, B (names are case-sensitive: did you mean 'B'?)"
-    """  # noqa: E501
-    known = ", ".join(PROTOCOL_PRESETS)
-    message = f"protocol.name: unknown protocol {name!r}; known: {known}"
-    if isinstance(name, str) and name.upper() in PROTOCOL_PRESETS:
-        message += f" (names are case-sensitive: did you mean {name.upper()!r}?)"
-    return message
 
 
 def budget_problems(budgets, unit: str) -> list[str]:
@@ -162,8 +127,9 @@ def budget_problems(budgets, unit: str) -> list[str]:
 def convention_problems(values: Mapping) -> list[str]:
     """What keeps a protocol's conventions (``evaluation``) from applying.
 
-    Conventions run on protocol B's path only: an ML-kNN classifier on
-    discretized codes, no scaling, and metrics the conventions allow.
+    Conventions run on the budget-batched ML-kNN path only: an ML-kNN
+    classifier on discretized codes, no scaling, and metrics the conventions
+    allow.
     """
     evaluation, classifier = values["evaluation"], values["classifier"]
     scaling = classifier.params.get("scaling", "none")
@@ -173,7 +139,7 @@ def convention_problems(values: Mapping) -> list[str]:
         or values["scaling"] != "none"
     ):
         return [
-            f"protocol.evaluation = {evaluation!r} is protocol B's: it needs "
+            f"protocol.evaluation = {evaluation!r} needs "
             'classifier "mlknn", a discretize rule and scaling "none" (got '
             f"{classifier.name!r}, {values['discretize']!r}, {values['scaling']!r})"
         ]

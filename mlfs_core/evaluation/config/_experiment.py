@@ -18,6 +18,7 @@ from ...options import Option, check_all, resolve
 from ...plugins import config_plugins
 from ._constraints import from_table
 from ._protocol import ProtocolConfig, protocol_from_table
+from ._tuning import TuningConfig, candidates, grid_options, tuning_from
 
 EXPERIMENT_OPTIONS = (
     Option("seed", 0, low=0, help="the seed every random draw derives from"),
@@ -73,8 +74,11 @@ class ExperimentConfig:
     in-memory ``mlfs_core.data.Dataset`` objects (uploads; these cannot be
     written to TOML). ``methods`` items may be :class:`MethodConfig` or names.
     ``plugins`` are loaded first (:func:`mlfs_core.plugins.config_plugins`:
-    module names or ``.py`` paths, relative to the config's folder). Every
-    field is checked by :func:`experiment_fields`.
+    module names or ``.py`` paths, relative to the config's folder). A
+    method's option given as a list is a grid (:mod:`._tuning`), searched on
+    the inner split ``tuning`` states (a ``[tuning]`` table; with a grid and
+    none given, :class:`TuningConfig`'s defaults, written back). Every field
+    is checked by :func:`experiment_fields`.
     """
 
     datasets: tuple
@@ -84,6 +88,7 @@ class ExperimentConfig:
     name: str = "experiment"
     base_dir: str | None = field(default=None, compare=False)
     plugins: tuple = ()
+    tuning: TuningConfig | None = None
 
     def __post_init__(self) -> None:
         given = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -122,7 +127,13 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     labels = [m.display for m in methods]
     if len(set(labels)) != len(labels):
         problems.append(f"methods: names/labels must be unique, got {labels}")
-    problems += _method_problems(methods)
+    grids = _grid_problems(methods, problems)
+    try:
+        values["tuning"] = tuning_from(values["tuning"])
+    except ConfigError as exc:
+        problems.append(str(exc))
+    if grids and values["tuning"] is None:
+        values["tuning"] = TuningConfig()
     try:
         values.update(check_all(EXPERIMENT_OPTIONS, values))
     except ConfigError as exc:
@@ -143,25 +154,26 @@ def _collect(items, coerce, problems: list[str]) -> tuple:
     return tuple(out)
 
 
-def _method_problems(methods) -> list[str]:
-    """Every unknown parameter and bad option value of every registered method.
+def _grid_problems(methods, problems: list[str]) -> bool:
+    """Append every unknown parameter and bad option value of every registered
+    method (each grid value checked); whether any method has a grid.
 
     A name the registry does not know is left to the runner (a plugin may
     register it later); its message lists the known methods.
     """
     from ...selectors._registry import get_method
 
-    problems = []
+    grids = False
     for m in methods:
         try:
             spec = get_method(m.name)
-        except ConfigError:
-            continue
-        try:
-            resolve(spec.options, m.params, owner=f"methods: {m.display!r}: ")
+            grids |= bool(grid_options(m, spec))
+            for params in candidates(m, spec):
+                resolve(spec.options, params, owner=f"methods: {m.display!r}: ")
         except ConfigError as exc:
-            problems.append(str(exc))
-    return problems
+            if "unknown method" not in str(exc):
+                problems.append(str(exc))
+    return grids
 
 
 def _as_dataset_spec(item):

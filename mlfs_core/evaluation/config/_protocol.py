@@ -1,4 +1,4 @@
-"""The protocol: :class:`ProtocolConfig`, its presets' constructors and its factory.
+"""The protocol: :class:`ProtocolConfig`, its factory and :func:`protocol_preset`.
 
 :func:`protocol_fields` is the one place a protocol's fields are filled in (a
 preset's values for the fields not given, then the defaults of
@@ -18,36 +18,32 @@ from ...options import check_all
 from .. import conventions
 from ._constraints import (
     ALL_METRICS,
-    DEFAULT_CLASSIFIER_PARAMS,
+    DEFAULT_BUDGETS,
+    DEFAULT_CLASSIFIER,
     PROTOCOL_DEFAULTS,
     PROTOCOL_OPTIONS,
-    PROTOCOL_PRESETS,
     SPLIT_FIELDS,
     budget_problems,
     convention_problems,
     from_table,
     preset_value,
-    unknown_protocol,
 )
+from ._presets import PROTOCOL_PRESETS, protocol_preset_spec, unknown_protocol
 
 
 @dataclass(frozen=True)
 class ClassifierConfig:
     """A classifier by registry name (see ``evaluation.CLASSIFIERS``) and parameters.
 
-    Without ``params`` a classifier gets the settings this project fixes
-    for it (:data:`DEFAULT_CLASSIFIER_PARAMS`: LinearSVC C = 3, tol = 1e-3),
-    else its own defaults (ML-kNN k = 10, s = 1): naming ``"mlknn"`` in a TOML
-    file never inherits LinearSVC's parameters.
+    Inside a :class:`ProtocolConfig` the parameters not given take those its
+    preset states for the classifier
+    (:attr:`~._presets.ProtocolPreset.classifier_defaults`), else the
+    classifier's own defaults (ML-kNN k = 10, s = 1): naming ``"mlknn"`` in a
+    TOML file never inherits another classifier's parameters.
     """
 
-    name: str = "linear_svc"
+    name: str = "mlknn"
     params: dict | None = None
-
-    def __post_init__(self) -> None:
-        if self.params is None:
-            defaults = DEFAULT_CLASSIFIER_PARAMS.get(self.name, {})
-            object.__setattr__(self, "params", dict(defaults))
 
 
 @dataclass(frozen=True)
@@ -60,20 +56,25 @@ class ProtocolConfig:
 
     Attributes
     ----------
-    name : {"A", "B"}
-        The preset (:data:`PROTOCOL_PRESETS`), written to the ``protocol``
-        column: the preset-controlled fields not given (``None``) take its
-        values, so ``ProtocolConfig(name="B")`` equals :func:`protocol_b`
-        and a ``[protocol]`` table with only ``name = "B"`` runs protocol B.
-        Case-sensitive; any other name is an error.
-    split : {"cv", "holdout", "own"}
-        k-fold CV; one seeded stratified hold-out split; or the dataset's own
-        train/test split, falling back to the hold-out split when it has none.
+    name : str
+        A registered preset (:data:`PROTOCOL_PRESETS`, default ``"field"``,
+        :data:`~._presets.FIELD`), written to the ``protocol`` column: the
+        fields not given (``None``) take its settings, else the defaults of
+        :data:`~._constraints.PROTOCOL_OPTIONS`, so a ``[protocol]`` table
+        with only ``name = "field"`` runs the preset. Case-sensitive; a name
+        not registered (after loading the installed plug-ins) is an error.
+    split : {"cv", "holdout", "own", "repeated_holdout"}
+        k-fold CV; one seeded stratified hold-out split; the dataset's own
+        train/test split, falling back to the hold-out split when it has
+        none; or ``n_holdouts`` seeded stratified random hold-out splits.
     n_folds : int
         Folds of ``"cv"``, in [2, 1000].
+    n_holdouts : int
+        Random splits of ``"repeated_holdout"``, in [1, 1000]; each is a
+        "fold" of the results.
     test_size : float
-        Test fraction of ``"holdout"`` (and of ``"own"`` without a split), in
-        (0, 1).
+        Test fraction of ``"holdout"`` and ``"repeated_holdout"`` (and of
+        ``"own"`` without a split), in (0, 1).
     budgets : tuple of float
         Numbers of selected features, as percentages of M (``budget_unit =
         "percent"``: round to nearest, at least 1) or as counts.
@@ -91,19 +92,19 @@ class ProtocolConfig:
         Bins of that discretization, in [2, 1000].
     scaling : {"none", "l2-rows", "maxabs"}
         Scaling of the classifier's input (the selected columns), applied in
-        every fit after column selection: ``"none"`` (the setting of the
-        presets), ``"l2-rows"`` (each row divided by its Euclidean norm over
+        every fit after column selection: ``"none"`` (the default), ``"l2-rows"`` (each row divided by its Euclidean norm over
         the selected columns, the usual text normalisation; an all-zero row
         stays zero) or ``"maxabs"`` (each column divided by its largest
         absolute value in the training part; a zero column stays zero). Part
         of every fit's cache key.
     label_handling : {"keep", "drop_constant"}
         ``"drop_constant"`` leaves labels constant in the training part out
-        of the metrics (protocol B); ``"keep"`` scores them (protocol A).
+        of the metrics; ``"keep"`` scores them.
     on_sparse_label : {"warn", "error", "ignore"}
         What a label with fewer positives than folds triggers (CV only).
     metrics : tuple of str
-        Names from ``evaluation.METRICS``; under conventions also the metric
+        Names from ``evaluation.METRICS`` (default: the preset's, else
+        every one of :data:`~._constraints.ALL_METRICS`); under conventions also the metric
         variants they allow (:func:`~mlfs_core.evaluation.conventions.allowed_metrics`),
         and a convention's default list replaces the default (a preset of
         conventions may bring its own list).
@@ -113,8 +114,8 @@ class ProtocolConfig:
         given as the TOML table ``[protocol.evaluation]`` (one ``aspect =
         choice`` per convention, or ``preset = NAME``) or as a preset's name
         or ``+``-joined convention names; stored as the canonical string.
-        Conventions run on the budget-batched ML-kNN path only (protocol B:
-        an ML-kNN classifier on discretized codes, no scaling). Plug-ins
+        Conventions run on the budget-batched ML-kNN path only (an ML-kNN
+        classifier on discretized codes, no scaling). Plug-ins
         register them (for example the conventions of a published method's
         own code). Part of every fit's cache key when not ``"definition"``.
     splits_dir : str, optional
@@ -124,10 +125,12 @@ class ProtocolConfig:
         beside the datasets' folder.
     """  # noqa: E501
 
-    name: str = "A"
-    split: str = None  # type: ignore[assignment]  # None: the preset's
-    n_folds: int = PROTOCOL_DEFAULTS["n_folds"]
-    test_size: float = PROTOCOL_DEFAULTS["test_size"]
+    # None: the preset's setting, else the default (protocol_fields)
+    name: str = "field"
+    split: str = None  # type: ignore[assignment]
+    n_folds: int = None  # type: ignore[assignment]
+    n_holdouts: int = None  # type: ignore[assignment]
+    test_size: float = None  # type: ignore[assignment]
     budgets: tuple = None  # type: ignore[assignment]
     budget_unit: str = None  # type: ignore[assignment]
     on_large_budget: str = None  # type: ignore[assignment]
@@ -135,11 +138,11 @@ class ProtocolConfig:
     classifier: ClassifierConfig = None  # type: ignore[assignment]
     discretize: str = None  # type: ignore[assignment]
     bins: int = None  # type: ignore[assignment]
-    scaling: str = PROTOCOL_DEFAULTS["scaling"]
+    scaling: str = None  # type: ignore[assignment]
     label_handling: str = None  # type: ignore[assignment]
-    on_sparse_label: str = PROTOCOL_DEFAULTS["on_sparse_label"]
-    metrics: tuple = ALL_METRICS
-    evaluation: Any = conventions.DEFINITION
+    on_sparse_label: str = None  # type: ignore[assignment]
+    metrics: tuple = None  # type: ignore[assignment]
+    evaluation: Any = None
     splits_dir: str | None = None
 
     def __post_init__(self) -> None:
@@ -177,13 +180,12 @@ def protocol_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     """
     values = dict(given)
     problems = []
-    if not isinstance(values["name"], str) or values["name"] not in PROTOCOL_PRESETS:
-        problems.append(unknown_protocol(values["name"]))
-    preset = PROTOCOL_PRESETS.get(values["name"], PROTOCOL_PRESETS["A"])
-    for key, value in preset.items():
+    preset = protocol_preset_spec(values["name"])
+    metrics_given = values["metrics"] is not None or "metrics" in preset.settings
+    for key, value in {**_FALLBACKS, **PROTOCOL_DEFAULTS, **preset.settings}.items():
         if values[key] is None:
             values[key] = value
-    problems += _canonical_forms(values)
+    problems += _canonical_forms(values, preset.classifier_defaults, metrics_given)
     try:
         values.update(check_all(PROTOCOL_OPTIONS, values, prefix="protocol."))
     except ConfigError as exc:
@@ -198,9 +200,20 @@ def protocol_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _canonical_forms(values: dict) -> list[str]:
+_FALLBACKS = {
+    "budgets": DEFAULT_BUDGETS,
+    "classifier": DEFAULT_CLASSIFIER,
+    "metrics": ALL_METRICS,
+    "evaluation": conventions.DEFINITION,
+}
+
+
+def _canonical_forms(values: dict, classifier_defaults, metrics_given) -> list[str]:
     """Budgets, metrics, classifier and evaluation of ``values`` in their stored
-    form (in place); the problems met on the way."""
+    form (in place); the problems met on the way. A classifier's parameters
+    not given take ``classifier_defaults[name]`` (the preset's), else stay
+    out (the classifier's own defaults); a convention's default metric list
+    applies when ``metrics_given`` is false."""
     budgets = values["budgets"]
     if not isinstance(budgets, (str, Mapping)) and hasattr(budgets, "__iter__"):
         values["budgets"] = tuple(budgets)
@@ -214,7 +227,12 @@ def _canonical_forms(values: dict) -> list[str]:
     try:
         if isinstance(classifier, Mapping):
             where = "protocol.classifier"
-            values["classifier"] = from_table(ClassifierConfig, classifier, where)
+            classifier = from_table(ClassifierConfig, classifier, where)
+        if isinstance(classifier, ClassifierConfig):
+            given = dict(classifier.params or {})
+            preset = classifier_defaults.get(classifier.name, {})
+            classifier = ClassifierConfig(classifier.name, {**preset, **given})
+        values["classifier"] = classifier
         evaluation = values["evaluation"]
         if isinstance(evaluation, Mapping):
             values["evaluation"] = conventions.from_table(evaluation)
@@ -227,7 +245,7 @@ def _canonical_forms(values: dict) -> list[str]:
         for c in conventions.resolve(values["evaluation"])
         if c.default_metrics is not None
     ]
-    if defaults and values["metrics"] == ALL_METRICS:
+    if defaults and not metrics_given:
         values["metrics"] = tuple(defaults[-1])
     return problems
 
@@ -236,55 +254,35 @@ def middle_budget(protocol: ProtocolConfig) -> int | float:
     """The middle of a protocol's sorted budgets: the one rule for "the middle budget".
 
     The similarity table of an experiment and of a study is taken there
-    (50 % for protocol A's 10..90 %); with an even number of budgets it is
-    the upper of the two middle ones.
+    (50 % for budgets 10..90 %); with an even number of budgets it is the
+    upper of the two middle ones.
 
     Examples
     --------
-    >>> middle_budget(protocol_a())
+    >>> middle_budget(protocol_preset("field", budgets=(10, 30, 50, 70, 90)))
     50
-    >>> middle_budget(protocol_b(budgets=(1, 2, 3, 4)))
+    >>> middle_budget(protocol_preset("field", budgets=(1, 2, 3, 4)))
     3
     """
     budgets = sorted(protocol.budgets)
     return budgets[len(budgets) // 2]
 
 
-def protocol_a(**overrides: Any) -> ProtocolConfig:
-    """Protocol A: 10-fold stratified CV, 10..90 % of M, BR + LinearSVC.
-
-    The same as ``protocol_preset("A", **overrides)``.
-
-    Raises
-    ------
-    ConfigError
-        For an unknown or invalid override (the message names every one).
-    """
-    return protocol_preset("A", **overrides)
-
-
-def protocol_b(**overrides: Any) -> ProtocolConfig:
-    """Protocol B: own or 60/40 split, k = 1..50, discretized ML-kNN.
-
-    The same as ``protocol_preset("B", **overrides)``.
-    """
-    return protocol_preset("B", **overrides)
-
-
 def protocol_preset(name: str, /, **overrides: Any) -> ProtocolConfig:
-    """The protocol ``name`` (``"A"`` or ``"B"``) with its defaults, then ``overrides``.
+    """The protocol of the registered preset ``name``, then ``overrides``.
 
-    A preset fills in the fields of :data:`PROTOCOL_PRESETS` that ``overrides``
-    does not give and nothing else; the other fields keep the
-    :class:`ProtocolConfig` defaults. Names are case-sensitive: ``"b"`` is an
-    error that suggests ``"B"`` (the name is also the label written to the
-    ``protocol`` column, so one spelling per protocol keeps tables
-    comparable).
+    The preset fills in the fields it sets that ``overrides`` does not give;
+    the other fields take the defaults of
+    :data:`~._constraints.PROTOCOL_OPTIONS`. Names are case-sensitive:
+    ``"Field"`` is an error that suggests ``"field"`` (the name is also the
+    label written to the ``protocol`` column, so one spelling per protocol
+    keeps tables comparable).
 
     Parameters
     ----------
     name : str
-        A key of :data:`PROTOCOL_PRESETS`.
+        A registered preset (:data:`PROTOCOL_PRESETS`; the installed
+        plug-ins are loaded once if it is not there).
     **overrides
         Fields of :class:`ProtocolConfig` (``name`` excepted).
 
@@ -300,13 +298,13 @@ def protocol_preset(name: str, /, **overrides: Any) -> ProtocolConfig:
 
     Examples
     --------
-    >>> p = protocol_preset("B", bins=5)
-    >>> (p.name, p.split, p.classifier.name, p.bins)
-    ('B', 'own', 'mlknn', 5)
-    >>> protocol_preset("C")
+    >>> p = protocol_preset("field", split="cv")
+    >>> (p.name, p.split, p.n_folds, p.classifier.name, p.budgets[-1])
+    ('field', 'cv', 10, 'mlknn', 50)
+    >>> protocol_preset("Field")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mlfs_core.errors.ConfigError: protocol.name: unknown protocol 'C'; known: A, B
+    mlfs_core.errors.ConfigError: protocol.name: unknown protocol 'Field'; ...
     """
     if "name" in overrides:
         raise ConfigError(
@@ -319,9 +317,9 @@ def protocol_preset(name: str, /, **overrides: Any) -> ProtocolConfig:
 def protocol_from_table(table: Mapping | str) -> ProtocolConfig:
     """A :class:`ProtocolConfig` from a ``[protocol]`` table or a preset's name.
 
-    ``table["name"]`` (default ``"A"``) picks the preset whose defaults fill
-    the keys the table does not give; ``protocol = "B"`` in TOML is the same
-    as ``[protocol] name = "B"``.
+    ``table["name"]`` (default ``"field"``) picks the preset whose settings
+    fill the keys the table does not give; ``protocol = "field"`` in TOML is
+    the same as ``[protocol] name = "field"``.
 
     Raises
     ------
@@ -331,10 +329,10 @@ def protocol_from_table(table: Mapping | str) -> ProtocolConfig:
 
     Examples
     --------
-    >>> protocol_from_table({"name": "B"}).budgets[-1]
+    >>> protocol_from_table({"name": "field"}).budgets[-1]
     50
-    >>> protocol_from_table("A").n_folds
-    10
+    >>> protocol_from_table("field").n_holdouts
+    5
     """
     if isinstance(table, str):
         table = {"name": table}
@@ -342,7 +340,11 @@ def protocol_from_table(table: Mapping | str) -> ProtocolConfig:
         raise ConfigError(
             f"protocol must be a table or a protocol name, got {type(table).__name__}"
         )
-    name = table.get("name", "A")
+    name = table.get("name", "field")
+    if isinstance(name, str) and name not in PROTOCOL_PRESETS:
+        from ...plugins import load_plugins
+
+        load_plugins()
     if not isinstance(name, str) or name not in PROTOCOL_PRESETS:
         problems = [unknown_protocol(name)]
         known = {f.name for f in fields(ProtocolConfig)}

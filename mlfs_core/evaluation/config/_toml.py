@@ -41,6 +41,8 @@ def config_to_dict(config: ExperimentConfig) -> dict:
     }
     if config.plugins:
         out["plugins"] = list(config.plugins)
+    if config.tuning is not None:
+        out["tuning"] = _plain(config.tuning)
     return out
 
 

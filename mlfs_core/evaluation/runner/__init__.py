@@ -17,11 +17,15 @@ One module a step, one direction (each imports only the ones before it):
    recomputing;
 3. :mod:`.results`: :func:`result_tables` collects the tidy tables of an
    :class:`ExperimentResult`, which :mod:`mlfs_core.evaluation.outputs`
-   writes to disk.
+   writes to disk;
+4. :mod:`.tuning`: :func:`plan_tuned` is :func:`plan_experiment` for a config
+   whose methods give options as grids: it first chooses each grid's value
+   per dataset and fold on an inner split of the training part (running the
+   inner experiments through 2 and 3).
 
-:func:`run_experiment` is the three in a row. Parallelism: tasks go through
-:class:`joblib.Parallel` with ``n_jobs``; results do not depend on
-``n_jobs``. To run on a Dask cluster use
+:func:`run_experiment` is the three in a row (planning by :func:`plan_tuned`).
+Parallelism: tasks go through :class:`joblib.Parallel` with ``n_jobs``;
+results do not depend on ``n_jobs``. To run on a Dask cluster use
 :func:`mlfs_core.evaluation.runner.cluster.dask_backend` (or ``mlfs
 experiment --scheduler ADDRESS``); this process still writes the cache. Fits
 on a column set already fitted for the same fold are reused, and protocol B
@@ -34,6 +38,7 @@ from ..config import ExperimentConfig
 from .execution import Outcome, Progress, execute_plan
 from .planning import FitTask, Plan, SelectionTask, plan_experiment
 from .results import ExperimentResult, environment, result_tables
+from .tuning import plan_tuned
 
 __all__ = [
     "ExperimentResult",
@@ -45,6 +50,7 @@ __all__ = [
     "environment",
     "execute_plan",
     "plan_experiment",
+    "plan_tuned",
     "result_tables",
     "run_experiment",
 ]
@@ -59,7 +65,7 @@ def run_experiment(
 ) -> ExperimentResult:
     """Run an experiment grid and return its tidy result tables.
 
-    The same as ``result_tables(execute_plan(plan_experiment(config), ...))``,
+    The same as ``result_tables(execute_plan(plan_tuned(config, ...), ...))``,
     with a :class:`~mlfs_core.evaluation.dense.DenseDataWarning` for each
     dataset that is dense under a presence-based method (CS, BNS, ...).
 
@@ -91,6 +97,6 @@ def run_experiment(
         Presence-based scores on dense numeric data (the message says what
         to do).
     """
-    plan = plan_experiment(config)
+    plan = plan_tuned(config, cache_dir=cache_dir, n_jobs=n_jobs, progress=progress)
     outcome = execute_plan(plan, cache_dir=cache_dir, n_jobs=n_jobs, progress=progress)
     return result_tables(outcome)

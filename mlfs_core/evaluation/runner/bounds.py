@@ -94,10 +94,10 @@ def estimate_tasks(config) -> tuple[int, int]:
     --------
     >>> from mlfs_core.evaluation import ExperimentConfig
     >>> estimate_tasks(ExperimentConfig(datasets=("sample",), methods=("MaxCS",)))
-    (10, 90)
+    (5, 250)
     """
     p = config.protocol
-    folds = p.n_folds if p.split == "cv" else 1
+    folds = {"cv": p.n_folds, "repeated_holdout": p.n_holdouts}.get(p.split, 1)
     n_budgets = len(p.budgets)
     selections = fits = 0
     for m in config.methods:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ...errors import ConfigError
 from ..config import ExperimentConfig
 from ..dense import warn_dense_data
 from .bounds import check_memory, check_task_count
@@ -78,11 +79,15 @@ class Plan:
     selections : tuple of SelectionTask
     fits : tuple of FitTask
         Ordered by dataset and fold (each fold's data are sliced once).
+    tuning : DataFrame or None
+        The options chosen for each grid, per dataset and fold
+        (:func:`~.tuning.plan_tuned`); None without grids.
     """
 
     config: ExperimentConfig
     selections: tuple
     fits: tuple
+    tuning: object = None
 
     def fit_key(self, i: int) -> str:
         """The cache key of fit ``i``."""
@@ -95,7 +100,8 @@ class Plan:
         The selections stay as they are (so indices into them keep their
         meaning); :func:`execute_plan` runs only those the kept fits need.
         """
-        return Plan(self.config, self.selections, tuple(self.fits[i] for i in indices))
+        kept = tuple(self.fits[i] for i in indices)
+        return Plan(self.config, self.selections, kept, self.tuning)
 
     @property
     def needed_selections(self) -> list[int]:
@@ -141,6 +147,14 @@ def plan_experiment(
         what to do).
     """
     check_task_count(config, max_tasks)
+    if config.tuning is not None and any(
+        isinstance(v, (list, tuple)) for m in config.methods for v in m.params.values()
+    ):
+        raise ConfigError(
+            "a method's option is a grid: plan the experiment with "
+            "mlfs_core.evaluation.runner.plan_tuned (run_experiment and the "
+            "mlfs experiment command do), which chooses each grid's value first"
+        )
     datasets, methods = prepare(config)
     check_memory(datasets, methods, config.protocol, max_memory)
     selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
@@ -183,17 +197,25 @@ def _selection_grid(d: PreparedDataset, methods, config: ExperimentConfig):
             for r in range(repeats):
                 seed = task_seed(config.seed, fold, r) if m.stochastic else None
                 k = d.n_features if m.is_all_features else k_max
-                desc = {
-                    "kind": "selection",
-                    "dataset": d.content_hash,
-                    "split": d.split_key,
-                    "fold": fold,
-                    "method": m.name,
-                    "params": m.params,
-                    "seed": seed,
-                    "k": k,
-                }
-                yield SelectionTask(d, m, fold, r, seed, k, task_key(desc))
+                yield selection_task(d, m, fold, r, seed, k)
+
+
+def selection_task(
+    d: PreparedDataset, m: PreparedMethod, fold: int, repeat: int, seed, k: int
+) -> SelectionTask:
+    """The :class:`SelectionTask` of method ``m`` on fold ``fold`` of ``d``,
+    with its cache key."""
+    desc = {
+        "kind": "selection",
+        "dataset": d.content_hash,
+        "split": d.split_key,
+        "fold": fold,
+        "method": m.name,
+        "params": m.params,
+        "seed": seed,
+        "k": k,
+    }
+    return SelectionTask(d, m, fold, repeat, seed, k, task_key(desc))
 
 
 def _budgets_of(s: SelectionTask):

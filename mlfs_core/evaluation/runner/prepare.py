@@ -30,7 +30,14 @@ from ..config import (
 )
 from ..conventions import SPLIT_PROVIDERS, resolve
 from ..metrics import get_metric
-from ..splits import Split, check_n_folds, holdout_split, own_split, stratified_kfold
+from ..splits import (
+    Split,
+    check_n_folds,
+    holdout_split,
+    own_split,
+    repeated_holdout,
+    stratified_kfold,
+)
 
 
 @dataclass(frozen=True)
@@ -266,6 +273,15 @@ def make_splits(ds, protocol: ProtocolConfig, seed: int, name: str):
             )
         splits = stratified_kfold(Y, n_folds=protocol.n_folds, random_state=seed)
         return splits, {"split": "cv", "n_folds": protocol.n_folds, "seed": seed}
+    if protocol.split == "repeated_holdout":
+        splits = repeated_holdout(
+            Y,
+            n_splits=protocol.n_holdouts,
+            test_size=protocol.test_size,
+            random_state=seed,
+        )
+        key = {"split": "repeated_holdout", "n_holdouts": protocol.n_holdouts}
+        return splits, {**key, "test_size": protocol.test_size, "seed": seed}
     own = getattr(ds, "split", None)
     if protocol.split == "own" and own is not None:
         return [own_split(own)], {"split": "own"}

@@ -98,6 +98,10 @@ class ExperimentResult:
     feature_names : dict
         Dataset name -> its feature names (a tuple of str), so the indices of
         ``selections`` can be named (``selections.csv``'s ``feature_names``).
+    tuning : DataFrame or None
+        The value chosen for each grid option, per dataset and fold:
+        ``dataset, method, fold, option, value, score`` (``score``: the
+        tuning metric on the inner validation part); None without grids.
     """
 
     results: pd.DataFrame
@@ -106,6 +110,7 @@ class ExperimentResult:
     config: ExperimentConfig
     environment: dict = field(default_factory=dict)
     feature_names: dict = field(default_factory=dict)
+    tuning: pd.DataFrame | None = None
 
 
 def result_tables(outcome: Outcome) -> ExperimentResult:
@@ -135,6 +140,7 @@ def result_tables(outcome: Outcome) -> ExperimentResult:
         config=plan.config,
         environment=environment(plan.config, outcome.fits),
         feature_names=plan_feature_names(plan),
+        tuning=plan.tuning,
     )
 
 

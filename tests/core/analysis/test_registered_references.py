@@ -25,7 +25,7 @@ from mlfs_core.errors import IncompleteTableError
 from mlfs_core.evaluation import (
     ExperimentConfig,
     plan_experiment,
-    protocol_a,
+    protocol_preset,
     run_experiment,
 )
 from mlfs_core.plots import metric_vs_budget
@@ -159,7 +159,7 @@ def test_the_runner_evaluates_a_plugin_baseline_once_on_all_features(full_baseli
     config = ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS", "AF", full_baseline),
-        protocol=protocol_a(n_folds=2, budgets=(10, 50)),
+        protocol=protocol_preset("A", n_folds=2, budgets=(10, 50)),
         seed=1,
     )
     plan = plan_experiment(config)

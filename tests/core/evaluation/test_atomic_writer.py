@@ -14,7 +14,12 @@ import pandas as pd
 import pytest
 
 from mlfs_core.cli import main
-from mlfs_core.evaluation import ExperimentConfig, outputs, protocol_a, run_experiment
+from mlfs_core.evaluation import (
+    ExperimentConfig,
+    outputs,
+    protocol_preset,
+    run_experiment,
+)
 from mlfs_core.evaluation.outputs import (
     RUN_FILES,
     SCRATCH_PREFIX,
@@ -104,7 +109,7 @@ def test_the_app_keeps_the_previous_results(tmp_path, monkeypatch):
     config = ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS",),
-        protocol=protocol_a(n_folds=2, budgets=(10, 50), n_repeats=1),
+        protocol=protocol_preset("A", n_folds=2, budgets=(10, 50), n_repeats=1),
     )
     folder = tmp_path / "run"
     save(run_experiment(config), folder)
@@ -114,7 +119,7 @@ def test_the_app_keeps_the_previous_results(tmp_path, monkeypatch):
         ExperimentConfig(
             datasets=("sample",),
             methods=("MaxCS",),
-            protocol=protocol_a(n_folds=2, budgets=(20, 40), n_repeats=1),
+            protocol=protocol_preset("A", n_folds=2, budgets=(20, 40), n_repeats=1),
         )
     )
     _fail_after_results(monkeypatch)

@@ -75,8 +75,11 @@ def test_binary_relevance_uses_predict_proba_without_decision_function(rng):
 
 
 def test_make_classifier_names_and_errors():
-    """Check that the registry builds the paper's classifiers and rejects bad ones."""
+    """Check that the registry builds the classifiers (LinearSVC with
+    scikit-learn's defaults: a preset gives others) and rejects bad ones."""
     br = make_classifier("linear_svc", random_state=1)
+    assert br.estimator.C == 1.0 and br.estimator.tol == 1e-4
+    br = make_classifier("linear_svc", {"C": 3.0, "tol": 1e-3}, random_state=1)
     assert br.estimator.C == 3.0 and br.estimator.tol == 1e-3
     assert make_classifier("mlknn", {"k": 5}).k == 5
     lr = make_classifier("br", {"estimator": "sklearn.linear_model.LogisticRegression"})
@@ -123,7 +126,7 @@ def test_declared_defaults_are_the_factories_and_plain_names_pass_through():
     LinearSVC's other parameters pass through to it unchecked here."""
     from mlfs_core.evaluation.classifiers import LINEAR_SVC_OPTIONS, MLKNN_OPTIONS
 
-    assert {o.name: o.default for o in LINEAR_SVC_OPTIONS} == {"C": 3.0, "tol": 1e-3}
+    assert {o.name: o.default for o in LINEAR_SVC_OPTIONS} == {"C": 1.0, "tol": 1e-4}
     assert {o.name: o.default for o in MLKNN_OPTIONS} == {
         "k": 10,
         "s": 1.0,

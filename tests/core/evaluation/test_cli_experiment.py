@@ -35,7 +35,7 @@ def _two_dataset_config(folder: Path, rng, methods: list[str], head: str = "") -
     config = folder / "c.toml"
     config.write_text(
         f"{head}methods = {json.dumps(methods)}\n"
-        "[protocol]\nn_folds = 2\nbudgets = [25, 50]\n"
+        '[protocol]\nname = "A"\nn_folds = 2\nbudgets = [25, 50]\n'
         'metrics = ["micro_f1", "hamming_loss"]\n'
         '[[datasets]]\npath = "one.arff"\n[[datasets]]\npath = "two.arff"\n'
     )

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from mlfs_core.cli import main
-from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 from mlfs_core.evaluation.runner import run_experiment
 from mlfs_core.evaluation.runner.cluster import dask_backend
 
@@ -43,12 +43,12 @@ def _configs(shared_datasets, toy):
         ExperimentConfig(
             datasets=[toy],
             methods=["MaxCS", "RaRCS", "Random", "AF"],
-            protocol=protocol_a(n_folds=2, budgets=(20, 50), n_repeats=2),
+            protocol=protocol_preset("A", n_folds=2, budgets=(20, 50), n_repeats=2),
         ),
         ExperimentConfig(
             datasets=[str(shared_datasets / "emotions")],
             methods=["PPT-MI", "AF"],
-            protocol=protocol_b(budgets=(1, 5, 20, 72)),
+            protocol=protocol_preset("B", budgets=(1, 5, 20, 72)),
         ),
     ]
 

@@ -11,8 +11,7 @@ from mlfs_core.cli import main
 from mlfs_core.evaluation import run_experiment
 from mlfs_core.evaluation.config import (
     ExperimentConfig,
-    protocol_a,
-    protocol_b,
+    protocol_preset,
     save_config,
 )
 from mlfs_core.evaluation.runner.verify import verify_experiment
@@ -22,15 +21,15 @@ def _study(shared_datasets):
     a = ExperimentConfig(
         datasets=(str(shared_datasets / "flags"), str(shared_datasets / "medical")),
         methods=("MaxCS", "MeanBNS", "RoRCS", "RaRBNS", "Random", "AF"),
-        protocol=protocol_a(
-            n_folds=3, budgets=(10, 50), n_repeats=2, on_sparse_label="ignore"
+        protocol=protocol_preset(
+            "A", n_folds=3, budgets=(10, 50), n_repeats=2, on_sparse_label="ignore"
         ),
         seed=3,
     )
     b = ExperimentConfig(
         datasets=(str(shared_datasets / "emotions"),),
         methods=("PMU", "ATR", "MaxCS"),
-        protocol=protocol_b(budgets=(1, 2, 5, 10)),
+        protocol=protocol_preset("B", budgets=(1, 2, 5, 10)),
         seed=3,
     )
     return a, b

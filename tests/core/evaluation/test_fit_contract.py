@@ -8,7 +8,7 @@ import scipy.sparse as sp
 
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import run_experiment
-from mlfs_core.evaluation.config import ExperimentConfig, protocol_a
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 from mlfs_core.evaluation.runner.tasks import run_fit, scale_pair
 from mlfs_core.report import convergence_line
 
@@ -64,15 +64,15 @@ def test_scalings_do_what_they_say():
 def test_scaling_is_a_protocol_option_in_the_cache_key(tmp_path):
     """Check scaling is validated, changes the values and gets its own cache entries."""
     with pytest.raises(ConfigError, match="scaling"):
-        protocol_a(scaling="zscore")
+        protocol_preset("A", scaling="zscore")
     with pytest.raises(ConfigError, match="n_fold"):
-        protocol_a(n_fold=3)
+        protocol_preset("A", n_fold=3)
     runs = {}
     for scaling in ("none", "l2-rows"):
         config = ExperimentConfig(
             datasets=("sample",),
             methods=("MaxCS",),
-            protocol=protocol_a(n_folds=2, budgets=(5,), scaling=scaling),
+            protocol=protocol_preset("A", n_folds=2, budgets=(5,), scaling=scaling),
         )
         runs[scaling] = run_experiment(config, cache_dir=tmp_path)
     a, b = (runs[s].results["value"].to_numpy() for s in ("none", "l2-rows"))

@@ -9,7 +9,7 @@ from mlfs_core.evaluation import (
     FitTask,
     execute_plan,
     plan_experiment,
-    protocol_a,
+    protocol_preset,
     result_tables,
     run_experiment,
 )
@@ -19,7 +19,7 @@ def _config() -> ExperimentConfig:
     return ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS", "RaRBNS", "AF"),
-        protocol=protocol_a(n_folds=2, budgets=(10, 50), n_repeats=2),
+        protocol=protocol_preset("A", n_folds=2, budgets=(10, 50), n_repeats=2),
         seed=2,
     )
 

@@ -18,8 +18,6 @@ from mlfs_core.evaluation.config import (
     ExperimentConfig,
     config_from_toml,
     config_to_toml,
-    protocol_a,
-    protocol_b,
     protocol_preset,
 )
 from mlfs_core.report import OUTPUT_FILES, README_FILE
@@ -41,7 +39,7 @@ def test_a_protocol_name_alone_runs_that_protocols_defaults(head):
     if head.startswith("protocol ="):  # a top-level key must precede the tables
         text = head + 'methods = ["MaxCS"]\n' + DATASET
     config = config_from_toml(text)
-    assert config.protocol == protocol_b()
+    assert config.protocol == protocol_preset("B")
     p = config.protocol
     assert (p.split, p.budget_unit, p.classifier.name) == ("own", "count", "mlknn")
     assert p.budgets == tuple(range(1, 51)) and p.label_handling == "drop_constant"
@@ -52,10 +50,12 @@ def test_a_preset_fills_only_what_the_table_does_not_give():
     config = config_from_toml(
         'methods = ["MaxCS"]\n' + DATASET + '[protocol]\nname = "B"\nbins = 5\n'
     )
-    assert config.protocol == protocol_b(bins=5)
-    assert config.protocol != protocol_b()
-    assert config_from_toml('methods = ["MaxCS"]\n' + DATASET).protocol == protocol_a()
-    assert protocol_preset("A", n_folds=4) == protocol_a(n_folds=4)
+    assert config.protocol == protocol_preset("B", bins=5)
+    assert config.protocol != protocol_preset("B")
+    assert config_from_toml(
+        'methods = ["MaxCS"]\n' + DATASET
+    ).protocol == protocol_preset("field")
+    assert protocol_preset("A", n_folds=4).n_folds == 4
 
 
 @pytest.mark.parametrize(
@@ -77,15 +77,15 @@ def test_an_unknown_or_wrongly_cased_protocol_name_is_an_error(name, hint):
     with pytest.raises(ConfigError, match="unknown protocol 'C'"):
         protocol_preset("C")
     with pytest.raises(ConfigError, match="pass no name= override"):
-        protocol_b(name="A")
+        protocol_preset("B", name="A")
 
 
 def test_a_saved_config_holds_only_the_fields_of_its_split():
     """Check no n_folds/on_sparse_label for a train/test run, no test_size for CV."""
     for protocol, absent, present in [
-        (protocol_b(), ("n_folds", "on_sparse_label"), ("test_size",)),
-        (protocol_b(split="holdout"), ("n_folds",), ("test_size",)),
-        (protocol_a(), ("test_size",), ("n_folds", "on_sparse_label")),
+        (protocol_preset("B"), ("n_folds", "on_sparse_label"), ("test_size",)),
+        (protocol_preset("B", split="holdout"), ("n_folds",), ("test_size",)),
+        (protocol_preset("A"), ("test_size",), ("n_folds", "on_sparse_label")),
     ]:
         config = ExperimentConfig(("sample",), ("MaxCS",), protocol=protocol)
         keys = re.findall(r"^(\w+) =", config_to_toml(config), flags=re.M)
@@ -97,11 +97,11 @@ def test_a_saved_config_holds_only_the_fields_of_its_split():
 def test_a_field_its_split_does_not_use_keeps_the_presets_value():
     """Check n_folds given to a train/test protocol is reset, so a saved config
     read back equals the one written."""
-    protocol = protocol_b(n_folds=5, on_sparse_label="error")
+    protocol = protocol_preset("B", n_folds=5, on_sparse_label="error")
     assert (protocol.n_folds, protocol.on_sparse_label) == (10, "warn")
     config = ExperimentConfig(("sample",), ("MaxCS",), protocol=protocol)
     assert config_from_toml(config_to_toml(config)) == config
-    assert protocol_b(split="cv", n_folds=5).n_folds == 5
+    assert protocol_preset("B", split="cv", n_folds=5).n_folds == 5
 
 
 def test_every_problem_of_a_config_is_reported_at_once_and_once():
@@ -111,7 +111,10 @@ def test_every_problem_of_a_config_is_reported_at_once_and_once():
         "methods = [\n"
         '  { name = "RaRCS", params = { weighting = "x", binarize = "y" } },\n'
         '  { name = "MaxCS", params = { foo = 1 } },\n'
-        "]\n" + DATASET + '[protocol]\nbins = 1\nsplit = "nope"\nbudgets = [0, 200]\n'
+        "]\n"
+        + DATASET
+        + '[protocol]\nbins = 1\nsplit = "nope"\nbudgets = [0, 200]\n'
+        + 'budget_unit = "percent"\n'
     )
     with pytest.raises(ConfigError) as info:
         config_from_toml(text)
@@ -135,7 +138,7 @@ def test_every_problem_of_a_config_is_reported_at_once_and_once():
 
 CONFIG = (
     'name = "doc"\nmethods = ["MaxCS", "Random", "AF"]\n'
-    "[protocol]\nn_folds = 2\nbudgets = [10, 50]\nn_repeats = 1\n"
+    '[protocol]\nname = "A"\nn_folds = 2\nbudgets = [10, 50]\nn_repeats = 1\n'
     'metrics = ["micro_f1", "hamming_loss"]\n'
     '[[datasets]]\npath = "sample"\n'
 )
@@ -367,7 +370,7 @@ def test_the_runner_reports_every_dataset_and_method_problem_at_once(tmp_path):
     config = ExperimentConfig(
         datasets=(str(tmp_path / "one"), "sample", str(tmp_path / "two")),
         methods=("MaxCS", "NoSuchMethod"),
-        protocol=protocol_a(metrics=("micro_f1", "f3")),
+        protocol=protocol_preset("A", metrics=("micro_f1", "f3")),
     )
     with pytest.raises(ConfigError) as info:
         plan_experiment(config)
@@ -396,8 +399,9 @@ def test_the_dataclass_itself_takes_its_presets_defaults():
     """Check ProtocolConfig(name="B") is protocol B, not A's defaults labelled B."""
     from mlfs_core.evaluation.config import ProtocolConfig
 
-    assert ProtocolConfig(name="B") == protocol_b()
-    assert ProtocolConfig() == protocol_a() == ProtocolConfig(name="A")
-    assert ProtocolConfig(name="B", bins=4) == protocol_b(bins=4)
+    assert ProtocolConfig(name="B") == protocol_preset("B")
+    assert ProtocolConfig() == protocol_preset("field") == ProtocolConfig(name="field")
+    assert ProtocolConfig(name="A") == protocol_preset("A")
+    assert ProtocolConfig(name="B", bins=4) == protocol_preset("B", bins=4)
     for name, preset in PROTOCOL_PRESETS.items():
-        assert set(preset) == set(PROTOCOL_PRESETS["A"]), name
+        assert ProtocolConfig(name=name).name == name

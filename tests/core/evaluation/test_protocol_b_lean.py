@@ -11,8 +11,7 @@ from mlfs_core.evaluation.classifiers.neighbors import neighbour_label_counts
 from mlfs_core.evaluation.config import (
     ExperimentConfig,
     MethodConfig,
-    protocol_a,
-    protocol_b,
+    protocol_preset,
 )
 from mlfs_core.evaluation.metrics import METRICS, compute_metrics
 from mlfs_core.evaluation.metrics.lean import lean_metrics
@@ -122,7 +121,7 @@ def _b_config(shared_datasets, methods):
     return ExperimentConfig(
         datasets=[str(shared_datasets / "emotions")],
         methods=methods,
-        protocol=protocol_b(budgets=(1, 2, 5, 10, 30, 72)),
+        protocol=protocol_preset("B", budgets=(1, 2, 5, 10, 30, 72)),
     )
 
 
@@ -180,7 +179,7 @@ def test_protocol_a_reuse_needs_the_same_column_order(toy):
     """Check protocol A reuses a fit only for the same ordered columns."""
     methods = ["MaxCS", "MaxBNS", "MeanCS"]
     config = ExperimentConfig(
-        datasets=[toy], methods=methods, protocol=protocol_a(n_folds=2)
+        datasets=[toy], methods=methods, protocol=protocol_preset("A", n_folds=2)
     )
     result = run_experiment(config)
     fits = result.timings[result.timings["stage"] == "fit"]

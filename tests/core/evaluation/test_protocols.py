@@ -14,8 +14,7 @@ from mlfs_core.evaluation.config import (
     config_from_toml,
     config_to_toml,
     load_config,
-    protocol_a,
-    protocol_b,
+    protocol_preset,
     save_config,
 )
 
@@ -31,7 +30,7 @@ def test_toml_round_trip(tmp_path):
             "MaxCS",
             MethodConfig("RaRCS", {"weighting": "uniform"}, label="RaRu"),
         ],
-        protocol=protocol_b(n_repeats=2),
+        protocol=protocol_preset("B", n_repeats=2),
         seed=11,
         name="rt",
     )
@@ -43,7 +42,7 @@ def test_toml_round_trip(tmp_path):
 
 def test_paper_protocol_defaults():
     """Check the defaults of protocols A and B against METHODS.md section 5."""
-    a, b = protocol_a(), protocol_b()
+    a, b = protocol_preset("A"), protocol_preset("B")
     assert (a.split, a.n_folds, a.n_repeats) == ("cv", 10, 3)
     assert a.budgets == tuple(range(10, 100, 10)) and a.budget_unit == "percent"
     assert a.classifier.name == "linear_svc"
@@ -66,7 +65,7 @@ def test_paper_protocol_defaults():
             "protocol.split",
         ),
         (
-            HEAD + "[protocol]\nbudgets = [120]",
+            HEAD + '[protocol]\nbudget_unit = "percent"\nbudgets = [120]',
             "above 100",
         ),
         ('methods = []\n[[datasets]]\npath = "x"', "at least one method"),
@@ -99,14 +98,14 @@ def test_clipped_budgets_warn_and_error_mode_names_the_budget():
     """Check on_large_budget = "clip" drops budgets above M with a warning
     naming them, and "error" raises naming the budget and the dataset.
     """
-    from mlfs_core.evaluation.config import protocol_b
+    from mlfs_core.evaluation.config import protocol_preset
     from mlfs_core.evaluation.runner.prepare import resolve_budgets
 
-    protocol = protocol_b(budgets=(1, 5, 12, 40))
+    protocol = protocol_preset("B", budgets=(1, 5, 12, 40))
     with pytest.warns(UserWarning, match=r"2 budget\(s\) larger than the 10 .*12, 40"):
         kept = resolve_budgets(protocol, 10, "toy")
     assert [b.k for b in kept] == [1, 5]
-    strict = protocol_b(budgets=(1, 12), on_large_budget="error")
+    strict = protocol_preset("B", budgets=(1, 12), on_large_budget="error")
     with pytest.raises(ConfigError, match="12 is larger .* toy"):
         resolve_budgets(strict, 10, "toy")
 
@@ -128,30 +127,46 @@ def test_a_classifier_named_without_params_gets_its_own_defaults():
     )
     config = config_from_toml(text)
     assert config.protocol.classifier.params == {}
-    assert ClassifierConfig().params == {"C": 3.0, "tol": 0.001}
-    assert ClassifierConfig("linear_svc").params == {"C": 3.0, "tol": 0.001}
+    assert ClassifierConfig().params is None  # not given: the protocol fills it
+    svc = {"name": "linear_svc"}
+    # the preset's parameters for a classifier named without them (A and B
+    # state LinearSVC's), else the classifier's own defaults; given ones win
+    assert protocol_preset("A", classifier=svc).classifier.params == {
+        "C": 3.0,
+        "tol": 0.001,
+    }
+    assert protocol_preset("field", classifier=svc).classifier.params == {}
+    given = {"name": "linear_svc", "params": {"C": 0.5}}
+    assert protocol_preset("B", classifier=given).classifier.params == {
+        "C": 0.5,
+        "tol": 0.001,
+    }
     assert config_from_toml(config_to_toml(config)) == config
     assert isinstance(config, ExperimentConfig)
 
 
 def test_the_protocol_defaults_come_from_its_constraint_table():
-    """Check the one place: ProtocolConfig's scalar defaults and the presets'
-    values are those of PROTOCOL_OPTIONS / PROTOCOL_PRESETS, and every preset
-    value is allowed by its Option."""
+    """Check the one place: a protocol's scalar settings are its preset's,
+    else those of PROTOCOL_OPTIONS, and every preset value is allowed by its
+    Option."""
     from mlfs_core.evaluation.config import (
         PROTOCOL_DEFAULTS,
         PROTOCOL_OPTIONS,
         PROTOCOL_PRESETS,
         ProtocolConfig,
+        protocol_preset_names,
     )
 
-    a = ProtocolConfig()
-    for name in ("n_folds", "test_size", "scaling", "on_sparse_label"):
-        assert getattr(a, name) == PROTOCOL_DEFAULTS[name]
+    assert {"field", "A", "B"} <= set(protocol_preset_names())
     for preset in PROTOCOL_PRESETS.values():
+        made = ProtocolConfig(name=preset.name)
         for option in PROTOCOL_OPTIONS:
-            if option.name in preset:
-                assert option.check(preset[option.name]) == preset[option.name]
+            if option.name in preset.settings:
+                value = preset.settings[option.name]
+                assert option.check(value) == value
+                assert getattr(made, option.name) == value
+            elif option.name not in ("n_folds", "test_size", "n_holdouts"):
+                assert getattr(made, option.name) == PROTOCOL_DEFAULTS[option.name]
 
 
 @pytest.mark.parametrize(
@@ -167,7 +182,7 @@ def test_a_bad_protocol_value_is_one_clear_error(overrides, message):
     """Check the range of test_size (from the constraint table) and budgets
     that are not a list (a TypeError before) are named."""
     with pytest.raises(ConfigError) as caught:
-        protocol_b(**overrides)
+        protocol_preset("B", **overrides)
     assert message in str(caught.value)
 
 
@@ -175,19 +190,20 @@ def test_a_bad_evaluation_does_not_hide_the_other_problems():
     """Check an unknown evaluation and bad settings come in one message (the
     evaluation's error used to stop the check before the settings')."""
     with pytest.raises(ConfigError) as caught:
-        protocol_b(evaluation="no-such-convention", bins=1, split="loo")
+        protocol_preset("B", evaluation="no-such-convention", bins=1, split="loo")
     message = str(caught.value)
     assert "protocol.evaluation must be 'definition'" in message
     assert "protocol.bins must be an int in [2, 1000], got 1" in message
-    assert "protocol.split must be one of cv, holdout, own; got 'loo'" in message
+    split = "protocol.split must be one of cv, holdout, own, repeated_holdout; got"
+    assert f"{split} 'loo'" in message
 
 
 def test_budgets_may_be_any_sequence_and_are_stored_as_plain_numbers():
     import numpy as np
 
-    p = protocol_b(budgets=range(1, 4))
+    p = protocol_preset("B", budgets=range(1, 4))
     assert p.budgets == (1, 2, 3)
-    q = protocol_a(budgets=np.array([10.0, 25.5]))
+    q = protocol_preset("A", budgets=np.array([10.0, 25.5]))
     assert q.budgets == (10.0, 25.5) and type(q.budgets[0]) is float
 
 
@@ -208,7 +224,7 @@ def test_a_method_the_config_did_not_know_is_checked_before_any_work(toy):
     config = ExperimentConfig(
         datasets=[toy],
         methods=[{"name": "LateH5", "params": {"alpha": -1.0}}],
-        protocol=protocol_a(n_folds=2, budgets=(50,)),
+        protocol=protocol_preset("A", n_folds=2, budgets=(50,)),
     )
     register(LateH5, options=(Option("alpha", 1.0, low=0.0),))
     try:

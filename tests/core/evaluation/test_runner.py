@@ -8,7 +8,7 @@ import pytest
 
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import CLASSIFIERS, make_classifier, register_classifier
-from mlfs_core.evaluation.config import ExperimentConfig, protocol_a, protocol_b
+from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 from mlfs_core.evaluation.runner import run_experiment
 from mlfs_core.evaluation.splits import stratified_kfold
 
@@ -23,7 +23,7 @@ def _config(datasets, methods, **protocol):
     return ExperimentConfig(
         datasets=datasets,
         methods=methods,
-        protocol=protocol_a(**{**defaults, **protocol}),
+        protocol=protocol_preset("A", **{**defaults, **protocol}),
         seed=3,
     )
 
@@ -140,7 +140,7 @@ def test_protocol_b_own_split_clipped_budgets_and_mlknn(rng, make_dataset):
     config = ExperimentConfig(
         datasets=[ds],
         methods=["MaxCS"],
-        protocol=protocol_b(budgets=(1, 2, 50), metrics=("hamming_loss",)),
+        protocol=protocol_preset("B", budgets=(1, 2, 50), metrics=("hamming_loss",)),
     )
     with pytest.warns(UserWarning, match=r"larger than the 10 features .*: 50"):
         result = run_experiment(config)
@@ -154,7 +154,9 @@ def test_holdout_split_without_own_split(toy):
     config = ExperimentConfig(
         datasets=[toy],
         methods=["MaxCS"],
-        protocol=protocol_b(budgets=(3,), metrics=("hamming_loss",), discretize="none"),
+        protocol=protocol_preset(
+            "B", budgets=(3,), metrics=("hamming_loss",), discretize="none"
+        ),
     )
     result = run_experiment(config)
     assert len(result.results) == 1 and len(result.selections) == 1

@@ -168,20 +168,20 @@ def _statistics(out):
 
 def _experiments(out):
     from mlfs_core.evaluation import ExperimentConfig, run_experiment
-    from mlfs_core.evaluation.config import protocol_a, protocol_b
+    from mlfs_core.evaluation.config import protocol_preset
 
     sample = str(ROOT / "sample_data" / "planted.arff")
     configs = {
         "protocol_a": ExperimentConfig(
             datasets=(sample,),
             methods=("MaxCS", "RaRBNS", "Random"),
-            protocol=protocol_a(n_folds=2, budgets=(10, 50), n_repeats=1),
+            protocol=protocol_preset("A", n_folds=2, budgets=(10, 50), n_repeats=1),
             seed=4,
         ),
         "protocol_b": ExperimentConfig(
             datasets=(sample,),
             methods=("PMU", "MaxCS"),
-            protocol=protocol_b(budgets=(1, 3, 8), n_repeats=1),
+            protocol=protocol_preset("B", budgets=(1, 3, 8), n_repeats=1),
             seed=4,
         ),
     }

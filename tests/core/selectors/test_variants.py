@@ -9,7 +9,7 @@ import mlfs_core
 from mlfs_core import _code
 from mlfs_core.cli import main
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation import ExperimentConfig, MethodConfig, protocol_b
+from mlfs_core.evaluation import ExperimentConfig, MethodConfig, protocol_preset
 from mlfs_core.explain import greedy_steps
 from mlfs_core.selectors._registry import get_method
 from mlfs_core.selectors.greedy import rank_discrete
@@ -91,7 +91,7 @@ def test_an_unknown_variant_names_method_variant_and_the_registered(problem, as_
         ExperimentConfig(
             datasets=("sample",),
             methods=(MethodConfig("MDMR", {"variant": "nope"}),),
-            protocol=protocol_b(budgets=(1,)),
+            protocol=protocol_preset("B", budgets=(1,)),
         )
 
 
