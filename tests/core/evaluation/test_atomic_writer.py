@@ -187,7 +187,9 @@ def test_the_estimate_covers_the_files_written(tmp_path):
     config = ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS", "AF"),
-        protocol=protocol_a(n_folds=2, budgets=(10, 50), metrics=("micro_f1",)),
+        protocol=protocol_preset(
+            "A", n_folds=2, budgets=(10, 50), metrics=("micro_f1",)
+        ),
     )
     result = run_experiment(config)
     written = write_outputs(result, tmp_path)
