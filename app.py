@@ -21,7 +21,7 @@ st.set_page_config(
 )
 warmup.import_needed()  # one thread at a time: sessions starting together
 
-from ui import links, state, widgets  # noqa: E402
+from ui import lessons, links, state, widgets  # noqa: E402
 from ui.sections import methods  # noqa: E402
 
 # section -> its pages: (script in app_pages/, title, Material icon name)
@@ -53,9 +53,14 @@ PAGES = {
     for section, pages in NAVIGATION.items()
 }
 DATA_PAGE = PAGES["Explore"][0]
+BY_NAME = {  # page name (its script) -> its st.Page: a lesson step's view names it
+    script: page
+    for section, rows in NAVIGATION.items()
+    for (script, _, _), page in zip(rows, PAGES[section], strict=True)
+}
 
 
-def sidebar():
+def sidebar(page: str):
     """The dataset and seed every page shares; returns the slot of the view's link.
 
     Both are bound to the URL (``?dataset=...&seed=...``, :func:`ui.links.bound`).
@@ -79,6 +84,7 @@ def sidebar():
             **links.bound(state.SEED),
         )
         widgets.presentation.toggle()  # ui.presentation: projector-sized charts
+        lessons.recorder(page, list(BY_NAME))  # ui.lessons: record a lesson
         st.caption("MLFS Explorer: multi-label feature selection, two papers live.")
         note = st.session_state.pop(state.WORKSPACE_NOTE, None)
         if note:
@@ -91,15 +97,20 @@ def sidebar():
 with warmup.settling():
     state.init_state()  # first: restores the URL's workspace (uploads, results)
     pg = st.navigation(PAGES)
+    page = next(name for name, p in BY_NAME.items() if p.url_path == pg.url_path)
+    playing = lessons.follow(page, BY_NAME)  # ?lesson=NAME&step=N: its view
     links.begin(pg.url_path)
     if pg.url_path != DATA_PAGE.url_path:  # the Data page lists no method
         methods.server_plugins()  # installed entry points, MLFS_PLUGINS; never uploads
-    link_slot = sidebar()
+    link_slot = sidebar(page)
     try:
         if (problem := widgets.seed_problem()) is not None:
             st.error(f"{problem} Fix it in the sidebar: nothing runs until then.")
         else:
+            slides = lessons.panel(playing) if playing else None
             pg.run()
+            if playing:
+                lessons.slides(slides, playing)
     finally:  # a page that stopped (st.stop) keeps its work and its link too
         state.save_workspace()
         links.show_link(link_slot)

@@ -114,3 +114,43 @@ def show_link(where) -> None:
             "Whoever has it sees your workspace."
         )
         st.code(link(), language=None, wrap_lines=True)
+
+
+def open_view(page, params: list[tuple[str, str]], keep: tuple[str, ...]) -> None:
+    """Open ``page`` at the view ``params`` (as in a link), and nothing else.
+
+    Every bound widget's remembered value and every query parameter but
+    ``keep`` are forgotten, the widgets named by ``params`` lose their
+    session value (so they open on the URL's), and ``page`` opens with
+    ``params`` and ``keep`` as its query string (``st.switch_page``, also
+    when it is the current page: its next run seeds the widgets from that
+    query string). Keys with a session default (the sidebar's dataset and
+    seed, :data:`ui.state.DEFAULTS`) are set, not removed.
+
+    Streamlit refuses to set a query parameter bound to a widget of the
+    last run; the bindings of the parameters replaced here are dropped
+    first (the widgets bind again when the page draws them).
+    """
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from .state import DEFAULTS
+
+    state = st.session_state
+    named = {k for k, _ in params}
+    for key in list(state.get(_SAVED) or {}) + sorted(named):
+        if key not in keep and key not in DEFAULTS:
+            state.pop(key, None)
+    state[_SAVED] = {}
+    query: dict[str, list[str]] = {
+        k: st.query_params.get_all(k) for k in keep if k in st.query_params
+    }
+    for key, value in params:
+        query.setdefault(key, []).append(value)
+        if key in DEFAULTS:
+            state[key] = value
+    with get_script_run_ctx().session_state.query_params() as qp:
+        for key in list(st.query_params) + list(query):
+            binding = qp.get_binding_for_param(key)
+            if binding is not None:
+                qp.unbind_widget(binding.widget_id)
+    st.switch_page(page, query_params=query)
