@@ -98,7 +98,8 @@ with warmup.settling():
     state.init_state()  # first: restores the URL's workspace (uploads, results)
     pg = st.navigation(PAGES)
     page = next(name for name, p in BY_NAME.items() if p.url_path == pg.url_path)
-    playing = lessons.follow(page, BY_NAME)  # ?lesson=NAME&step=N: its view
+    # ?lesson=NAME&step=N: that step's view, its note and question
+    playing = lessons.follow(page, BY_NAME, widgets.dataset_catalogue())
     links.begin(pg.url_path)
     if pg.url_path != DATA_PAGE.url_path:  # the Data page lists no method
         methods.server_plugins()  # installed entry points, MLFS_PLUGINS; never uploads

@@ -68,7 +68,7 @@ def folders() -> list:
     return found
 
 
-def follow(current: str, pages: dict) -> Playing | None:
+def follow(current: str, pages: dict, datasets) -> Playing | None:
     """Play the URL's lesson step: open its view, or say what is wrong.
 
     Called by the router after ``st.navigation`` and before the page. On the
@@ -85,6 +85,8 @@ def follow(current: str, pages: dict) -> Playing | None:
         The name (script) of the page of this run.
     pages : dict
         Page name -> its ``st.Page``.
+    datasets : collection of str
+        The names of the datasets this session can open (the sidebar's).
     """
     st.session_state[_FIGURES] = []
     name = st.query_params.get(PARAM)
@@ -97,19 +99,13 @@ def follow(current: str, pages: dict) -> Playing | None:
         _stop(f"This lesson cannot be played: {err}")
     number = _step_number(lesson)
     playing = Playing(name, lesson, number)
-    missing = [d for d in lesson.datasets if d not in _catalogue()]
+    missing = [d for d in lesson.datasets if d not in datasets]
     if missing:
         _stop(missing_message(lesson, missing))
     if st.session_state.get(_APPLIED) != (name, number):
         st.session_state[_APPLIED] = (name, number)
         links.open_view(pages[playing.step.page], list(playing.step.params), KEEP)
     return playing
-
-
-def _catalogue() -> dict:
-    from . import widgets
-
-    return widgets.dataset_catalogue()
 
 
 def missing_message(lesson: Lesson, missing: list[str]) -> str:
