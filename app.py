@@ -108,10 +108,11 @@ with warmup.settling():
         if (problem := widgets.seed_problem()) is not None:
             st.error(f"{problem} Fix it in the sidebar: nothing runs until then.")
         else:
-            slides = lessons.panel(playing) if playing else None
+            if playing:
+                lessons.panel(playing)  # the step's note, question, Previous/Next
             pg.run()
             if playing:
-                lessons.slides(slides, playing)
+                lessons.slides(playing)  # the figures it drew, as slides
     finally:  # a page that stopped (st.stop) keeps its work and its link too
         state.save_workspace()
         links.show_link(link_slot)

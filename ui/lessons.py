@@ -38,7 +38,8 @@ from . import links, state
 
 PARAM, STEP = "lesson", "step"
 KEEP = ("ws", PARAM, STEP, "present")
-"""Query parameters a step's view leaves as they are."""
+"""Query parameters a step's view leaves as they are (``present`` unless the
+view names it: a step may ask for presentation mode)."""
 _APPLIED = "_lesson_applied"  # (lesson, step) whose view was last opened
 _FIGURES = "_lesson_figures"  # the figures drawn on this run (plotly JSON)
 _DECK = "_lesson_deck"  # (lesson, step) -> its figures' JSON, for the slides
@@ -137,31 +138,26 @@ def _go(number: int) -> None:
     st.query_params[STEP] = str(number)
 
 
-def panel(playing: Playing):
-    """The step's note, question, counter and Previous / Next, above the page.
-
-    Returns the container for the slide downloads (:func:`slides`), drawn
-    after the page ran (its figures are known then).
-    """
+def panel(playing: Playing) -> None:
+    """The step's note, question, counter and Previous / Next, above the page."""
     lesson, number, count = playing.lesson, playing.number, len(playing.lesson.steps)
-    box = st.container(border=True, key="lesson_panel")
-    with box:
-        left, prev_col, next_col = st.columns([6, 1, 1], vertical_alignment="center")
+    with st.container(border=True, key="lesson_panel"):
+        left, prev_col, next_col = st.columns([5, 1, 1], vertical_alignment="center")
         left.markdown(f"**{lesson.title}** · step {number} of {count}")
         prev_col.button(
-            "Previous", key="lesson_prev", disabled=number == 1,
+            "Previous", key="lesson_prev", disabled=number == 1, width="stretch",
             on_click=_go, args=(number - 1,), icon=":material/arrow_back:",
         )  # fmt: skip
         next_col.button(
-            "Next", key="lesson_next", disabled=number == count,
+            "Next", key="lesson_next", disabled=number == count, width="stretch",
             on_click=_go, args=(number + 1,), icon=":material/arrow_forward:",
+            type="primary",
         )  # fmt: skip
-        if number == 1 and lesson.about:
-            st.caption(lesson.about)
         st.markdown(playing.step.note)
         if playing.step.question:
             st.info(f"**Question:** {playing.step.question}", icon=":material/help:")
-    return box
+        if number == 1 and lesson.about:
+            st.caption(lesson.about)
 
 
 def collect(fig: go.Figure) -> None:
@@ -170,8 +166,8 @@ def collect(fig: go.Figure) -> None:
         st.session_state.setdefault(_FIGURES, []).append(fig.to_json())
 
 
-def slides(where, playing: Playing) -> None:
-    """Download buttons for this step's and the lesson's slides, in ``where``."""
+def slides(playing: Playing) -> None:
+    """Download buttons for this step's and the lesson's slides (under the page)."""
     deck = st.session_state.setdefault(_DECK, {})
     drawn = st.session_state.get(_FIGURES) or []
     if drawn:
@@ -182,15 +178,14 @@ def slides(where, playing: Playing) -> None:
     }
     here = {playing.number: figures[playing.number]}
     seen = sorted(n for n, f in figures.items() if f)
-    with (
-        where,
-        st.expander("Slides: this step or the lesson", icon=":material/slideshow:"),
+    with st.expander(
+        "Lesson slides: this step or the lesson", icon=":material/slideshow:"
     ):
         st.caption(
             "One HTML file that opens offline, or PNG images. The lesson's file "
             f"holds the figures of the steps shown so far: {seen or 'none'}."
         )
-        cols = st.columns(3)
+        cols = st.columns(4)
         stem = f"{playing.name}_step{playing.number}"
         cols[0].download_button(
             "This step (HTML)",
@@ -210,6 +205,12 @@ def slides(where, playing: Playing) -> None:
                 "This step (PNG, zip)", lambda: slides_png_zip(playing.lesson, here),
                 file_name=f"{stem}_png.zip", mime="application/zip",
                 key="lesson_step_png", on_click="ignore",
+            )  # fmt: skip
+            shown = {n: f for n, f in figures.items() if f}
+            cols[3].download_button(
+                "The lesson (PNG, zip)", lambda: slides_png_zip(playing.lesson, shown),
+                file_name=f"{playing.name}_png.zip", mime="application/zip",
+                key="lesson_png", on_click="ignore",
             )  # fmt: skip
 
 

@@ -120,8 +120,9 @@ def open_view(page, params: list[tuple[str, str]], keep: tuple[str, ...]) -> Non
     """Open ``page`` at the view ``params`` (as in a link), and nothing else.
 
     Every bound widget's remembered value and every query parameter but
-    ``keep`` are forgotten, the widgets named by ``params`` lose their
-    session value (so they open on the URL's), and ``page`` opens with
+    ``keep`` (unless ``params`` names it too) are forgotten, the widgets
+    named by ``params`` lose their session value (so they open on the
+    URL's), and ``page`` opens with
     ``params`` and ``keep`` as its query string (``st.switch_page``, also
     when it is the current page: its next run seeds the widgets from that
     query string). Keys with a session default (the sidebar's dataset and
@@ -141,8 +142,10 @@ def open_view(page, params: list[tuple[str, str]], keep: tuple[str, ...]) -> Non
         if key not in keep and key not in DEFAULTS:
             state.pop(key, None)
     state[_SAVED] = {}
-    query: dict[str, list[str]] = {
-        k: st.query_params.get_all(k) for k in keep if k in st.query_params
+    query: dict[str, list[str]] = {  # the view's own value first
+        k: st.query_params.get_all(k)
+        for k in keep
+        if k in st.query_params and k not in named
     }
     for key, value in params:
         query.setdefault(key, []).append(value)
