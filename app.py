@@ -67,8 +67,10 @@ def sidebar(page: str):
     The workspace was restored before (:func:`ui.state.init_state`), so a
     restored upload named by the URL is already among the options.
     """
+    names = list(widgets.dataset_catalogue())
+    if (missing := links.missing_dataset(names)) is not None:
+        st.warning(missing, icon=":material/dataset:")  # above the page
     with st.sidebar:
-        names = list(widgets.dataset_catalogue())
         if st.session_state[state.DATASET] not in names:
             st.session_state[state.DATASET] = state.SAMPLE_NAME
         st.selectbox(

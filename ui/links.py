@@ -157,3 +157,35 @@ def open_view(page, params: list[tuple[str, str]], keep: tuple[str, ...]) -> Non
             if binding is not None:
                 qp.unbind_widget(binding.widget_id)
     st.switch_page(page, query_params=query)
+
+
+_MISSING = "_links_missing_dataset"  # the dataset a link named and nobody had
+
+
+def missing_dataset(names, key: str = "dataset") -> str | None:
+    """What to tell a user whose link names a dataset not among ``names``.
+
+    A link to an uploaded dataset opens it only in the workspace its ``ws``
+    token names: a student given the teacher's link without that token (or
+    a server without the data folder's dataset) gets the sample instead, and
+    this says so, as long as the sample is what they see. None otherwise.
+    """
+    wanted = st.query_params.get(key)
+    if wanted and wanted not in names:
+        st.session_state[_MISSING] = wanted
+    missing = st.session_state.get(_MISSING)
+    if not missing or st.session_state.get(key) not in (None, missing, *_sample(names)):
+        st.session_state.pop(_MISSING, None)
+        return None
+    return (
+        f"This link names the dataset “{missing}”, which is not available here, "
+        "so the sample is shown instead. An uploaded dataset is only in the "
+        "workspace of whoever uploaded it (their link's ws=...): upload the file "
+        "on the Data page yourself, or ask for a link with that workspace. A "
+        "dataset of the server's data folder must be in the folder MLFS_DATA_DIR "
+        "names."
+    )
+
+
+def _sample(names) -> list:
+    return list(names)[:1]  # the catalogue lists the sample first

@@ -203,3 +203,25 @@ def test_every_bundled_step_plays_on_real_data(shared, name):
         assert at.query_params["dataset"] == lesson.datasets[0]
         if number < len(lesson.steps):
             at.button(key="lesson_next").click().run()
+
+
+def test_a_link_to_someone_elses_upload_says_it_is_missing(data_dir):
+    """Check a link naming an upload this workspace lacks (the teacher's link
+    without their ws token) says so above the page while the sample is shown,
+    and the message goes once the student picks a dataset (issue 54, item 4)."""
+    at = new_app(params={"dataset": "class notes (upload)"})
+    said = [w.value for w in at.warning if "This link names" in w.value]
+    assert len(said) == 1 and "the dataset “class notes (upload)”" in said[0]
+    assert "sample is shown instead" in said[0]
+    assert at.selectbox(key="dataset").value == "sample (planted)"
+    at.run()
+    assert any("This link names" in w.value for w in at.warning)  # still said
+    at.selectbox(key="dataset").select("toy").run()
+    assert not [w for w in at.warning if "This link names" in w.value]
+
+
+def test_a_link_to_an_available_dataset_says_nothing(data_dir):
+    """Check a link naming a dataset of the data folder opens it, silently."""
+    at = new_app(params={"dataset": "toy"})
+    assert at.selectbox(key="dataset").value == "toy"
+    assert not [w for w in at.warning if "This link names" in w.value]
