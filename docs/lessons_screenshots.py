@@ -6,9 +6,10 @@ the shared datasets as ``MLFS_DATA_DIR``), opens each step's link
 (``/?lesson=NAME&step=N``, as a student does) in a fresh headless Chromium
 page of 1280 x 720, waits until the step's page has drawn its charts, and
 saves ``docs/screenshots/lessons/NAME/stepN.png`` (a 128-colour palette PNG,
-:func:`studies.figures.small_png`) of the step's page from its title down
-(the lesson box with the note and question is above it; the guide prints
-them beside the picture). The user guide's lesson page shows them.
+:func:`studies.figures.small_png`) of the step's page from the view's last
+visible choice down (:func:`scroll_to_view`; the lesson box with the note and
+question is above it, and the guide prints them beside the picture). The
+user guide's lesson page shows them.
 
 Run from the checkout's root::
 
@@ -55,8 +56,9 @@ def step_url(base: str, name: str, number: int, present: bool) -> str:
     return f"{base}/?{urlencode(params)}"
 
 
-def shoot(page, url: str, path: Path) -> None:
-    """Open ``url``, wait for the lesson panel and the charts, save a small PNG."""
+def shoot(page, url: str, path: Path, params=()) -> None:
+    """Open ``url``, wait for the lesson panel and the charts, save a small PNG
+    of the view from its last visible choice down (:func:`scroll_to_view`)."""
     page.goto(url)
     page.wait_for_selector(".st-key-lesson_panel", timeout=120_000)
     for _ in range(3):  # the step's page opens with a second run
@@ -64,11 +66,7 @@ def shoot(page, url: str, path: Path) -> None:
         page.wait_for_selector(IDLE, timeout=120_000)
     page.wait_for_selector(".js-plotly-plot", timeout=120_000)
     page.wait_for_timeout(1200)  # plotly finishes its layout
-    # the view itself from its page title down (the note and question are
-    # the guide's text beside the picture)
-    page.locator('[data-testid="stMain"] h1').first.evaluate(
-        "h => h.scrollIntoView({block: 'start'})"
-    )
+    scroll_to_view(page, [k for k, _ in params])
     page.wait_for_timeout(600)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(small_png(page.screenshot()))
@@ -103,6 +101,25 @@ def write_gallery() -> None:
     head, rest = text.split(BEGIN)
     _, tail = rest.split(END)
     GUIDE.write_text(f"{head}{BEGIN}\n\n{gallery()}\n{END}{tail}")
+
+
+def scroll_to_view(page, names: list[str]) -> None:
+    """Scroll the step's page so its last visible choice is at the top.
+
+    The view's query parameters are the widgets' keys, and Streamlit marks
+    each widget's element with ``st-key-<key>``: the last of them drawn
+    visibly in the page (not in the sidebar, not in a closed expander) goes
+    to the top, with what it changed under it; with none, the page title.
+    The note and question are in the guide beside the picture.
+    """
+    for name in reversed(names):
+        widget = page.locator(f'[data-testid="stMain"] .st-key-{name}')
+        if widget.count() and widget.first.is_visible():
+            target = widget.first
+            break
+    else:
+        target = page.locator('[data-testid="stMain"] h1').first
+    target.evaluate("e => e.scrollIntoView({block: 'start'})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                         context.new_page(),
                         step_url(local_url(port), name, number, args.present),
                         path,
+                        lesson.steps[number - 1].params,
                     )
                     context.close()
                     print(
