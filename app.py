@@ -97,6 +97,7 @@ def sidebar(page: str):
 # Until the whole app is imported (a few seconds after the server's first page),
 # every run holds the import lock: sessions starting together never import at once.
 with warmup.settling():
+    links.one_history_entry_per_view()  # Back/Forward: one entry per page visit
     state.init_state()  # first: restores the URL's workspace (uploads, results)
     pg = st.navigation(PAGES)
     page = next(name for name, p in BY_NAME.items() if p.url_path == pg.url_path)

@@ -189,3 +189,35 @@ def missing_dataset(names, key: str = "dataset") -> str | None:
 
 def _sample(names) -> list:
     return list(names)[:1]  # the catalogue lists the sample first
+
+
+_ONE_ENTRY = """<script>
+(() => {
+  if (window.__mlfsOneEntry) return;
+  window.__mlfsOneEntry = true;
+  const push = window.history.pushState.bind(window.history);
+  const view = (url) => {
+    const u = new URL(url, window.location.href);
+    return [u.pathname, u.searchParams.get("lesson"), u.searchParams.get("step")]
+      .join("|");
+  };
+  window.history.pushState = (state, title, url) =>
+    url != null && view(url) === view(window.location.href)
+      ? window.history.replaceState(state, title, url)
+      : push(state, title, url);
+})();
+</script>"""
+
+
+def one_history_entry_per_view() -> None:
+    """Make each page visit (and each lesson step) one browser history entry.
+
+    Streamlit's browser side pushes a history entry for every change of the
+    URL's query string, so one page visit left about three (the page at its
+    defaults, then each value :func:`bound` put back, then the ``ws`` token),
+    and Back/Forward stopped on the page at its defaults. This script (run
+    once per browser tab) turns a push that keeps the page, the lesson and
+    its step into a replacement of the current entry: Back goes to the
+    previous page (or step) as it was left.
+    """
+    st.html(_ONE_ENTRY, unsafe_allow_javascript=True)

@@ -21,7 +21,7 @@ PRESENT_TICK_CHARS = 16
 feature names are cut in the middle (the full name stays in the hover), so
 the ticks leave the heatmap its rows (on emotions 40-character names left a
 64-pixel plot area under 470 pixels)."""
-PRESENT_ROW_PX = 26
+PRESENT_ROW_PX = 28
 """Least height of a heatmap row in presentation mode: a 16-pixel label and
 its gap, so no two row labels overlap."""
 PRESENT_GAP_PX = 120

@@ -13,6 +13,7 @@ inside the chart), and a lesson recorded in the browser and downloaded.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,8 @@ def student(browser):
     """A fresh browser (no session, no workspace) at 1280 x 720."""
     pg = guarded_page(browser, SCREEN_720)
     pg.set_default_timeout(180_000)
+    pg.not_found = []
+    pg.on("response", lambda r: r.status == 404 and pg.not_found.append(r.url))
     yield pg
     pg.context.close()
 
@@ -64,6 +67,45 @@ def student(browser):
 def _settled(page) -> None:
     for _ in range(3):  # the step's page opens with a second run
         wait_idle(page, settle_ms=400)
+
+
+STREAMLIT_PROBES = re.compile(r"/[a-z_]+/_stcore/(health|host-config)$")
+"""What Streamlit's browser side asks first when it reconnects on a page's
+own path (after a download, or Back to another page): 404s it then resolves
+by asking the root; not the app's."""
+
+
+def _clean(page) -> None:
+    """:func:`assert_clean`, but for the 404s of Streamlit's reconnect probes."""
+    assert all(STREAMLIT_PROBES.search(u) for u in page.not_found), page.not_found
+    page.console_errors[:] = [
+        e for e in page.console_errors if "status of 404 (Not Found)" not in e
+    ]
+    assert_clean(page)
+
+
+def _open(page, nav: str) -> None:
+    """Open the page ``nav`` from the sidebar and wait until it has run."""
+    from playwright.sync_api import expect
+
+    page.get_by_test_id("stSidebarNav").get_by_text(nav, exact=True).click()
+    expect(page.get_by_role("heading", name=nav, exact=True)).to_be_visible()
+    _settled(page)
+
+
+def _slide(page, label: str, start: int, to: int):
+    """Move the slider ``label`` from ``start`` to ``to`` with the arrow keys."""
+    from playwright.sync_api import expect
+
+    box = page.get_by_test_id("stSlider").filter(has_text=label)
+    thumb = box.get_by_role("slider")
+    expect(thumb).to_have_value(str(start))
+    thumb.focus()
+    for _ in range(to - start):
+        page.keyboard.press("ArrowRight")
+    _settled(page)
+    expect(thumb).to_have_value(str(to))
+    return box
 
 
 def _panel(page) -> str:
@@ -101,7 +143,7 @@ def test_a_student_follows_the_teachers_link(data_server, student):
     expect(page.locator(PANEL)).to_contain_text("step 2 of 5")
     _settled(page)
     assert "step=2" in page.url
-    assert_clean(page)
+    _clean(page)
 
 
 def test_a_lesson_without_its_dataset_says_so(st_server, student):
@@ -116,7 +158,7 @@ def test_a_lesson_without_its_dataset_says_so(st_server, student):
     wait_idle(page)
     assert "MLFS_DATA_DIR" in alert.inner_text()
     assert page.locator('[data-testid="stMain"] h1').count() == 0
-    assert page.locator('[data-testid="stMain"] .js-plotly-plot').count() == 0
+    assert page.locator('[data-testid="stMain"] .js-plotly-plot .trace').count() == 0
     page.screenshot(path=str(SHOTS / "missing_dataset.png"))
 
 
@@ -126,7 +168,7 @@ HEATMAP = """
   const area = plot.querySelector('.nsewdrag').getBoundingClientRect();
   const box = plot.getBoundingClientRect();
   const ys = [...plot.querySelectorAll('.yaxislayer-above .ytick text')]
-    .map(t => t.getBoundingClientRect());
+    .map(t => t.getBoundingClientRect()).sort((a, b) => a.top - b.top);
   const xs = [...plot.querySelectorAll('.xaxislayer-above .xtick text')]
     .map(t => t.getBoundingClientRect());
   let overlaps = 0;
@@ -140,11 +182,14 @@ HEATMAP = """
 
 
 @pytest.mark.parametrize(
-    ("page_name", "key"),
-    [("score", "learn_heat"), ("aggregation", "learn_agg")],
+    ("page_name", "nav", "key"),
+    [
+        ("score", "A score, step by step", "learn_heat"),
+        ("aggregation", "An aggregation, step by step", "learn_agg"),
+    ],
 )
 def test_presentation_heatmaps_keep_their_rows_on_emotions(
-    data_server, student, page_name, key
+    data_server, student, page_name, nav, key
 ):
     """Check the Learn heatmaps on emotions in presentation mode at 1280 x 720:
     a plot area of at least 26 px per label row, the 6 label names apart,
@@ -152,7 +197,8 @@ def test_presentation_heatmaps_keep_their_rows_on_emotions(
     from playwright.sync_api import expect
 
     page = student
-    page.goto(f"{data_server}/{page_name}?dataset=emotions&present=true")
+    page.goto(f"{data_server}/?dataset=emotions&present=true")
+    _open(page, nav)
     chart = page.locator(f".st-key-{key}_chart")
     expect(chart.locator(".js-plotly-plot")).to_be_visible()
     _settled(page)
@@ -195,7 +241,7 @@ def test_recording_a_lesson_in_the_browser(data_server, student):
         "Nine steps of PMU.",
         "Where does J level off?",
     )
-    assert_clean(page)
+    _clean(page)
 
 
 def setup_module(module):
@@ -210,7 +256,7 @@ def test_a_students_link_to_the_teachers_upload_says_it_is_missing(st_server, st
     from playwright.sync_api import expect
 
     page = student
-    page.goto(st_server + "/rank?dataset=emotions+%28upload%29")
+    page.goto(st_server + "/?dataset=emotions+%28upload%29")
     alert = page.get_by_test_id("stAlertContentWarning").filter(
         has_text="This link names"
     )
@@ -222,4 +268,44 @@ def test_a_students_link_to_the_teachers_upload_says_it_is_missing(st_server, st
     box = alert.bounding_box()
     assert box["y"] + box["height"] <= SCREEN_720["height"]  # seen without scrolling
     sidebar = page.get_by_test_id("stSidebar")
-    expect(sidebar.get_by_text("sample (planted)")).to_be_visible()
+    dataset = sidebar.get_by_role("combobox", name="Dataset")
+    expect(dataset).to_have_value("sample (planted)")
+
+
+def test_one_history_entry_per_page_visit_and_back_keeps_the_view(st_server, student):
+    """Check each page visit adds one history entry (not three), and Back from
+    Data returns to the greedy page as it was left, 12 steps, not its default
+    8 (issue 54, item 2); Forward returns to Data."""
+    from playwright.sync_api import expect
+
+    page = student
+    page.goto(st_server + "/greedy?greedy_k=12")
+    expect(
+        page.get_by_role("heading", name="A greedy step", exact=True)
+    ).to_be_visible()
+    _settled(page)
+    steps = page.get_by_test_id("stSlider").filter(
+        has_text="Steps (features to select)"
+    )
+    expect(steps.get_by_role("slider")).to_have_value("12")
+    lengths = [page.evaluate("history.length")]
+    for nav, heading in (
+        ("Data", "Data"),
+        ("Rank features", "Rank features"),
+        ("Data", "Data"),
+    ):
+        page.get_by_test_id("stSidebarNav").get_by_text(nav, exact=True).click()
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+        _settled(page)
+        lengths.append(page.evaluate("history.length"))
+    assert [b - a for a, b in zip(lengths, lengths[1:])] == [1, 1, 1], lengths
+    for heading in ("Rank features", "Data", "A greedy step"):
+        page.go_back()
+        page.wait_for_timeout(1000)  # Streamlit handles the popstate
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+        _settled(page)
+    expect(steps.get_by_role("slider")).to_have_value("12")
+    assert "greedy_k=12" in page.url
+    page.go_forward()
+    expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
+    _clean(page)
