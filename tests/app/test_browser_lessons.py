@@ -261,9 +261,7 @@ def test_a_students_link_to_the_teachers_upload_says_it_is_missing(st_server, st
         has_text="This link names"
     )
     expect(alert).to_contain_text("“emotions (upload)”, which is not available here")
-    expect(
-        page.get_by_role("heading", name="Rank features", exact=True)
-    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
     wait_idle(page)
     box = alert.bounding_box()
     assert box["y"] + box["height"] <= SCREEN_720["height"]  # seen without scrolling
