@@ -220,4 +220,5 @@ def one_history_entry_per_view() -> None:
     its step into a replacement of the current entry: Back goes to the
     previous page (or step) as it was left.
     """
-    st.html(_ONE_ENTRY, unsafe_allow_javascript=True)
+    # in the sidebar: in the page it took a row of the main column's layout
+    st.sidebar.html(_ONE_ENTRY, unsafe_allow_javascript=True)
