@@ -225,3 +225,23 @@ def test_a_link_to_an_available_dataset_says_nothing(data_dir):
     at = new_app(params={"dataset": "toy"})
     assert at.selectbox(key="dataset").value == "toy"
     assert not [w for w in at.warning if "This link names" in w.value]
+
+
+def test_an_uploaded_lesson_file_plays_in_this_workspace(tmp_path):
+    """Check "Play a lesson file" checks an uploaded lesson, keeps it in the
+    workspace and plays it from ?lesson=NAME; a broken file is an error
+    naming its line and step, and is not kept."""
+    at = new_app()
+    uploader = at.file_uploader(key="lesson_upload")
+    broken = PROBE.replace("aggregation?", "nowhere?").encode()
+    uploader.set_value(("My Class.toml", broken, "application/toml")).run()
+    assert any("My Class.toml, line 13, step 3: no page" in e.value for e in at.error)
+    assert not [b for b in at.button if b.key == "lesson_play"]
+    at.file_uploader(key="lesson_upload").set_value(
+        ("My Class.toml", PROBE.encode(), "application/toml")
+    ).run()
+    at.button(key="lesson_play").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.query_params["lesson"] == "my_class"
+    assert _page_title(at) == TITLES["score"]
+    assert "**Probe** · step 1 of 3" in _panel_text(at)
