@@ -21,7 +21,7 @@ st.set_page_config(
 )
 warmup.import_needed()  # one thread at a time: sessions starting together
 
-from ui import links, state, widgets  # noqa: E402
+from ui import lessons, links, state, widgets  # noqa: E402
 from ui.sections import methods  # noqa: E402
 
 # section -> its pages: (script in app_pages/, title, Material icon name)
@@ -54,17 +54,24 @@ PAGES = {
     for section, pages in NAVIGATION.items()
 }
 DATA_PAGE = PAGES["Explore"][0]
+BY_NAME = {  # page name (its script) -> its st.Page: a lesson step's view names it
+    script: page
+    for section, rows in NAVIGATION.items()
+    for (script, _, _), page in zip(rows, PAGES[section], strict=True)
+}
 
 
-def sidebar():
+def sidebar(page: str):
     """The dataset and seed every page shares; returns the slot of the view's link.
 
     Both are bound to the URL (``?dataset=...&seed=...``, :func:`ui.links.bound`).
     The workspace was restored before (:func:`ui.state.init_state`), so a
     restored upload named by the URL is already among the options.
     """
+    names = list(widgets.dataset_catalogue())
+    if (missing := links.missing_dataset(names)) is not None:
+        st.warning(missing, icon=":material/dataset:")  # above the page
     with st.sidebar:
-        names = list(widgets.dataset_catalogue())
         if st.session_state[state.DATASET] not in names:
             st.session_state[state.DATASET] = state.SAMPLE_NAME
         st.selectbox(
@@ -80,6 +87,7 @@ def sidebar():
             **links.bound(state.SEED),
         )
         widgets.presentation.toggle()  # ui.presentation: projector-sized charts
+        lessons.recorder(page, list(BY_NAME))  # ui.lessons: record a lesson
         st.caption("MLFS Explorer: multi-label feature selection, two papers live.")
         note = st.session_state.pop(state.WORKSPACE_NOTE, None)
         if note:
@@ -90,17 +98,25 @@ def sidebar():
 # Until the whole app is imported (a few seconds after the server's first page),
 # every run holds the import lock: sessions starting together never import at once.
 with warmup.settling():
+    links.one_history_entry_per_view()  # Back/Forward: one entry per page visit
     state.init_state()  # first: restores the URL's workspace (uploads, results)
     pg = st.navigation(PAGES)
+    page = next(name for name, p in BY_NAME.items() if p.url_path == pg.url_path)
+    # ?lesson=NAME&step=N: that step's view, its note and question
+    playing = lessons.follow(page, BY_NAME, widgets.dataset_catalogue())
     links.begin(pg.url_path)
     if pg.url_path != DATA_PAGE.url_path:  # the Data page lists no method
         methods.server_plugins()  # installed entry points, MLFS_PLUGINS; never uploads
-    link_slot = sidebar()
+    link_slot = sidebar(page)
     try:
         if (problem := widgets.seed_problem()) is not None:
             st.error(f"{problem} Fix it in the sidebar: nothing runs until then.")
         else:
+            if playing:
+                lessons.panel(playing)  # the step's note, question, Previous/Next
             pg.run()
+            if playing:
+                lessons.slides(playing)  # the figures it drew, as slides
     finally:  # a page that stopped (st.stop) keeps its work and its link too
         state.save_workspace()
         links.show_link(link_slot)

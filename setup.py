@@ -56,5 +56,6 @@ setup(
     package_data={
         APP: [".streamlit/config.toml", "app_pages/README.md", "ui/favicon.png"],
         SAMPLE: ["*.arff", "*.xml", "*.json", "results/*.*", "results/*/*.csv"],
+        "mlfs_core.lessons": ["*.toml"],  # the bundled lessons
     },
 )

@@ -114,3 +114,111 @@ def show_link(where) -> None:
             "Whoever has it sees your workspace."
         )
         st.code(link(), language=None, wrap_lines=True)
+
+
+def open_view(page, params: list[tuple[str, str]], keep: tuple[str, ...]) -> None:
+    """Open ``page`` at the view ``params`` (as in a link), and nothing else.
+
+    Every bound widget's remembered value and every query parameter but
+    ``keep`` (unless ``params`` names it too) are forgotten, the widgets
+    named by ``params`` lose their session value (so they open on the
+    URL's), and ``page`` opens with
+    ``params`` and ``keep`` as its query string (``st.switch_page``, also
+    when it is the current page: its next run seeds the widgets from that
+    query string). Keys with a session default (the sidebar's dataset and
+    seed, :data:`ui.state.DEFAULTS`) are set, not removed.
+
+    Streamlit refuses to set a query parameter bound to a widget of the
+    last run; the bindings of the parameters replaced here are dropped
+    first (the widgets bind again when the page draws them).
+    """
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from .state import DEFAULTS
+
+    state = st.session_state
+    named = {k for k, _ in params}
+    for key in list(state.get(_SAVED) or {}) + sorted(named):
+        if key not in keep and key not in DEFAULTS:
+            state.pop(key, None)
+    state[_SAVED] = {}
+    query: dict[str, list[str]] = {  # the view's own value first
+        k: st.query_params.get_all(k)
+        for k in keep
+        if k in st.query_params and k not in named
+    }
+    for key, value in params:
+        query.setdefault(key, []).append(value)
+        if key in DEFAULTS:
+            state[key] = value
+    with get_script_run_ctx().session_state.query_params() as qp:
+        for key in list(st.query_params) + list(query):
+            binding = qp.get_binding_for_param(key)
+            if binding is not None:
+                qp.unbind_widget(binding.widget_id)
+    st.switch_page(page, query_params=query)
+
+
+_MISSING = "_links_missing_dataset"  # the dataset a link named and nobody had
+
+
+def missing_dataset(names, key: str = "dataset") -> str | None:
+    """What to tell a user whose link names a dataset not among ``names``.
+
+    A link to an uploaded dataset opens it only in the workspace its ``ws``
+    token names: a student given the teacher's link without that token (or
+    a server without the data folder's dataset) gets the sample instead, and
+    this says so, as long as the sample is what they see. None otherwise.
+    """
+    wanted = st.query_params.get(key)
+    if wanted and wanted not in names:
+        st.session_state[_MISSING] = wanted
+    missing = st.session_state.get(_MISSING)
+    if not missing or st.session_state.get(key) not in (None, missing, *_sample(names)):
+        st.session_state.pop(_MISSING, None)
+        return None
+    return (
+        f"This link names the dataset “{missing}”, which is not available here, "
+        "so the sample is shown instead. An uploaded dataset is only in the "
+        "workspace of whoever uploaded it (their link's ws=...): upload the file "
+        "on the Data page yourself, or ask for a link with that workspace. A "
+        "dataset of the server's data folder must be in the folder MLFS_DATA_DIR "
+        "names."
+    )
+
+
+def _sample(names) -> list:
+    return list(names)[:1]  # the catalogue lists the sample first
+
+
+_ONE_ENTRY = """<script>
+(() => {
+  if (window.__mlfsOneEntry) return;
+  window.__mlfsOneEntry = true;
+  const push = window.history.pushState.bind(window.history);
+  const view = (url) => {
+    const u = new URL(url, window.location.href);
+    return [u.pathname, u.searchParams.get("lesson"), u.searchParams.get("step")]
+      .join("|");
+  };
+  window.history.pushState = (state, title, url) =>
+    url != null && view(url) === view(window.location.href)
+      ? window.history.replaceState(state, title, url)
+      : push(state, title, url);
+})();
+</script>"""
+
+
+def one_history_entry_per_view() -> None:
+    """Make each page visit (and each lesson step) one browser history entry.
+
+    Streamlit's browser side pushes a history entry for every change of the
+    URL's query string, so one page visit left about three (the page at its
+    defaults, then each value :func:`bound` put back, then the ``ws`` token),
+    and Back/Forward stopped on the page at its defaults. This script (run
+    once per browser tab) turns a push that keeps the page, the lesson and
+    its step into a replacement of the current entry: Back goes to the
+    previous page (or step) as it was left.
+    """
+    # in the sidebar: in the page it took a row of the main column's layout
+    st.sidebar.html(_ONE_ENTRY, unsafe_allow_javascript=True)

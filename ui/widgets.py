@@ -19,7 +19,7 @@ from mlfs_core.options import Option
 from mlfs_core.plots import for_projector, png_export_available, to_png_bytes
 from mlfs_core.selectors import list_methods, reference_methods
 
-from . import cached, links, presentation, state
+from . import cached, lessons, links, presentation, state
 from .datasets import DatasetKey, catalogue
 from .results import ResultsRef, choose_source
 from .uploads import in_app_words
@@ -218,6 +218,7 @@ def show_figure(
     above the fold of a 1280 x 720 screen.
     """
     fig = styled(fig, main=main)
+    lessons.collect(fig)  # a lesson's slides
     st.plotly_chart(fig, key=f"{key}_chart", config={"displaylogo": False}, theme=None)
     left, right = st.columns(2)
     if png_export_available():

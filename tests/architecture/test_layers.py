@@ -39,7 +39,15 @@ LAYERS = (
     ("selectors", ("mlfs_core.selectors",)),
     ("evaluation", ("mlfs_core.evaluation",)),
     ("analysis", ("mlfs_core.analysis", "mlfs_core.published")),
-    ("views", ("mlfs_core.explain", "mlfs_core.plots", "mlfs_core.report")),
+    (
+        "views",
+        (
+            "mlfs_core.explain",
+            "mlfs_core.plots",
+            "mlfs_core.report",
+            "mlfs_core.lessons",
+        ),
+    ),
     (
         "commands",
         (

@@ -362,3 +362,10 @@ def test_the_test_command_runs_the_papers_doctests_not_their_setup():
     assert "mlfs_papers" in options["testpaths"]
     assert "--ignore=mlfs_papers/setup.py" in options["addopts"].split()
     assert "--doctest-modules" in options["addopts"].split()
+
+
+def test_the_wheel_holds_the_bundled_lessons(wheel_files):
+    """Check every bundled lesson file (mlfs_core/lessons/*.toml) is shipped."""
+    lessons = _checkout_files("mlfs_core/lessons", "*.toml")
+    assert len(lessons) == 3
+    assert lessons <= wheel_files
