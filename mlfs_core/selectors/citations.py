@@ -39,3 +39,12 @@ GREEDY = {
     "ATR": "Multi-label feature selection using adaptive and transformed relevance",
 }
 """The information-theoretic greedy filters, by method name."""
+SPECTRAL = {
+    "MDDM-proj": "Zhang and Zhou (2010), Multilabel dimensionality reduction via "
+    "dependence maximization",
+    "MDDM-spc": "Zhang and Zhou (2010), Multilabel dimensionality reduction via "
+    "dependence maximization",
+    "MCLS": "Huang, Jiang and Sun (2018), Manifold-based constraint Laplacian "
+    "score for multi-label feature selection",
+}
+"""The spectral methods, by method name."""
