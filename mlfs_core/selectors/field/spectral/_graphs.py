@@ -2,7 +2,8 @@
 
 Neighbour rule (every graph here): the ``k`` nearest neighbours of instance
 i are the k instances j != i with the smallest squared Euclidean distance
-‖x_i‖² + ‖x_j‖² − 2 x_iᵀx_j (clipped at 0); the instance itself is
+‖x_i‖² + ‖x_j‖² − 2 x_iᵀx_j, where a value at most 1e-12 (‖x_i‖² +
+‖x_j‖²) (the expansion's rounding, or below) counts as 0; the instance itself is
 excluded by index, a duplicate row (distance 0) counts as a neighbour, and
 equal distances go to the lowest index (a stable sort of each row).
 Distances are computed in blocks of rows, so at most
@@ -16,6 +17,8 @@ import scipy.sparse as sp
 
 BLOCK_CELLS = 4_000_000
 """Distances held at once by :func:`nearest` (32 MB of float64)."""
+_ZERO = 1e-12
+"""A distance at most this times ‖x_i‖² + ‖x_j‖² counts as 0 (rounding)."""
 _GRAM_ROWS = 1000
 """Neighbour differences whose Gram matrix is formed at once (8 MB)."""
 EPS = float(np.finfo(np.float64).eps)
@@ -54,7 +57,9 @@ def nearest(A, k: int) -> tuple[np.ndarray, np.ndarray]:
         rows = np.arange(start, min(start + step, n))
         inner = A[rows] @ A.T
         inner = inner.toarray() if sp.issparse(inner) else np.asarray(inner)
-        D = np.maximum(sq[rows, None] + sq[None, :] - 2.0 * inner, 0.0)
+        size = sq[rows, None] + sq[None, :]
+        D = size - 2.0 * inner
+        D[D <= _ZERO * size] = 0.0  # rounding of the expansion: a duplicate
         D[np.arange(rows.size), rows] = np.inf  # the instance itself
         order = np.argsort(D, axis=1, kind="stable")[:, :k]
         index[rows] = order
