@@ -19,6 +19,8 @@ The built-in methods get their look from their place in the registry:
   dashed, each with a marker of its own (none a score + aggregation
   method's);
 - the baselines: RFS reddish purple, dotted; AF black, long-dashed;
+- the field's baselines, a table per family: the spectral methods
+  (:data:`SPECTRAL`) long-dashed, each a colour and marker of its own;
 - an aggregation's name alone ("Max", "RaR": a figure with one line per
   aggregation in each measure's panel) its aggregation's colour.
 
@@ -73,6 +75,13 @@ BASELINES = {
     "RFS": {"color": PURPLE, "dash": "dot", "symbol": "cross"},
     "AF": {"color": BLACK, "dash": "longdash", "symbol": "star"},
 }
+SPECTRAL = {
+    "MDDM-proj": {"color": SKY, "dash": "longdash", "symbol": "hexagon"},
+    "MDDM-spc": {"color": GREEN, "dash": "longdash", "symbol": "pentagon"},
+    "MCLS": {"color": VERMILLION, "dash": "longdash", "symbol": "triangle-down"},
+}
+"""The spectral family: long-dashed, so they stand apart from the solid and
+dashed information-theoretic lines; no colour is AF's black."""
 INFORMATION_COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY)
 """Colours of the information-theoretic methods, in registry order (then dashed)."""
 INFORMATION_SYMBOLS = (
@@ -133,6 +142,8 @@ def built_in_looks() -> dict[str, dict[str, str]]:
             continue
         if name in BASELINES:
             looks[name] = dict(BASELINES[name])
+        elif name in SPECTRAL:
+            looks[name] = dict(SPECTRAL[name])
         elif spec.family in ("score-aggregation", "extra"):
             aggregation, measure = split_name(name)
             dash, symbol = MEASURE_LINES[measure]

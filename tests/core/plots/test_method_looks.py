@@ -57,7 +57,7 @@ def test_every_built_in_method_has_a_look_of_its_own():
     that every colour is one of Okabe-Ito's."""
     looks = built_in_looks()
     assert list(looks) == list_methods()[: len(looks)]
-    assert len(looks) == 32 and set(looks) <= set(METHODS)
+    assert len(looks) == 35 and set(looks) <= set(METHODS)
     triples = [(s["color"], s["dash"], s["symbol"]) for s in looks.values()]
     assert len(set(triples)) == len(triples)
     assert {s["color"] for s in looks.values()} <= set(COLOURS)

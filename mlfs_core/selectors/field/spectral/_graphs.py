@@ -61,10 +61,22 @@ def nearest(A, k: int) -> tuple[np.ndarray, np.ndarray]:
         D = size - 2.0 * inner
         D[D <= _ZERO * size] = 0.0  # rounding of the expansion: a duplicate
         D[np.arange(rows.size), rows] = np.inf  # the instance itself
-        order = np.argsort(D, axis=1, kind="stable")[:, :k]
-        index[rows] = order
-        dist[rows] = np.take_along_axis(D, order, axis=1)
+        index[rows] = _smallest(D, k)
+        dist[rows] = np.take_along_axis(D, index[rows], axis=1)
     return index, dist
+
+
+def _smallest(D: np.ndarray, k: int) -> np.ndarray:
+    """Column indices of each row's ``k`` smallest values, by rising value,
+    equal values by the lowest column: what a stable argsort's first ``k``
+    columns are, from a partition and a sort of the candidates only."""
+    kth = np.partition(D, k - 1, axis=1)[:, k - 1]
+    row, col = np.nonzero(D <= kth[:, None])  # every tie of the k-th value
+    order = np.lexsort((col, D[row, col], row))
+    row, col = row[order], col[order]
+    start = np.searchsorted(row, np.arange(D.shape[0]))
+    take = start[:, None] + np.arange(k)
+    return col[take]
 
 
 def pkn_graph(index: np.ndarray, dist: np.ndarray) -> sp.csr_matrix:

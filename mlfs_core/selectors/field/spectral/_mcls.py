@@ -52,6 +52,8 @@ from ._graphs import (
 
 MAX_ACTIVE_SET_STEPS = 200
 """Most active-set changes of the label manifold's solver before it gives up."""
+BLOCK_UNKNOWNS = 200_000
+"""Unknowns (n times labels) of the label manifold solved at once."""
 MANIFOLD_RIDGE = 1e-8
 """The ridge on the label manifold's system, times trace(M)/n."""
 
@@ -64,6 +66,9 @@ def mcls_memory(n_samples: int) -> int:
 def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     """MU (n x q): the manifold labels of step 3 of the module docstring.
 
+    Labels are solved in blocks of at most :data:`BLOCK_UNKNOWNS` unknowns
+    (whole labels), each block by :func:`_active_set`.
+
     Parameters
     ----------
     R : csr_matrix of shape (n, n)
@@ -71,22 +76,37 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     Y : array of shape (n, q)
         Labels in {-1, +1}.
     """
-    from scipy.sparse.linalg import splu
-
     n, q = Y.shape
     I_R = sp.identity(n, format="csr") - R
     M = (I_R.T @ I_R).tocsr()
     M = (M + MANIFOLD_RIDGE * M.diagonal().sum() / n * sp.identity(n)).tocsr()
+    Y = np.asarray(Y, dtype=np.float64)
+    step = max(1, BLOCK_UNKNOWNS // n)
+    blocks = [_active_set(M, Y[:, s : s + step]) for s in range(0, q, step)]
+    return np.hstack(blocks)
+
+
+def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
+    """The primal-dual active-set method on a block of labels at once."""
+    from scipy.sparse.linalg import splu
+
+    n, q = Y.shape
     big = sp.kron(sp.identity(q), M, format="csr")  # label-major blocks
-    y = np.asarray(Y, dtype=np.float64).T.ravel()
+    y = Y.T.ravel()
     active = np.ones(y.size, dtype=bool)
     for _ in range(MAX_ACTIVE_SET_STEPS):  # active-set steps, not labels
         mu = np.where(active, y, 0.0)
         free = np.flatnonzero(~active)
         if free.size:
-            rhs = -(big[free] @ mu)
-            system = big[free][:, free].tocsc()
-            mu[free] = splu(system).solve(rhs)
+            rows = big[free]
+            system = rows[:, free].tocsc()
+            factor = splu(
+                system,
+                permc_spec="MMD_AT_PLUS_A",  # symmetric ordering: little fill
+                diag_pivot_thresh=0.0,
+                options={"SymmetricMode": True},
+            )
+            mu[free] = factor.solve(-(rows @ mu))
         multiplier = y * (big @ mu)
         changed = (multiplier - (y * mu - 1.0)) > 0
         if np.array_equal(changed, active):

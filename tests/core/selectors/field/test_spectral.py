@@ -505,3 +505,46 @@ def test_cli_rank_runs_each_method(tmp_path):
         table = pd.read_csv(out)
         expected = rank_features(X, Y, method, k=3)
         assert table["feature_index"].tolist() == expected.tolist()
+
+
+def test_partial_selection_equals_a_stable_sort():
+    """Check the k smallest (partition + candidates sort) against a stable
+    argsort on rows full of ties."""
+    rng = np.random.default_rng(0)
+    D = rng.integers(0, 4, size=(30, 40)).astype(float)
+    D[3] = 1.0  # a row of equal values
+    for k in (1, 5, 39):
+        expected = np.argsort(D, axis=1, kind="stable")[:, :k]
+        assert np.array_equal(_graphs._smallest(D, k), expected)
+
+
+def test_label_blocks_do_not_change_the_manifold(monkeypatch):
+    """Check that solving the labels in blocks gives the same MU."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    X, Y = _dyadic(40, 6, 5, seed=13)
+    Xs = _minmax(X)
+    index, _ = _graphs.nearest(Xs, 5)
+    R = _graphs.reconstruction_weights(Xs, index)
+    whole = _mcls.label_manifold(R, 2.0 * Y - 1.0)
+    monkeypatch.setattr(_mcls, "BLOCK_UNKNOWNS", 80)  # two labels a block
+    blocked = _mcls.label_manifold(R, 2.0 * Y - 1.0)
+    np.testing.assert_allclose(blocked, whole, rtol=0, atol=1e-12)
+
+
+def test_each_spectral_method_has_its_own_look():
+    """Check the look table: each method its colour, dash and marker, none
+    shared with another built-in method."""
+    from mlfs_core.plots import method_look
+    from mlfs_core.plots._look import SPECTRAL as LOOKS
+    from mlfs_core.plots._look import built_in_looks
+
+    triples = {
+        name: (s["color"], s["dash"], s["symbol"])
+        for name, s in built_in_looks().items()
+    }
+    for name in SPECTRAL:
+        assert method_look(name) == LOOKS[name]
+        others = [t for other, t in triples.items() if other != name]
+        assert triples[name] not in others
+    assert len({method_look(m)["color"] for m in SPECTRAL}) == 3
