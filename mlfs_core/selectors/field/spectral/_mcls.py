@@ -87,35 +87,48 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
 
 
 def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
-    """The primal-dual active-set method on a block of labels at once."""
-    from scipy.sparse.linalg import splu
-
+    """The primal-dual active-set method on a block of labels at once; a
+    label leaves the block as soon as its active set repeats."""
     n, q = Y.shape
-    big = sp.kron(sp.identity(q), M, format="csr")  # label-major blocks
-    y = Y.T.ravel()
-    active = np.ones(y.size, dtype=bool)
+    labels = np.ascontiguousarray(Y.T)  # (q, n)
+    active = np.ones((q, n), dtype=bool)
+    out = np.empty((q, n))
+    todo = np.arange(q)
     for _ in range(MAX_ACTIVE_SET_STEPS):  # active-set steps, not labels
-        mu = np.where(active, y, 0.0)
-        free = np.flatnonzero(~active)
-        if free.size:
-            rows = big[free]
-            system = rows[:, free].tocsc()
-            factor = splu(
-                system,
-                permc_spec="MMD_AT_PLUS_A",  # symmetric ordering: little fill
-                diag_pivot_thresh=0.0,
-                options={"SymmetricMode": True},
-            )
-            mu[free] = factor.solve(-(rows @ mu))
-        multiplier = y * (big @ mu)
-        changed = (multiplier - (y * mu - 1.0)) > 0
-        if np.array_equal(changed, active):
-            return mu.reshape(q, n).T
-        active = changed
+        y, act = labels[todo], active[todo]
+        mu = _free_solution(M, y, act)
+        multiplier = y * (M @ mu.T).T
+        new = (multiplier - (y * mu - 1.0)) > 0
+        settled = (new == act).all(axis=1)
+        out[todo[settled]] = mu[settled]
+        active[todo] = new
+        todo = todo[~settled]
+        if todo.size == 0:
+            return out.T
     raise RankingError(
         "method 'MCLS': the label manifold's active-set solver did not settle "
         f"in {MAX_ACTIVE_SET_STEPS} steps"
     )
+
+
+def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):
+    """(u, n): μ = y on the active set, the minimiser on the free variables
+    (one sparse LU of the block-diagonal system of every label's free part)."""
+    from scipy.sparse.linalg import splu
+
+    u, n = y.shape
+    mu = np.where(active, y, 0.0).ravel()
+    free = np.flatnonzero(~active.ravel())
+    if free.size:
+        rows = sp.kron(sp.identity(u), M, format="csr")[free]
+        factor = splu(
+            rows[:, free].tocsc(),
+            permc_spec="MMD_AT_PLUS_A",  # a symmetric ordering: little fill
+            diag_pivot_thresh=0.0,
+            options={"SymmetricMode": True},
+        )
+        mu[free] = factor.solve(-(rows @ mu))
+    return mu.reshape(u, n)
 
 
 def _quadratic(X, G: sp.csr_matrix) -> np.ndarray:
