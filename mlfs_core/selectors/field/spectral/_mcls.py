@@ -27,10 +27,14 @@ The score of feature i is undefined when f_iᵀL_C f_i <= 1e-12·n‖f_i‖²
 (a constant feature, or no pair of non-neighbours): it ranks last.
 
 Memory: the graphs are sparse (O(nk) values); the dense pieces are row
-blocks of distances and the LU factors of the label manifold's system,
-whose fill is bounded by the estimate :func:`mcls_memory`
-(16 n² bytes: two dense n x n float64 matrices), refused above
-:data:`._common.DENSE_BOUND_BYTES` (n up to 11,585).
+blocks of distances (:data:`._graphs.BLOCK_CELLS`) and the sparse LU
+factors of the label manifold, a block of labels at a time
+(:data:`BLOCK_UNKNOWNS`). The estimate checked before work,
+:func:`mcls_memory`, is 16n² bytes: two dense n x n float64 matrices, the
+size of the graphs ``MCLS.m`` holds densely; it is refused above
+:data:`._common.DENSE_BOUND_BYTES` (n up to 11,585). Time: each
+active-set step factorises the free variables' system; on bibtex (n =
+7395, q = 159) this takes minutes (docs: benchmarks-field-spectral).
 """
 
 from __future__ import annotations

@@ -48,10 +48,11 @@ def proj_scores(X, Y) -> np.ndarray:
 
 
 def spc_memory(n_samples: int, n_features: int, n_labels: int) -> int:
-    """Bytes of MDDM-spc's dense matrices: the d x d system (d = min(n, M))
-    twice (the matrix and its factor) and three M x q blocks."""
+    """Bytes of MDDM-spc's largest matrices: the d x d product (d = min(n, M))
+    as a sparse result (12 bytes a value at worst), then dense, and its
+    factor, plus three M x q blocks: 8(4d² + 3Mq)."""
     d = min(n_samples, n_features)
-    return _BYTES * (2 * d * d + 3 * n_features * n_labels)
+    return _BYTES * (4 * d * d + 3 * n_features * n_labels)
 
 
 def spc_scores(X, Y, epsilon: float) -> np.ndarray:
