@@ -59,25 +59,26 @@ def _reset_peak() -> bool:
 
 
 def measure(fn, repeats: int) -> tuple[float, float, float | None]:
-    """(median seconds, tracemalloc peak MiB, peak resident rise MiB)."""
+    """(median seconds, tracemalloc peak MiB, peak resident rise MiB).
+
+    The resident peak is read over the timed runs themselves; tracemalloc
+    (which slows numpy's allocations) runs once more, only when
+    ``repeats > 1`` (the slow methods run once: "n/a")."""
+    reset = _reset_peak()
+    before = _status("VmRSS") if reset else None
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
-    rss = None
-    if _reset_peak():
-        before = _status("VmRSS")
-        fn()
-        after = _status("VmHWM")
-        rss = None if before is None or after is None else after - before
-    if repeats > 1 or rss is None:
+    after = _status("VmHWM") if reset else None
+    rss = None if before is None or after is None else after - before
+    traced = float("nan")
+    if repeats > 1:
         tracemalloc.start()
         fn()
         traced = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
-    else:
-        traced = float("nan")
     return statistics.median(times), traced, rss
 
 

@@ -548,3 +548,12 @@ def test_each_spectral_method_has_its_own_look():
         others = [t for other, t in triples.items() if other != name]
         assert triples[name] not in others
     assert len({method_look(m)["color"] for m in SPECTRAL}) == 3
+
+
+@pytest.mark.parametrize("method", ["MDDM-proj", "MDDM-spc"])
+def test_mddm_on_one_sample_scores_zero_and_ranks_by_index(method):
+    """Check one sample: nothing varies, every score is 0 (finite), the
+    order is the index order."""
+    ranking = compute_ranking(np.array([[1.0, 2.0, 0.0]]), np.array([[1, 0]]), method)
+    assert ranking.scores.tolist() == [0.0, 0.0, 0.0]
+    assert ranking.order.tolist() == [0, 1, 2]
