@@ -34,7 +34,7 @@ with an undefined score ranks after all others, in index order, and stores
 the lowest defined score minus 1. Memory is estimated before work and a
 method refuses, naming its estimate, above 2 GiB
 (:data:`._common.DENSE_BOUND_BYTES`): MDDM-spc needs
-8(4d² + 3Mq) bytes, d = min(n, M); MCLS 16n², two dense n x n matrices,
+8(2d² + 3Mq) bytes, d = min(n, M); MCLS 16n², two dense n x n matrices,
 the size of the graphs the authors' code holds densely (they are sparse
 here; the benchmark measures the real peak), so n up to 11,585.
 

@@ -30,6 +30,8 @@ from .._scaling import scale
 from ._common import check_memory, ranking_from_scores
 
 _BYTES = 8
+_GRAM_CELLS = 4_000_000
+"""Values of the d x d product formed at once (a block of rows)."""
 
 
 def _centred_labels(Y) -> np.ndarray:
@@ -47,12 +49,28 @@ def proj_scores(X, Y) -> np.ndarray:
     return np.einsum("ij,ij->i", B, B)
 
 
+def _gram(A) -> np.ndarray:
+    """``A Aᵀ`` as a dense array, filled a block of rows at a time (a sparse
+    ``A`` never makes the whole product sparse first)."""
+    if not sp.issparse(A):
+        A = np.asarray(A, dtype=np.float64)
+        return A @ A.T
+    A = sp.csr_matrix(A)
+    d = A.shape[0]
+    out = np.empty((d, d))
+    step = max(1, _GRAM_CELLS // max(d, 1))
+    for start in range(0, d, step):  # blocks of rows
+        stop = min(start + step, d)
+        out[start:stop] = (A[start:stop] @ A.T).toarray()
+    return out
+
+
 def spc_memory(n_samples: int, n_features: int, n_labels: int) -> int:
-    """Bytes of MDDM-spc's largest matrices: the d x d product (d = min(n, M))
-    as a sparse result (12 bytes a value at worst), then dense, and its
-    factor, plus three M x q blocks: 8(4d² + 3Mq)."""
+    """Bytes of MDDM-spc's largest matrices: the dense d x d product
+    (d = min(n, M)) and one copy of it, plus three M x q blocks:
+    8(2d² + 3Mq)."""
     d = min(n_samples, n_features)
-    return _BYTES * (4 * d * d + 3 * n_features * n_labels)
+    return _BYTES * (2 * d * d + 3 * n_features * n_labels)
 
 
 def spc_scores(X, Y, epsilon: float) -> np.ndarray:
@@ -66,7 +84,7 @@ def spc_scores(X, Y, epsilon: float) -> np.ndarray:
     n, m = X.shape
     Yc = _centred_labels(Y)
     if m > n:
-        K = _dense(X @ X.T)
+        K = _gram(X)
         mean = K.mean(axis=0)
         K = K - mean[:, None] - mean[None, :] + mean.mean()
         K[np.diag_indices_from(K)] += epsilon
@@ -74,7 +92,8 @@ def spc_scores(X, Y, epsilon: float) -> np.ndarray:
         T = _dense(X.T @ Z)
     else:
         xbar = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
-        C = _dense(X.T @ X) - n * np.outer(xbar, xbar)
+        C = _gram(X.T)
+        C -= n * np.outer(xbar, xbar)
         C[np.diag_indices_from(C)] += epsilon
         B = _dense(X.T @ Yc)
         T = scipy.linalg.solve(C, B, assume_a="pos", overwrite_a=True)

@@ -557,3 +557,20 @@ def test_mddm_on_one_sample_scores_zero_and_ranks_by_index(method):
     ranking = compute_ranking(np.array([[1.0, 2.0, 0.0]]), np.array([[1, 0]]), method)
     assert ranking.scores.tolist() == [0.0, 0.0, 0.0]
     assert ranking.order.tolist() == [0, 1, 2]
+
+
+def test_mddm_spc_gram_in_row_blocks(monkeypatch):
+    """Check that forming the d x d product in blocks of rows changes nothing."""
+    from mlfs_core.selectors.field.spectral import _mddm
+
+    X, Y = _dyadic(15, 40, 3, seed=7, density=0.3)
+    Xs = sp.csr_matrix(_minmax(X))
+    whole = spc_scores(Xs, Y, 1e-3)
+    monkeypatch.setattr(_mddm, "_GRAM_CELLS", 2 * 40)
+    np.testing.assert_allclose(spc_scores(Xs, Y, 1e-3), whole, rtol=1e-12)
+    tall, labels = _dyadic(40, 9, 3, seed=8, density=0.5)  # M <= n form
+    np.testing.assert_allclose(
+        spc_scores(sp.csr_matrix(_minmax(tall)), labels, 1e-3),
+        _mddm_spc_oracle(tall, labels, 1e-3),
+        rtol=1e-6,
+    )
