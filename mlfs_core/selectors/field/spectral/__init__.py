@@ -1,6 +1,6 @@
 """Spectral methods: MDDM-proj, MDDM-spc, MCLS (family ``"spectral"``).
 
-Methods. MDDM (Zhang & Zhou 2010) finds the projection P of the features
+Methods. MDDM (Zhang & Zhou 2010) [1]_ finds the projection P of the features
 that maximises the dependence (HSIC) between the projected features and the
 labels, with a linear label kernel and X, Y centred: the top eigenvectors
 of X̃ᵀỸỸᵀX̃, under PᵀP = I (``MDDM-proj``) or under
@@ -13,7 +13,7 @@ equals the squared norm of row i of X̃ᵀỸ (proj) and of
 M x M matrix, sparse X never centred (X̃ᵀỸ = XᵀỸ as Ỹ is centred), and
 MDDM-spc solved in the n-dimensional form when M > n.
 
-MCLS (Huang, Jiang & Sun 2018) is computed step by step as the authors'
+MCLS (Huang, Jiang & Sun 2018) [2]_ is computed step by step as the authors'
 ``MCLS.m`` (:mod:`._mcls`): a graph that joins the instances' PKN graph
 with that of a label manifold, Cai's Laplacian score on it, and a
 constraint ratio from the binary kNN graph and its complement; larger is
@@ -22,7 +22,7 @@ project's choices): the k nearest neighbours exclude the instance itself
 by index, a duplicate row at distance 0 counts, and equal distances go to
 the lowest index; the label manifold's quadratic programme gets the ridge
 1e-8·trace(M)/n so its minimiser is unique, and is solved exactly by a
-primal-dual active-set method; a neighbour system whose Gram matrix Z has
+primal-dual active-set method [3]_; a neighbour system whose Gram matrix Z has
 rank < k (or k > M) gets the ridge 1e-3·trace(Z), and uniform weights 1/k
 when trace(Z) = 0; a feature whose constraint ratio is undefined
 (f_iᵀL_C f_i = 0: constant, or no non-neighbour pairs) ranks last.
