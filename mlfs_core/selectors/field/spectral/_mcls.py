@@ -13,7 +13,11 @@ option and labels mapped to 2Y − 1 (k = ``n_neighbors``; neighbours as
    primal-dual active-set method (Hintermüller, Ito & Kunisch 2003), all
    labels at once, from every constraint active (μ = y), each step one
    sparse LU solve of the free variables' block-diagonal system; it stops
-   when the active set repeats (at most :data:`MAX_ACTIVE_SET_STEPS`).
+   when the active set repeats. The method is exact when it stops, but it
+   may cycle (the matrix is not an M-matrix): a label whose active set
+   returns to that of two steps before, or has not settled in
+   :data:`MAX_ACTIVE_SET_STEPS` steps, keeps its last iterate projected onto
+   the constraints, with a warning.
 4. W = W_X ∘ PKN graph of the unit-norm rows of MU.
 5. 1 − LS_i = f̃ᵀWf̃ / f̃ᵀDf̃ on the unit-norm rows of X (Cai's
    ``LaplacianScore``: f̃ = f − (fᵀD1 / 1ᵀD1) 1, D = diag(W1), and a
@@ -39,10 +43,12 @@ active-set step factorises the free variables' system; on bibtex (n =
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.sparse as sp
 
-from ....errors import ConfigError, RankingError
+from ....errors import ConfigError
 from ..._spec import Ranking
 from .._scaling import scale
 from ._common import check_memory, ranking_from_scores
@@ -54,7 +60,7 @@ from ._graphs import (
     reconstruction_weights,
 )
 
-MAX_ACTIVE_SET_STEPS = 200
+MAX_ACTIVE_SET_STEPS = 100
 """Most active-set changes of the label manifold's solver before it gives up."""
 BLOCK_UNKNOWNS = 200_000
 """Unknowns (n times labels) of the label manifold solved at once."""
@@ -92,27 +98,44 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
 
 def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
     """The primal-dual active-set method on a block of labels at once; a
-    label leaves the block as soon as its active set repeats."""
+    label leaves the block as soon as its active set repeats (solved), or
+    returns to the one of two steps before (a cycle: :func:`_unsettled`)."""
     n, q = Y.shape
     labels = np.ascontiguousarray(Y.T)  # (q, n)
     active = np.ones((q, n), dtype=bool)
+    before = np.zeros((q, n), dtype=bool)
     out = np.empty((q, n))
     todo = np.arange(q)
-    for _ in range(MAX_ACTIVE_SET_STEPS):  # active-set steps, not labels
+    for step in range(MAX_ACTIVE_SET_STEPS):  # active-set steps, not labels
         y, act = labels[todo], active[todo]
         mu = _free_solution(M, y, act)
         multiplier = y * (M @ mu.T).T
         new = (multiplier - (y * mu - 1.0)) > 0
         settled = (new == act).all(axis=1)
+        cycled = ~settled & (new == before[todo]).all(axis=1) & (step > 0)
         out[todo[settled]] = mu[settled]
-        active[todo] = new
-        todo = todo[~settled]
+        out[todo[cycled]] = _unsettled(y[cycled], mu[cycled], q)
+        before[todo], active[todo] = act, new
+        todo = todo[~(settled | cycled)]
         if todo.size == 0:
             return out.T
-    raise RankingError(
-        "method 'MCLS': the label manifold's active-set solver did not settle "
-        f"in {MAX_ACTIVE_SET_STEPS} steps"
-    )
+    out[todo] = _unsettled(labels[todo], mu[~(settled | cycled)], q)
+    return out.T
+
+
+def _unsettled(y: np.ndarray, mu: np.ndarray, q: int) -> np.ndarray:
+    """The fallback for labels whose active set cycles or has not settled in
+    :data:`MAX_ACTIVE_SET_STEPS` steps: the last iterate projected onto the
+    constraints (y μ >= 1), with a warning naming how many labels."""
+    if y.shape[0]:
+        warnings.warn(
+            f"MCLS: the label manifold's active set did not settle for "
+            f"{y.shape[0]} of {q} labels (a cycle, or {MAX_ACTIVE_SET_STEPS} "
+            "steps); their last iterate, projected onto the constraints, is used",
+            UserWarning,
+            stacklevel=2,
+        )
+    return y * np.maximum(y * mu, 1.0)
 
 
 def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):

@@ -574,3 +574,19 @@ def test_mddm_spc_gram_in_row_blocks(monkeypatch):
         _mddm_spc_oracle(tall, labels, 1e-3),
         rtol=1e-6,
     )
+
+
+def test_an_unsettled_label_manifold_warns_and_stays_feasible(monkeypatch):
+    """Check the stated fallback: a label whose active set has not settled
+    keeps its last iterate projected onto y μ >= 1, with a warning."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    X, Y = _dyadic(40, 6, 4, seed=3)
+    Xs = _minmax(X)
+    index, _ = _graphs.nearest(Xs, 5)
+    R = _graphs.reconstruction_weights(Xs, index)
+    Ypm = 2.0 * Y - 1.0
+    monkeypatch.setattr(_mcls, "MAX_ACTIVE_SET_STEPS", 2)
+    with pytest.warns(UserWarning, match=r"did not settle for \d+ of 4 labels"):
+        MU = _mcls.label_manifold(R, Ypm)
+    assert np.all(np.isfinite(MU)) and np.all(Ypm * MU >= 1.0)
