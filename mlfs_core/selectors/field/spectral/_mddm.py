@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ....errors import ConfigError
 from ..._spec import Ranking
 from .._scaling import scale
 from ._common import check_memory, ranking_from_scores
@@ -65,6 +66,21 @@ def _gram(A) -> np.ndarray:
     return out
 
 
+def _solve_symmetric(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``A⁻¹B`` for a symmetric positive definite ``A``, factorised in place
+    (``A.T`` is ``A`` in Fortran order, so LAPACK takes it without a copy)."""
+    import scipy.linalg
+
+    try:
+        factor = scipy.linalg.cho_factor(A.T, lower=True, overwrite_a=True)
+    except np.linalg.LinAlgError:
+        raise ConfigError(
+            "method 'MDDM-spc': the covariance plus epsilon is not numerically "
+            "positive definite; use a larger epsilon"
+        ) from None
+    return scipy.linalg.cho_solve(factor, B)
+
+
 def spc_memory(n_samples: int, n_features: int, n_labels: int) -> int:
     """Bytes of MDDM-spc's largest matrices: the dense d x d product
     (d = min(n, M)) and one copy of it, plus three M x q blocks:
@@ -79,16 +95,16 @@ def spc_scores(X, Y, epsilon: float) -> np.ndarray:
     Solved in the n-dimensional form when ``n_features > n_samples``, in
     the M-dimensional form otherwise; ``X`` sparse stays sparse.
     """
-    import scipy.linalg
-
     n, m = X.shape
     Yc = _centred_labels(Y)
     if m > n:
         K = _gram(X)
         mean = K.mean(axis=0)
-        K = K - mean[:, None] - mean[None, :] + mean.mean()
+        K -= mean[:, None]  # in place: one n x n array at a time
+        K -= mean[None, :]
+        K += mean.mean()
         K[np.diag_indices_from(K)] += epsilon
-        Z = scipy.linalg.solve(K, Yc, assume_a="pos", overwrite_a=True)
+        Z = _solve_symmetric(K, Yc)
         T = _dense(X.T @ Z)
     else:
         xbar = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
@@ -96,7 +112,7 @@ def spc_scores(X, Y, epsilon: float) -> np.ndarray:
         C -= n * np.outer(xbar, xbar)
         C[np.diag_indices_from(C)] += epsilon
         B = _dense(X.T @ Yc)
-        T = scipy.linalg.solve(C, B, assume_a="pos", overwrite_a=True)
+        T = _solve_symmetric(C, B)
     return np.einsum("ij,ij->i", T, T)
 
 

@@ -590,3 +590,12 @@ def test_an_unsettled_label_manifold_warns_and_stays_feasible(monkeypatch):
     with pytest.warns(UserWarning, match=r"did not settle for \d+ of 4 labels"):
         MU = _mcls.label_manifold(R, Ypm)
     assert np.all(np.isfinite(MU)) and np.all(Ypm * MU >= 1.0)
+
+
+def test_mddm_spc_with_a_vanishing_ridge_is_refused_clearly():
+    """Check that a ridge too small to keep the system positive definite is
+    one ConfigError naming epsilon, not a LinAlgError."""
+    X, Y = _dyadic(30, 8, 2, seed=1)
+    X = np.column_stack([X, X[:, 0]])  # a repeated feature: singular covariance
+    with pytest.raises(ConfigError, match="MDDM-spc.*larger epsilon"):
+        rank_features(X, Y, "MDDM-spc", epsilon=1e-300)
