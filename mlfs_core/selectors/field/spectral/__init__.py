@@ -19,10 +19,13 @@ with that of a label manifold, Cai's Laplacian score on it, and a
 constraint ratio from the binary kNN graph and its complement; larger is
 better. Where the authors' code leaves a choice open we fixed it (the
 project's choices): the k nearest neighbours exclude the instance itself
-by index, a duplicate row at distance 0 counts, and equal distances go to
-the lowest index; the label manifold's quadratic programme gets the ridge
-1e-8·trace(M)/n so its minimiser is unique, and is solved exactly by a
-primal-dual active-set method [3]_; a neighbour system whose Gram matrix Z has
+by index, a duplicate row at distance 0 counts (a squared distance at most
+1e-12 (‖x_i‖² + ‖x_j‖²), the rounding of its expansion, is 0), and equal
+distances go to the lowest index; the label manifold's quadratic programme
+gets the ridge 1e-8·trace(M)/n so its minimiser is unique, and is solved by
+a primal-dual active-set method [3]_ (exact when it stops; a label whose
+active set cycles keeps its last iterate projected onto the constraints,
+with a warning); a neighbour system whose Gram matrix Z has
 rank < k (or k > M) gets the ridge 1e-3·trace(Z), and uniform weights 1/k
 when trace(Z) = 0; a feature whose constraint ratio is undefined
 (f_iᵀL_C f_i = 0: constant, or no non-neighbour pairs) ranks last.
