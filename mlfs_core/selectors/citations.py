@@ -40,6 +40,12 @@ GREEDY = {
 }
 """The information-theoretic greedy filters, by method name."""
 FIELD = {
+    "MDDM-proj": "Zhang and Zhou (2010), Multilabel dimensionality reduction via "
+    "dependence maximization",
+    "MDDM-spc": "Zhang and Zhou (2010), Multilabel dimensionality reduction via "
+    "dependence maximization",
+    "MCLS": "Huang, Jiang and Sun (2018), Manifold-based constraint Laplacian "
+    "score for multi-label feature selection",
     "RF-ML": "Spolaôr, Cherman, Monard and Lee (2013), ReliefF for multi-label "
     "feature selection",
     "GRRO": "Zhang et al. (2020), Multi-label feature selection via global "

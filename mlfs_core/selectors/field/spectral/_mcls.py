@@ -1,0 +1,231 @@
+"""MCLS, the manifold-based constraint Laplacian score (Huang, Jiang & Sun 2018).
+
+The steps of the authors' ``MCLS.m``, on ``X`` scaled by the ``scaling``
+option and labels mapped to 2Y − 1 (k = ``n_neighbors``; neighbours as
+:mod:`._graphs` states):
+
+1. W_X = PKN graph of the rows of X (k + 1 neighbours).
+2. R = the rows' kNN reconstruction weights (:func:`._graphs.reconstruction_weights`).
+3. The label manifold MU (n x q): for each label l, the minimiser of
+   μᵀ(M + rI)μ subject to y_il μ_i >= 1, with M = (I − R)ᵀ(I − R) and the
+   ridge r = 1e-8·trace(M)/n that makes the minimiser unique. This
+   bound-constrained quadratic programme is solved exactly by the
+   primal-dual active-set method (Hintermüller, Ito & Kunisch 2003), all
+   labels at once, from every constraint active (μ = y), each step one
+   sparse LU solve of the free variables' block-diagonal system; it stops
+   when the active set repeats. The method is exact when it stops, but it
+   may cycle (the matrix is not an M-matrix): a label whose active set
+   returns to that of two steps before, or has not settled in
+   :data:`MAX_ACTIVE_SET_STEPS` steps, keeps its last iterate projected onto
+   the constraints, with a warning.
+4. W = W_X ∘ PKN graph of the unit-norm rows of MU.
+5. 1 − LS_i = f̃ᵀWf̃ / f̃ᵀDf̃ on the unit-norm rows of X (Cai's
+   ``LaplacianScore``: f̃ = f − (fᵀD1 / 1ᵀD1) 1, D = diag(W1), and a
+   denominator below 1e-12 replaced by 10000).
+6. A = the binary kNN graph (symmetrised by max), L_M its Laplacian, L_C
+   the Laplacian of its complement: f_iᵀL_C f_i = n‖f_i − f̄_i‖² − f_iᵀL_M f_i.
+7. score_i = (1 − LS_i) · f_iᵀL_M f_i / f_iᵀL_C f_i, f_i the scaled feature;
+   larger is better, as ``MCLS.m`` sorts it descending.
+
+The score of feature i is undefined when f_iᵀL_C f_i <= 1e-12·n‖f_i‖²
+(a constant feature, or no pair of non-neighbours): it ranks last.
+
+Memory: the graphs are sparse (O(nk) values); the dense pieces are row
+blocks of distances (:data:`._graphs.BLOCK_CELLS`) and the sparse LU
+factors of the label manifold, a block of labels at a time
+(:data:`BLOCK_UNKNOWNS`). The estimate checked before work,
+:func:`mcls_memory`, is 16n² bytes: two dense n x n float64 matrices, the
+size of the graphs ``MCLS.m`` holds densely; it is refused above
+:data:`._common.DENSE_BOUND_BYTES` (n up to 11,585). Time: each
+active-set step factorises the free variables' system; on bibtex (n =
+7395, q = 159) this takes minutes (docs: benchmarks-field-spectral).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from ....errors import ConfigError
+from ..._spec import Ranking
+from .._scaling import scale
+from ._common import check_memory, ranking_from_scores
+from ._graphs import (
+    binary_graph,
+    nearest,
+    normalize_rows,
+    pkn_graph,
+    reconstruction_weights,
+)
+
+MAX_ACTIVE_SET_STEPS = 100
+"""Most active-set changes of the label manifold's solver before it gives up."""
+BLOCK_UNKNOWNS = 200_000
+"""Unknowns (n times labels) of the label manifold solved at once."""
+MANIFOLD_RIDGE = 1e-8
+"""The ridge on the label manifold's system, times trace(M)/n."""
+
+
+def mcls_memory(n_samples: int) -> int:
+    """Estimated bytes MCLS needs at most: two dense n x n float64 matrices."""
+    return 16 * n_samples * n_samples
+
+
+def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
+    """MU (n x q): the manifold labels of step 3 of the module docstring.
+
+    Labels are solved in blocks of at most :data:`BLOCK_UNKNOWNS` unknowns
+    (whole labels), each block by :func:`_active_set`.
+
+    Parameters
+    ----------
+    R : csr_matrix of shape (n, n)
+        The reconstruction weights.
+    Y : array of shape (n, q)
+        Labels in {-1, +1}.
+    """
+    n, q = Y.shape
+    I_R = sp.identity(n, format="csr") - R
+    M = (I_R.T @ I_R).tocsr()
+    M = (M + MANIFOLD_RIDGE * M.diagonal().sum() / n * sp.identity(n)).tocsr()
+    Y = np.asarray(Y, dtype=np.float64)
+    step = max(1, BLOCK_UNKNOWNS // n)
+    blocks = [_active_set(M, Y[:, s : s + step]) for s in range(0, q, step)]
+    return np.hstack(blocks)
+
+
+def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
+    """The primal-dual active-set method on a block of labels at once; a
+    label leaves the block as soon as its active set repeats (solved), or
+    returns to the one of two steps before (a cycle: :func:`_unsettled`)."""
+    n, q = Y.shape
+    labels = np.ascontiguousarray(Y.T)  # (q, n)
+    active = np.ones((q, n), dtype=bool)
+    before = np.zeros((q, n), dtype=bool)
+    out = np.empty((q, n))
+    todo = np.arange(q)
+    for step in range(MAX_ACTIVE_SET_STEPS):  # active-set steps, not labels
+        y, act = labels[todo], active[todo]
+        mu = _free_solution(M, y, act)
+        multiplier = y * (M @ mu.T).T
+        new = (multiplier - (y * mu - 1.0)) > 0
+        settled = (new == act).all(axis=1)
+        cycled = ~settled & (new == before[todo]).all(axis=1) & (step > 0)
+        out[todo[settled]] = mu[settled]
+        out[todo[cycled]] = _unsettled(y[cycled], mu[cycled], q)
+        before[todo], active[todo] = act, new
+        todo = todo[~(settled | cycled)]
+        if todo.size == 0:
+            return out.T
+    out[todo] = _unsettled(labels[todo], mu[~(settled | cycled)], q)
+    return out.T
+
+
+def _unsettled(y: np.ndarray, mu: np.ndarray, q: int) -> np.ndarray:
+    """The fallback for labels whose active set cycles or has not settled in
+    :data:`MAX_ACTIVE_SET_STEPS` steps: the last iterate projected onto the
+    constraints (y μ >= 1), with a warning naming how many labels."""
+    if y.shape[0]:
+        warnings.warn(
+            f"MCLS: the label manifold's active set did not settle for "
+            f"{y.shape[0]} of {q} labels (a cycle, or {MAX_ACTIVE_SET_STEPS} "
+            "steps); their last iterate, projected onto the constraints, is used",
+            UserWarning,
+            stacklevel=2,
+        )
+    return y * np.maximum(y * mu, 1.0)
+
+
+def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):
+    """(u, n): μ = y on the active set, the minimiser on the free variables
+    (one sparse LU of the block-diagonal system of every label's free part)."""
+    from scipy.sparse.linalg import splu
+
+    u, n = y.shape
+    mu = np.where(active, y, 0.0).ravel()
+    free = np.flatnonzero(~active.ravel())
+    if free.size:
+        rows = sp.kron(sp.identity(u), M, format="csr")[free]
+        factor = splu(
+            rows[:, free].tocsc(),
+            permc_spec="MMD_AT_PLUS_A",  # a symmetric ordering: little fill
+            diag_pivot_thresh=0.0,
+            options={"SymmetricMode": True},
+        )
+        mu[free] = factor.solve(-(rows @ mu))
+    return mu.reshape(u, n)
+
+
+def _quadratic(X, G: sp.csr_matrix) -> np.ndarray:
+    """fᵀGf for every column f of ``X`` (sparse or dense)."""
+    GX = G @ X
+    if sp.issparse(X):
+        return np.asarray(X.multiply(GX).sum(axis=0), dtype=np.float64).ravel()
+    return np.einsum("ij,ij->j", X, GX)
+
+
+def _weighted(X, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(dᵀf, Σ d f²) for every column f of ``X``."""
+    first = np.asarray(X.T @ d, dtype=np.float64).ravel()
+    sq = X.multiply(X) if sp.issparse(X) else X * X
+    return first, np.asarray(sq.T @ d, dtype=np.float64).ravel()
+
+
+def laplacian_complement(X, W: sp.csr_matrix) -> np.ndarray:
+    """1 − LS of every column, Cai's ``LaplacianScore(X, W)`` (step 5)."""
+    d = np.asarray(W.sum(axis=1), dtype=np.float64).ravel()
+    first, second = _weighted(X, d)
+    total = d.sum()
+    centre = first * first / total if total > 0 else np.zeros_like(first)
+    d_prime = second - centre
+    l_prime = _quadratic(X, W) - centre
+    d_prime[d_prime < 1e-12] = 10000.0
+    return l_prime / d_prime
+
+
+def constraint_ratio(X, A: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """(fᵀL_M f / fᵀL_C f, defined) for every column f (steps 6 and 7)."""
+    n = X.shape[0]
+    degree = np.asarray(A.sum(axis=1), dtype=np.float64).ravel()
+    _, weighted_sq = _weighted(X, degree)
+    local = weighted_sq - _quadratic(X, A)
+    ones = np.ones(n)
+    total = np.asarray(X.T @ ones, dtype=np.float64).ravel()
+    sq = X.multiply(X) if sp.issparse(X) else X * X
+    squares = np.asarray(sq.T @ ones, dtype=np.float64).ravel()
+    spread = n * squares - total * total  # n‖f − f̄‖²
+    complement = spread - local
+    defined = complement > 1e-12 * n * squares
+    ratio = np.zeros_like(local)
+    np.divide(local, complement, out=ratio, where=defined)
+    return ratio, defined
+
+
+def mcls_scores(X, Y, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
+    """(score, defined) of every feature of the scaled ``X`` (the module's steps)."""
+    k = n_neighbors
+    index, dist = nearest(X, k + 1)
+    W_x = pkn_graph(index, dist)
+    R = reconstruction_weights(X, index[:, :k])
+    MU = label_manifold(R, 2.0 * np.asarray(Y, dtype=np.float64) - 1.0)
+    mu_index, mu_dist = nearest(normalize_rows(MU), k + 1)
+    W = W_x.multiply(pkn_graph(mu_index, mu_dist)).tocsr()
+    lap = laplacian_complement(normalize_rows(X), W)
+    ratio, defined = constraint_ratio(X, binary_graph(index[:, :k]))
+    return lap * ratio, defined
+
+
+def rank_mcls(X, Y, *, k, rng, n_neighbors=5, scaling="minmax") -> Ranking:
+    """MCLS: rank by (1 − LS_i) · f_iᵀL_M f_i / f_iᵀL_C f_i, larger first."""
+    n = X.shape[0]
+    if n < n_neighbors + 2:
+        raise ConfigError(
+            f"method 'MCLS': n_neighbors={n_neighbors} needs at least "
+            f"n_neighbors + 2 = {n_neighbors + 2} samples (k + 1 neighbours "
+            f"besides the instance), got {n}"
+        )
+    check_memory("MCLS", mcls_memory(n), f"the {n} x {n} instance graphs")
+    scores, defined = mcls_scores(scale(X, scaling), Y, n_neighbors)
+    return ranking_from_scores(scores, defined, k)
