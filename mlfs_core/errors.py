@@ -43,6 +43,33 @@ class IncompleteTableError(MLFSError):
         self.cells = list(cells)
 
 
+class ConflictingCellsError(MLFSError):
+    """A results table holds one cell twice with different values.
+
+    Raised by :func:`~mlfs_core.analysis.select` when two rows share every
+    identity column (dataset, protocol, method, budget, fold, repeat, metric,
+    ...) but not their value; the message names the first cells and how many
+    there are, and ``duplicates="mean"`` averages each cell instead.
+
+    Attributes
+    ----------
+    cells : list of tuple
+        The conflicting cells, as tuples of their identity columns' values.
+    """
+
+    def __init__(self, message: str, cells=()):
+        super().__init__(message)
+        self.cells = list(cells)
+
+
+class MixedTableError(MLFSError):
+    """A results table mixes protocols, classifiers or evaluation settings.
+
+    Raised by :func:`~mlfs_core.analysis.select` unless ``mix="allow"``; the
+    message names the column and its values.
+    """
+
+
 class DroppedBlocksWarning(UserWarning):
     """``missing="drop-blocks"`` left incomplete blocks out of an analysis; the
     message says how many of how many."""
