@@ -29,13 +29,17 @@ SELECTIONS_REQUIRED = (DATASET, METHOD, FEATURES)
 """Columns every selections table needs."""
 
 
-def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
+def read_results(path: str | os.PathLike | IO, *, limits=None) -> pd.DataFrame:
     """Read a tidy results table (one row per dataset, method, budget, fold, metric).
 
     Parameters
     ----------
     path : str, path-like or file object
         A CSV file; a path ending in ``.gz`` is read as gzip.
+    limits : mlfs_core.data.limits.Limits, optional
+        The budgets (default :func:`~mlfs_core.data.limits.current_limits`):
+        more than ``max_text_mb`` megabytes of text, decompressed, are
+        refused while reading.
 
     Returns
     -------
@@ -46,9 +50,10 @@ def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
     Raises
     ------
     MLFSError
-        If the file cannot be read as CSV, lacks a required column (the
-        message names the file and every missing column) or its ``value``
-        column is not numeric.
+        If the file cannot be read as CSV (the message names the file and the
+        line: a row with extra fields, an unclosed quote), is above the text
+        budget, lacks a required column (the message names the file and every
+        missing column) or its ``value`` column is not numeric.
 
     Examples
     --------
@@ -62,7 +67,7 @@ def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
     mlfs_core.errors.MLFSError: <stream> lacks the column(s) metric, value, budget
     """
     name = _file_name(path)
-    table = _read_csv(path, name)
+    table = _read_csv(path, name, limits=limits)
     missing = [c for c in RESULTS_REQUIRED if c not in table.columns]
     if BUDGET not in table.columns and BUDGET_PCT not in table.columns:
         missing.append(BUDGET)
@@ -73,7 +78,7 @@ def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
     return table
 
 
-def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
+def read_selections(path: str | os.PathLike | IO, *, limits=None) -> pd.DataFrame:
     """Read a selections table whose ``features`` column holds ranked indices.
 
     Parameters
@@ -81,6 +86,8 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     path : str, path-like or file object
         A CSV file; a path ending in ``.gz`` is read as gzip. Each
         ``features`` cell holds space-separated feature indices, best first.
+    limits : mlfs_core.data.limits.Limits, optional
+        The budgets, as for :func:`read_results`.
 
     Returns
     -------
@@ -109,7 +116,8 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     # otherwise be ints, and a feature named "12" would become a number.
     # (features as Python strings: they are parsed next, and pandas 3's
     # Arrow-backed strings would cost a conversion of the whole column first)
-    table = _read_csv(path, name, dtype={FEATURES: object, FEATURE_NAMES: str})
+    types = {FEATURES: object, FEATURE_NAMES: str}
+    table = _read_csv(path, name, dtype=types, limits=limits)
     missing = [c for c in SELECTIONS_REQUIRED if c not in table.columns]
     if missing:
         raise MLFSError(f"{name} lacks the column(s) {', '.join(missing)}")
@@ -167,11 +175,48 @@ the C parser's default may be 1 ulp off (and ``mlfs verify`` compares values
 exactly); pandas 3 reads them exactly by default and deprecates the option."""
 
 
-def _read_csv(path, name: str, *, dtype: dict | None = None) -> pd.DataFrame:
+_FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_EOF_IN_STRING = re.compile(r"EOF inside string starting at row (\d+)")
+
+
+def _read_csv(
+    path, name: str, *, dtype: dict | None = None, limits=None
+) -> pd.DataFrame:
+    """``pd.read_csv`` through :func:`~mlfs_core.data.limits.bounded_stream`,
+    its errors turned into messages naming the file and line."""
+    from ..data.limits import bounded_stream
+
     try:
-        return pd.read_csv(path, dtype=dtype, **EXACT_FLOATS)
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise MLFSError(f"{name} is not a readable CSV file: {exc}") from None
+        with bounded_stream(path, name, limits) as stream:
+            return pd.read_csv(stream, dtype=dtype, **EXACT_FLOATS)
+    except MLFSError:
+        raise
+    except pd.errors.EmptyDataError:
+        raise MLFSError(
+            f"{name} is not a readable CSV file: it is empty (no header row)"
+        ) from None
+    except (OSError, ValueError, UnicodeDecodeError, EOFError) as exc:
+        raise MLFSError(_parse_message(name, exc)) from None
+
+
+def _parse_message(name: str, exc: Exception) -> str:
+    """What a pandas/gzip/decoding error means, naming the file and line."""
+    text = " ".join(str(exc).split())
+    fields = _FIELDS.search(text)
+    if fields:
+        expected, line, saw = fields.groups()
+        return (
+            f"{name}, line {line}: {saw} fields where the header row has "
+            f"{expected} (a comma in an unquoted value, or rows of another "
+            "table?)"
+        )
+    quote = _EOF_IN_STRING.search(text)
+    if quote:
+        line = int(quote.group(1)) + 1
+        return f"{name}, line {line}: a quoted value is never closed"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+    return f"{name} is not a readable CSV file: {text}"
 
 
 def _parse_indices(cell, *, name: str, row: int) -> np.ndarray:
