@@ -103,7 +103,10 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     ConfigError
         Every problem in one message (each once): plug-ins that cannot be
         loaded, bad datasets or methods, the protocol's problems, a method's
-        unknown parameters or bad values, a bad seed.
+        unknown parameters or bad values, a bad seed, and, when there is any
+        of these, the method names the registry does not know (alone, an
+        unknown name is left to the runner: a plug-in may register it after
+        the config is made).
     """
     values = dict(given)
     problems: list[str] = []
@@ -122,13 +125,14 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     labels = [m.display for m in methods]
     if len(set(labels)) != len(labels):
         problems.append(f"methods: names/labels must be unique, got {labels}")
-    problems += _method_problems(methods)
+    unknown: list[str] = []
+    problems += _method_problems(methods, unknown)
     try:
         values.update(check_all(EXPERIMENT_OPTIONS, values))
     except ConfigError as exc:
         problems.append(str(exc))
-    if problems:
-        raise ConfigError("; ".join(dict.fromkeys(problems)))
+    if problems:  # the unknown methods too: one message names everything
+        raise ConfigError("; ".join(dict.fromkeys([*problems, *unknown])))
     return values
 
 
@@ -143,11 +147,12 @@ def _collect(items, coerce, problems: list[str]) -> tuple:
     return tuple(out)
 
 
-def _method_problems(methods) -> list[str]:
+def _method_problems(methods, unknown: list[str]) -> list[str]:
     """Every unknown parameter and bad option value of every registered method.
 
-    A name the registry does not know is left to the runner (a plugin may
-    register it later); its message lists the known methods.
+    The message of a name the registry does not know (it lists the known
+    methods) goes to ``unknown``: it is reported with the config's other
+    problems, or left to the runner (a plugin may register it later).
     """
     from ...selectors._registry import get_method
 
@@ -155,7 +160,8 @@ def _method_problems(methods) -> list[str]:
     for m in methods:
         try:
             spec = get_method(m.name)
-        except ConfigError:
+        except ConfigError as exc:
+            unknown.append(f"methods: {exc}")
             continue
         try:
             resolve(spec.options, m.params, owner=f"methods: {m.display!r}: ")

@@ -56,13 +56,31 @@ def config_to_toml(config: ExperimentConfig) -> str:
     return tomli_w.dumps(config_to_dict(config))
 
 
-def config_from_toml(text: str, *, base_dir: str | None = None) -> ExperimentConfig:
-    """Parse TOML text into an :class:`ExperimentConfig` (ConfigError if invalid)."""
+def config_from_toml(
+    text: str, *, base_dir: str | None = None, where: str = "config"
+) -> ExperimentConfig:
+    """Parse TOML text into an :class:`ExperimentConfig` (ConfigError if invalid).
+
+    ``where`` (the file's path) opens the message of a text that is not
+    TOML, or nested too deeply for the parser (a ``RecursionError`` inside
+    it), so the error names the file.
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config is not valid TOML: {exc}") from None
-    return config_from_dict(data, base_dir=base_dir)
+        raise ConfigError(f"{where} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{where}: arrays or tables nested too deeply to parse (an experiment "
+            "config nests a few levels)"
+        ) from None
+    try:
+        return config_from_dict(data, base_dir=base_dir)
+    except RecursionError:
+        raise ConfigError(
+            f"{where}: values nested too deeply to check (an experiment config "
+            "nests a few levels)"
+        ) from None
 
 
 def load_config(path) -> ExperimentConfig:
@@ -72,7 +90,12 @@ def load_config(path) -> ExperimentConfig:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from None
-    return config_from_toml(text, base_dir=str(path.resolve().parent))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"config {path} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    where = f"config {path}"
+    return config_from_toml(text, base_dir=str(path.resolve().parent), where=where)
 
 
 def save_config(config: ExperimentConfig, path) -> None:
