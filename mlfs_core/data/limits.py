@@ -357,10 +357,15 @@ def check_names(names, what: str, where, limits: Limits | None = None) -> None:
     """
     limits = current_limits() if limits is None else limits
     budget = limits.max_name_chars
-    for i, name in enumerate(names, start=1):
-        if isinstance(name, str) and len(name) > budget:
-            raise DatasetError(
-                f"{where}: {what} name {i} has {len(name):,} characters "
-                f"({name[:40]!r}{'...' if len(name) > 40 else ''}), above the "
-                f"budget of {budget:,} (set {ENV['max_name_chars']} to raise it)"
-            )
+    names = names if isinstance(names, list) else list(names)
+    lengths = [len(n) if isinstance(n, str) else 0 for n in names]
+    if not lengths or max(lengths) <= budget:
+        return
+    i = next(i for i, n in enumerate(lengths) if n > budget)
+    name = names[i]
+    which = f"{what} name {i + 1}" if len(names) > 1 else f"the {what} name"
+    raise DatasetError(
+        f"{where}: {which} has {lengths[i]:,} characters "
+        f"({name[:40]!r}{'...' if len(name) > 40 else ''}), above the "
+        f"budget of {budget:,} (set {ENV['max_name_chars']} to raise it)"
+    )

@@ -125,6 +125,7 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     labels = [m.display for m in methods]
     if len(set(labels)) != len(labels):
         problems.append(f"methods: names/labels must be unique, got {labels}")
+    problems += _long_names(values["name"], methods, values["datasets"])
     unknown: list[str] = []
     problems += _method_problems(methods, unknown)
     try:
@@ -134,6 +135,24 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     if problems:  # the unknown methods too: one message names everything
         raise ConfigError("; ".join(dict.fromkeys([*problems, *unknown])))
     return values
+
+
+def _long_names(name, methods, datasets) -> list[str]:
+    """The experiment's, methods' and datasets' names above the name budget
+    (``MLFS_MAX_NAME_CHARS``, :mod:`mlfs_core.data.limits`)."""
+    from ...data.limits import check_names, current_limits
+
+    limits, problems = current_limits(), []
+    for names, what, where in (
+        ([name], "experiment", "name"),
+        ([m.display for m in methods], "method", "methods"),
+        ([getattr(d, "name", None) for d in datasets], "dataset", "datasets"),
+    ):
+        try:
+            check_names(names, what, where, limits)
+        except ValueError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def _collect(items, coerce, problems: list[str]) -> tuple:
