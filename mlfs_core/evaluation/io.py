@@ -1,6 +1,8 @@
 """Readers of the experiment output tables ``results.csv`` and ``selections.csv``.
 
-They read what :func:`mlfs_core.evaluation.outputs.write_run_files` writes,
+They read what :func:`mlfs_core.evaluation.outputs.write_run_files` writes
+(text cells escaped against spreadsheet formulas by :func:`escape_csv_text`,
+undone here by :func:`unescape_csv_text`),
 the studies' compact tables (gzip-compressed, by the ``.gz`` extension) and
 uploaded files of the same layout, and raise
 :class:`~mlfs_core.errors.MLFSError` naming the file and what is wrong with
@@ -188,7 +190,8 @@ def _read_csv(
 
     try:
         with bounded_stream(path, name, limits) as stream:
-            return pd.read_csv(stream, dtype=dtype, **EXACT_FLOATS)
+            table = pd.read_csv(stream, dtype=dtype, **EXACT_FLOATS)
+        return unescape_csv_text(table)
     except MLFSError:
         raise
     except pd.errors.EmptyDataError:
@@ -237,3 +240,78 @@ def _file_name(path) -> str:
     if isinstance(path, (str, os.PathLike)):
         return Path(path).name
     return Path(str(getattr(path, "name", "<stream>"))).name
+
+
+FORMULA_START = "=+-@\t\r"
+"""First characters that make a spreadsheet read a CSV cell as a formula
+(OWASP, "CSV Injection")."""
+
+
+def escape_csv_text(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each text cell that a spreadsheet would run defused.
+
+    OWASP's rule for CSV injection: a text cell that starts with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``, so
+    a spreadsheet shows it as text instead of evaluating ``=cmd|...``. A
+    cell that starts with ``'`` gets one too, so :func:`unescape_csv_text`
+    (which the readers of :mod:`mlfs_core.evaluation.io` apply) gives every
+    name back exactly. Only text cells of text (object or string) columns
+    are touched (and column names: a pivot's header holds method names),
+    never numbers, nor text that reads as a number (``-1.5``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"f": ["=cmd|' /C calc'!A0", "-1.5", "a-b"], "v": [-1, 2, 3]})
+    >>> escape_csv_text(t)["f"].tolist()
+    ["'=cmd|' /C calc'!A0", '-1.5', 'a-b']
+    >>> unescape_csv_text(escape_csv_text(t)).equals(t)
+    True
+    """
+    return _replace_text(table, _formula_like, lambda v: "'" + v)
+
+
+def unescape_csv_text(table: pd.DataFrame) -> pd.DataFrame:
+    """The inverse of :func:`escape_csv_text`: one leading ``'`` off text cells
+    that start with it."""
+    return _replace_text(table, lambda v: v.startswith("'"), lambda v: v[1:])
+
+
+def _formula_like(text: str) -> bool:
+    if not text or text[0] not in FORMULA_START + "'":
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return True
+    return False  # a number written as text ("-1.5") stays as it is
+
+
+def _replace_text(table: pd.DataFrame, test, change) -> pd.DataFrame:
+    """``table`` with ``change(v)`` for each text cell ``v`` where ``test(v)``.
+
+    Each column's distinct values are tested once (a results table repeats a
+    few names over many rows); only object and string columns are looked at,
+    and the column names (a pivot's header holds method names).
+    """
+    out = None
+    names = [change(c) if isinstance(c, str) and test(c) else c for c in table.columns]
+    if names != list(table.columns):  # a pivot's header holds names too
+        out = table.set_axis(names, axis=1)
+    for position, column in enumerate(table.columns):
+        cells = table.iloc[:, position]
+        if not (cells.dtype == object or pd.api.types.is_string_dtype(cells.dtype)):
+            continue
+        try:
+            distinct = pd.unique(cells.to_numpy(dtype=object))
+        except TypeError:  # unhashable cells (arrays): not a text column
+            continue
+        changed = {
+            v: change(v)
+            for v in distinct
+            if isinstance(v, str) and test(v)  # ndarray cells are not text
+        }
+        if changed:
+            out = table.copy() if out is None else out
+            hit = cells.isin(list(changed))
+            out.isetitem(position, cells.mask(hit, cells[hit].map(changed)))
+    return table if out is None else out
