@@ -26,7 +26,8 @@ were read (decompressed: a gzip bomb is refused while it streams). Names
 The budgets are :class:`Limits`' defaults; the environment variables of
 :data:`ENV` (``MLFS_MAX_ATTRIBUTES``, ``MLFS_MAX_LABELS``,
 ``MLFS_MAX_UPLOAD_MB``, ``MLFS_MAX_INSTANCES``, ``MLFS_MAX_CELLS``,
-``MLFS_MAX_TEXT_MB``, ``MLFS_MAX_NAME_CHARS``) raise (or lower) them for the
+``MLFS_MAX_TEXT_MB``, ``MLFS_MAX_NAME_CHARS``, ``MLFS_MAX_CONFIG_MB``) raise
+(or lower) them for the
 command line and the app, and the readers (:func:`mlfs_core.data.load_dataset`,
 :func:`mlfs_core.evaluation.io.read_results`, ...) read them when they are
 called, unless given ``limits=``.
@@ -70,6 +71,10 @@ class Limits:
     max_name_chars : int
         Characters in one name: an experiment's, a dataset's, a method's, a
         label's or a feature's.
+    max_config_mb : int
+        Megabytes an experiment config (TOML) may hold; the TOML parser
+        takes about a second per megabyte, and a config of a few hundred
+        datasets and methods is a few kilobytes.
     """
 
     max_attributes: int = 1_000_000
@@ -79,6 +84,7 @@ class Limits:
     max_cells: int = 500_000_000
     max_text_mb: int = 2_000
     max_name_chars: int = 1_000
+    max_config_mb: int = 8
 
 
 ENV = {
@@ -89,6 +95,7 @@ ENV = {
     "max_cells": "MLFS_MAX_CELLS",
     "max_text_mb": "MLFS_MAX_TEXT_MB",
     "max_name_chars": "MLFS_MAX_NAME_CHARS",
+    "max_config_mb": "MLFS_MAX_CONFIG_MB",
 }
 """Field of :class:`Limits` -> the environment variable that overrides it."""
 

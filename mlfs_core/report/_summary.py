@@ -22,7 +22,7 @@ SUMMARY_FILE = "summary.md"
 _BREAKS = "\n\r\x0b\x0c\x85\u2028\u2029"
 _MARKDOWN = str.maketrans(
     {
-        **{c: "\\" + c for c in "\\`*_[]<>|#~!"},
+        **{c: "\\" + c for c in "\\`[]<>|"},
         "\n": "\\n",
         "\r": "\\r",
         **dict.fromkeys(_BREAKS[2:], " "),
@@ -34,17 +34,18 @@ def markdown_text(value) -> str:
     """``value`` as Markdown text that reads as itself: inline, never markup.
 
     A name comes from a user's config or data file: a newline in it would
-    start a new line of the summary (``# ...`` a heading), ``*``, ``_``,
-    ``[``, ``<`` would be emphasis, links or HTML, ``|`` a new table cell. So
-    line breaks are written as the two characters ``\\n`` (``\\r``; other
-    line separators as a space), and Markdown's special characters
-    (``\\ ` * _ [ ] < > | # ~ !``) are escaped with a backslash, which
-    renders them as themselves.
+    start a new line of the summary (``# ...`` a heading, ``- ...`` a list
+    item), ``[``, ``<``, a backtick a link, HTML or code, ``|`` a new table
+    cell. So line breaks are written as the two characters ``\\n``
+    (``\\r``; other line separators as a space), and ``\\ ` [ ] < > |`` are
+    escaped with a backslash, which renders them as themselves. (``*`` and
+    ``_`` stay: at worst they emphasise part of a name, and metric names
+    such as ``micro_f1`` read as written.)
 
     Examples
     --------
-    >>> print(markdown_text("evil\\n# heading *x* | y"))
-    evil\\n\\# heading \\*x\\* \\| y
+    >>> print(markdown_text("evil\\n# heading <b>x</b> | y"))
+    evil\\n# heading \\<b\\>x\\</b\\> \\| y
     """
     return str(value).translate(_MARKDOWN)
 

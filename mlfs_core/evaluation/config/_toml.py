@@ -62,9 +62,11 @@ def config_from_toml(
     """Parse TOML text into an :class:`ExperimentConfig` (ConfigError if invalid).
 
     ``where`` (the file's path) opens the message of a text that is not
-    TOML, or nested too deeply for the parser (a ``RecursionError`` inside
-    it), so the error names the file.
+    TOML, nested too deeply for the parser (a ``RecursionError`` inside it)
+    or longer than the config budget (``MLFS_MAX_CONFIG_MB``,
+    :mod:`mlfs_core.data.limits`), so the error names the file.
     """
+    _check_size(len(text), where)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -87,6 +89,7 @@ def load_config(path) -> ExperimentConfig:
     """Read a TOML config file; relative dataset paths may be relative to its folder."""
     path = Path(path)
     try:
+        _check_size(path.stat().st_size, f"config {path}")
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from None
@@ -96,6 +99,19 @@ def load_config(path) -> ExperimentConfig:
         ) from None
     where = f"config {path}"
     return config_from_toml(text, base_dir=str(path.resolve().parent), where=where)
+
+
+def _check_size(size: int, where: str) -> None:
+    """Refuse a config of more than ``max_config_mb`` megabytes, before parsing."""
+    from ...data.limits import ENV, current_limits
+
+    budget = current_limits().max_config_mb
+    if size > budget << 20:
+        raise ConfigError(
+            f"{where}: {size:,} bytes, above the budget of {budget:,} MB for a "
+            "config (refused before parsing; an experiment config is a few "
+            f"kilobytes; set {ENV['max_config_mb']} to raise it)"
+        )
 
 
 def save_config(config: ExperimentConfig, path) -> None:
