@@ -229,13 +229,12 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     UntrustedPlugins
         When the config names plug-in code not chosen here.
     """
-    import json
     from dataclasses import replace
     from pathlib import Path
 
     from ...errors import ConfigError
     from ..config import load_config
-    from ..io import EXACT_FLOATS
+    from ..io import read_results
     from .trust import check_config_trusted
 
     folder = Path(folder)
@@ -251,15 +250,15 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
         env = folder / "environment.json"
         recorded = None
         if env.is_file():
-            recorded = json.loads(env.read_text(encoding="utf-8")).get("fit_kernels")
+            recorded = _json(env).get("fit_kernels")
             recorded = "+".join(recorded) if recorded else None
-        table = pd.read_csv(results, **EXACT_FLOATS)
+        table = read_results(results)
         check_config_trusted(config_path, trust=trust_plugins, command="mlfs verify")
         return StoredExperiment(load_config(config_path), table, recorded)
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
         raise ConfigError(f"{folder} has neither config.toml nor a study's meta.json")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta = _json(meta_path)
     config_file = _find_upwards(folder, meta.get("config", ""))
     if config_file is None:
         raise ConfigError(f"{meta_path}: its config {meta.get('config')!r} not found")
@@ -272,9 +271,29 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     results = folder / "results.csv.gz"
     if not results.is_file():
         raise ConfigError(f"results.csv.gz not found in {folder}")
-    table = pd.read_csv(results, **EXACT_FLOATS)
+    table = read_results(results)
     recorded = (meta.get("blas") or {}).get("kernel")
     return StoredExperiment(replace(config, datasets=tuple(specs)), table, recorded)
+
+
+def _json(path) -> dict:
+    """The JSON object in ``path``; a ConfigError naming the file and line if
+    it is not one."""
+    import json
+
+    from ...errors import ConfigError
+
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path}, line {exc.lineno}: not valid JSON ({exc.msg})"
+        ) from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: expected a JSON object, got {type(value).__name__}")
+    return value
 
 
 def _find_upwards(folder, relative: str):
