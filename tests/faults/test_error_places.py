@@ -267,3 +267,24 @@ def test_malformed_run_files_name_themselves(tmp_path, helpers):
     _, err = proc.communicate(timeout=120)
     assert f"{tmp_path / 'environment.json'}, line 2: not valid JSON" in err
     assert "internal error" not in err
+
+
+def test_a_plugin_metric_error_names_the_fit(tmp_path, helpers):
+    """Check a plug-in metric's error names the dataset, fold and budget of the
+    fit it was scoring."""
+    plugin = tmp_path / "metricplug.py"
+    plugin.write_text(
+        "from mlfs_core.evaluation import register_metric\n\n\n"
+        "def bad(Y_true, Y_pred, scores=None):\n"
+        "    raise KeyError('nope')\n\n\n"
+        "register_metric('bad_metric', bad, higher_is_better=True)\n"
+    )
+    config = tmp_path / "metric.toml"
+    config.write_text(helpers.FAST_CONFIG.replace('"hamming_loss"', '"bad_metric"'))
+    proc = helpers.mlfs(
+        "--plugin", plugin, "experiment", config, "--out", tmp_path / "out"
+    )
+    _, err = proc.communicate(timeout=300)
+    last = err.strip().splitlines()[-1]
+    assert "metric 'bad_metric' (metricplug.py:5) raised KeyError: 'nope'" in last
+    assert "(on dataset 'sample', fold 0, repeat 0, budget " in last

@@ -159,6 +159,7 @@ def run_fit(
     metrics: tuple[str, ...],
     drop_constant: bool,
     scaling: str = "none",
+    place: str = "",
 ) -> dict:
     """Train the classifier on the selected columns and score the test part.
 
@@ -172,7 +173,8 @@ def run_fit(
     ``max_n_iter``.
     Native thread pools (OpenMP, BLAS) are limited to one thread: the runner
     parallelises over tasks, and nested threads made small neighbour searches
-    up to 30x slower on a busy machine.
+    up to 30x slower on a busy machine. ``place`` (dataset, fold, repeat,
+    budget) is added to the message of a user classifier's or metric's error.
 
     Returns
     -------
@@ -181,10 +183,20 @@ def run_fit(
         ``metric_seconds``, ``n_fitted``, ``n_not_converged``, ``max_n_iter``.
     """
     X_train, X_test = scale_pair(X_train, X_test, scaling)
-    with threadpool_limits(limits=1):
-        return _fit_and_score(
-            X_train, Y_train, X_test, Y_test, classifier, seed, metrics, drop_constant
-        )
+    try:
+        with threadpool_limits(limits=1):
+            return _fit_and_score(
+                X_train,
+                Y_train,
+                X_test,
+                Y_test,
+                classifier,
+                seed,
+                metrics,
+                drop_constant,
+            )
+    except UserCodeError as exc:
+        raise exc.located(place) from exc
 
 
 def as_classifier_input(X) -> sp.csr_matrix:
