@@ -236,9 +236,9 @@ def _parse_indices(cell, *, name: str, row: int) -> np.ndarray:
 
 
 def _file_name(path) -> str:
-    """The file's path for messages; ``<stream>`` for an unnamed file object."""
+    """The file's name for messages; ``<stream>`` for an unnamed file object."""
     if isinstance(path, (str, os.PathLike)):
-        return os.fspath(path)
+        return Path(path).name
     return Path(str(getattr(path, "name", "<stream>"))).name
 
 

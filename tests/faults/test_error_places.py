@@ -193,7 +193,7 @@ def test_a_row_with_extra_fields_names_the_file_and_line(tmp_path):
     with pytest.raises(MLFSError) as info:
         read_results(path)
     text = str(info.value)
-    assert text.startswith(f"{path}, line 24: 8 fields where the header row has 6")
+    assert text.startswith("results.csv, line 24: 8 fields where the header row has 6")
     assert "Error tokenizing" not in text and "C error" not in text
 
 
