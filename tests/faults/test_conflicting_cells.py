@@ -192,3 +192,24 @@ def test_the_similarity_page_names_a_ranking_given_twice():
         and "(dataset='d2', method='B', fold=1, repeat=0)" in e
         for e in errors
     ), errors
+
+
+def test_similarity_matrix_refuses_a_ranking_given_twice():
+    """Check similarity_matrix keeps an exact repeat once (the same matrix) and
+    refuses two different rankings of one (dataset, method, fold, repeat)."""
+    from mlfs_core.analysis import similarity_matrix
+    from mlfs_core.evaluation.io import read_selections
+
+    table = read_selections(io_bytes(_selections()))
+    once = similarity_matrix(table, budget=5)
+    twice = similarity_matrix(pd.concat([table, table.iloc[:4]]), budget=5)
+    pd.testing.assert_frame_equal(once, twice)
+    with pytest.raises(ConflictingCellsError) as info:
+        similarity_matrix(read_selections(io_bytes(_selections(True))), budget=5)
+    assert info.value.cells == [("d2", "B", 1, 0)]
+
+
+def io_bytes(data: bytes):
+    import io
+
+    return io.BytesIO(data)
