@@ -3,6 +3,7 @@ per-dataset means."""
 
 import streamlit as st
 
+from mlfs_core.evaluation.io import escape_csv_text
 from mlfs_core.plots import figure_from_dict, highlight_figure
 from mlfs_core.selectors import reference_methods
 from ui import cached, links, presentation, tables, widgets
@@ -113,7 +114,7 @@ with st.spinner("Averaging over folds and drawing the curves ..."):
     )
     st.download_button(
         "Download the table (CSV)",
-        means.to_csv(),
+        escape_csv_text(means.reset_index()).to_csv(index=False),
         file_name=f"means_{metric}.csv",
         mime="text/csv",
         key="means_csv",

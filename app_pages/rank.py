@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from mlfs_core.evaluation.io import escape_csv_text
 from mlfs_core.plots import feature_score_bar, precision_at_k_curve
 from mlfs_core.selectors.tables import topk_side_by_side
 from ui import cached, links, presentation, widgets
@@ -81,7 +82,7 @@ with st.spinner("Ranking the features ..."):
             if full is not None:
                 st.download_button(
                     "Download the full ranking (CSV)",
-                    full.to_csv(index=False),
+                    escape_csv_text(full).to_csv(index=False),
                     file_name=f"ranking_{method}.csv",
                     mime="text/csv",
                     key="rank_csv",

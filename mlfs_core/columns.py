@@ -6,6 +6,8 @@ This is a public module: use these names instead of string literals, e.g.
 
 DATASET = "dataset"
 PROTOCOL = "protocol"
+CLASSIFIER = "classifier"  # optional: a table combining runs of several classifiers
+EVALUATION = "evaluation"  # optional: ... of several evaluation settings
 METHOD = "method"
 BUDGET = "budget"  # number of selected features (int)
 BUDGET_PCT = "budget_pct"  # percentage of features when the budget was given as one
@@ -32,6 +34,8 @@ PRECISION = "precision"
 __all__ = [
     "DATASET",
     "PROTOCOL",
+    "CLASSIFIER",
+    "EVALUATION",
     "METHOD",
     "BUDGET",
     "BUDGET_PCT",

@@ -43,6 +43,33 @@ class IncompleteTableError(MLFSError):
         self.cells = list(cells)
 
 
+class ConflictingCellsError(MLFSError):
+    """A results table holds one cell twice with different values.
+
+    Raised by :func:`~mlfs_core.analysis.select` when two rows share every
+    identity column (dataset, protocol, method, budget, fold, repeat, metric,
+    ...) but not their value; the message names the first cells and how many
+    there are, and ``duplicates="mean"`` averages each cell instead.
+
+    Attributes
+    ----------
+    cells : list of tuple
+        The conflicting cells, as tuples of their identity columns' values.
+    """
+
+    def __init__(self, message: str, cells=()):
+        super().__init__(message)
+        self.cells = list(cells)
+
+
+class MixedTableError(MLFSError):
+    """A results table mixes protocols, classifiers or evaluation settings.
+
+    Raised by :func:`~mlfs_core.analysis.select` unless ``mix="allow"``; the
+    message names the column and its values.
+    """
+
+
 class DroppedBlocksWarning(UserWarning):
     """``missing="drop-blocks"`` left incomplete blocks out of an analysis; the
     message says how many of how many."""
@@ -60,7 +87,8 @@ class UserCodeError(MLFSError):
 
     The message names what raised, where, and the original exception:
     ``method 'MLFisher' (hplug.py:12) raised ZeroDivisionError: division by
-    zero``. The same message comes back from worker processes (joblib, Dask):
+    zero (on dataset 'emotions', fold 0, repeat 0)`` (the place where the
+    runner knows it). The same message comes back from worker processes (joblib, Dask):
     the error pickles with its text, and :attr:`details` holds the original
     traceback (what ``mlfs --debug`` and ``MLFS_DEBUG=1`` print).
 
@@ -75,6 +103,9 @@ class UserCodeError(MLFSError):
         The original exception's type name and message.
     details : str
         The original traceback, formatted.
+    place : str
+        The data it was called on (``dataset 'emotions', fold 0, repeat 0``),
+        "" where unknown.
     """
 
     def __init__(
@@ -85,6 +116,7 @@ class UserCodeError(MLFSError):
         error_type: str,
         error_message: str,
         details: str = "",
+        place: str = "",
     ):
         self.kind = kind
         self.name = name
@@ -92,9 +124,18 @@ class UserCodeError(MLFSError):
         self.error_type = error_type
         self.error_message = error_message
         self.details = details
+        self.place = place
         at = f" ({where})" if where else ""
         said = f": {error_message}" if error_message else ""
-        super().__init__(f"{kind} {name!r}{at} raised {error_type}{said}")
+        on = f" (on {place})" if place else ""
+        super().__init__(f"{kind} {name!r}{at} raised {error_type}{said}{on}")
+
+    def located(self, place: str) -> UserCodeError:
+        """The same error, said to have happened on ``place`` (e.g. ``dataset
+        'emotions', fold 0, repeat 0``); unchanged if it already names one."""
+        if self.place or not place:
+            return self
+        return type(self)(*self.__reduce__()[1][:-1], place)
 
     def __reduce__(self):
         args = (
@@ -104,6 +145,7 @@ class UserCodeError(MLFSError):
             self.error_type,
             self.error_message,
             self.details,
+            self.place,
         )
         return (type(self), args)
 

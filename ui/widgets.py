@@ -14,6 +14,7 @@ import streamlit as st
 
 import mlfs_core
 from mlfs_core.columns import BUDGET, BUDGET_PCT, METHOD, METRIC
+from mlfs_core.evaluation.io import escape_csv_text
 from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.options import Option
 from mlfs_core.plots import for_projector, png_export_available, to_png_bytes
@@ -188,7 +189,7 @@ def _png_callable(fig: go.Figure) -> Callable[[], bytes]:
 
 
 def _csv_callable(data: pd.DataFrame) -> Callable[[], str]:
-    return lambda: data.to_csv(index=False)
+    return lambda: escape_csv_text(data).to_csv(index=False)
 
 
 def styled(fig: go.Figure, *, main: bool = False) -> go.Figure:

@@ -6,6 +6,7 @@ import pandas as pd
 
 from ..columns import DATASET, MEAN, METHOD, METRIC, STD, VALUE
 from ._blocks import budget_column
+from ._cells import check_cells, check_options, check_settings
 from .ranks import per_budget
 from .selection import Selection
 
@@ -65,7 +66,13 @@ def _curves(table: pd.DataFrame, by: str) -> pd.DataFrame:
     return out.reset_index()
 
 
-def dataset_means(results: pd.DataFrame, *, metric: str | None = None) -> pd.DataFrame:
+def dataset_means(
+    results: pd.DataFrame,
+    *,
+    metric: str | None = None,
+    duplicates: str = "refuse",
+    mix: str = "refuse",
+) -> pd.DataFrame:
     """Per (dataset, method, metric): the mean over budgets of the fold means.
 
     The mean of a metric over every budget (e.g. k = 1..50 selected
@@ -78,6 +85,14 @@ def dataset_means(results: pd.DataFrame, *, metric: str | None = None) -> pd.Dat
         The runner's tidy results table (every metric in it, or ``metric``).
     metric : str, optional
         Keep only this metric (default all).
+    duplicates : {"refuse", "mean"}, default="refuse"
+        A cell holding different values in several rows is refused
+        (:class:`~mlfs_core.errors.ConflictingCellsError`) or averaged, as in
+        :func:`~mlfs_core.analysis.select`.
+    mix : {"refuse", "allow"}, default="refuse"
+        A table mixing protocols, classifiers or evaluation settings is
+        refused (:class:`~mlfs_core.errors.MixedTableError`) or allowed, as
+        in :func:`~mlfs_core.analysis.select`.
 
     Returns
     -------
@@ -85,7 +100,10 @@ def dataset_means(results: pd.DataFrame, *, metric: str | None = None) -> pd.Dat
         Columns ``dataset, method, metric, mean, std, n_budgets`` where std is
         the population std of the per-budget means.
     """
+    check_options(duplicates, mix, "dataset_means")
     table = results if metric is None else results[results[METRIC] == metric]
+    check_settings(table, mix, "dataset_means")
+    table = check_cells(table, duplicates, "dataset_means")
     curves = _curves(table, budget_column(results))
     grouped = curves.groupby([DATASET, METHOD, METRIC], sort=True)[MEAN]
     out = pd.DataFrame(

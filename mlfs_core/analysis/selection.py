@@ -31,6 +31,7 @@ from ._blocks import (
     plain,
     preview,
 )
+from ._cells import check_cells, check_options, check_settings
 
 OVER_BUDGETS = ("mean",)
 """The accepted values of ``over_budgets``."""
@@ -178,6 +179,8 @@ def select(
     by: Sequence[str] = (),
     reference_methods: Sequence[str] | None = None,
     missing: str = "refuse",
+    duplicates: str = "refuse",
+    mix: str = "refuse",
 ) -> Selection:
     """Narrow a results table to the block an analysis works on.
 
@@ -224,6 +227,23 @@ def select(
         (:class:`~mlfs_core.errors.DroppedBlocksWarning`); ``"keep"`` checks
         nothing, for summaries that rank nothing (the rank-based analyses
         refuse such a selection).
+    duplicates : {"refuse", "mean"}, default="refuse"
+        Two rows of one cell (the same dataset, protocol, method, budget,
+        fold, repeat and metric, and ``by`` values, of those columns the
+        table has) with different values refuse the table:
+        :class:`~mlfs_core.errors.ConflictingCellsError` names the first
+        cells and how many there are. ``"mean"`` averages each such cell's
+        values into one row first. Rows repeating a cell with the same value
+        are kept once either way (a table appended to itself counts each
+        fold once). A table with neither a ``fold`` nor a ``repeat`` column
+        is not checked: its rows per (dataset, method) are unlabelled
+        repetitions.
+    mix : {"refuse", "allow"}, default="refuse"
+        A table whose ``protocol`` (or ``classifier``, ``evaluation``:
+        columns a table combining several runs may carry) column holds
+        several values is refused with
+        :class:`~mlfs_core.errors.MixedTableError`; ``"allow"`` ranks
+        values of different settings together (each remains its own cell).
 
     Returns
     -------
@@ -237,6 +257,11 @@ def select(
         table, the direction is unknown or contradicts the registry.
     IncompleteTableError
         With ``missing="refuse"``, if a block misses a method's value.
+    ConflictingCellsError
+        With ``duplicates="refuse"``, if a cell holds different values.
+    MixedTableError
+        With ``mix="refuse"``, if the table mixes protocols, classifiers or
+        evaluation settings.
 
     Examples
     --------
@@ -250,8 +275,11 @@ def select(
 by=(), budget=None, over_budgets=None, missing='refuse', rows=4)
     """
     check_missing(missing, "select")
+    check_options(duplicates, mix, "select")
     _check_columns(results, over_budgets, budget, by)
     table, metric = _one_metric(results, metric)
+    check_settings(table, mix, "select")
+    table = check_cells(table, duplicates, "select", by)
     made = {
         "higher_is_better": _direction(metric, higher_is_better, missing != "keep"),
         "metric": metric,

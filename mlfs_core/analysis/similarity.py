@@ -11,6 +11,7 @@ import pandas as pd
 from .._validation import budget_from_percent
 from ..columns import DATASET, FEATURES, FOLD, METHOD, N_FEATURES, REPEAT
 from ._blocks import all_features_references
+from ._cells import check_rankings
 
 
 def kuncheva_index(a, b, n_features: int) -> float:
@@ -108,9 +109,13 @@ def similarity_matrix(
     -----
     For each (dataset, fold) the index is computed for every pair of methods
     on their top-k subsets; the matrix entry is the mean over all (dataset,
-    fold) pairs in which both methods appear.
+    fold) pairs in which both methods appear. A ranking (dataset, method,
+    fold, repeat) given twice with the same features counts once; with
+    different features the table is refused
+    (:class:`~mlfs_core.errors.ConflictingCellsError` names the rankings).
     """
     table = selections[~selections[METHOD].isin(all_features_references(exclude))]
+    table = check_rankings(table, "similarity_matrix")
     pairs = _pairwise(table, budget, budget_pct, repeat, methods)
     if pairs.empty:
         return pd.DataFrame(dtype=float)

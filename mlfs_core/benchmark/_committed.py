@@ -69,7 +69,10 @@ def _needed(plan, fit_indices) -> pd.DataFrame:
 
 
 def _read_committed(folder: Path) -> pd.DataFrame:
-    return pd.read_csv(folder / "results.csv.gz")
+    """The committed results, read as any results table (bounded, exact)."""
+    from ..evaluation.io import read_results
+
+    return read_results(folder / "results.csv.gz")
 
 
 def committed_rows(folder: Path, plan, fit_indices) -> pd.DataFrame:

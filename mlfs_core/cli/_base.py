@@ -129,7 +129,14 @@ def load_cli_plugins(args: argparse.Namespace) -> None:
 
 
 def write_csv(df, out: str | None) -> None:
-    """Write ``df`` as CSV to the file ``out``, or to stdout when ``out`` is None."""
+    """Write ``df`` as CSV to the file ``out``, or to stdout when ``out`` is None.
+
+    Text cells a spreadsheet would evaluate (``=cmd|...``) are escaped
+    (:func:`mlfs_core.evaluation.io.escape_csv_text`).
+    """
+    from ..evaluation.io import escape_csv_text
+
+    df = escape_csv_text(df)
     if out:
         df.to_csv(out, index=False)
     else:

@@ -183,6 +183,7 @@ def _warn_about_data(ds, args, presence: list[str]) -> None:
 
 def rank_command(args: argparse.Namespace) -> int:
     """Run ``mlfs rank``: position, feature_index, feature_name, score."""
+    from ..errors import UserCodeError
     from ..evaluation.config import MethodConfig
     from ..evaluation.dense import presence_methods
     from ..selectors.api import compute_ranking
@@ -191,14 +192,17 @@ def rank_command(args: argparse.Namespace) -> int:
     params = _rank_params(args)
     ds = _load(args)
     _warn_about_data(ds, args, presence_methods([MethodConfig(args.method, params)]))
-    r = compute_ranking(
-        ds.X,
-        ds.Y,
-        args.method,
-        k=args.k,
-        random_state=args.seed,
-        **params,
-    )
+    try:
+        r = compute_ranking(
+            ds.X,
+            ds.Y,
+            args.method,
+            k=args.k,
+            random_state=args.seed,
+            **params,
+        )
+    except UserCodeError as exc:  # name the data too (every row: no folds here)
+        raise exc.located(f"dataset {ds.name!r}, every row") from exc
     df = ranking_frame(r, ds.feature_names).rename(columns={FEATURE: "feature_name"})
     write_csv(df, args.out)
     return 0

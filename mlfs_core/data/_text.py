@@ -133,7 +133,8 @@ def split_quoted(text: str, sep: str = ",") -> list[str]:
     """Split ``text`` on ``sep`` outside quotes, unquote and strip each part.
 
     Quotes are ``'`` or ``"``; inside them a backslash escapes the next character
-    (so ``'Swainson\\'s Thrush'`` reads as ``Swainson's Thrush``, as Weka reads it).
+    (so ``'Swainson\\'s Thrush'`` reads as ``Swainson's Thrush``, as Weka reads it),
+    and ``\\t``, ``\\n``, ``\\r`` stand for a tab, a newline, a carriage return.
 
     Raises
     ------
@@ -187,12 +188,25 @@ def read_token(text: str, pos: int, stop: str = "") -> tuple[str, int]:
     return text[pos:end], end
 
 
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}
+"""Weka's backslash escapes that stand for a control character (``\\t`` is a
+tab); any other escaped character stands for itself (``\\'`` is a quote)."""
+
+
 def _read_quoted(text: str, pos: int) -> tuple[str, int]:
+    """The quoted token at ``pos``: backslash escapes as Weka reads them
+    (:data:`_ESCAPES`: ``'a\\tb'`` holds a tab), and the end.
+
+    Examples
+    --------
+    >>> _read_quoted(r"'a\\tb\\'c' x", 0) == ("a" + chr(9) + "b'c", 9)
+    True
+    """
     quote, out, i, n = text[pos], [], pos + 1, len(text)
     while i < n:
         char = text[i]
         if char == "\\" and i + 1 < n:
-            out.append(text[i + 1])
+            out.append(_ESCAPES.get(text[i + 1], text[i + 1]))
             i += 2
             continue
         if char == quote:

@@ -10,6 +10,7 @@ Label values must be 0 or 1. Every other column is a numeric feature; empty cell
 from __future__ import annotations
 
 import csv
+import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -17,6 +18,7 @@ import scipy.sparse as sp
 from ..errors import DatasetError
 from ._encode import choose_labels
 from ._text import Source, open_lines, source_name
+from .limits import check_names, current_limits, too_many
 
 # Rows converted at once: bounds the Python strings alive to one chunk.
 _CHUNK_CELLS = 1 << 18
@@ -33,7 +35,11 @@ def read_csv(
 
     Rows are parsed by :mod:`csv` and converted to numbers in chunks of about
     ``2**18`` cells, each chunk's features going straight into a sparse
-    block, so only one chunk of cell strings is ever alive.
+    block, so only one chunk of cell strings is ever alive. The header's
+    columns are counted first (:func:`count_csv_columns`, a byte scan of the
+    first line) against the attribute budget
+    (:data:`~mlfs_core.data.limits.Limits.max_attributes`), the rows against
+    ``max_instances`` as they are read, the names against ``max_name_chars``.
 
     Examples
     --------
@@ -43,6 +49,12 @@ def read_csv(
     """
     where = source_name(source)
     spec = {"labels": labels, "label_count": label_count, "label_prefix": label_prefix}
+    limits = current_limits()
+    if isinstance(source, (str, os.PathLike, bytes)):  # before the header is split
+        n = count_csv_columns(source)
+        if n > limits.max_attributes:
+            raise DatasetError(too_many("columns", n, limits.max_attributes, where))
+    spec["limits"] = limits
     with open_lines(source) as text:
         reader = csv.reader(text, strict=True)
         try:
@@ -58,8 +70,16 @@ class _Header:
     """Column names and which columns are labels."""
 
     def __init__(self, names: list[str], where: str, line: int, spec: dict) -> None:
+        spec = dict(spec)
+        limits = spec.pop("limits")
+        if len(names) > limits.max_attributes:
+            raise DatasetError(
+                too_many("columns", len(names), limits.max_attributes, where)
+            )
+        check_names(names, "column", f"{where}, line {line}", limits)
         _check_header(names, where, line)
         self.names = names
+        self.max_rows = limits.max_instances
         self.label_idx = choose_labels(names, where, **spec)
         if self.label_idx.size == len(names):
             raise DatasetError(f"{where}: zero features: every column is a label")
@@ -87,7 +107,7 @@ class _Block:
 
 
 def _read_blocks(reader, where: str, spec: dict) -> tuple[_Header, list[_Block]]:
-    header, blocks, rows, lines = None, [], [], []
+    header, blocks, rows, lines, n_rows = None, [], [], [], 0
     for row in reader:
         if not row or all(not cell.strip() for cell in row):
             continue
@@ -104,6 +124,13 @@ def _read_blocks(reader, where: str, spec: dict) -> tuple[_Header, list[_Block]]
             )
         rows.append(row)
         lines.append(reader.line_num)
+        n_rows += 1
+        if n_rows > header.max_rows:
+            raise DatasetError(
+                f"{where}, line {reader.line_num}: more than {header.max_rows:,} "
+                "rows, above the budget (refused while reading; set "
+                "MLFS_MAX_INSTANCES to raise it)"
+            )
         if len(rows) == chunk_rows:
             blocks.append(_Block(rows, lines, header, where))
             rows, lines = [], []
@@ -114,6 +141,42 @@ def _read_blocks(reader, where: str, spec: dict) -> tuple[_Header, list[_Block]]
     if not blocks:
         raise DatasetError(f"{where}: no data rows after the header")
     return header, blocks
+
+
+def count_csv_columns(source) -> int:
+    """Columns of a CSV file's first non-blank line, by a byte scan.
+
+    The delimiters of the line plus one, counted one block at a time without
+    splitting the line (a comma inside a quoted name counts too: an upper
+    bound). ``source`` is a path or bytes.
+
+    Examples
+    --------
+    >>> count_csv_columns(b"\\n a,b,c\\n1,2,3\\n")
+    3
+    """
+    if isinstance(source, bytes):
+        blocks = iter([source])
+        handle = None
+    else:
+        handle = open(source, "rb")  # noqa: SIM115 (closed below)
+        blocks = iter(lambda: handle.read(1 << 22), b"")
+    try:
+        commas, started = 0, False
+        for block in blocks:
+            if not started:  # skip blank lines before the header
+                stripped = block.lstrip(b" \t\r\n")
+                if not stripped:
+                    continue
+                block, started = stripped, True
+            end = block.find(b"\n")
+            commas += block.count(b",", 0, end if end >= 0 else len(block))
+            if end >= 0:
+                return commas + 1
+        return commas + 1 if started else 0
+    finally:
+        if handle is not None:
+            handle.close()
 
 
 def _check_header(header: list[str], where: str, line: int) -> None:

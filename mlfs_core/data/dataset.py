@@ -64,6 +64,7 @@ class Dataset:
         self.Y.flags.writeable = False
         self.feature_names = [str(n) for n in self.feature_names]
         self.label_names = [str(n) for n in self.label_names]
+        self._check_names()
         n_samples, n_features = self.X.shape
         if self.Y.shape[0] != n_samples:
             raise DatasetError(f"X has {n_samples} rows but Y has {self.Y.shape[0]}")
@@ -84,6 +85,15 @@ class Dataset:
                 raise DatasetError(
                     "split must hold one 0 (train) or 1 (test) per sample"
                 )
+
+    def _check_names(self) -> None:
+        """Every name within the name budget (:mod:`mlfs_core.data.limits`)."""
+        from .limits import check_names, current_limits
+
+        limits, where = current_limits(), self.source or "dataset"
+        check_names([str(self.name)], "dataset", where, limits)
+        check_names(self.feature_names, "feature", where, limits)
+        check_names(self.label_names, "label", where, limits)
 
     @property
     def n_samples(self) -> int:

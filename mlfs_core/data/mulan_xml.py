@@ -35,7 +35,9 @@ def read_label_names(source: Source) -> list[str]:
     ------
     DatasetError
         Malformed XML, no ``label`` element, a label without a name, or a name
-        listed twice.
+        listed twice; more ``<label`` tags than the label budget
+        (:func:`count_label_tags`, counted before the XML is parsed) or a name
+        above the name budget (:mod:`mlfs_core.data.limits`).
 
     Examples
     --------
@@ -45,8 +47,15 @@ def read_label_names(source: Source) -> list[str]:
     ['a', 'b']
     """
     where = source_name(source)
+    data = read_bytes(source)
+    from .limits import check_names, current_limits, too_many
+
+    limits = current_limits()
+    declared = count_label_tags(data)
+    if declared > limits.max_labels:  # before the tree (~500 bytes per element)
+        raise DatasetError(too_many("labels", declared, limits.max_labels, where))
     try:
-        root = SafeET.fromstring(read_bytes(source))
+        root = SafeET.fromstring(data)
     except SafeET.ParseError as exc:
         raise DatasetError(f"{where}: malformed XML: {exc}") from None
     except DefusedXmlException:
@@ -64,12 +73,25 @@ def read_label_names(source: Source) -> list[str]:
         names.append(name)
     if not names:
         raise DatasetError(f"{where}: no <label> elements")
-    from .limits import current_limits, too_many
-
-    budget = current_limits().max_labels
-    if len(names) > budget:
-        raise DatasetError(too_many("labels", len(names), budget, where))
+    if len(names) > limits.max_labels:
+        raise DatasetError(too_many("labels", len(names), limits.max_labels, where))
+    check_names(names, "label", where, limits)
     repeated = sorted(n for n, count in Counter(names).items() if count > 1)
     if repeated:
         raise DatasetError(f"{where}: label {repeated[0]!r} is listed twice")
     return names
+
+
+def count_label_tags(data: bytes) -> int:
+    """How many ``<label`` start tags (with or without a namespace prefix) ``data``
+    holds: a byte count, before any parsing.
+
+    Examples
+    --------
+    >>> count_label_tags(b'<labels><label name="a"/><m:label name="b"/></labels>')
+    2
+    """
+    plain = data.count(b"<label ") + data.count(b"<label>") + data.count(b"<label/")
+    plain += data.count(b"<label\t") + data.count(b"<label\n")
+    prefixed = data.count(b":label ") + data.count(b":label/") + data.count(b":label>")
+    return plain + prefixed

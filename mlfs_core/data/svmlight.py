@@ -4,7 +4,10 @@ Labels are non-negative integers (an empty label set is a line starting with a
 feature or with whitespace); q is ``n_labels`` when given, else the largest label +
 1. Feature indices are zero-based when the smallest index in the file is 0, else
 one-based (scikit-learn's ``zero_based="auto"``); M is the largest index + 1.
-``qid`` tokens are not supported. Values must be finite numbers.
+``qid`` tokens are not supported. Values must be finite numbers. The file's
+discovered size (rows, values, its largest feature or label index) is checked
+line by line against :mod:`mlfs_core.data.limits`' budgets, before the matrix
+is built.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import scipy.sparse as sp
 
 from ..errors import DatasetError
 from ._text import Source, open_lines, source_name
+from .limits import current_limits, too_many
 
 
 def read_svmlight(
@@ -28,13 +32,18 @@ def read_svmlight(
     ([[1.5, 0.0, 2.0], [0.0, 1.0, 0.0]], [[1, 0, 1], [0, 1, 0]])
     """
     where = source_name(source)
+    limits = current_limits()
     label_sets, cols, vals, lens = [], [], [], []
+    widest = 0
     with open_lines(source) as lines:
         for number, raw in enumerate(lines, start=1):
             line = raw.split("#", 1)[0]
             if not line.strip():
                 continue
             row_labels, row_cols, row_vals = _parse_line(line, where, number)
+            widest = max(widest, max(row_cols, default=0), *row_labels, 0)
+            n = len(cols) + len(row_cols)
+            _check_size(len(lens) + 1, n, widest, limits, where, number)
             label_sets.append(row_labels)
             cols.extend(row_cols)
             vals.extend(row_vals)
@@ -42,6 +51,22 @@ def read_svmlight(
     if not lens:
         raise DatasetError(f"{where}: the file has no data lines")
     return _build_X(cols, vals, lens, where), _build_Y(label_sets, n_labels, where)
+
+
+def _check_size(rows: int, values: int, widest: int, limits, where="", line=0):
+    """Refuse a file whose discovered size passes a budget (while it streams)."""
+    for count, limit, what, var in (
+        (rows, limits.max_instances, "{:,} rows", "MLFS_MAX_INSTANCES"),
+        (values, limits.max_cells, "{:,} values", "MLFS_MAX_CELLS"),
+        (widest, limits.max_attributes, "feature or label index {:,}", ""),
+    ):
+        if count > limit:
+            var = var or "MLFS_MAX_ATTRIBUTES"
+            raise DatasetError(
+                f"{where}, line {line}: {what.format(count)}, above the budget of "
+                f"{limit:,} (refused while reading, before the matrix is built; "
+                f"set {var} to raise it)"
+            )
 
 
 def _parse_line(line: str, where: str, number: int):
@@ -112,8 +137,9 @@ def _build_Y(
         )
     if largest >= q:
         raise DatasetError(f"{where}: label {largest} out of range for {q} labels")
-    if q > 1_000_000:
-        raise DatasetError(f"{where}: {q} labels is implausibly many")
+    budget = current_limits().max_labels
+    if q > budget:
+        raise DatasetError(too_many("labels", q, budget, where))
     rows = np.repeat(np.arange(len(label_sets)), [len(s) for s in label_sets])
     Y = np.zeros((len(label_sets), q), dtype=np.int8)
     Y[rows, np.concatenate([np.asarray(s, dtype=np.int64) for s in label_sets])] = 1

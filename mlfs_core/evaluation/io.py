@@ -1,6 +1,8 @@
 """Readers of the experiment output tables ``results.csv`` and ``selections.csv``.
 
-They read what :func:`mlfs_core.evaluation.outputs.write_run_files` writes,
+They read what :func:`mlfs_core.evaluation.outputs.write_run_files` writes
+(text cells escaped against spreadsheet formulas by :func:`escape_csv_text`,
+undone here by :func:`unescape_csv_text`),
 the studies' compact tables (gzip-compressed, by the ``.gz`` extension) and
 uploaded files of the same layout, and raise
 :class:`~mlfs_core.errors.MLFSError` naming the file and what is wrong with
@@ -29,13 +31,17 @@ SELECTIONS_REQUIRED = (DATASET, METHOD, FEATURES)
 """Columns every selections table needs."""
 
 
-def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
+def read_results(path: str | os.PathLike | IO, *, limits=None) -> pd.DataFrame:
     """Read a tidy results table (one row per dataset, method, budget, fold, metric).
 
     Parameters
     ----------
     path : str, path-like or file object
         A CSV file; a path ending in ``.gz`` is read as gzip.
+    limits : mlfs_core.data.limits.Limits, optional
+        The budgets (default :func:`~mlfs_core.data.limits.current_limits`):
+        more than ``max_text_mb`` megabytes of text, decompressed, are
+        refused while reading.
 
     Returns
     -------
@@ -46,9 +52,10 @@ def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
     Raises
     ------
     MLFSError
-        If the file cannot be read as CSV, lacks a required column (the
-        message names the file and every missing column) or its ``value``
-        column is not numeric.
+        If the file cannot be read as CSV (the message names the file and the
+        line: a row with extra fields, an unclosed quote), is above the text
+        budget, lacks a required column (the message names the file and every
+        missing column) or its ``value`` column is not numeric.
 
     Examples
     --------
@@ -62,7 +69,7 @@ def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
     mlfs_core.errors.MLFSError: <stream> lacks the column(s) metric, value, budget
     """
     name = _file_name(path)
-    table = _read_csv(path, name)
+    table = _read_csv(path, name, limits=limits)
     missing = [c for c in RESULTS_REQUIRED if c not in table.columns]
     if BUDGET not in table.columns and BUDGET_PCT not in table.columns:
         missing.append(BUDGET)
@@ -73,7 +80,7 @@ def read_results(path: str | os.PathLike | IO) -> pd.DataFrame:
     return table
 
 
-def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
+def read_selections(path: str | os.PathLike | IO, *, limits=None) -> pd.DataFrame:
     """Read a selections table whose ``features`` column holds ranked indices.
 
     Parameters
@@ -81,6 +88,8 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     path : str, path-like or file object
         A CSV file; a path ending in ``.gz`` is read as gzip. Each
         ``features`` cell holds space-separated feature indices, best first.
+    limits : mlfs_core.data.limits.Limits, optional
+        The budgets, as for :func:`read_results`.
 
     Returns
     -------
@@ -109,7 +118,8 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     # otherwise be ints, and a feature named "12" would become a number.
     # (features as Python strings: they are parsed next, and pandas 3's
     # Arrow-backed strings would cost a conversion of the whole column first)
-    table = _read_csv(path, name, dtype={FEATURES: object, FEATURE_NAMES: str})
+    types = {FEATURES: object, FEATURE_NAMES: str}
+    table = _read_csv(path, name, dtype=types, limits=limits)
     missing = [c for c in SELECTIONS_REQUIRED if c not in table.columns]
     if missing:
         raise MLFSError(f"{name} lacks the column(s) {', '.join(missing)}")
@@ -167,11 +177,49 @@ the C parser's default may be 1 ulp off (and ``mlfs verify`` compares values
 exactly); pandas 3 reads them exactly by default and deprecates the option."""
 
 
-def _read_csv(path, name: str, *, dtype: dict | None = None) -> pd.DataFrame:
+_FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_EOF_IN_STRING = re.compile(r"EOF inside string starting at row (\d+)")
+
+
+def _read_csv(
+    path, name: str, *, dtype: dict | None = None, limits=None
+) -> pd.DataFrame:
+    """``pd.read_csv`` through :func:`~mlfs_core.data.limits.bounded_stream`,
+    its errors turned into messages naming the file and line."""
+    from ..data.limits import bounded_stream
+
     try:
-        return pd.read_csv(path, dtype=dtype, **EXACT_FLOATS)
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise MLFSError(f"{name} is not a readable CSV file: {exc}") from None
+        with bounded_stream(path, name, limits) as stream:
+            table = pd.read_csv(stream, dtype=dtype, **EXACT_FLOATS)
+        return unescape_csv_text(table)
+    except MLFSError:
+        raise
+    except pd.errors.EmptyDataError:
+        raise MLFSError(
+            f"{name} is not a readable CSV file: it is empty (no header row)"
+        ) from None
+    except (OSError, ValueError, UnicodeDecodeError, EOFError) as exc:
+        raise MLFSError(_parse_message(name, exc)) from None
+
+
+def _parse_message(name: str, exc: Exception) -> str:
+    """What a pandas/gzip/decoding error means, naming the file and line."""
+    text = " ".join(str(exc).split())
+    fields = _FIELDS.search(text)
+    if fields:
+        expected, line, saw = fields.groups()
+        return (
+            f"{name}, line {line}: {saw} fields where the header row has "
+            f"{expected} (a comma in an unquoted value, or rows of another "
+            "table?)"
+        )
+    quote = _EOF_IN_STRING.search(text)
+    if quote:
+        line = int(quote.group(1)) + 1
+        return f"{name}, line {line}: a quoted value is never closed"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+    return f"{name} is not a readable CSV file: {text}"
 
 
 def _parse_indices(cell, *, name: str, row: int) -> np.ndarray:
@@ -192,3 +240,78 @@ def _file_name(path) -> str:
     if isinstance(path, (str, os.PathLike)):
         return Path(path).name
     return Path(str(getattr(path, "name", "<stream>"))).name
+
+
+FORMULA_START = "=+-@\t\r"
+"""First characters that make a spreadsheet read a CSV cell as a formula
+(OWASP, "CSV Injection")."""
+
+
+def escape_csv_text(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each text cell that a spreadsheet would run defused.
+
+    OWASP's rule for CSV injection: a text cell that starts with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``, so
+    a spreadsheet shows it as text instead of evaluating ``=cmd|...``. A
+    cell that starts with ``'`` gets one too, so :func:`unescape_csv_text`
+    (which the readers of :mod:`mlfs_core.evaluation.io` apply) gives every
+    name back exactly. Only text cells of text (object or string) columns
+    are touched (and column names: a pivot's header holds method names),
+    never numbers, nor text that reads as a number (``-1.5``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"f": ["=cmd|' /C calc'!A0", "-1.5", "a-b"], "v": [-1, 2, 3]})
+    >>> escape_csv_text(t)["f"].tolist()
+    ["'=cmd|' /C calc'!A0", '-1.5', 'a-b']
+    >>> unescape_csv_text(escape_csv_text(t)).equals(t)
+    True
+    """
+    return _replace_text(table, _formula_like, lambda v: "'" + v)
+
+
+def unescape_csv_text(table: pd.DataFrame) -> pd.DataFrame:
+    """The inverse of :func:`escape_csv_text`: one leading ``'`` off text cells
+    that start with it."""
+    return _replace_text(table, lambda v: v.startswith("'"), lambda v: v[1:])
+
+
+def _formula_like(text: str) -> bool:
+    if not text or text[0] not in FORMULA_START + "'":
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return True
+    return False  # a number written as text ("-1.5") stays as it is
+
+
+def _replace_text(table: pd.DataFrame, test, change) -> pd.DataFrame:
+    """``table`` with ``change(v)`` for each text cell ``v`` where ``test(v)``.
+
+    Each column's distinct values are tested once (a results table repeats a
+    few names over many rows); only object and string columns are looked at,
+    and the column names (a pivot's header holds method names).
+    """
+    out = None
+    names = [change(c) if isinstance(c, str) and test(c) else c for c in table.columns]
+    if names != list(table.columns):  # a pivot's header holds names too
+        out = table.set_axis(names, axis=1)
+    for position, column in enumerate(table.columns):
+        cells = table.iloc[:, position]
+        if not (cells.dtype == object or pd.api.types.is_string_dtype(cells.dtype)):
+            continue
+        try:
+            distinct = pd.unique(cells.to_numpy(dtype=object))
+        except TypeError:  # unhashable cells (arrays): not a text column
+            continue
+        changed = {
+            v: change(v)
+            for v in distinct
+            if isinstance(v, str) and test(v)  # ndarray cells are not text
+        }
+        if changed:
+            out = table.copy() if out is None else out
+            hit = cells.isin(list(changed))
+            out.isetitem(position, cells.mask(hit, cells[hit].map(changed)))
+    return table if out is None else out

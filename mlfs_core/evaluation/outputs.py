@@ -33,7 +33,7 @@ from .._validation import budget_from_percent
 from ..columns import DATASET, FEATURES, REPEAT, VALUE
 from ..errors import ConfigError, DiskFullError
 from .config import DatasetSpec, ExperimentConfig, config_to_toml, middle_budget
-from .io import FEATURE_NAMES
+from .io import FEATURE_NAMES, escape_csv_text
 from .runner import ExperimentResult
 from .runner.bounds import human
 from .runner.prepare import SAMPLE_NAME, resolve_path
@@ -76,6 +76,9 @@ GZIP = {"method": "gzip", "mtime": 0}
 def write_table(table: pd.DataFrame, path: str | Path, *, index: bool = False) -> Path:
     """Write ``table`` as CSV to ``path``; gzip it when the name ends in ``.gz``.
 
+    Text cells a spreadsheet would evaluate as a formula are escaped
+    (:func:`escape_csv_text`).
+
     Parameters
     ----------
     table : DataFrame
@@ -106,7 +109,7 @@ def write_table(table: pd.DataFrame, path: str | Path, *, index: bool = False) -
     """
     path = Path(path)
     compression = GZIP if path.suffix == ".gz" else None
-    table.to_csv(path, index=index, compression=compression)
+    escape_csv_text(table).to_csv(path, index=index, compression=compression)
     return path
 
 

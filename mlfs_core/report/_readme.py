@@ -235,7 +235,13 @@ def readme_markdown(
     >>> "| lower | mean - std" in text
     True
     """
-    title = f"experiment {result.config.name}" if result is not None else "experiment"
+    from ._summary import markdown_text
+
+    title = (
+        f"experiment {markdown_text(result.config.name)}"
+        if result is not None
+        else "experiment"
+    )
     lines = [
         f"# Output files of the {title}",
         "",

@@ -19,6 +19,36 @@ from ..evaluation.runner import ExperimentResult
 
 SUMMARY_FILE = "summary.md"
 
+_BREAKS = "\n\r\x0b\x0c\x85\u2028\u2029"
+_MARKDOWN = str.maketrans(
+    {
+        **{c: "\\" + c for c in "\\`[]<>|"},
+        "\n": "\\n",
+        "\r": "\\r",
+        **dict.fromkeys(_BREAKS[2:], " "),
+    }
+)
+
+
+def markdown_text(value) -> str:
+    """``value`` as Markdown text that reads as itself: inline, never markup.
+
+    A name comes from a user's config or data file: a newline in it would
+    start a new line of the summary (``# ...`` a heading, ``- ...`` a list
+    item), ``[``, ``<``, a backtick a link, HTML or code, ``|`` a new table
+    cell. So line breaks are written as the two characters ``\\n``
+    (``\\r``; other line separators as a space), and ``\\ ` [ ] < > |`` are
+    escaped with a backslash, which renders them as themselves. (``*`` and
+    ``_`` stay: at worst they emphasise part of a name, and metric names
+    such as ``micro_f1`` read as written.)
+
+    Examples
+    --------
+    >>> print(markdown_text("evil\\n# heading <b>x</b> | y"))
+    evil\\n# heading \\<b\\>x\\</b\\> \\| y
+    """
+    return str(value).translate(_MARKDOWN)
+
 
 def summary_metrics_of(
     results: pd.DataFrame, metrics: Sequence[str] | None
@@ -89,13 +119,14 @@ def summary_markdown(
     """
     res, cfg = result.results, result.config
     metrics = summary_metrics_of(res, metrics)
+    md = markdown_text
     lines = [
-        f"# Experiment {cfg.name}",
+        f"# Experiment {md(cfg.name)}",
         "",
-        f"- protocol {cfg.protocol.name}: split {cfg.protocol.split}, "
-        f"classifier {cfg.protocol.classifier.name}, seed {cfg.seed}",
-        f"- datasets: {', '.join(pd.unique(res[DATASET]))}",
-        f"- methods: {', '.join(m.display for m in cfg.methods)}",
+        f"- protocol {md(cfg.protocol.name)}: split {md(cfg.protocol.split)}, "
+        f"classifier {md(cfg.protocol.classifier.name)}, seed {cfg.seed}",
+        f"- datasets: {', '.join(map(md, pd.unique(res[DATASET])))}",
+        f"- methods: {', '.join(md(m.display) for m in cfg.methods)}",
         f"- {len(res)} result rows; selection time "
         f"{_seconds(result, 'selection'):.1f} s, classifier time "
         f"{_seconds(result, 'fit') + _seconds(result, 'predict'):.1f} s",
@@ -129,7 +160,7 @@ def _metric_section(metric: str, tables: dict[str, pd.DataFrame], several: bool)
     direction = "higher" if higher_is_better(metric) else "lower"
     lines = [
         "",
-        f"## Average rank by {metric} ({direction} is better; "
+        f"## Average rank by {markdown_text(metric)} ({direction} is better; "
         "rank 1 = best; * = best per budget)",
         "",
     ]
@@ -159,7 +190,8 @@ def _seconds(result: ExperimentResult, stage: str) -> float:
 
 
 def markdown_table(table: pd.DataFrame) -> str:
-    """A pipe table of ``table`` (floats with 4 significant digits).
+    """A pipe table of ``table`` (floats with 4 significant digits; text, the
+    column names too, escaped by :func:`markdown_text`).
 
     Examples
     --------
@@ -170,9 +202,9 @@ def markdown_table(table: pd.DataFrame) -> str:
     """
 
     def fmt(v) -> str:
-        return f"{v:.4g}" if isinstance(v, float) else str(v)
+        return f"{v:.4g}" if isinstance(v, float) else markdown_text(v)
 
-    header = "| " + " | ".join(map(str, table.columns)) + " |"
+    header = "| " + " | ".join(map(markdown_text, table.columns)) + " |"
     rule = "|" + "---|" * len(table.columns)
     rows = table.itertuples(index=False)
     body = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows]

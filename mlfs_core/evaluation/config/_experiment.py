@@ -108,7 +108,10 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     ConfigError
         Every problem in one message (each once): plug-ins that cannot be
         loaded, bad datasets or methods, the protocol's problems, a method's
-        unknown parameters or bad values, a bad seed.
+        unknown parameters or bad values, a bad seed, and, when there is any
+        of these, the method names the registry does not know (alone, an
+        unknown name is left to the runner: a plug-in may register it after
+        the config is made).
     """
     values = dict(given)
     problems: list[str] = []
@@ -127,7 +130,9 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
     labels = [m.display for m in methods]
     if len(set(labels)) != len(labels):
         problems.append(f"methods: names/labels must be unique, got {labels}")
-    grids = _grid_problems(methods, problems)
+    problems += _long_names(values["name"], methods, values["datasets"])
+    unknown: list[str] = []
+    grids = _method_problems(methods, problems, unknown)
     try:
         values["tuning"] = tuning_from(values["tuning"])
     except ConfigError as exc:
@@ -138,9 +143,27 @@ def experiment_fields(given: Mapping[str, Any]) -> dict[str, Any]:
         values.update(check_all(EXPERIMENT_OPTIONS, values))
     except ConfigError as exc:
         problems.append(str(exc))
-    if problems:
-        raise ConfigError("; ".join(dict.fromkeys(problems)))
+    if problems:  # the unknown methods too: one message names everything
+        raise ConfigError("; ".join(dict.fromkeys([*problems, *unknown])))
     return values
+
+
+def _long_names(name, methods, datasets) -> list[str]:
+    """The experiment's, methods' and datasets' names above the name budget
+    (``MLFS_MAX_NAME_CHARS``, :mod:`mlfs_core.data.limits`)."""
+    from ...data.limits import check_names, current_limits
+
+    limits, problems = current_limits(), []
+    for names, what, where in (
+        ([name], "experiment", "name"),
+        ([m.display for m in methods], "method", "methods"),
+        ([getattr(d, "name", None) for d in datasets], "dataset", "datasets"),
+    ):
+        try:
+            check_names(names, what, where, limits)
+        except ValueError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def _collect(items, coerce, problems: list[str]) -> tuple:
@@ -154,12 +177,14 @@ def _collect(items, coerce, problems: list[str]) -> tuple:
     return tuple(out)
 
 
-def _grid_problems(methods, problems: list[str]) -> bool:
+def _method_problems(methods, problems: list[str], unknown: list[str]) -> bool:
     """Append every unknown parameter and bad option value of every registered
-    method (each grid value checked); whether any method has a grid.
+    method (each grid value checked) to ``problems``; whether any method has a
+    grid.
 
-    A name the registry does not know is left to the runner (a plugin may
-    register it later); its message lists the known methods.
+    The message of a name the registry does not know (it lists the known
+    methods) goes to ``unknown``: it is reported with the config's other
+    problems, or left to the runner (a plugin may register it later).
     """
     from ...selectors._registry import get_method
 
@@ -167,12 +192,15 @@ def _grid_problems(methods, problems: list[str]) -> bool:
     for m in methods:
         try:
             spec = get_method(m.name)
+        except ConfigError as exc:
+            unknown.append(f"methods: {exc}")
+            continue
+        try:
             grids |= bool(grid_options(m, spec))
             for params in candidates(m, spec):
                 resolve(spec.options, params, owner=f"methods: {m.display!r}: ")
         except ConfigError as exc:
-            if "unknown method" not in str(exc):
-                problems.append(str(exc))
+            problems.append(str(exc))
     return grids
 
 

@@ -58,23 +58,62 @@ def config_to_toml(config: ExperimentConfig) -> str:
     return tomli_w.dumps(config_to_dict(config))
 
 
-def config_from_toml(text: str, *, base_dir: str | None = None) -> ExperimentConfig:
-    """Parse TOML text into an :class:`ExperimentConfig` (ConfigError if invalid)."""
+def config_from_toml(
+    text: str, *, base_dir: str | None = None, where: str = "config"
+) -> ExperimentConfig:
+    """Parse TOML text into an :class:`ExperimentConfig` (ConfigError if invalid).
+
+    ``where`` (the file's path) opens the message of a text that is not
+    TOML, nested too deeply for the parser (a ``RecursionError`` inside it)
+    or longer than the config budget (``MLFS_MAX_CONFIG_MB``,
+    :mod:`mlfs_core.data.limits`), so the error names the file.
+    """
+    _check_size(len(text), where)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config is not valid TOML: {exc}") from None
-    return config_from_dict(data, base_dir=base_dir)
+        raise ConfigError(f"{where} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{where}: arrays or tables nested too deeply to parse (an experiment "
+            "config nests a few levels)"
+        ) from None
+    try:
+        return config_from_dict(data, base_dir=base_dir)
+    except RecursionError:
+        raise ConfigError(
+            f"{where}: values nested too deeply to check (an experiment config "
+            "nests a few levels)"
+        ) from None
 
 
 def load_config(path) -> ExperimentConfig:
     """Read a TOML config file; relative dataset paths may be relative to its folder."""
     path = Path(path)
     try:
+        _check_size(path.stat().st_size, f"config {path}")
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from None
-    return config_from_toml(text, base_dir=str(path.resolve().parent))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"config {path} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    where = f"config {path}"
+    return config_from_toml(text, base_dir=str(path.resolve().parent), where=where)
+
+
+def _check_size(size: int, where: str) -> None:
+    """Refuse a config of more than ``max_config_mb`` megabytes, before parsing."""
+    from ...data.limits import ENV, current_limits
+
+    budget = current_limits().max_config_mb
+    if size > budget << 20:
+        raise ConfigError(
+            f"{where}: {size:,} bytes, above the budget of {budget:,} MB for a "
+            "config (refused before parsing; an experiment config is a few "
+            f"kilobytes; set {ENV['max_config_mb']} to raise it)"
+        )
 
 
 def save_config(config: ExperimentConfig, path) -> None:

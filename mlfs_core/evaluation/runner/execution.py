@@ -136,9 +136,14 @@ def _selection_call(s: SelectionTask):
     Y = np.asarray(ds.Y)[train]
     return (
         run_selection,
-        (ds.X[train], Y, s.method.name, s.method.params, s.k, s.seed),
+        (ds.X[train], Y, s.method.name, s.method.params, s.k, s.seed, _place(s)),
         {},
     )
+
+
+def _place(s: SelectionTask) -> str:
+    """Where a selection task runs, for the messages of its errors."""
+    return f"dataset {s.dataset.name!r}, fold {s.fold}, repeat {s.repeat}"
 
 
 def _all_features(n_features: int) -> dict:

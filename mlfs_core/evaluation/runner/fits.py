@@ -378,6 +378,9 @@ class _SingleFits:
         cols = np.asarray(self.orders[j]["order"][:k], dtype=np.int64)
         kwargs = _fit_kwargs(self.protocol, self.seed)
         kwargs["scaling"] = self.protocol.scaling
+        kwargs["place"] = (
+            f"dataset {s.dataset.name!r}, fold {s.fold}, repeat {s.repeat}, budget {k}"
+        )
         return run_fit, (X_train[:, cols], Y_train, X_test[:, cols], Y_test), kwargs
 
     def _fold(self, s):

@@ -19,7 +19,7 @@ from threadpoolctl import threadpool_limits
 
 from ... import blas
 from ...columns import REUSED
-from ...errors import MLFSError
+from ...errors import MLFSError, RankingError, UserCodeError
 from ...selectors.api import compute_ranking
 from ..classifiers import kernel_dependent, make_classifier
 from ..metrics import compute_metrics
@@ -121,8 +121,15 @@ class FitValues:
         )
 
 
-def run_selection(X, Y, method: str, params: dict, k: int, seed: int | None) -> dict:
+def run_selection(
+    X, Y, method: str, params: dict, k: int, seed: int | None, place: str = ""
+) -> dict:
     """Rank the training part's features once, at the largest budget.
+
+    ``place`` (``dataset 'emotions', fold 0, repeat 0``) is added to the
+    message of a user method's error (:class:`~mlfs_core.errors.UserCodeError`,
+    :class:`~mlfs_core.errors.RankingError`), in the worker, so it travels
+    back with the error.
 
     Returns
     -------
@@ -130,7 +137,12 @@ def run_selection(X, Y, method: str, params: dict, k: int, seed: int | None) -> 
         ``order`` (feature indices, best first, length ``k``) and ``seconds``.
     """
     start = perf_counter()
-    ranking = compute_ranking(X, Y, method, k=k, random_state=seed, **params)
+    try:
+        ranking = compute_ranking(X, Y, method, k=k, random_state=seed, **params)
+    except UserCodeError as exc:
+        raise exc.located(place) from exc
+    except RankingError as exc:
+        raise RankingError(f"{exc} (on {place})" if place else str(exc)) from exc
     seconds = perf_counter() - start
     order = np.asarray(ranking.order, dtype=np.int64).tolist()
     return SelectionValues(order, seconds).to_dict()
@@ -147,6 +159,7 @@ def run_fit(
     metrics: tuple[str, ...],
     drop_constant: bool,
     scaling: str = "none",
+    place: str = "",
 ) -> dict:
     """Train the classifier on the selected columns and score the test part.
 
@@ -160,7 +173,8 @@ def run_fit(
     ``max_n_iter``.
     Native thread pools (OpenMP, BLAS) are limited to one thread: the runner
     parallelises over tasks, and nested threads made small neighbour searches
-    up to 30x slower on a busy machine.
+    up to 30x slower on a busy machine. ``place`` (dataset, fold, repeat,
+    budget) is added to the message of a user classifier's or metric's error.
 
     Returns
     -------
@@ -169,10 +183,20 @@ def run_fit(
         ``metric_seconds``, ``n_fitted``, ``n_not_converged``, ``max_n_iter``.
     """
     X_train, X_test = scale_pair(X_train, X_test, scaling)
-    with threadpool_limits(limits=1):
-        return _fit_and_score(
-            X_train, Y_train, X_test, Y_test, classifier, seed, metrics, drop_constant
-        )
+    try:
+        with threadpool_limits(limits=1):
+            return _fit_and_score(
+                X_train,
+                Y_train,
+                X_test,
+                Y_test,
+                classifier,
+                seed,
+                metrics,
+                drop_constant,
+            )
+    except UserCodeError as exc:
+        raise exc.located(place) from exc
 
 
 def as_classifier_input(X) -> sp.csr_matrix:

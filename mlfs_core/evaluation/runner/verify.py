@@ -243,13 +243,12 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     UntrustedPlugins
         When the config names plug-in code not chosen here.
     """
-    import json
     from dataclasses import replace
     from pathlib import Path
 
     from ...errors import ConfigError
     from ..config import load_config
-    from ..io import EXACT_FLOATS
+    from ..io import read_results
     from .trust import check_config_trusted
 
     folder = Path(folder)
@@ -265,18 +264,18 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
         env = folder / "environment.json"
         recorded, plugins = None, None
         if env.is_file():
-            data = json.loads(env.read_text(encoding="utf-8"))
+            data = _json(env)
             recorded = data.get("fit_kernels")
             recorded = "+".join(recorded) if recorded else None
             plugins = data.get("plugins")
-        table = pd.read_csv(results, **EXACT_FLOATS)
+        table = read_results(results)
         check_config_trusted(config_path, trust=trust_plugins, command="mlfs verify")
         config = load_config(config_path)
         return StoredExperiment(config, table, recorded, plugins, str(results))
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
         raise ConfigError(f"{folder} has neither config.toml nor a study's meta.json")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta = _json(meta_path)
     config_file = _find_upwards(folder, meta.get("config", ""))
     if config_file is None:
         raise ConfigError(f"{meta_path}: its config {meta.get('config')!r} not found")
@@ -289,10 +288,30 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     results = folder / "results.csv.gz"
     if not results.is_file():
         raise ConfigError(f"results.csv.gz not found in {folder}")
-    table = pd.read_csv(results, **EXACT_FLOATS)
+    table = read_results(results)
     recorded = (meta.get("blas") or {}).get("kernel")
     config = replace(config, datasets=tuple(specs))
     return StoredExperiment(config, table, recorded, None, str(results))
+
+
+def _json(path) -> dict:
+    """The JSON object in ``path``; a ConfigError naming the file and line if
+    it is not one."""
+    import json
+
+    from ...errors import ConfigError
+
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path}, line {exc.lineno}: not valid JSON ({exc.msg})"
+        ) from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: expected a JSON object, got {type(value).__name__}")
+    return value
 
 
 def _find_upwards(folder, relative: str):
