@@ -116,8 +116,10 @@ def study(tmp_path, small_data, plugin_file):
         'plugins = ["example_plugin.py"]\n'
         'methods = ["SumPearson", "MaxCS"]\n'
         "[protocol]\n"
+        'split = "cv"\n'
         "n_folds = 2\n"
         "budgets = [10, 50]\n"
+        'budget_unit = "percent"\n'
         'metrics = ["micro_f1", "cardinality_error"]\n'
         '[protocol.classifier]\nname = "ridge_br"\n'
         "[[datasets]]\n"
