@@ -39,3 +39,11 @@ GREEDY = {
     "ATR": "Multi-label feature selection using adaptive and transformed relevance",
 }
 """The information-theoretic greedy filters, by method name."""
+SPARSE_REGRESSION = {
+    "RFS": "Nie et al. (2010), Efficient and robust feature selection via joint "
+    "l2,1-norms minimization",
+    "LLSF": "Huang et al. (2015), Learning label-specific features for "
+    "multi-label classification",
+    "MIFS": "Jian et al. (2016), Multi-label informed feature selection",
+}
+"""The sparse-regression methods (:mod:`.field.sparse`), by method name."""
