@@ -26,12 +26,14 @@ INFORMATION_THEORETIC = [
     *("PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS"),
     "ATR",
 ]
+SPARSE_REGRESSION = ["LLSF", "MIFS"]
 BASELINES = ["RFS", "AF"]
 EXTRA_MEASURES = ("IG", "OR", "DF")
 # The registry's documented order: the families above, then the extra measures.
 BUILT_IN_ORDER = [
     *SCORE_AGGREGATION,
     *INFORMATION_THEORETIC,
+    *SPARSE_REGRESSION,
     *BASELINES,
     *score_aggregation(*EXTRA_MEASURES),
 ]

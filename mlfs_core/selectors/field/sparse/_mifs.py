@@ -63,17 +63,24 @@ ARMIJO = 1e-4
 """Sufficient-decrease constant of the step-size rule."""
 HALVINGS = 60
 """Most halvings of a step before the block is left unchanged."""
-_BLOCK = 1024  # rows of the distance matrix computed at once
+_BLOCK_CELLS = 8_000_000  # cells of a dense block of X or of distances at once
 
 
 def latent_start(Y, n_latent: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(V_0, B_0)`` from the thin SVD of ``Y`` (signs fixed, see the module)."""
-    P, s, Qt = np.linalg.svd(labels(Y), full_matrices=False)
-    c = max(1, min(n_latent, s.size))
-    Qt = Qt[:c]
+    """``(V_0, B_0)`` from the thin SVD of ``Y`` (signs fixed, see the module).
+
+    The right singular vectors come from the q x q matrix ``Y^T Y``
+    (``Y = P S Q^T`` gives ``Y^T Y = Q S^2 Q^T`` and ``P_c S_c = Y Q_c``), so
+    the cost is one ``n x q`` product, not an SVD of ``Y``.
+    """
+    Y = labels(Y)
+    values, Q = np.linalg.eigh(Y.T @ Y)
+    c = max(1, min(n_latent, Y.shape[0], Y.shape[1]))
+    Qt = Q[:, ::-1][:, :c].T  # largest first
     idx = np.argmax(np.abs(Qt), axis=1)
     signs = np.where(Qt[np.arange(c), idx] < 0, -1.0, 1.0)
-    return P[:, :c] * (s[:c] * signs), Qt * signs[:, None]
+    Qt = Qt * signs[:, None]
+    return Y @ Qt.T, Qt
 
 
 def _neighbours(X: sp.csr_matrix, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -82,20 +89,33 @@ def _neighbours(X: sp.csr_matrix, k: int) -> tuple[np.ndarray, np.ndarray]:
     norms = np.asarray(X.multiply(X).sum(axis=1)).ravel()
     index = np.empty((n, k), dtype=np.int64)
     dist = np.empty((n, k))
-    for start in range(0, n, _BLOCK):  # blocks of rows bound the memory
-        rows = np.arange(start, min(start + _BLOCK, n))
+    block = max(1, min(n, _BLOCK_CELLS // max(X.shape[1], n)))
+    for start in range(0, n, block):  # blocks of rows bound the memory
+        rows = np.arange(start, min(start + block, n))
         d2 = norms[rows, None] + norms[None, :] - 2.0 * gram_block(X, rows)
         np.maximum(d2, 0.0, out=d2)
         d2[np.arange(rows.size), rows] = np.inf
-        order = np.argsort(d2, axis=1, kind="stable")[:, :k]
-        index[rows] = order
-        dist[rows] = np.take_along_axis(d2, order, axis=1)
+        index[rows], dist[rows] = _smallest(d2, k)
     return index, dist
 
 
+def _smallest(d2: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's ``k`` smallest entries by (value, column), without a full sort."""
+    kth = np.partition(d2, k - 1, axis=1)[:, k - 1 : k]
+    less, equal = d2 < kth, d2 == kth
+    room = k - less.sum(axis=1, keepdims=True)
+    keep = less | (equal & (np.cumsum(equal, axis=1) <= room))
+    cols = np.nonzero(keep)[1].reshape(d2.shape[0], k)  # by column within a row
+    values = np.take_along_axis(d2, cols, axis=1)
+    order = np.argsort(values, axis=1, kind="stable")
+    return np.take_along_axis(cols, order, axis=1), np.take_along_axis(
+        values, order, axis=1
+    )
+
+
 def gram_block(X: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
-    """``X[rows] X^T``, dense."""
-    return np.asarray((X[rows] @ X.T).toarray())
+    """``X[rows] X^T``, dense (a sparse-times-dense product)."""
+    return np.asarray(X @ X[rows].T.toarray()).T
 
 
 def knn_laplacian(X: sp.csr_matrix, n_neighbors: int) -> sp.csr_matrix:

@@ -350,3 +350,78 @@ def test_scores_stay_finite_on_degenerate_data(method, case):
     assert sorted(r.order.tolist()) == list(range(X.shape[1]))
     if case == "constant-and-absent-and-duplicates" and method != "LLSF":
         assert r.scores[2] < 1e-6 * r.scores.max()  # scaled to 0: no weight
+
+
+# ---------------------------------------------------------- through the API
+REGISTERED = ["LLSF", "MIFS"]
+
+
+@pytest.mark.parametrize("method", REGISTERED)
+def test_registered_with_family_options_and_citation(method):
+    """Check the spec: family, score kind, citation, options named as in
+    BASELINES.md with ranges, and rank_features/compute_ranking agree."""
+    from mlfs_core import compute_ranking, get_method, rank_features
+
+    spec = get_method(method)
+    assert spec.family == "sparse-regression" and spec.score_kind == "score"
+    assert spec.citation.startswith({"LLSF": "Huang", "MIFS": "Jian"}[method])
+    names = [o.name for o in spec.options]
+    assert names[-3:] == ["tol", "max_iter", "scaling"]
+    assert all(o.help for o in spec.options)
+    X, Y = _data(30, 15, seed=12)
+    order = rank_features(sp.csr_matrix(X), Y, method, k=6)
+    ranking = compute_ranking(X, Y, method, k=6)
+    assert order.tolist() == ranking.order.tolist()
+    assert order.tolist() == RANKS[method](X, Y, k=6, rng=None).order.tolist()
+    assert ranking.objective_path is not None and ranking.objective_path.size >= 2
+
+
+def test_bad_options_are_one_clear_config_error():
+    """Check an out-of-range option is refused naming it."""
+    from mlfs_core import ConfigError, rank_features
+
+    X, Y = _data(10, 5)
+    with pytest.raises(ConfigError, match="rho"):
+        rank_features(X, Y, "LLSF", rho=0.0)
+    with pytest.raises(ConfigError, match="scaling"):
+        rank_features(X, Y, "MIFS", scaling="log")
+
+
+@pytest.mark.parametrize("method", REGISTERED)
+def test_runs_in_the_scikit_learn_selector(method):
+    """Check MultiLabelSelector keeps the method's top k columns."""
+    from mlfs_core import MultiLabelSelector, rank_features
+
+    X, Y = _data(30, 15, seed=13)
+    selector = MultiLabelSelector(method=method, k=4).fit(X, Y)
+    top = rank_features(X, Y, method, k=4)
+    assert sorted(np.flatnonzero(selector.get_support())) == sorted(top)
+    assert selector.transform(X).shape == (30, 4)
+
+
+@pytest.mark.parametrize("method", REGISTERED)
+def test_runs_from_the_command_line(method, tmp_path):
+    """Check `python -m mlfs_core rank --method ...` prints the ranking."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    from mlfs_core.data import Dataset, load_dataset
+    from mlfs_core.data.synthetic import write_mulan
+
+    X, Y = _data(20, 6, q=3, seed=14)
+    names = [f"f{j}" for j in range(6)]
+    path = write_mulan(Dataset(X, Y, names, ["a", "b", "c"]), tmp_path, "toy")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlfs_core", "rank", str(path), "--method", method],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = pd.read_csv(pd.io.common.StringIO(proc.stdout))
+    written = load_dataset(path)  # the values as the file holds them
+    expected = RANKS[method](written.X, written.Y, k=6, rng=None)
+    assert out["feature_index"].tolist() == expected.order.tolist()
+    np.testing.assert_allclose(out["score"], expected.scores[expected.order], rtol=1e-9)
