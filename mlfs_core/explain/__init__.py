@@ -22,10 +22,12 @@ from .greedy import GreedySteps, greedy_steps
 from .labels import distinct_labels, feature_labels, shorten
 from .notation import readable, term_names, term_role
 from .score import ScoreSteps, score_steps, top_feature_scores
+from .sparse import SparseSteps, sparse_steps
 
 __all__ = [
     "GreedySteps",
     "ScoreSteps",
+    "SparseSteps",
     "aggregation_steps",
     "compare_coverage",
     "distinct_labels",
@@ -39,6 +41,7 @@ __all__ = [
     "score_steps",
     "selected_scores",
     "shorten",
+    "sparse_steps",
     "term_names",
     "term_role",
     "top_feature_scores",

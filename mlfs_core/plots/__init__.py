@@ -23,6 +23,7 @@ from .explain import (
 from .export import png_export_available, to_png_bytes
 from .posthoc import pvalue_heatmap
 from .ranking import feature_score_bar, precision_at_k_curve
+from .sparse import objective_path_figure, ranking_settles_figure, shrinkage_figure
 
 __all__ = [
     "aggregation_turns_figure",
@@ -41,9 +42,12 @@ __all__ = [
     "label_frequency_bar",
     "method_look",
     "metric_vs_budget",
+    "objective_path_figure",
     "png_export_available",
     "precision_at_k_curve",
     "pvalue_heatmap",
+    "ranking_settles_figure",
+    "shrinkage_figure",
     "similarity_heatmap",
     "to_png_bytes",
 ]

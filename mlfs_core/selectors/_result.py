@@ -41,6 +41,7 @@ def checked_ranking(name: str, out, n_features: int, k: int) -> Ranking:
         scores=scores,
         label_scores=ranking.label_scores,
         criterion_path=ranking.criterion_path,
+        objective_path=ranking.objective_path,
     )
 
 

@@ -290,6 +290,7 @@ PAGE_PATHS = {
     "learn_score": "app_pages/score.py",
     "learn_aggregation": "app_pages/aggregation.py",
     "learn_greedy": "app_pages/greedy.py",
+    "learn_sparse": "app_pages/learn_sparse.py",
 }
 """Page name -> script path relative to app.py (AppTest's switch_page wants the path).
 """
