@@ -75,7 +75,7 @@ def sidebar():
         )
         st.text_input(  # a text box: a number box would turn "1e25" into 1 silently
             "Seed",
-            help="One seed for every random choice (RaR, RFS, folds): a whole "
+            help="One seed for every random choice (RaR, Random, folds): a whole "
             f"number from 0 to {widgets.SEED_MAX}.",
             **links.bound(state.SEED),
         )

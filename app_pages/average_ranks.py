@@ -36,7 +36,7 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
             value=True,
             help="As Spolaôr and Tsoumakas (2013), Figure 1: each panel ranks "
             "one measure's methods, "
-            "with the baselines RFS and AF in every panel as references.",
+            "with the baselines Random and AF in every panel as references.",
             **links.bound("ranks_by_measure"),
         )
     curves = widgets.call_or_error(

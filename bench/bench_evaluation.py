@@ -1,6 +1,6 @@
 """Benchmark of the experiment runner on the shared datasets (not a timed test).
 
-Protocol A (paper 000): the 8 CS/BNS methods plus RFS and AF on medical and
+Protocol A (paper 000): the 8 CS/BNS methods plus Random and AF on medical and
 enron, 10 folds, budgets 10..90 %, BR + LinearSVC. Protocol B (paper 001): the
 ten information-theoretic methods on emotions and yeast, own or 60/40 split,
 k = 1..50, ML-kNN. Prints the wall time of each (dataset, protocol) run and
@@ -32,7 +32,7 @@ PAPER000 = list_methods("score-aggregation")  # the eight CS/BNS methods
 
 def _runs(only: str | None):
     if only in (None, "A"):
-        methods = [*PAPER000, "RFS", "AF"]
+        methods = [*PAPER000, "Random", "AF"]
         for name in ("medical", "enron"):
             yield (
                 name,

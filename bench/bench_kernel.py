@@ -47,7 +47,7 @@ import mlfs_core
 from mlfs_core import blas
 from mlfs_core.evaluation import ExperimentConfig, run_experiment, protocol_a
 config = ExperimentConfig(
-    datasets=("sample",), methods=("MaxCS", "MeanBNS", "RFS"),
+    datasets=("sample",), methods=("MaxCS", "MeanBNS", "Random"),
     protocol=protocol_a(n_folds=2, budgets=(10, 50), n_repeats=1), seed=1)
 start = time.perf_counter()
 run_experiment(config)

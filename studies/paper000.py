@@ -28,6 +28,7 @@ from mlfs_papers.paper000.published import (
     published_ranks,
     rank_comparison,
     reproduction_ranks,
+    with_paper_labels,
 )
 
 from .data import BNS, CS, TABLE5, mean_similarity
@@ -43,7 +44,8 @@ STATISTICS = ["N", "M", "q", "LC", "LD", "DC"]
 def rank_tables(
     results: pd.DataFrame, metric: str = "micro_f1"
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Our Table 4 (with a ``measure`` column, CS then BNS) and Table 5."""
+    """Our Table 4 (with a ``measure`` column, CS then BNS) and Table 5, under
+    the paper's labels (the engine's ``Random`` is its ``RFS``)."""
     return reproduction_ranks(results, metric)
 
 
@@ -230,8 +232,9 @@ def tables_4_5(res: pd.DataFrame, metric: str, out: Output) -> list[str]:
 
 
 def table6(similarity: pd.DataFrame, out: Output) -> list[str]:
-    """Table 6 (Kuncheva at 50 %) and its heatmap ``table6_kuncheva``."""
-    sim = mean_similarity(similarity)
+    """Table 6 (Kuncheva at 50 %) and its heatmap ``table6_kuncheva``, under the
+    paper's labels (the engine's ``Random`` is its ``RFS``)."""
+    sim = with_paper_labels(mean_similarity(similarity))
     order = [m for m in CS + BNS + ["RFS"] if m in sim.index]
     sim = sim.loc[order, order]
     sim.to_csv(out.tables / "table6_kuncheva_50pct.csv")
@@ -252,7 +255,8 @@ def section(data: dict, png: bool, root: Path) -> list[str]:
     out = Output(tables, png, root)
     for metric in ("micro_f1", "macro_f1"):
         lines += tables_4_5(res, metric, out)
-    table5 = res[res[METHOD].isin(TABLE5)]
+    # under the paper's labels, as Table 5 (the statistics follow the columns' order)
+    table5 = with_paper_labels(res[res[METHOD].isin(TABLE5)])
     fr = friedman_by_budget(
         select(table5, metric="micro_f1", by=[budget_column(table5)])
     )

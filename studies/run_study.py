@@ -18,7 +18,7 @@ The compact per-dataset outputs go to ``studies/<study>/data/<dataset>/`` when
 the dataset completes:
 
 - ``results.csv.gz``: the tidy results with stochastic repeats averaged
-  (paper 000 averages RaR/RFS over its 3 runs), one row per
+  (paper 000 averages RaR/Random over its 3 runs), one row per
   (method, budget, fold, metric);
 - ``similarity.csv``: Kuncheva index between methods at the study's middle
   budget, averaged over folds (long form: method_a, method_b, value);

@@ -26,8 +26,8 @@ INFORMATION_THEORETIC = [
     *("PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "LRFS", "LSMFS", "MLSMFS", "SCLS"),
     "ATR",
 ]
-SPARSE_REGRESSION = ["LLSF", "MIFS"]
-BASELINES = ["RFS", "AF"]
+SPARSE_REGRESSION = ["RFS", "LLSF", "MIFS"]
+BASELINES = ["Random", "AF"]
 EXTRA_MEASURES = ("IG", "OR", "DF")
 # The registry's documented order: the families above, then the extra measures.
 BUILT_IN_ORDER = [

@@ -169,7 +169,7 @@ def ranking(
 
     Greedy methods run only ``k`` steps, so the page asks for what it shows.
     The cache key holds only what the method uses: the seed only for
-    stochastic methods (RaR, RFS), and the options with their defaults filled
+    stochastic methods (RaR, Random), and the options with their defaults filled
     in, so changing the seed never recomputes PMU.
     """
     spec = mlfs_core.get_method(method)

@@ -526,9 +526,9 @@ def opening_highlight(methods: tuple[str, ...], per_panel: int) -> str:
 
     Examples
     --------
-    >>> opening_highlight(("RFS", "MaxCS", "AF"), 3)
+    >>> opening_highlight(("Random", "MaxCS", "AF"), 3)
     '(none: every method in colour)'
-    >>> opening_highlight(("RFS", "PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "AF"), 7)
+    >>> opening_highlight(("Random", "PPT-MI", "IGMF", "PMU", "D2F", "MDMR", "AF"), 7)
     'PPT-MI'
     """
     if per_panel <= MAX_COLOURED or not methods:

@@ -253,7 +253,7 @@ def _add_rank_parser(sub) -> None:
     p.add_argument("--method", required=True, help="method name (see `mlfs methods`)")
     p.add_argument("--k", type=int, help="number of features (default all)")
     p.add_argument(
-        "--seed", type=int, default=0, help="random seed for RaR/RFS (default 0)"
+        "--seed", type=int, default=0, help="random seed for RaR/Random (default 0)"
     )
     _add_method_options(p)
     p.add_argument("--out", help="write CSV here instead of stdout")

@@ -11,7 +11,7 @@ select the same features in nearly the same order). The cure is
 This module decides when to say so, and says it the same way everywhere:
 ``mlfs experiment``, ``mlfs rank``, ``mlfs scores`` and the app's Experiment
 page. The warning names the methods it concerns and only those: a method
-without a ``binarize`` option (ATR, PMU, RFS, ...) or one already given
+without a ``binarize`` option (ATR, PMU, Random, ...) or one already given
 ``binarize = "median"`` never triggers it.
 
 Examples

@@ -100,7 +100,7 @@ def read_selections(path: str | os.PathLike | IO) -> pd.DataFrame:
     Examples
     --------
     >>> import io
-    >>> text = "dataset,method,fold,features\\nd,MaxCS,0,3 1 2\\nd,RFS,0,\\n"
+    >>> text = "dataset,method,fold,features\\nd,MaxCS,0,3 1 2\\nd,Random,0,\\n"
     >>> [f.tolist() for f in read_selections(io.StringIO(text))["features"]]
     [[3, 1, 2], []]
     """

@@ -286,9 +286,9 @@ def compact_results(results: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> res = pd.DataFrame({"method": "RFS", "repeat": [0, 1], "value": [0.2, 0.4]})
+    >>> res = pd.DataFrame({"method": "Random", "repeat": [0, 1], "value": [0.2, 0.4]})
     >>> compact_results(res).round(2).values.tolist()
-    [['RFS', 0.3]]
+    [['Random', 0.3]]
     """
     keys = [c for c in results.columns if c not in (REPEAT, VALUE)]
     return results.groupby(keys, as_index=False, dropna=False, sort=False)[VALUE].mean()

@@ -18,7 +18,7 @@ The built-in methods get their look from their place in the registry:
   colours of Okabe-Ito's palette without black, solid, then the same colours
   dashed, each with a marker of its own (none a score + aggregation
   method's);
-- the baselines: RFS reddish purple, dotted; AF black, long-dashed;
+- the baselines: Random reddish purple, dotted; AF black, long-dashed;
 - an aggregation's name alone ("Max", "RaR": a figure with one line per
   aggregation in each measure's panel) its aggregation's colour.
 
@@ -70,7 +70,7 @@ MEASURE_LINES = {
 }
 """Line style and marker of a score + aggregation method: its measure."""
 BASELINES = {
-    "RFS": {"color": PURPLE, "dash": "dot", "symbol": "cross"},
+    "Random": {"color": PURPLE, "dash": "dot", "symbol": "cross"},
     "AF": {"color": BLACK, "dash": "longdash", "symbol": "star"},
 }
 INFORMATION_COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY)

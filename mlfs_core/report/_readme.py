@@ -43,7 +43,7 @@ OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
             "budget_pct": "k as the percentage of the features it came from; "
             "empty for count budgets, 100 for AF",
             "fold": "cross-validation fold (0 for a train/test split)",
-            "repeat": "run of a stochastic method (RaR, RFS), 0 otherwise",
+            "repeat": "run of a stochastic method (RaR, Random), 0 otherwise",
             METRIC: "the metric's name (micro_f1, hamming_loss, ...)",
             "value": "the metric's value on the test part",
         },

@@ -3,7 +3,7 @@
 :data:`METHODS` is one read-only table, complete as soon as this module is
 imported, in a fixed order, family after family (:data:`FAMILIES`): score +
 aggregation (CS, then BNS, each with Max, Mean, RoR, RaR), the
-information-theoretic greedy filters, the baselines RFS and AF, then the
+information-theoretic greedy filters, the baselines Random and AF, then the
 extra measures (IG, OR, DF) with the same aggregations. The implementation
 modules only *describe* their methods (:func:`~.filter.filter_specs`,
 :func:`~.greedy.greedy_specs`);
@@ -253,14 +253,14 @@ def list_methods(family: str | None = None) -> list[str]:
 
     Registry order: score + aggregation (CS then BNS; Max, Mean, RoR, RaR),
     the information-theoretic greedy filters (PPT-MI, IGMF, PMU, D2F, MDMR,
-    LRFS, LSMFS, MLSMFS, SCLS, ATR), the baselines (RFS, AF), the extra
+    LRFS, LSMFS, MLSMFS, SCLS, ATR), the baselines (Random, AF), the extra
     measures, then methods added by :func:`register` in the order they were
     added.
 
     Examples
     --------
     >>> list_methods("baseline")
-    ['RFS', 'AF']
+    ['Random', 'AF']
     """
     return [n for n, s in _TABLE.items() if family is None or s.family == family]
 

@@ -43,7 +43,7 @@ class Ranking:
     scores : ndarray of shape (n_features,)
         One score per feature, higher is better. For score-based methods
         (Max/Mean) the aggregated score; for order-only methods (RoR, RaR,
-        greedy filters, RFS) ``n_features - position`` for ranked features and
+        greedy filters, Random) ``n_features - position`` for ranked features and
         0 for unranked ones, so ``scores`` always sorts like ``order``.
     label_scores : ndarray of shape (n_labels, n_features) or None
         Per-label scores where the method has them (CS/BNS family).
@@ -87,7 +87,7 @@ class MethodSpec:
     family : str
         The kind of method, a concept: ``"score-aggregation"`` (a score per
         label, then an aggregation), ``"information-theoretic"`` (greedy
-        information-theoretic filters), ``"baseline"`` (RFS, AF), ``"extra"``
+        information-theoretic filters), ``"baseline"`` (Random, AF), ``"extra"``
         (more measures + aggregation: IG, OR, DF) or a family of your own
         (titles: :data:`~mlfs_core.selectors.FAMILIES`).
     rank : callable
@@ -95,7 +95,7 @@ class MethodSpec:
         own (:func:`checked_spec` wraps it to be called the engine's way);
         the built-in methods' take the generator as ``rng``.
     stochastic : bool
-        Whether the result depends on the random generator (RaR, RFS).
+        Whether the result depends on the random generator (RaR, Random).
     options : tuple of Option
         The keyword options ``rank`` accepts, with defaults and allowed values.
     description : str

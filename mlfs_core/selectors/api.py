@@ -53,14 +53,14 @@ def rank_features(
     Y : array-like of shape (n_samples, n_labels)
         Binary label indicator matrix.
     method : str, MethodSpec or callable
-        A registered name, e.g. ``"MaxCS"``, ``"RaRBNS"``, ``"PMU"``, ``"RFS"``
+        A registered name, e.g. ``"MaxCS"``, ``"RaRBNS"``, ``"PMU"``, ``"Random"``
         (:func:`mlfs_core.list_methods` lists them), a :class:`MethodSpec`, or
         a plain function ``rank(X, Y, *, k, random_state, **options)``
         returning an order (see :func:`mlfs_core.selectors.register`).
     k : int, optional
         Number of features to return (default all). ``k > n_features`` raises.
     random_state : int, numpy.random.Generator or None
-        Seed for stochastic methods (RaR, RFS); ignored by deterministic ones.
+        Seed for stochastic methods (RaR, Random); ignored by deterministic ones.
     **params
         Method options (e.g. ``weighting="inverse"`` for RaR, ``bins=3`` for
         the information-theoretic methods; ``mlfs_core.get_method(method).options``

@@ -12,7 +12,7 @@ SCORE_AGGREGATION = (
     "multi-label text classification"
 )
 """CS and BNS per label after Binary Relevance, aggregated by Max, Mean,
-Round-Robin and Rand-Robin, and the baselines RFS and AF beside them."""
+Round-Robin and Rand-Robin, and the baselines Random and AF beside them."""
 TEXT_MEASURES = (
     "Forman (2003), An extensive empirical study of feature selection metrics "
     "for text classification"

@@ -78,7 +78,7 @@ class MultiLabelSelector(SelectorMixin, BaseEstimator):
     ----------
     method : str, MethodSpec or callable, default="MaxCS"
         A name from :func:`mlfs_core.list_methods` (``"MaxCS"``, ``"RaRBNS"``,
-        ``"PMU"``, ``"RFS"``, a plug-in's method...), a :class:`MethodSpec`, or
+        ``"PMU"``, ``"Random"``, a plug-in's method...), a :class:`MethodSpec`, or
         a plain function ``rank(X, Y, *, k, random_state, **options)``
         returning an order (see :func:`mlfs_core.selectors.register`).
     k : int, default=10

@@ -1,9 +1,9 @@
 """Score + aggregation methods (a measure per label, then an aggregation) and
-the baselines RFS and AF.
+the baselines Random and AF.
 
 :func:`filter_specs` describes ``{Max,Mean,RoR,RaR}{CS,BNS}`` (family
 ``"score-aggregation"``; plus the same aggregations of the extra measures IG,
-OR and DF under family ``"extra"``), ``RFS`` and ``AF`` (family
+OR and DF under family ``"extra"``), ``Random`` and ``AF`` (family
 ``"baseline"``) for the method registry (:mod:`._registry`).
 """
 
@@ -182,7 +182,7 @@ WEIGHTING_OPTION = Option(
 
 _DEFAULT_FOR = dict.fromkeys(("MaxCS", "MeanCS", "MaxBNS", "RaRBNS"), ("experiment-A",))
 """Protocol A's teaching set in the app: contrasting aggregations of both
-measures (with the baselines RFS and AF)."""
+measures (with the baselines Random and AF)."""
 
 
 _SCORE_KIND = {"max": "score", "mean": "score", "ror": "order", "rar": "order"}
@@ -214,7 +214,7 @@ def _measure_spec(measure: str, aggregation: str) -> MethodSpec:
 
 
 def filter_specs() -> list[MethodSpec]:
-    """The specs of every measure + aggregation method and of RFS and AF."""
+    """The specs of every measure + aggregation method and of Random and AF."""
     specs = [
         _measure_spec(measure, aggregation)
         for measure in MEASURE_LABELS
@@ -222,7 +222,7 @@ def filter_specs() -> list[MethodSpec]:
     ]
     return specs + [
         MethodSpec(
-            name="RFS",
+            name="Random",
             family="baseline",
             rank=_rank_random,
             stochastic=True,

@@ -41,10 +41,10 @@ def measure_panels(
 
     Examples
     --------
-    >>> measure_panels(["MaxCS", "RFS", "RaRCS", "MaxBNS"])
-    {'CS': ['MaxCS', 'RaRCS', 'RFS'], 'other': ['MaxBNS']}
-    >>> measure_panels(["RFS", "AF"])
-    {'other': ['RFS', 'AF']}
+    >>> measure_panels(["MaxCS", "Random", "RaRCS", "MaxBNS"])
+    {'CS': ['MaxCS', 'RaRCS', 'Random'], 'other': ['MaxBNS']}
+    >>> measure_panels(["Random", "AF"])
+    {'other': ['Random', 'AF']}
     >>> measure_panels([])
     {}
     """

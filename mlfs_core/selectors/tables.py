@@ -155,9 +155,9 @@ def selections_frame(dataset: str, orders: Mapping[str, ArrayLike]) -> pd.DataFr
 
     Examples
     --------
-    >>> t = selections_frame("toy", {"MaxCS": [2, 0], "RFS": []})
+    >>> t = selections_frame("toy", {"MaxCS": [2, 0], "Random": []})
     >>> t[["method", "fold", "repeat"]].to_dict("list")
-    {'method': ['MaxCS', 'RFS'], 'fold': [0, 0], 'repeat': [0, 0]}
+    {'method': ['MaxCS', 'Random'], 'fold': [0, 0], 'repeat': [0, 0]}
     >>> [f.tolist() for f in t["features"]]
     [[2, 0], []]
     """

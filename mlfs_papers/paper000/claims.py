@@ -158,7 +158,9 @@ def paper000_claims(
     table4 : DataFrame
         ``measure, budget_pct, method, mean`` of the 8 aggregations.
     table5 : DataFrame
-        ``budget_pct, method, mean`` of MeanBNS, RaRBNS, MaxCS, MeanCS, RFS, AF.
+        ``budget_pct, method, mean`` of MeanBNS, RaRBNS, MaxCS, MeanCS, RFS, AF
+        (the paper's labels: RFS is the engine's ``Random``,
+        :data:`~mlfs_papers.paper000.published.PAPER_LABELS`).
     similarity : DataFrame
         Kuncheva's index at 50 %, methods x methods (both orders filled).
 

@@ -16,7 +16,10 @@ a protocol-A results table into the paper's tables and compare them with
 - :func:`kuncheva_comparison`: Table 6 pair by pair, mean |diff|, Spearman
   and the difference matrix.
 
-The paper's rank tables are micro-F1 (:data:`PUBLISHED_METRIC`).
+The paper's rank tables are micro-F1 (:data:`PUBLISHED_METRIC`). Every table
+here shows the paper's own method labels: the engine's random baseline
+``Random`` is the paper's ``RFS`` (:data:`PAPER_LABELS`, the one place that
+maps them; :func:`paper_label`, :func:`engine_name`, :func:`with_paper_labels`).
 """
 
 from __future__ import annotations
@@ -42,9 +45,63 @@ from ..compare import (
 CS_METHODS = ("MaxCS", "MeanCS", "RoRCS", "RaRCS")
 BNS_METHODS = ("MaxBNS", "MeanBNS", "RoRBNS", "RaRBNS")
 TABLE5_METHODS = ("MeanBNS", "RaRBNS", "MaxCS", "MeanCS", "RFS", "AF")
+"""Table 5's methods, as the paper labels them."""
+PAPER_LABELS = {"Random": "RFS"}
+"""Engine method name -> paper 000's label, where the two differ.
+
+The paper calls its random baseline RFS ("random feature selection"); in the
+engine ``RFS`` is Nie et al.'s sparse-regression method (2010) and the random
+baseline is ``Random``. The study's results carry the engine's names; every
+table of this package that shows paper 000's numbers, or ours beside them,
+carries the paper's labels.
+"""
 MEASURE = "measure"
 PUBLISHED_METRIC = "micro_f1"
 _COLUMNS = ("table", METHOD, MEASURE, BUDGET_PCT, "statistic", "value")
+
+
+def paper_label(method: str) -> str:
+    """Paper 000's label of the engine's method ``method`` (:data:`PAPER_LABELS`).
+
+    Examples
+    --------
+    >>> paper_label("Random"), paper_label("MaxCS")
+    ('RFS', 'MaxCS')
+    """
+    return PAPER_LABELS.get(method, method)
+
+
+def engine_name(label: str) -> str:
+    """The engine's name of paper 000's method label ``label``.
+
+    Examples
+    --------
+    >>> engine_name("RFS"), engine_name("MaxCS")
+    ('Random', 'MaxCS')
+    """
+    return _ENGINE_NAMES.get(label, label)
+
+
+_ENGINE_NAMES = {label: name for name, label in PAPER_LABELS.items()}
+
+
+def with_paper_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the engine's method names replaced by paper 000's labels.
+
+    The ``method`` column when there is one, else the index and the columns (a
+    methods x methods matrix such as Kuncheva's).
+
+    Examples
+    --------
+    >>> with_paper_labels(pd.DataFrame({"method": ["Random", "AF"]}))["method"].tolist()
+    ['RFS', 'AF']
+    >>> m = pd.DataFrame([[1.0]], index=["Random"], columns=["Random"])
+    >>> float(with_paper_labels(m).loc["RFS", "RFS"])
+    1.0
+    """
+    if METHOD in frame.columns:
+        return frame.assign(**{METHOD: frame[METHOD].map(paper_label)})
+    return frame.rename(index=paper_label, columns=paper_label)
 
 
 def _cells(published: pd.DataFrame, table: int) -> pd.DataFrame:
@@ -118,14 +175,17 @@ def reproduction_ranks(
     -------
     (DataFrame, DataFrame)
         :func:`~mlfs_core.analysis.rank_table` output of each table
-        (``budget_pct, method, mean, std, n_datasets, best``) plus ``measure``.
+        (``budget_pct, method, mean, std, n_datasets, best``) plus ``measure``,
+        methods under the paper's labels (:func:`with_paper_labels`).
     """
 
     def ranks(methods: tuple[str, ...]) -> pd.DataFrame:
-        sub = results[results[METHOD].isin(methods)]
+        sub = results[results[METHOD].isin([engine_name(m) for m in methods])]
         refs = ("AF",) if "AF" in methods else ()
         by = [budget_column(sub)]
-        return rank_table(select(sub, metric=metric, by=by, reference_methods=refs))
+        table = rank_table(select(sub, metric=metric, by=by, reference_methods=refs))
+        # rank_table's order (budget, then method name), of the paper's labels
+        return with_paper_labels(table).sort_values([*by, METHOD], ignore_index=True)
 
     table4 = pd.concat(
         [
@@ -172,7 +232,8 @@ def kuncheva_comparison(
     published : DataFrame
         The published cells (Table 6 is taken from them).
     ours : DataFrame
-        Our Kuncheva matrix (methods x methods, both orders).
+        Our Kuncheva matrix (methods x methods, both orders), under the
+        engine's names or the paper's labels.
 
     Raises
     ------
@@ -190,6 +251,7 @@ def kuncheva_comparison(
     0.2
     """
     cells = _cells(published, 6)
+    ours = with_paper_labels(ours)
     rows = [
         {"pair": f"{a}/{b}", PUBLISHED: float(v), OURS: float(ours.loc[a, b])}
         for a, b, v in cells[[METHOD, "other_method", "value"]].itertuples(index=False)

@@ -4,9 +4,9 @@ Registered with :func:`mlfs_core.benchmark.register_suite` when imported; the
 package's entry point (group ``mlfs_explorer.plugins``) imports it the first
 time a suite name is looked up. The suite is the study's own config
 (``configs/study_paper000.toml``: 10-fold iterative-stratified CV, budgets
-10..90 % of M, BR + LinearSVC, RaR and RFS over 3 seeds, AF at all features)
-and its committed data (``studies/paper000/data``); a checkout of the
-repository holds both.
+10..90 % of M, BR + LinearSVC, RaR and Random (the paper's RFS) over 3 seeds,
+AF at all features) and its committed data (``studies/paper000/data``); a
+checkout of the repository holds both.
 
 Its quick subset: the three cheapest of the paper's datasets to evaluate
 (slashdot, medical, enron), folds 0-2 of the same 10-fold split and budgets
@@ -31,7 +31,7 @@ SUITE = register_study_suite(
         "MeanBNS",
         "RoRBNS",
         "RaRBNS",
-        "RFS",
+        "Random",
         "AF",
     ),
     quick=QuickPlan(

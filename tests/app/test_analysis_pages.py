@@ -37,8 +37,8 @@ def test_average_ranks_opens_on_the_paper000_study():
     """Check that the page opens on the multi-dataset Paper 000 study, not the sample.
 
     The sample is one dataset: its "average" ranks have std 0 and no Friedman
-    test. With panels per measure, RFS and AF are references in the CS and BNS
-    panels; no third panel ranks AF against RFS alone.
+    test. With panels per measure, Random and AF are references in the CS and BNS
+    panels; no third panel ranks AF against Random alone.
     """
     at = open_page(new_app(), "average_ranks")
     assert at.radio(key="results_source_widget").value == "Paper 000 study"
@@ -75,7 +75,7 @@ def test_methods_chips_follow_the_source_and_hidden_methods_are_named():
     at = open_page(new_app(), "average_ranks")
     first = widget(at, "multiselect", "ranks_methods")
     assert len(first.value) == 10 and "MaxCS" in first.value
-    first.set_value(["MaxCS", "RFS", "AF"]).run()
+    first.set_value(["MaxCS", "Random", "AF"]).run()
     first = widget(at, "multiselect", "ranks_methods")
     at.radio(key="results_source_widget").set_value("Paper 001 study").run()
     second = widget(at, "multiselect", "ranks_methods")
@@ -340,16 +340,16 @@ def test_af_is_a_reference_line_over_the_budgets_run():
 
 
 def test_rfs_becomes_a_reference_line_on_request():
-    """Check that the RFS toggle turns its curve into a flat reference line."""
-    rows = _results_with_af(1).decode().replace(",C,", ",RFS,").encode()
+    """Check that the Random toggle turns its curve into a flat reference line."""
+    rows = _results_with_af(1).decode().replace(",C,", ",Random,").encode()
     at = _upload(open_page(new_app(), "budget"), rows)
     widget(at, "selectbox", "budget_metric").select("micro_f1").run()
-    rfs = [t for t in figure_data(charts(at)[0]) if t.get("legendgroup") == "RFS"]
-    assert [t["name"] for t in rfs if t.get("fill") != "toself"] == ["RFS"]
+    rfs = [t for t in figure_data(charts(at)[0]) if t.get("legendgroup") == "Random"]
+    assert [t["name"] for t in rfs if t.get("fill") != "toself"] == ["Random"]
     at.toggle(key="budget_rfs_reference").set_value(True).run()
-    rfs = [t for t in figure_data(charts(at)[0]) if t.get("legendgroup") == "RFS"]
+    rfs = [t for t in figure_data(charts(at)[0]) if t.get("legendgroup") == "Random"]
     (line,) = [t for t in rfs if t.get("fill") != "toself"]
-    assert line["name"] == "RFS (reference)" and line["y"][0] == line["y"][1]
+    assert line["name"] == "Random (reference)" and line["y"][0] == line["y"][1]
 
 
 def test_highlight_greys_the_other_methods_and_one_dataset_panel():

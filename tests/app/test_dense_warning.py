@@ -35,16 +35,16 @@ def _run(methods, binarize="presence"):
 
 
 def test_a_run_of_maxcs_on_dense_data_warns_and_says_what_to_do(dense_dir):
-    """Check the warning names MaxCS (not RFS) and the median cure."""
-    (message,) = _run(["MaxCS", "RFS"])
+    """Check the warning names MaxCS (not Random) and the median cure."""
+    (message,) = _run(["MaxCS", "Random"])
     assert message.startswith("dense: Dense data")
-    assert "MaxCS" in message and "RFS" not in message
+    assert "MaxCS" in message and "Random" not in message
     assert 'binarize = "median"' in message
 
 
 def test_no_dense_warning_for_methods_it_does_not_concern(dense_dir):
-    """Check RFS alone, or MaxCS with the median rule, gets no dense-data warning."""
-    assert _run(["RFS"]) == []
+    """Check Random alone, or MaxCS with the median rule, gets no dense-data warning."""
+    assert _run(["Random"]) == []
     assert _run(["MaxCS"], binarize="median") == []
 
 

@@ -11,7 +11,7 @@ SMALL = {"exp_folds_A": "2", "exp_budgets_A": "10, 50"}
 
 def _small_experiment():
     at = open_page(new_app(), "experiment")
-    at.multiselect(key="exp_methods_A").set_value(["MaxCS", "RFS"]).run()
+    at.multiselect(key="exp_methods_A").set_value(["MaxCS", "Random"]).run()
     for key, value in SMALL.items():
         at.text_input(key=key).set_value(value).run()
     return at
@@ -33,7 +33,7 @@ def test_running_an_experiment_shows_results_and_feeds_analysis_pages():
     assert not at.exception and not at.error
     assert at.progress[0].value == 100
     table = at.dataframe[0].value
-    assert set(table["method"]) == {"MaxCS", "RFS"}
+    assert set(table["method"]) == {"MaxCS", "Random"}
     assert set(table["budget_pct"]) == {10.0, 50.0}
     (chart,) = charts(at)  # one dataset: the run's metric vs budget
     assert "This run: micro_f1 vs budget" in chart.proto.spec
@@ -112,7 +112,7 @@ def test_a_run_on_two_datasets_shows_average_ranks(data_dir):
     assert not at.exception and not at.error
     (chart,) = charts(at)
     assert "This run: average rank by micro_f1" in chart.proto.spec
-    assert '"MaxCS"' in chart.proto.spec and '"RFS"' in chart.proto.spec
+    assert '"MaxCS"' in chart.proto.spec and '"Random"' in chart.proto.spec
 
 
 def test_scaling_and_binarize_reach_the_config_and_solver_state_is_shown():
@@ -503,8 +503,8 @@ def test_changed_settings_fence_the_results_until_they_are_run_again():
     assert [s.value for s in at.subheader] == ["Results of this session's experiment"]
     at.multiselect(key="exp_methods_A").set_value(["MaxCS"]).run()
     assert at.subheader[0].value.startswith("Results of earlier settings")
-    assert "2 method(s) (MaxCS, RFS)" in at.warning[0].value
-    at.multiselect(key="exp_methods_A").set_value(["MaxCS", "RFS"]).run()
+    assert "2 method(s) (MaxCS, Random)" in at.warning[0].value
+    at.multiselect(key="exp_methods_A").set_value(["MaxCS", "Random"]).run()
     assert [s.value for s in at.subheader] == ["Results of this session's experiment"]
     assert not at.warning
 
@@ -519,7 +519,7 @@ def test_every_choice_is_in_the_url_and_a_pasted_link_opens_the_same_form(data_d
 
     chosen = {
         "exp_datasets": ["sample (planted)", "toy"],
-        "exp_methods_A": ["MaxCS", "RFS"],
+        "exp_methods_A": ["MaxCS", "Random"],
         "exp_budgets_A": "25, 45",
         "exp_folds_A": "4",
         "exp_repeats_A": "2",
@@ -534,7 +534,7 @@ def test_every_choice_is_in_the_url_and_a_pasted_link_opens_the_same_form(data_d
     assert {key: _widget(at, key).value for key in chosen} == chosen
     params = dict(at.query_params)
     # Streamlit writes an option as shown: "MaxCS · <its family>"
-    assert [v.split(" · ")[0] for v in params["exp_methods_A"]] == ["MaxCS", "RFS"]
+    assert [v.split(" · ")[0] for v in params["exp_methods_A"]] == ["MaxCS", "Random"]
     assert params["exp_budgets_A"] == "25, 45" and params["exp_folds_A"] == "4"
     assert params["exp_datasets"] == ["sample (planted)", "toy"]
     assert "exp_protocol" not in params  # a default value stays out of the URL
@@ -544,7 +544,7 @@ def test_every_choice_is_in_the_url_and_a_pasted_link_opens_the_same_form(data_d
     assert not pasted.exception
     assert {key: _widget(pasted, key).value for key in chosen} == chosen
     assert (
-        "protocol A on 2 dataset(s): sample, toy; 2 method(s) (MaxCS, RFS) at "
+        "protocol A on 2 dataset(s): sample, toy; 2 method(s) (MaxCS, Random) at "
         "budgets 25, 45 (% of M), 4-fold CV"
     ) in _infos(pasted)[0]
 
@@ -619,10 +619,12 @@ def test_a_reloaded_page_shows_the_run_as_this_runs_results(data_dir):
     )
     headings = [s.value for s in again.subheader]
     assert headings == ["Results of this session's experiment"]
-    assert set(again.dataframe[0].value["method"]) == {"MaxCS", "RFS"}
+    assert set(again.dataframe[0].value["method"]) == {"MaxCS", "Random"}
     folder = Path(again.session_state[state.EXPERIMENT_RESULTS])
     assert (
         (folder / "settings.txt")
         .read_text()
-        .startswith("protocol A on 2 dataset(s): sample, toy; 2 method(s) (MaxCS, RFS)")
+        .startswith(
+            "protocol A on 2 dataset(s): sample, toy; 2 method(s) (MaxCS, Random)"
+        )
     )

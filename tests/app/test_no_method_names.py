@@ -95,12 +95,12 @@ def test_the_scan_sees_a_method_name_in_a_script(tmp_path):
     dictionary key each count, a name inside longer text does not."""
     script = tmp_path / "page.py"
     script.write_text(
-        'x = "PMU"\ny = ["a", "RFS"]\nz = {"MaxCS": 1}\nw = f"{x} and ATR"\n'
+        'x = "PMU"\ny = ["a", "Random"]\nz = {"MaxCS": 1}\nw = f"{x} and ATR"\n'
         '"""A docstring mentioning AF."""\n'
     )
     names = set(mlfs_core.list_methods())
     found = sorted(v for _, v in _constants(script) if v in names)
-    assert found == ["MaxCS", "PMU", "RFS"]
+    assert found == ["MaxCS", "PMU", "Random"]
 
 
 @pytest.fixture

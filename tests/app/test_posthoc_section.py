@@ -13,7 +13,7 @@ def _heatmaps(at):
 
 
 def test_posthoc_heatmap_and_control_table_on_the_paper000_study():
-    """Check the heatmap beside the CD diagram (Wilcoxon-Holm by default, RFS the
+    """Check the heatmap beside the CD diagram (Wilcoxon-Holm by default, Random the
     default control) and the switch to Nemenyi, with no error."""
     at = open_page(new_app(), "average_ranks")
     assert not at.error and not at.exception
@@ -23,9 +23,9 @@ def test_posthoc_heatmap_and_control_table_on_the_paper000_study():
     methods = heat[0]["data"][0]["y"]
     assert len(methods) >= 5 and heat[0]["data"][0]["x"] == methods
     control = at.selectbox(key="posthoc_control")
-    assert control.value == "RFS"
+    assert control.value == "Random"
     table = at.dataframe[-1].value
-    assert "RFS" not in set(table["method"]) and len(table) == len(methods) - 1
+    assert "Random" not in set(table["method"]) and len(table) == len(methods) - 1
     assert table["pvalue_adjusted"].between(0, 1).all()
     at.radio(key="posthoc_test").set_value("Nemenyi (from the average ranks)").run()
     assert not at.error and not at.exception

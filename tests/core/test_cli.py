@@ -72,9 +72,9 @@ def test_rank_writes_csv_with_positions(tiny, capsys, tmp_path):
 
 
 def test_rank_seed_reproducible(tiny, capsys):
-    """Check that the same --seed gives the same RFS ranking."""
-    _, a, _ = _run(capsys, "rank", str(tiny), "--method", "RFS", "--seed", "5")
-    _, b, _ = _run(capsys, "rank", str(tiny), "--method", "RFS", "--seed", "5")
+    """Check that the same --seed gives the same Random ranking."""
+    _, a, _ = _run(capsys, "rank", str(tiny), "--method", "Random", "--seed", "5")
+    _, b, _ = _run(capsys, "rank", str(tiny), "--method", "Random", "--seed", "5")
     assert a == b and len(a.splitlines()) == 4
 
 

@@ -16,7 +16,7 @@ import pytest
 
 SAMPLE_A = """name = "stop"
 seed = 0
-methods = ["MaxCS", "MeanBNS", "RaRCS", "RFS", "AF"]
+methods = ["MaxCS", "MeanBNS", "RaRCS", "Random", "AF"]
 
 [protocol]
 name = "A"

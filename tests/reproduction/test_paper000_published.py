@@ -11,12 +11,16 @@ from mlfs_papers.paper000.app import published_cells
 from mlfs_papers.paper000.published import (
     BNS_METHODS,
     CS_METHODS,
+    PAPER_LABELS,
     TABLE5_METHODS,
+    engine_name,
     kuncheva_comparison,
+    paper_label,
     published_kuncheva,
     published_ranks,
     rank_comparison,
     reproduction_ranks,
+    with_paper_labels,
 )
 
 
@@ -52,8 +56,9 @@ def test_missing_column_is_named(published):
 
 
 def _results() -> pd.DataFrame:
-    """Two datasets; method i scores 0.9 - 0.05 i (AF once, at 100 %)."""
-    methods = [*CS_METHODS, *BNS_METHODS, "RFS", "AF"]
+    """Two datasets; method i scores 0.9 - 0.05 i (AF once, at 100 %), under
+    the engine's names (the random baseline is ``Random``)."""
+    methods = [*CS_METHODS, *BNS_METHODS, "Random", "AF"]
     rows = []
     for d in ("a", "b"):
         for pct in (10.0, 50.0):
@@ -91,6 +96,41 @@ def test_reproduction_ranks_rank_like_the_paper():
     assert set(t5["method"]) == set(TABLE5_METHODS) and set(t5["measure"]) == {""}
 
 
+def test_reproduction_ranks_show_the_engines_random_as_the_papers_rfs():
+    """Check the engine's ``Random`` is ranked in Table 5 under the paper's
+    label RFS (rows in rank_table's order: budget, then label), and that the
+    engine's own ``RFS`` (Nie et al.'s method) is not taken for it."""
+    results = _results()
+    _, t5 = reproduction_ranks(results)
+    assert "Random" not in set(t5["method"])
+    rfs = t5[t5["method"] == "RFS"].set_index("budget_pct")["mean"]
+    # Random (score 0.9 - 0.05 * 8) is last of the five selecting methods,
+    # ahead of AF (0.9 - 0.05 * 9) only
+    assert rfs.to_dict() == {10.0: 5.0, 50.0: 5.0}
+    ordered = t5.sort_values(["budget_pct", "method"], ignore_index=True)
+    pd.testing.assert_frame_equal(t5, ordered)
+    nie = results.assign(method=results["method"].replace("Random", "RFS"))
+    _, t5_nie = reproduction_ranks(nie)
+    assert "RFS" not in set(t5_nie["method"])  # no random baseline in those results
+
+
+def test_the_one_label_map_between_the_engine_and_paper_000():
+    """Check the label map: Random <-> RFS, every other name unchanged, in a
+    method column and on a methods x methods matrix."""
+    assert PAPER_LABELS == {"Random": "RFS"}
+    assert paper_label("Random") == "RFS" and engine_name("RFS") == "Random"
+    assert paper_label("MaxCS") == engine_name("MaxCS") == "MaxCS"
+    assert paper_label("AF") == engine_name("AF") == "AF"
+    frame = pd.DataFrame({"method": ["MaxCS", "Random", "AF"], "mean": [1, 2, 3]})
+    assert with_paper_labels(frame)["method"].tolist() == ["MaxCS", "RFS", "AF"]
+    assert frame["method"].tolist() == ["MaxCS", "Random", "AF"]  # not changed
+    matrix = pd.DataFrame(
+        np.eye(2), index=["MaxCS", "Random"], columns=["MaxCS", "Random"]
+    )
+    shown = with_paper_labels(matrix)
+    assert list(shown.index) == list(shown.columns) == ["MaxCS", "RFS"]
+
+
 def test_rank_comparison_of_the_paper_with_itself_beats_the_floor(published):
     t4, t5 = published_ranks(published, 4), published_ranks(published, 5)
     comparison = rank_comparison(published, t4, t5)
@@ -126,3 +166,18 @@ def test_kuncheva_comparison_pairs_and_difference(published):
     assert 0.5 < table6.spearman < 1.0
     with pytest.raises(ConfigError, match="no pair"):
         kuncheva_comparison(published, ours.loc[["MaxCS"], ["MaxCS"]])
+
+
+def test_kuncheva_comparison_takes_the_engines_names(published):
+    """Check our matrix under the engine's names (Random beside the CS/BNS
+    methods) compares like the same matrix under the paper's labels."""
+    theirs = published_kuncheva(published)
+    methods = [*theirs.index, "RFS"]
+    ours = pd.DataFrame(0.5, index=methods, columns=methods)
+    ours.loc[theirs.index, theirs.columns] = theirs
+    engine = ours.rename(index=engine_name, columns=engine_name)
+    assert "Random" in engine.index
+    a = kuncheva_comparison(published, ours)
+    b = kuncheva_comparison(published, engine)
+    pd.testing.assert_frame_equal(a.pairs, b.pairs)
+    assert a.mean_abs_diff == b.mean_abs_diff == 0.0

@@ -18,7 +18,7 @@ PAPER_GROUPS = [["MaxCS", "MeanCS", "RoRCS", "RaRCS"], ["MaxBNS", "RoRBNS", "RaR
 
 def report_methods() -> list[str]:
     """Study 1's methods in the report's order."""
-    return report_data.CS + report_data.BNS + ["RFS", "AF"]
+    return report_data.CS + report_data.BNS + ["Random", "AF"]
 
 
 def paper_story(pct: float) -> list[str]:

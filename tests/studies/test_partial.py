@@ -26,7 +26,7 @@ from studies import partial, run_study, status
 TINY_CONFIG = """\
 name = "study-tiny"
 seed = 0
-methods = ["MaxCS", "RaRCS", "RFS", "AF"]
+methods = ["MaxCS", "RaRCS", "Random", "AF"]
 
 [protocol]
 name = "A"

@@ -212,7 +212,7 @@ def test_claims_partly_and_the_summary_use_the_one_rule():
 
 
 def test_claims_disagree_when_the_opposite_is_planted():
-    results = _planted_results(lambda pct: ["AF", "RFS", "MaxBNS", "RaRCS"])
+    results = _planted_results(lambda pct: ["AF", "Random", "MaxBNS", "RaRCS"])
     # every pair at 0.1: no pair above 0.7, and MeanBNS ties the others
     checks = paper000.claims_paper000(results, _planted_similarity([]))
     assert list(checks["verdict"]) == ["disagree"] * 7 + ["tie"]
@@ -391,7 +391,7 @@ def test_study_configs_follow_the_issue_protocols(shared_datasets):
     assert a.protocol.budget_unit == "percent" and a.protocol.n_repeats == 3
     assert a.protocol.classifier.params == {"C": 3.0, "tol": 0.001}
     assert {m.name for m in a.methods} == set(report_data.CS + report_data.BNS) | {
-        "RFS",
+        "Random",
         "AF",
     }
     assert {"micro_f1", "macro_f1"} <= set(a.protocol.metrics)

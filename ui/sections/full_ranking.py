@@ -35,7 +35,7 @@ ORDER_SCORE = "order score"
 def is_order_only(method: str) -> bool:
     """Whether ``method``'s scores are only its order (its spec's ``score_kind``).
 
-    RoR and RaR merge per-label ranks, RFS and AF have no measure: their
+    RoR and RaR merge per-label ranks, Random and AF have no measure: their
     "score" is ``M - position + 1``, an order, not a strength.
     """
     return mlfs_core.get_method(method).score_kind == "order"

@@ -24,7 +24,7 @@ Example TOML::
 
     name = "my-study"
     seed = 0
-    methods = ["MaxCS", "RaRCS", "RFS", "AF"]
+    methods = ["MaxCS", "RaRCS", "Random", "AF"]
 
     [protocol]
     name = "A"

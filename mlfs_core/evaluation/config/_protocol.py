@@ -82,7 +82,7 @@ class ProtocolConfig:
         A budget above M is an error, or is dropped (``"clip"``: budgets
         1..50 on a dataset with 19 features become 1..19).
     n_repeats : int
-        Runs of each stochastic method (RaR, RFS), with different seeds, in
+        Runs of each stochastic method (RaR, Random), with different seeds, in
         [1, 1000].
     classifier : ClassifierConfig
     discretize : {"none", "uniform", "quantile", "binary"}

@@ -140,7 +140,7 @@ def test_control_comparisons_on_the_studies(studies, case):
     study, metric, choice = case
     results = studies[study]
     wide = _wide(results, metric, choice)
-    control = "ATR" if study == "paper001" else "RFS"
+    control = "ATR" if study == "paper001" else "Random"
     chosen = select(results, metric=metric, **choice)
     bd = control_comparisons(chosen, control)
     siegel = sp.posthoc_siegel_friedman(wide.to_numpy())  # unadjusted z tests

@@ -42,7 +42,7 @@ def _configs(shared_datasets, toy):
     return [
         ExperimentConfig(
             datasets=[toy],
-            methods=["MaxCS", "RaRCS", "RFS", "AF"],
+            methods=["MaxCS", "RaRCS", "Random", "AF"],
             protocol=protocol_a(n_folds=2, budgets=(20, 50), n_repeats=2),
         ),
         ExperimentConfig(

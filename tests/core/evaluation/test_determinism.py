@@ -21,7 +21,7 @@ from mlfs_core.evaluation.runner.verify import verify_experiment
 def _study(shared_datasets):
     a = ExperimentConfig(
         datasets=(str(shared_datasets / "flags"), str(shared_datasets / "medical")),
-        methods=("MaxCS", "MeanBNS", "RoRCS", "RaRBNS", "RFS", "AF"),
+        methods=("MaxCS", "MeanBNS", "RoRCS", "RaRBNS", "Random", "AF"),
         protocol=protocol_a(
             n_folds=3, budgets=(10, 50), n_repeats=2, on_sparse_label="ignore"
         ),

@@ -18,12 +18,12 @@ SAMPLE_RESULTS = SAMPLE_DIR / "results"  # the bundled sample's precomputed resu
 RESULTS_CSV = (
     "dataset,protocol,method,budget,fold,repeat,metric,value\n"
     "d,A,MaxCS,2,0,0,micro_f1,0.5\n"
-    "d,A,RFS,2,0,0,micro_f1,0.25\n"
+    "d,A,Random,2,0,0,micro_f1,0.25\n"
 )
 SELECTIONS_CSV = (
     "dataset,method,fold,repeat,n_features,features\n"
     "d,MaxCS,0,0,5,3 1 4\n"
-    "d,RFS,0,0,5,\n"
+    "d,Random,0,0,5,\n"
 )
 
 
@@ -32,7 +32,7 @@ def test_read_results_reads_values_as_written(tmp_path):
     path = tmp_path / "results.csv"
     path.write_text(RESULTS_CSV)
     table = read_results(path)
-    assert table["method"].tolist() == ["MaxCS", "RFS"]
+    assert table["method"].tolist() == ["MaxCS", "Random"]
     assert table["value"].tolist() == [0.5, 0.25]
 
 

@@ -134,7 +134,7 @@ def test_every_problem_of_a_config_is_reported_at_once_and_once():
 # ---- the files of `mlfs experiment --out` ---------------------------------------
 
 CONFIG = (
-    'name = "doc"\nmethods = ["MaxCS", "RFS", "AF"]\n'
+    'name = "doc"\nmethods = ["MaxCS", "Random", "AF"]\n'
     "[protocol]\nn_folds = 2\nbudgets = [10, 50]\nn_repeats = 1\n"
     'metrics = ["micro_f1", "hamming_loss"]\n'
     '[[datasets]]\npath = "sample"\n'

@@ -55,22 +55,22 @@ def test_ranking_computed_once_at_max_budget_and_sliced(toy, spy):
 
 def test_grid_shape_repeats_and_af(toy):
     """Check repeats for stochastic methods only and AF at budget M only."""
-    result = run_experiment(_config([toy], ["MaxCS", "RFS", "AF"]))
+    result = run_experiment(_config([toy], ["MaxCS", "Random", "AF"]))
     res = result.results
     assert set(res.loc[res["method"] == "MaxCS", "repeat"]) == {0}
-    assert set(res.loc[res["method"] == "RFS", "repeat"]) == {0, 1}
+    assert set(res.loc[res["method"] == "Random", "repeat"]) == {0, 1}
     af = res[res["method"] == "AF"]
     assert set(af["budget"]) == {10} and set(af["budget_pct"]) == {100.0}
-    # 3 folds x (MaxCS 2 budgets + RFS 2 repeats x 2 budgets + AF 1) x 2 metrics
+    # 3 folds x (MaxCS 2 budgets + Random 2 repeats x 2 budgets + AF 1) x 2 metrics
     assert len(res) == 3 * (2 + 4 + 1) * 2
     assert np.isfinite(res["value"]).all()
     assert set(result.timings["stage"]) == {"selection", "fit", "predict", "metrics"}
 
 
 def test_stochastic_repeats_differ_and_are_reproducible(toy):
-    """Check that RFS repeats differ and a rerun gives the same rankings."""
-    a = run_experiment(_config([toy], ["RFS"])).selections
-    b = run_experiment(_config([toy], ["RFS"])).selections
+    """Check that Random repeats differ and a rerun gives the same rankings."""
+    a = run_experiment(_config([toy], ["Random"])).selections
+    b = run_experiment(_config([toy], ["Random"])).selections
     first = a[a["fold"] == 0]["features"].tolist()
     assert not np.array_equal(first[0], first[1])
     assert all(np.array_equal(x, y) for x, y in zip(a["features"], b["features"]))

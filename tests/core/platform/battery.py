@@ -174,7 +174,7 @@ def _experiments(out):
     configs = {
         "protocol_a": ExperimentConfig(
             datasets=(sample,),
-            methods=("MaxCS", "RaRBNS", "RFS"),
+            methods=("MaxCS", "RaRBNS", "Random"),
             protocol=protocol_a(n_folds=2, budgets=(10, 50), n_repeats=1),
             seed=4,
         ),

@@ -71,7 +71,7 @@ def test_the_methods_of_one_study_have_distinct_colour_and_dash():
         assert len(pairs) == len(methods)
     assert method_look("AF")["color"] != method_look("MeanBNS")["color"]
     # a per-measure panel (4 aggregations + 2 baselines): 6 colours
-    panel = ["MaxCS", "MeanCS", "RoRCS", "RaRCS", "RFS", "AF"]
+    panel = ["MaxCS", "MeanCS", "RoRCS", "RaRCS", "Random", "AF"]
     assert len({method_look(m)["color"] for m in panel}) == 6
 
 
@@ -79,7 +79,7 @@ def test_a_method_keeps_its_look_whatever_the_company_and_order():
     """Check that MaxCS looks the same among any methods in any order (it was
     green in one list and yellow in another when looks followed positions)."""
     wanted = method_look("MaxCS")
-    others = ["AF", "RFS", "MeanBNS", "PMU", "RaRCS"]
+    others = ["AF", "Random", "MeanBNS", "PMU", "RaRCS"]
     for k in range(len(others) + 1):
         for company in itertools.permutations(others, k):
             for at in range(len(company) + 1):
@@ -96,7 +96,7 @@ def test_figures_of_every_kind_draw_a_method_in_its_own_colour():
     assert _line_colours(fig)["MaxCS"] == colour
     fig = metric_vs_budget(_curves(["PMU", "AF", "MaxCS"]), references=[])
     assert _line_colours(fig)["MaxCS"] == colour
-    fig = cd_diagram(pd.Series({"AF": 1.5, "MaxCS": 2.0, "RFS": 3.0}), cd=1.0)
+    fig = cd_diagram(pd.Series({"AF": 1.5, "MaxCS": 2.0, "Random": 3.0}), cd=1.0)
     (markers,) = [t for t in fig.data if t.mode == "markers"]
     drawn = dict(zip(markers.text, markers.marker.color, strict=True))
     assert drawn["MaxCS"] == colour and drawn["AF"] == method_look("AF")["color"]
@@ -223,7 +223,7 @@ def test_one_row_figures_take_the_height_asked_for():
 def test_an_aggregation_alone_takes_its_methods_colour():
     """Check that paper 000's Figure 1 (one line per aggregation: "Max",
     "RaR" ...) draws each aggregation in the colour of its methods."""
-    looks = method_looks(["Max", "Mean", "RoR", "RaR", "RFS", "AF"])
+    looks = method_looks(["Max", "Mean", "RoR", "RaR", "Random", "AF"])
     for aggregation in ("Max", "Mean", "RoR", "RaR"):
         assert looks[aggregation]["color"] == method_look(f"{aggregation}CS")["color"]
     assert len({s["color"] for s in looks.values()}) == 6

@@ -18,7 +18,7 @@ _SKLEARN_CHECKS = parametrize_with_checks(
         MultiLabelSelector(),  # the defaults: k=10 on data with fewer features
         MultiLabelSelector("MaxCS", k=2),
         MultiLabelSelector("RaRBNS", k=2, random_state=0),
-        MultiLabelSelector("RFS", percentile=50, random_state=0),
+        MultiLabelSelector("Random", percentile=50, random_state=0),
     ]
 )
 # The array-API checks only run with SCIPY_ARRAY_API=1 set before scipy is
@@ -76,8 +76,8 @@ def test_seed_reproducible(small_xy):
     method.
     """
     X, Y = small_xy
-    a = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).order_
-    b = MultiLabelSelector("RFS", k=5, random_state=4).fit(X, Y).order_
+    a = MultiLabelSelector("Random", k=5, random_state=4).fit(X, Y).order_
+    b = MultiLabelSelector("Random", k=5, random_state=4).fit(X, Y).order_
     assert a.tolist() == b.tolist()
 
 
@@ -127,8 +127,8 @@ def test_random_state_accepts_a_numpy_random_state(small_xy):
     b = MultiLabelSelector("RaRBNS", k=6, random_state=np.random.RandomState(3))
     assert a.fit(X, Y).order_.tolist() == b.fit(X, Y).order_.tolist()
     state = np.random.RandomState(3)
-    first = MultiLabelSelector("RFS", k=6, random_state=state).fit(X, Y).order_
-    second = MultiLabelSelector("RFS", k=6, random_state=state).fit(X, Y).order_
+    first = MultiLabelSelector("Random", k=6, random_state=state).fit(X, Y).order_
+    second = MultiLabelSelector("Random", k=6, random_state=state).fit(X, Y).order_
     assert first.tolist() != second.tolist()  # the stream advanced
 
 

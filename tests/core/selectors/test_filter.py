@@ -33,7 +33,7 @@ def test_every_method_returns_permutation(method, small_xy):
     )
 
 
-@pytest.mark.parametrize("method", SCORE_AGGREGATION + ["RFS"])
+@pytest.mark.parametrize("method", SCORE_AGGREGATION + ["Random"])
 def test_scores_sort_like_order(method, small_xy):
     """Check that Ranking.scores are finite and sort like Ranking.order."""
     X, Y = small_xy
@@ -67,14 +67,14 @@ def test_planted_feature_ranks_first():
 
 
 def test_stochastic_methods_are_seeded(small_xy):
-    """Check the same seed gives the same RaR/RFS ranking and another seed differs."""
+    """Check the same seed gives the same RaR/Random ranking, another seed another."""
     X, Y = small_xy
-    for method in ["RaRCS", "RFS"]:
+    for method in ["RaRCS", "Random"]:
         a = rank_features(X, Y, method, random_state=11)
         assert a.tolist() == rank_features(X, Y, method, random_state=11).tolist()
     assert (
-        rank_features(X, Y, "RFS", random_state=1).tolist()
-        != rank_features(X, Y, "RFS", random_state=2).tolist()
+        rank_features(X, Y, "Random", random_state=1).tolist()
+        != rank_features(X, Y, "Random", random_state=2).tolist()
     )
 
 

@@ -65,7 +65,7 @@ def test_stepwise_is_stated_for_exactly_the_greedy_filters():
 
 
 def test_score_kind_is_order_for_rank_merges_and_baselines_only():
-    """Check that RoR, RaR (per-label ranks merged), RFS and AF state an
+    """Check that RoR, RaR (per-label ranks merged), Random and AF state an
     order, and every other built-in a score of strength."""
     order = {
         n for n, s in METHODS.items() if is_built_in(n) and s.score_kind == "order"
@@ -73,7 +73,7 @@ def test_score_kind_is_order_for_rank_merges_and_baselines_only():
     expected = {
         f"{a}{m}" for a in ("RoR", "RaR") for m in ("CS", "BNS", "IG", "OR", "DF")
     }
-    assert order == expected | {"RFS", "AF"}
+    assert order == expected | {"Random", "AF"}
     assert set(SCORE_KINDS) == {"score", "order"}
 
 

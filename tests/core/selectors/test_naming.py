@@ -32,7 +32,9 @@ def test_parse_method_name_gives_registry_keys(name, expected):
     assert parse_method_name(name) == expected
 
 
-@pytest.mark.parametrize("name", ["PPT-MI", "RFS", "AF", "Max", "MaxMI", "maxcs", ""])
+@pytest.mark.parametrize(
+    "name", ["PPT-MI", "Random", "AF", "Max", "MaxMI", "maxcs", ""]
+)
 def test_parse_method_name_rejects_other_names(name):
     """Check that names that are not measure+aggregation raise a ConfigError."""
     with pytest.raises(ConfigError, match="is not a measure\\+aggregation method"):
@@ -76,21 +78,21 @@ def test_rank_filter_methods_uses_the_shared_parser():
 
 def test_measure_panels_groups_by_measure_and_merges_singletons():
     """Check grouping by measure, with non-filters and singletons in 'other'."""
-    methods = ["RFS", "MaxCS", "MeanCS", "RaRBNS", "PPT-MI", "RoRBNS", "MaxIG"]
+    methods = ["Random", "MaxCS", "MeanCS", "RaRBNS", "PPT-MI", "RoRBNS", "MaxIG"]
     assert measure_panels(methods) == {
-        "CS": ["MaxCS", "MeanCS", "RFS"],
-        "BNS": ["RaRBNS", "RoRBNS", "RFS"],
+        "CS": ["MaxCS", "MeanCS", "Random"],
+        "BNS": ["RaRBNS", "RoRBNS", "Random"],
         "other": ["PPT-MI", "MaxIG"],
     }
     assert list(measure_panels(methods)) == ["CS", "BNS", "other"]
 
 
 def test_measure_panels_never_ranks_the_baselines_alone():
-    """Check that RFS and AF join each measure panel instead of an 'other' panel."""
-    paper000 = ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS", "RFS", "AF"]
+    """Check that Random and AF join each measure panel instead of an 'other' panel."""
+    paper000 = ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS", "Random", "AF"]
     assert measure_panels(paper000) == {
-        "CS": ["MaxCS", "MeanCS", "RFS", "AF"],
-        "BNS": ["MaxBNS", "MeanBNS", "RFS", "AF"],
+        "CS": ["MaxCS", "MeanCS", "Random", "AF"],
+        "BNS": ["MaxBNS", "MeanBNS", "Random", "AF"],
     }
 
 

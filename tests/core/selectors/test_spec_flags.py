@@ -48,19 +48,19 @@ def test_default_for_must_be_strings_and_a_list_becomes_a_tuple():
 def test_the_built_in_flags():
     """Check the baselines' kinds, the teaching sets and the formulas of the
     built-in methods as the registry reports them."""
-    assert reference_methods() == ["RFS", "AF"]
+    assert reference_methods() == ["Random", "AF"]
     assert reference_methods("all") == ["AF"]
-    assert reference_methods("random") == ["RFS"]
+    assert reference_methods("random") == ["Random"]
     assert default_methods("experiment-A") == [
         "MaxCS",
         "MeanCS",
         "MaxBNS",
         "RaRBNS",
-        "RFS",
+        "Random",
         "AF",
     ]
     assert default_methods("experiment-B") == ["PPT-MI", "IGMF", "SCLS", "ATR"]
-    assert default_methods("control") == ["ATR", "RFS"]
+    assert default_methods("control") == ["ATR", "Random"]
     assert default_methods("learn") == ["PMU"]
     with_formula = [n for n, s in METHODS.items() if s.formula]
     greedy = [n for n, s in METHODS.items() if s.family == "information-theoretic"]
@@ -87,7 +87,7 @@ def test_a_registered_function_carries_the_flags_into_the_queries():
     )
     try:
         assert reference_methods("all") == ["AF", "MyBaseline"]
-        assert default_methods("control") == ["ATR", "RFS", "MyBaseline"]
+        assert default_methods("control") == ["ATR", "Random", "MyBaseline"]
         assert default_methods("experiment-A")[-1] == "MyBaseline"
         assert METHODS["MyBaseline"].formula == "J = 0"
     finally:

@@ -196,7 +196,7 @@ _MIFS_OPTIONS = (
 def sparse_specs() -> list[MethodSpec]:
     """The specs of RFS, LLSF and MIFS, for the registry."""
     family = "sparse-regression"
-    specs = [
+    return [
         MethodSpec(
             name="RFS",
             family=family,
@@ -225,4 +225,3 @@ def sparse_specs() -> list[MethodSpec]:
             citation=SPARSE_REGRESSION["MIFS"],
         ),
     ]
-    return [s for s in specs if s.name != "RFS"]  # RFS: once the baseline is renamed

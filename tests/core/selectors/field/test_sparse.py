@@ -353,7 +353,7 @@ def test_scores_stay_finite_on_degenerate_data(method, case):
 
 
 # ---------------------------------------------------------- through the API
-REGISTERED = ["LLSF", "MIFS"]
+REGISTERED = ["RFS", "LLSF", "MIFS"]
 
 
 @pytest.mark.parametrize("method", REGISTERED)
@@ -364,7 +364,9 @@ def test_registered_with_family_options_and_citation(method):
 
     spec = get_method(method)
     assert spec.family == "sparse-regression" and spec.score_kind == "score"
-    assert spec.citation.startswith({"LLSF": "Huang", "MIFS": "Jian"}[method])
+    assert spec.citation.startswith(
+        {"RFS": "Nie", "LLSF": "Huang", "MIFS": "Jian"}[method]
+    )
     names = [o.name for o in spec.options]
     assert names[-3:] == ["tol", "max_iter", "scaling"]
     assert all(o.help for o in spec.options)
