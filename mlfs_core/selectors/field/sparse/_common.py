@@ -105,9 +105,16 @@ def check_gram_memory(X, method: str) -> None:
 
 
 def gram(B: sp.spmatrix, side: str) -> np.ndarray:
-    """``B^T B`` (side ``"features"``) or ``B B^T`` (``"samples"``), dense."""
-    product = B.T @ B if side == "features" else B @ B.T
-    return np.asarray(product.toarray() if sp.issparse(product) else product)
+    """``B^T B`` (side ``"features"``) or ``B B^T`` (``"samples"``), dense.
+
+    The samples' Gram matrix, nearly dense on text, is made by the compiled
+    :func:`._kernels.sample_gram` straight into a dense array.
+    """
+    if side == "samples":
+        from ._kernels import sample_gram
+
+        return sample_gram(B, np.ones(B.shape[1]))
+    return np.asarray((B.T @ B).toarray())
 
 
 def spd_solve(A: np.ndarray, rhs: np.ndarray) -> np.ndarray:

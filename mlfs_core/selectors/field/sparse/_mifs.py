@@ -150,7 +150,9 @@ def _smooth_part(XW, Y, V, B, Lap, alpha, beta) -> float:
 
 def _w_step(X, XtX, V, g, gamma, side):
     if side == "samples":
-        S = gram(X.multiply(np.sqrt(g)[None, :]).tocsr(), "samples")
+        from ._kernels import sample_gram
+
+        S = sample_gram(X, g)
         S[np.diag_indices_from(S)] += gamma
         return g[:, None] * np.asarray(X.T @ spd_solve(S, V))
     half = np.sqrt(g)

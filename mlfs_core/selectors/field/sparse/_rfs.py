@@ -63,7 +63,9 @@ def _weights(rows: np.ndarray) -> np.ndarray:
 def _solve(X, Y, g_w, g_e, gamma, side):
     """``W`` of one reweighted least-norm solve (the paper's step)."""
     if side == "samples":
-        S = gram(X.multiply(np.sqrt(g_w)[None, :]).tocsr(), "samples")
+        from ._kernels import sample_gram
+
+        S = sample_gram(X, g_w)
         S[np.diag_indices_from(S)] += gamma**2 * g_e
         return g_w[:, None] * np.asarray(X.T @ spd_solve(S, Y))
     half = np.sqrt(g_w)
