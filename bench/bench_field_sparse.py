@@ -16,7 +16,8 @@ every figure is a ratio measured side by side in one run, on one thread:
   mode="raw")``, gamma = 1 as ours, on the same min-max scaled X), where it can
   run: it builds dense (M + n) x (M + n) matrices and inverts them each
   iteration, so it is run only where three of them fit in
-  ``--skfeature-limit`` GiB (default 1); elsewhere the column says why. Its
+  ``--skfeature-limit`` GiB (default 1), in a child process given
+  ``--skfeature-seconds`` of wall time; elsewhere the row says why. Its
   labels are passed as the multi-label matrix (its one-hot encoding of a
   single label vector is bypassed). The overlap of its top 50 with ours is
   shown.
@@ -53,7 +54,7 @@ from mlfs_core.selectors.field._scaling import scale  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
-CORPORA = ("bibtex", "rcv1subset1", "bibtex-1000")
+CORPORA = ("bibtex-1000", "bibtex", "rcv1subset1")
 METHODS = ("RFS", "LLSF", "MIFS")
 K = 50
 MB = 1024**2
@@ -85,11 +86,30 @@ def _floor(X, Y, repeats: int) -> tuple[float, float]:
     return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
-def _skfeature(X, Y, limit_gib: float, ours: np.ndarray):
-    """Row for scikit-feature's RFS, or the reason it is not run."""
-    try:
-        from skfeature.function.sparse_learning_based import RFS as sk_rfs
-    except ImportError:
+_SKFEATURE_CHILD = """
+import os, sys, time, tracemalloc
+import numpy as np
+from skfeature.function.sparse_learning_based import RFS as sk_rfs
+sk_rfs.construct_label_matrix_pan = lambda y: y  # the multi-label Y as is
+data = np.load(sys.argv[1])
+tracemalloc.start()
+start = time.process_time()
+W = sk_rfs.rfs(data["X"], data["Y"], mode="raw", gamma=1.0)
+seconds = time.process_time() - start
+peak = tracemalloc.get_traced_memory()[1]
+top = np.argsort(-np.linalg.norm(W, axis=1), kind="stable")[:50]
+print(seconds, peak, " ".join(map(str, top)))
+"""
+
+
+def _skfeature(X, Y, limit_gib: float, ours: np.ndarray, seconds_limit: float):
+    """Row for scikit-feature's RFS (run in a child process), or why not."""
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+
+    if importlib.util.find_spec("skfeature") is None:
         return (
             None,
             "skfeature-chappers is not installed (pip install skfeature-chappers)",
@@ -101,16 +121,25 @@ def _skfeature(X, Y, limit_gib: float, ours: np.ndarray):
             f"needs dense ({m} + {n})^2 matrices: about {need:.1f} GiB "
             f"> {limit_gib:g} GiB"
         )
-    sk_rfs.construct_label_matrix_pan = lambda y: y  # pass the multi-label Y as is
-    dense = scale(X, "minmax").toarray()
-    Yf = Y.astype(np.float64)
-    seconds, peak, W = _measure(lambda: sk_rfs.rfs(dense, Yf, mode="raw", gamma=1.0))
-    top = np.argsort(-np.linalg.norm(W, axis=1), kind="stable")[:K]
-    overlap = len(set(top.tolist()) & set(ours.tolist()))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "data.npz"
+        np.savez(path, X=scale(X, "minmax").toarray(), Y=Y.astype(np.float64))
+        try:
+            out = subprocess.run(
+                [sys.executable, "-c", _SKFEATURE_CHILD, str(path)],
+                capture_output=True,
+                text=True,
+                timeout=seconds_limit,
+                check=True,
+            ).stdout.split()
+        except subprocess.TimeoutExpired:
+            return None, f"did not finish within {seconds_limit:g} s of wall time"
+    seconds, peak = float(out[0]), float(out[1]) / MB
+    overlap = len(set(map(int, out[2:])) & set(ours.tolist()))
     return (seconds, peak), f"top-{K} overlap with ours: {overlap}/{K}"
 
 
-def _rows(name: str, methods, repeats: int, limit: float) -> list[str]:
+def _rows(name: str, methods, repeats: int, limit: float, wait: float) -> list[str]:
     X, Y = _load(name)
     floor_s, floor_mb = _floor(X, Y, repeats)
     size = f"{X.shape[0]} x {X.shape[1]}"
@@ -118,6 +147,7 @@ def _rows(name: str, methods, repeats: int, limit: float) -> list[str]:
         f"| {name} | {size} | X^T Y (floor) | 1 | {floor_s:.4f} | 1 | "
         f"{floor_mb:.1f} | | |"
     ]
+    print(rows[-1], flush=True)
     rfs_top = None
     for method in methods:
         seconds, peak, r = _measure(lambda m=method: compute_ranking(X, Y, m, k=K))
@@ -130,7 +160,7 @@ def _rows(name: str, methods, repeats: int, limit: float) -> list[str]:
         )
         print(rows[-1], flush=True)
     if rfs_top is not None:
-        measured, note = _skfeature(X, Y, limit, rfs_top)
+        measured, note = _skfeature(X, Y, limit, rfs_top, wait)
         if measured is None:
             rows.append(
                 f"| {name} | {size} | skfeature RFS | | | | | | not run: {note} |"
@@ -141,6 +171,7 @@ def _rows(name: str, methods, repeats: int, limit: float) -> list[str]:
                 f"| {name} | {size} | skfeature RFS | {s / floor_s:.0f} | {s:.2f} | "
                 f"{p / floor_mb:.1f} | {p:.0f} | | {note} |"
             )
+            print(rows[-1], flush=True)
     return rows
 
 
@@ -152,6 +183,13 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--skfeature-limit", type=float, default=1.0, help="GiB for skfeature's RFS"
     )
+    parser.add_argument(
+        "--skfeature-seconds",
+        type=float,
+        default=900.0,
+        help="wall seconds skfeature's RFS may take (its loop runs up to 1000 "
+        "iterations, stopping on an absolute change below 1e-3)",
+    )
     args = parser.parse_args(argv)
     header = [
         "| corpus | n x M | method | time ratio | CPU s | memory ratio | peak MiB "
@@ -160,7 +198,13 @@ def main(argv=None) -> int:
     ]
     rows = []
     for name in args.corpora.split(","):
-        rows += _rows(name, args.methods.split(","), args.repeats, args.skfeature_limit)
+        rows += _rows(
+            name,
+            args.methods.split(","),
+            args.repeats,
+            args.skfeature_limit,
+            args.skfeature_seconds,
+        )
     print()
     print("\n".join(header + rows))
     return 0
