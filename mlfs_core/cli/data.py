@@ -129,7 +129,49 @@ def _method_params(args) -> dict:
         value = getattr(args, name, None)
         if value is not None:
             params[name] = value
+    params.update(_named_options(args.method, getattr(args, "param", None) or []))
     return params
+
+
+def _named_options(method: str, given: list[str]) -> dict:
+    """``--param NAME=VALUE`` pairs as the method's typed options.
+
+    The value takes the type of the option's default (``true``/``false`` for
+    a flag); the method's spec checks names and ranges later, with every
+    problem in one :class:`~mlfs_core.errors.ConfigError`.
+    """
+    from ..errors import ConfigError
+    from ..selectors._registry import get_method
+
+    options = {o.name: o for o in get_method(method).options}
+    out = {}
+    for pair in given:
+        name, sep, text = pair.partition("=")
+        if not sep or name not in options:
+            raise ConfigError(
+                f"--param {pair!r}: give NAME=VALUE with NAME one of "
+                f"{', '.join(options) or '(none)'} (the options of {method})"
+            )
+        out[name] = _typed(options[name].kind, text, pair)
+    return out
+
+
+_KINDS = {int: "a whole number", float: "a number", str: "text"}
+
+
+def _typed(kind: type, text: str, pair: str):
+    from ..errors import ConfigError
+
+    if kind is bool:
+        if text.lower() not in ("true", "false"):
+            raise ConfigError(f"--param {pair!r}: the value must be true or false")
+        return text.lower() == "true"
+    try:
+        return kind(text)
+    except ValueError:
+        raise ConfigError(
+            f"--param {pair!r}: the value must be {_KINDS[kind]}"
+        ) from None
 
 
 def _warn_about_data(ds, args, presence: list[str]) -> None:
@@ -274,6 +316,13 @@ def _add_method_options(p: argparse.ArgumentParser) -> None:
     )
     _add_choice_option(
         p, None, "variant", "PMU/MDMR: a registered variant of the criterion"
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="any option of the method, e.g. --param gamma=0.5 (repeatable; "
+        "`mlfs methods` lists each method's options and their ranges)",
     )
     _add_choice_option(
         p,

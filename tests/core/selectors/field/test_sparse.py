@@ -427,3 +427,28 @@ def test_runs_from_the_command_line(method, tmp_path):
     expected = RANKS[method](written.X, written.Y, k=6, rng=None)
     assert out["feature_index"].tolist() == expected.order.tolist()
     np.testing.assert_allclose(out["score"], expected.scores[expected.order], rtol=1e-9)
+
+
+def test_the_command_line_passes_typed_options(tmp_path, capsys):
+    """Check `mlfs rank --param gamma=0.25 --param max_iter=3` reaches RFS
+    typed, and a wrong name or value is one clear error (status 2)."""
+    from mlfs_core.cli import main
+    from mlfs_core.data import Dataset, load_dataset
+    from mlfs_core.data.synthetic import write_mulan
+
+    X, Y = _data(20, 6, q=3, seed=15)
+    names = [f"f{j}" for j in range(6)]
+    path = write_mulan(Dataset(X, Y, names, ["a", "b", "c"]), tmp_path, "toy")
+    argv = ["rank", str(path), "--method", "RFS", "--param", "gamma=0.25"]
+    assert main([*argv, "--param", "max_iter=3"]) == 0
+    out = capsys.readouterr().out.splitlines()[1:]
+    written = load_dataset(path)
+    expected = RANKS["RFS"](written.X, written.Y, k=6, rng=None, gamma=0.25, max_iter=3)
+    assert [int(line.split(",")[1]) for line in out] == expected.order.tolist()
+    assert main([*argv, "--param", "max_iter=three"]) == 2
+    assert (
+        "--param 'max_iter=three': the value must be a whole number"
+        in capsys.readouterr().err
+    )
+    assert main([*argv, "--param", "rho=1"]) == 2
+    assert "gamma, tol, max_iter, scaling" in capsys.readouterr().err
