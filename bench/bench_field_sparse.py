@@ -139,7 +139,9 @@ def _skfeature(X, Y, limit_gib: float, ours: np.ndarray, seconds_limit: float):
     return (seconds, peak), f"top-{K} overlap with ours: {overlap}/{K}"
 
 
-def _rows(name: str, methods, repeats: int, limit: float, wait: float) -> list[str]:
+def _rows(
+    name: str, methods, repeats: int, limit: float, wait: float, max_iter=None
+) -> list[str]:
     X, Y = _load(name)
     floor_s, floor_mb = _floor(X, Y, repeats)
     size = f"{X.shape[0]} x {X.shape[1]}"
@@ -150,7 +152,10 @@ def _rows(name: str, methods, repeats: int, limit: float, wait: float) -> list[s
     print(rows[-1], flush=True)
     rfs_top = None
     for method in methods:
-        seconds, peak, r = _measure(lambda m=method: compute_ranking(X, Y, m, k=K))
+        options = {} if max_iter is None else {"max_iter": max_iter, "tol": 0.0}
+        seconds, peak, r = _measure(
+            lambda m=method: compute_ranking(X, Y, m, k=K, **options)
+        )
         iterations = r.objective_path.size - 1
         if method == "RFS":
             rfs_top = r.order
@@ -190,6 +195,12 @@ def main(argv=None) -> int:
         help="wall seconds skfeature's RFS may take (its loop runs up to 1000 "
         "iterations, stopping on an absolute change below 1e-3)",
     )
+    parser.add_argument(
+        "--max-iter",
+        type=int,
+        help="run exactly this many iterations (tol = 0) instead of the "
+        "defaults: the cost of an iteration where a full run takes too long",
+    )
     args = parser.parse_args(argv)
     header = [
         "| corpus | n x M | method | time ratio | CPU s | memory ratio | peak MiB "
@@ -204,6 +215,7 @@ def main(argv=None) -> int:
             args.repeats,
             args.skfeature_limit,
             args.skfeature_seconds,
+            args.max_iter,
         )
     print()
     print("\n".join(header + rows))
