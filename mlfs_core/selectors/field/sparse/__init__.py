@@ -211,6 +211,7 @@ def sparse_specs() -> list[MethodSpec]:
             family=family,
             rank=_rank_llsf,
             options=_LLSF_OPTIONS,
+            default_for=("learn",),  # the cheapest: the Learn page opens on it
             description="Label-specific features: l1-sparse regression with a "
             "label-correlation penalty; a feature's score is the norm of its row of W.",
             citation=SPARSE_REGRESSION["LLSF"],
