@@ -176,7 +176,7 @@ def _rows(
                 f"| {name} | {size} | skfeature RFS | {s / floor_s:.0f} | {s:.2f} | "
                 f"{p / floor_mb:.1f} | {p:.0f} | | {note} |"
             )
-            print(rows[-1], flush=True)
+        print(rows[-1], flush=True)
     return rows
 
 
