@@ -37,6 +37,7 @@ NAVIGATION = {
         ("score", "A score, step by step", "calculate"),
         ("aggregation", "An aggregation, step by step", "merge"),
         ("greedy", "A greedy step", "stairs"),
+        ("learn_sparse", "Sparse regression, iteration by iteration", "compress"),
         ("learn_relief", "Neighbours and weights (RF-ML)", "hub"),
     ],
     "Help": [("about", "About", "info")],

@@ -228,7 +228,9 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", default=str(ROOT / "results" / "cache-field"))
     args = parser.parse_args(argv)
-    data_dir = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))
+    data_dir = Path(
+        os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets")
+    )
     config = build_config(args.datasets.split(","), data_dir)
     result = run_experiment(config, cache_dir=args.cache, n_jobs=args.jobs)
     OUT.mkdir(parents=True, exist_ok=True)

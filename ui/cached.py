@@ -664,3 +664,14 @@ def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str |
     from mlfs_core.evaluation.dense import dense_warning as warning
 
     return warning(load(key).X, methods, dataset=name)
+
+
+@st.cache_data(show_spinner="Fitting, iteration by iteration ...", **BOUNDS)
+def sparse_steps(
+    key: DatasetKey, method: str, top: int, params: tuple[tuple[str, object], ...]
+):
+    """A sparse-regression method's objective, ranking and shrinkage, recorded."""
+    from mlfs_core.explain import sparse_steps as steps
+
+    ds = load(key)
+    return steps(ds.X, ds.Y, method, top=top, **dict(params))

@@ -25,11 +25,13 @@ from .labels import distinct_labels, feature_labels, shorten
 from .notation import readable, term_names, term_role
 from .relief import ReliefSteps, relief_steps, relief_totals
 from .score import ScoreSteps, score_steps, top_feature_scores
+from .sparse import SparseSteps, sparse_steps
 
 __all__ = [
     "GreedySteps",
     "ReliefSteps",
     "ScoreSteps",
+    "SparseSteps",
     "aggregation_steps",
     "compare_coverage",
     "distinct_labels",
@@ -45,6 +47,7 @@ __all__ = [
     "score_steps",
     "selected_scores",
     "shorten",
+    "sparse_steps",
     "term_names",
     "term_role",
     "top_feature_scores",

@@ -24,6 +24,7 @@ from .export import png_export_available, to_png_bytes
 from .posthoc import pvalue_heatmap
 from .ranking import feature_score_bar, precision_at_k_curve
 from .relief import neighbour_scatter, weight_shift_figure
+from .sparse import objective_path_figure, ranking_settles_figure, shrinkage_figure
 
 __all__ = [
     "aggregation_turns_figure",
@@ -43,9 +44,12 @@ __all__ = [
     "method_look",
     "metric_vs_budget",
     "neighbour_scatter",
+    "objective_path_figure",
     "png_export_available",
     "precision_at_k_curve",
     "pvalue_heatmap",
+    "ranking_settles_figure",
+    "shrinkage_figure",
     "similarity_heatmap",
     "to_png_bytes",
     "weight_shift_figure",

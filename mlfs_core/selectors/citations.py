@@ -40,6 +40,11 @@ GREEDY = {
 }
 """The information-theoretic greedy filters, by method name."""
 FIELD = {
+    "RFS": "Nie et al. (2010), Efficient and robust feature selection via joint "
+    "l2,1-norms minimization",
+    "LLSF": "Huang et al. (2015), Learning label-specific features for "
+    "multi-label classification",
+    "MIFS": "Jian et al. (2016), Multi-label informed feature selection",
     "MDDM-proj": "Zhang and Zhou (2010), Multilabel dimensionality reduction via "
     "dependence maximization",
     "MDDM-spc": "Zhang and Zhou (2010), Multilabel dimensionality reduction via "

@@ -291,6 +291,7 @@ PAGE_PATHS = {
     "learn_aggregation": "app_pages/aggregation.py",
     "learn_greedy": "app_pages/greedy.py",
     "learn_relief": "app_pages/learn_relief.py",
+    "learn_sparse": "app_pages/learn_sparse.py",
 }
 """Page name -> script path relative to app.py (AppTest's switch_page wants the path).
 """

@@ -26,6 +26,10 @@ CHART_PAGES = (
     ("A score, step by step", "A score, step by step"),
     ("An aggregation, step by step", "An aggregation, step by step"),
     ("A greedy step", "A greedy step"),
+    (
+        "Sparse regression, iteration by iteration",
+        "Sparse regression, iteration by iteration",
+    ),
 )
 """(sidebar entry, page heading) of each page after Data that draws a chart."""
 
