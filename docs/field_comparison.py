@@ -39,7 +39,7 @@ import os
 import sys
 from pathlib import Path
 
-import mlfs_core  # first: it pins OpenBLAS's kernel before numpy loads
+import mlfs_core  # noqa: F401  (first: it pins OpenBLAS's kernel before numpy loads)
 
 # isort: split
 import pandas as pd
