@@ -50,8 +50,14 @@ def test_baselines_come_from_the_registry_by_family():
 
     register(MethodSpec(name="SpectralProbe", family="spectral", rank=rank))
     try:
-        assert baseline_methods()["SpectralProbe"] == "spectral"
-        assert "SpectralProbe" not in baseline_methods(exclude=("SpectralProbe",))
+        spectral = list_methods("spectral")
+        assert spectral[-1] == "SpectralProbe"  # a plug-in joins after the built-ins
+        assert baseline_methods(all_baselines=True)["SpectralProbe"] == "spectral"
+        first_two = [n for n, f in baseline_methods().items() if f == "spectral"]
+        assert first_two == spectral[:2]
+        assert "SpectralProbe" not in baseline_methods(
+            all_baselines=True, exclude=("SpectralProbe",)
+        )
     finally:
         unregister("SpectralProbe")
 

@@ -32,6 +32,16 @@ register(rank_fragile, name="Fragile", score_kind="score", citation="test")
 '''
 
 
+def _error_line(err: str) -> str:
+    """The command's error line: its last line, or the one before the note
+    that says how many finished tasks were kept (a failed run's last line)."""
+    lines = err.strip().splitlines()
+    if len(lines) > 1 and lines[-1].startswith("mlfs experiment: kept: "):
+        assert "rerun the same command to resume from them" in lines[-1]
+        return lines[-2]
+    return lines[-1]
+
+
 def _config(tmp_path, rows: int) -> str:
     (tmp_path / "fragile.py").write_text(PLUGIN.format(rows=rows))
     path = tmp_path / "run.toml"
@@ -77,7 +87,7 @@ def test_a_plugin_error_names_dataset_fold_method_file_and_line(
     )
     _, err = proc.communicate(timeout=300)
     assert proc.returncode != 0
-    last = err.strip().splitlines()[-1]
+    last = _error_line(err)
     assert "method 'Fragile' (fragile.py:10) raised ZeroDivisionError" in last
     assert "too few rows" in last
     assert "(on dataset 'sample', fold " in last and ", repeat 0)" in last
@@ -161,7 +171,7 @@ def test_mlfs_rank_names_the_dataset(tmp_path, helpers):
         "--plugin", tmp_path / "fragile.py", "rank", "sample", "--method", "Fragile"
     )
     _, err = proc.communicate(timeout=120)
-    last = err.strip().splitlines()[-1]
+    last = _error_line(err)
     assert "method 'Fragile' (fragile.py:10) raised ZeroDivisionError" in last
     assert "(on dataset 'sample', every row)" in last
 
@@ -285,6 +295,6 @@ def test_a_plugin_metric_error_names_the_fit(tmp_path, helpers):
         "--plugin", plugin, "experiment", config, "--out", tmp_path / "out"
     )
     _, err = proc.communicate(timeout=300)
-    last = err.strip().splitlines()[-1]
+    last = _error_line(err)
     assert "metric 'bad_metric' (metricplug.py:5) raised KeyError: 'nope'" in last
     assert "(on dataset 'sample', fold 0, repeat 0, budget " in last
