@@ -23,9 +23,10 @@ by index, a duplicate row at distance 0 counts (a squared distance at most
 1e-12 (‖x_i‖² + ‖x_j‖²), the rounding of its expansion, is 0), and equal
 distances go to the lowest index; the label manifold's quadratic programme
 gets the ridge 1e-8·trace(M)/n so its minimiser is unique, and is solved by
-a primal-dual active-set method [3]_ (exact when it stops; a label whose
-active set cycles keeps its last iterate projected onto the constraints,
-with a warning); a neighbour system whose Gram matrix Z has
+a primal-dual active-set method [3]_, and a label whose active set cycles
+by a monotone primal active-set method that cannot cycle; every label must
+meet the KKT conditions to a stated tolerance (no approximate iterate is
+returned); a neighbour system whose Gram matrix Z has
 rank < k (or k > M) gets the ridge 1e-3·trace(Z), and uniform weights 1/k
 when trace(Z) = 0; a feature whose constraint ratio is undefined
 (f_iᵀL_C f_i = 0: constant, or no non-neighbour pairs) ranks last.

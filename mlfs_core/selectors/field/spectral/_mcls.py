@@ -9,15 +9,25 @@ option and labels mapped to 2Y − 1 (k = ``n_neighbors``; neighbours as
 3. The label manifold MU (n x q): for each label l, the minimiser of
    μᵀ(M + rI)μ subject to y_il μ_i >= 1, with M = (I − R)ᵀ(I − R) and the
    ridge r = 1e-8·trace(M)/n that makes the minimiser unique. This
-   bound-constrained quadratic programme is solved exactly by the
-   primal-dual active-set method (Hintermüller, Ito & Kunisch 2003), all
-   labels at once, from every constraint active (μ = y), each step one
-   sparse LU solve of the free variables' block-diagonal system; it stops
-   when the active set repeats. The method is exact when it stops, but it
-   may cycle (the matrix is not an M-matrix): a label whose active set
-   returns to that of two steps before, or has not settled in
-   :data:`MAX_ACTIVE_SET_STEPS` steps, keeps its last iterate projected onto
-   the constraints, with a warning.
+   bound-constrained quadratic programme (in ν = y∘μ: ν >= 1, Hessian
+   diag(y)(M + rI)diag(y)) is solved, all labels of a block at once, in
+   two phases. First the primal-dual active-set method (Hintermüller, Ito
+   & Kunisch 2003) from every constraint active (μ = y), each step one
+   sparse LU solve of the free variables' block-diagonal system, until a
+   label's active set repeats (it is then the minimiser). The matrix is not
+   an M-matrix, so this may cycle: a label whose active set returns to that
+   of two steps before, or has not settled in :data:`MAX_ACTIVE_SET_STEPS`
+   steps, goes on to a primal (monotone) active-set method from its last
+   iterate projected onto ν >= 1 (:func:`_monotone`): each step moves
+   towards the working set's minimiser up to the first constraint met
+   (which joins the set) or, there, frees the one working constraint of
+   most negative multiplier; the objective falls strictly between working
+   sets, so none repeats and it terminates (a guard of
+   :data:`MAX_MONOTONE_STEPS` raises :class:`~mlfs_core.errors.RankingError`).
+   Every label's result must then meet the KKT conditions to
+   :data:`KKT_TOL` (:func:`kkt_residual`, ‖min(λ/s, ν − 1)‖∞ with λ =
+   y∘(M + rI)μ, s = ‖M + rI‖∞‖ν‖∞), or it is one ``RankingError``:
+   no approximate iterate is ever returned.
 4. W = W_X ∘ PKN graph of the unit-norm rows of MU.
 5. 1 − LS_i = f̃ᵀWf̃ / f̃ᵀDf̃ on the unit-norm rows of X (Cai's
    ``LaplacianScore``: f̃ = f − (fᵀD1 / 1ᵀD1) 1, D = diag(W1), and a
@@ -36,19 +46,19 @@ factors of the label manifold, a block of labels at a time
 (:data:`BLOCK_UNKNOWNS`). The estimate checked before work,
 :func:`mcls_memory`, is 16n² bytes: two dense n x n float64 matrices, the
 size of the graphs ``MCLS.m`` holds densely; it is refused above
-:data:`._common.DENSE_BOUND_BYTES` (n up to 11,585). Time: each
-active-set step factorises the free variables' system; on bibtex (n =
-7395, q = 159) this takes minutes (docs: benchmarks-field-spectral).
+:data:`._common.DENSE_BOUND_BYTES` (n up to 11,585). Time: the graphs
+(kNN, PKN, reconstruction weights) take seconds; the rest is the label
+manifold, one sparse LU per active-set step (about 25 steps on
+rcv1subset1, each under a second for a block of 30 labels); figures in the
+docs (benchmarks-field-spectral).
 """
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.sparse as sp
 
-from ....errors import ConfigError
+from ....errors import ConfigError, RankingError
 from ..._spec import Ranking
 from .._scaling import scale
 from ._common import check_memory, ranking_from_scores
@@ -61,7 +71,11 @@ from ._graphs import (
 )
 
 MAX_ACTIVE_SET_STEPS = 100
-"""Most active-set changes of the label manifold's solver before it gives up."""
+"""Most primal-dual active-set steps before a label goes to the monotone phase."""
+MAX_MONOTONE_STEPS = 100_000
+"""Most working-set steps of the monotone phase (finite in theory; a guard)."""
+KKT_TOL = 1e-9
+"""The KKT residual (:func:`kkt_residual`) the label manifold must meet."""
 BLOCK_UNKNOWNS = 200_000
 """Unknowns (n times labels) of the label manifold solved at once."""
 MANIFOLD_RIDGE = 1e-8
@@ -93,13 +107,21 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     Y = np.asarray(Y, dtype=np.float64)
     step = max(1, BLOCK_UNKNOWNS // n)
     blocks = [_active_set(M, Y[:, s : s + step]) for s in range(0, q, step)]
-    return np.hstack(blocks)
+    MU = np.hstack(blocks)
+    worst = kkt_residual(M, Y, MU).max(initial=0.0)
+    if not worst <= KKT_TOL:
+        raise RankingError(
+            f"method 'MCLS': the label manifold's KKT residual {worst:.3g} "
+            f"exceeds {KKT_TOL:g}"
+        )
+    return MU
 
 
 def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
-    """The primal-dual active-set method on a block of labels at once; a
-    label leaves the block as soon as its active set repeats (solved), or
-    returns to the one of two steps before (a cycle: :func:`_unsettled`)."""
+    """The exact solver of a block of labels at once (module docstring, step
+    3): the primal-dual active-set phase; a label whose active set returns to
+    the one of two steps before, or has not settled in
+    :data:`MAX_ACTIVE_SET_STEPS` steps, goes on to :func:`_monotone`."""
     n, q = Y.shape
     labels = np.ascontiguousarray(Y.T)  # (q, n)
     active = np.ones((q, n), dtype=bool)
@@ -114,28 +136,71 @@ def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
         settled = (new == act).all(axis=1)
         cycled = ~settled & (new == before[todo]).all(axis=1) & (step > 0)
         out[todo[settled]] = mu[settled]
-        out[todo[cycled]] = _unsettled(y[cycled], mu[cycled], q)
+        if cycled.any():
+            out[todo[cycled]] = _monotone(M, y[cycled], mu[cycled])
         before[todo], active[todo] = act, new
         todo = todo[~(settled | cycled)]
         if todo.size == 0:
             return out.T
-    out[todo] = _unsettled(labels[todo], mu[~(settled | cycled)], q)
+    out[todo] = _monotone(M, labels[todo], mu[~(settled | cycled)])
     return out.T
 
 
-def _unsettled(y: np.ndarray, mu: np.ndarray, q: int) -> np.ndarray:
-    """The fallback for labels whose active set cycles or has not settled in
-    :data:`MAX_ACTIVE_SET_STEPS` steps: the last iterate projected onto the
-    constraints (y μ >= 1), with a warning naming how many labels."""
-    if y.shape[0]:
-        warnings.warn(
-            f"MCLS: the label manifold's active set did not settle for "
-            f"{y.shape[0]} of {q} labels (a cycle, or {MAX_ACTIVE_SET_STEPS} "
-            "steps); their last iterate, projected onto the constraints, is used",
-            UserWarning,
-            stacklevel=2,
-        )
-    return y * np.maximum(y * mu, 1.0)
+def _monotone(M: sp.csr_matrix, y: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """(u, n): the primal active-set phase in ν = y∘μ >= 1, from the last
+    iterate projected onto the constraints; every step either stops at the
+    first constraint met on the way to the working set's minimiser (which
+    joins the working set) or, at that minimiser, frees the one working
+    constraint of most negative multiplier. The objective falls strictly
+    between distinct working sets, so none repeats: it terminates."""
+    u, n = y.shape
+    nu = np.maximum(y * mu, 1.0)
+    work = nu <= 1.0
+    out = np.empty((u, n))
+    todo = np.arange(u)
+    for _ in range(MAX_MONOTONE_STEPS):  # working-set steps, not labels
+        yy, w, v = y[todo], work[todo], nu[todo]
+        d = yy * _free_solution(M, yy, w) - v
+        block = ~w & (d < 0)
+        ratio = np.full(v.shape, np.inf)
+        ratio[block] = (v[block] - 1.0) / -d[block]
+        alpha = np.minimum(1.0, ratio.min(axis=1))
+        v = v + alpha[:, None] * d
+        hit = block & (ratio <= alpha[:, None])
+        v[hit], w = 1.0, w | hit
+        lam = np.where(w, yy * (M @ (yy * v).T).T, np.inf)
+        j = lam.argmin(axis=1)
+        low = lam[np.arange(todo.size), j]
+        at_min = ~hit.any(axis=1)
+        done = at_min & (low >= -KKT_TOL * _scale(M, v))
+        drop = at_min & ~done
+        w[np.flatnonzero(drop), j[drop]] = False
+        out[todo[done]] = yy[done] * v[done]
+        nu[todo], work[todo] = v, w
+        todo = todo[~done]
+        if todo.size == 0:
+            return out
+    raise RankingError(
+        f"method 'MCLS': the label manifold's working set did not settle in "
+        f"{MAX_MONOTONE_STEPS} steps for {todo.size} labels"
+    )
+
+
+def _scale(M: sp.csr_matrix, nu: np.ndarray) -> np.ndarray:
+    """(u, 1): ‖M‖∞ ‖ν‖∞ per label, the scale of the multipliers."""
+    norm = float(abs(M).sum(axis=1).max())
+    return norm * np.abs(nu).max(axis=1, keepdims=True)[:, 0]
+
+
+def kkt_residual(M: sp.csr_matrix, Y: np.ndarray, MU: np.ndarray) -> np.ndarray:
+    """Per label, ‖min(λ / s, ν − 1)‖∞ with ν = y∘μ, λ = y∘(Mμ) and s =
+    ‖M‖∞‖ν‖∞: zero exactly at the minimiser of step 3 (ν >= 1, λ >= 0,
+    λ_i (ν_i − 1) = 0); :func:`label_manifold` checks it is at most
+    :data:`KKT_TOL`."""
+    nu = Y * MU
+    lam = Y * (M @ MU)
+    s = _scale(M, nu.T)[None, :]
+    return np.abs(np.minimum(lam / s, nu - 1.0)).max(axis=0)
 
 
 def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):

@@ -576,20 +576,94 @@ def test_mddm_spc_gram_in_row_blocks(monkeypatch):
     )
 
 
-def test_an_unsettled_label_manifold_warns_and_stays_feasible(monkeypatch):
-    """Check the stated fallback: a label whose active set has not settled
-    keeps its last iterate projected onto y μ >= 1, with a warning."""
+def _cycling_case():
+    """A label block on which the primal-dual active-set phase cycles
+    (found by a seeded search; it is the case that used to warn)."""
+    rng = np.random.default_rng(2)
+    n, d = int(rng.integers(12, 40)), int(rng.integers(2, 6))
+    X = rng.random((n, d))
+    Y = (rng.random((n, 3)) < rng.uniform(0.1, 0.5)).astype(float)
+    index, _ = _graphs.nearest(X, 4)
+    return _graphs.reconstruction_weights(X, index[:, :3]), 2.0 * Y - 1.0
+
+
+def test_label_manifold_terminates_exactly_where_the_active_set_cycles(monkeypatch):
+    """Check that a cycling label goes to the monotone phase (spied), which
+    stops with the KKT residual within KKT_TOL and the bvls oracle's
+    minimiser, and that no warning is raised."""
+    import warnings
+
     from mlfs_core.selectors.field.spectral import _mcls
 
+    R, Ypm = _cycling_case()
+    calls = []
+    monotone = _mcls._monotone
+    monkeypatch.setattr(
+        _mcls, "_monotone", lambda M, y, mu: calls.append(len(y)) or monotone(M, y, mu)
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        MU = _mcls.label_manifold(R, Ypm)
+    assert sum(calls) >= 1  # the active set did cycle here
+    n = R.shape[0]
+    I_R = np.eye(n) - R.toarray()
+    M = I_R.T @ I_R
+    M = sp.csr_matrix(M + 1e-8 * np.trace(M) / n * np.eye(n))
+    assert _mcls.kkt_residual(M, Ypm, MU).max() <= _mcls.KKT_TOL
+    np.testing.assert_allclose(MU, _manifold(R.toarray(), Ypm), atol=1e-9)
+
+
+def test_monotone_phase_alone_reaches_the_oracle(monkeypatch):
+    """Check the monotone phase from the worst start (no primal-dual step:
+    every label goes to it at once) on the cycling case and on a dyadic one."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    monkeypatch.setattr(_mcls, "MAX_ACTIVE_SET_STEPS", 1)
     X, Y = _dyadic(40, 6, 4, seed=3)
     Xs = _minmax(X)
     index, _ = _graphs.nearest(Xs, 5)
-    R = _graphs.reconstruction_weights(Xs, index)
-    Ypm = 2.0 * Y - 1.0
-    monkeypatch.setattr(_mcls, "MAX_ACTIVE_SET_STEPS", 2)
-    with pytest.warns(UserWarning, match=r"did not settle for \d+ of 4 labels"):
+    for R, Ypm in (
+        _cycling_case(),
+        (_graphs.reconstruction_weights(Xs, index), 2.0 * Y - 1.0),
+    ):
         MU = _mcls.label_manifold(R, Ypm)
-    assert np.all(np.isfinite(MU)) and np.all(Ypm * MU >= 1.0)
+        assert np.all(Ypm * MU >= 1.0)
+        np.testing.assert_allclose(MU, _manifold(R.toarray(), Ypm), atol=1e-9)
+
+
+def test_mcls_ranks_as_the_oracle_where_the_active_set_cycles(monkeypatch):
+    """Check the ranking end to end on the data of the cycling case (the
+    monotone phase spied: it runs)."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    calls = []
+    monotone = _mcls._monotone
+    monkeypatch.setattr(
+        _mcls, "_monotone", lambda M, y, mu: calls.append(len(y)) or monotone(M, y, mu)
+    )
+    rng = np.random.default_rng(2)
+    n, d = int(rng.integers(12, 40)), int(rng.integers(2, 6))
+    X = rng.random((n, d))
+    Y = (rng.random((n, 3)) < rng.uniform(0.1, 0.5)).astype(float)
+    ranking = compute_ranking(X, Y, "MCLS", n_neighbors=3)
+    oracle = _mcls_oracle(X, Y, 3)
+    assert calls and np.all(np.isfinite(oracle))
+    # MU's rows here include exact duplicates (labels fully active), whose
+    # PKN neighbours tie at distances of rounding size: scores agree to 1e-3
+    np.testing.assert_allclose(ranking.scores, oracle, rtol=1e-2)
+    assert ranking.order.tolist() == np.argsort(-oracle, kind="stable").tolist()
+
+
+def test_a_failed_kkt_check_is_one_ranking_error(monkeypatch):
+    """Check that a solution off the KKT tolerance is refused, not returned."""
+    from mlfs_core.errors import RankingError
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    R, Ypm = _cycling_case()
+    # every constraint active: feasible, but not the minimiser
+    monkeypatch.setattr(_mcls, "_active_set", lambda M, Y: Y.copy())
+    with pytest.raises(RankingError, match="MCLS.*KKT residual"):
+        _mcls.label_manifold(R, Ypm)
 
 
 def test_mddm_spc_with_a_vanishing_ridge_is_refused_clearly():
