@@ -20,8 +20,9 @@ The built-in methods get their look from their place in the registry:
   method's);
 - the baselines: Random reddish purple, dotted; AF black, long-dashed;
 - the field's baselines (:data:`FIELD_LOOKS`), each a look of its own,
-  dash-dot or long-dashed, with a marker no other method has with that
-  colour and dash (the spectral methods long-dashed, in colours GRRO and
+  dash-dot, long-dash-dot or long-dashed, with a marker no other method has
+  with that colour and dash (the sparse-regression methods in colours no
+  aggregation takes) (the spectral methods long-dashed, in colours GRRO and
   FIMF do not take);
 - an aggregation's name alone ("Max", "RaR": a figure with one line per
   aggregation in each measure's panel) its aggregation's colour.
@@ -78,6 +79,9 @@ BASELINES = {
     "AF": {"color": BLACK, "dash": "longdash", "symbol": "star"},
 }
 FIELD_LOOKS = {
+    "RFS": {"color": PURPLE, "dash": "dashdot", "symbol": "star"},
+    "LLSF": {"color": SKY, "dash": "longdashdot", "symbol": "diamond"},
+    "MIFS": {"color": BLACK, "dash": "dashdot", "symbol": "triangle-up"},
     "MDDM-proj": {"color": BLUE, "dash": "longdash", "symbol": "hexagon"},
     "MDDM-spc": {"color": ORANGE, "dash": "longdash", "symbol": "pentagon"},
     "MCLS": {"color": PURPLE, "dash": "longdash", "symbol": "triangle-down"},
@@ -85,8 +89,8 @@ FIELD_LOOKS = {
     "GRRO": {"color": GREEN, "dash": "longdash", "symbol": "pentagon"},
     "FIMF": {"color": VERMILLION, "dash": "longdash", "symbol": "triangle-down"},
 }
-"""The field's spectral, instance-based and global information-theoretic
-baselines."""
+"""The field's sparse-regression, spectral, instance-based and global
+information-theoretic baselines."""
 INFORMATION_COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY)
 """Colours of the information-theoretic methods, in registry order (then dashed)."""
 INFORMATION_SYMBOLS = (

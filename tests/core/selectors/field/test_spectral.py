@@ -536,7 +536,7 @@ def test_each_spectral_method_has_its_own_look():
     """Check the look table: each method its colour, dash and marker, none
     shared with another built-in method."""
     from mlfs_core.plots import method_look
-    from mlfs_core.plots._look import SPECTRAL as LOOKS
+    from mlfs_core.plots._look import FIELD_LOOKS as LOOKS
     from mlfs_core.plots._look import built_in_looks
 
     triples = {
