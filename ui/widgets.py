@@ -153,6 +153,10 @@ def page_wait(page: str, text: str) -> Iterator[Callable[[float], None]]:
     """
     flag = FIRST_OPEN.format(page)
     if st.session_state.get(flag):
+        # the slot the first run's bar took: every element after it keeps its
+        # place, so the browser does not mount it again (a URL-bound widget
+        # in a fragment remounted so lost its link to the URL)
+        st.empty()
         with st.spinner(text):
             yield lambda fraction: None
         return
@@ -314,7 +318,7 @@ def default_metric(metrics: list[str]) -> str:
 
 
 def settle(key: str, options: list, valid: Callable[[object], bool], default) -> object:
-    """The value a URL-bound widget ``key`` opens on; a stale value is replaced.
+    """The default to create URL-bound widget ``key`` with; a stale value is replaced.
 
     A widget keeps its value in the URL under its own key
     (:func:`ui.links.bound`), so the key carries no digest of its options
@@ -323,23 +327,41 @@ def settle(key: str, options: list, valid: Callable[[object], bool], default) ->
     widget whose options digest changed since it was set) is replaced by
     ``default`` through the Session State API, which also redraws the
     browser's widget (its old chips would stay otherwise), and None is
-    returned: the widget is then created without a default. Otherwise the
-    value to pass as the widget's default is returned (``index=``,
-    ``default=``, ``value=``): the page's memory of it when a page switch
-    dropped the widget (:func:`remember`), else ``default``; a link whose
-    value equals it is still honoured, and nothing is written.
+    returned: the widget is then created without a default. The options'
+    digest ignores their order (a post-hoc table's methods follow their
+    ranks), and a value already equal to ``default`` is not written: a
+    write through the Session State API makes Streamlit send the whole
+    query string it last knew, which lacks the change the user has just
+    made in the browser (the Friedman test's fragment reset the post-hoc
+    control on each budget, and so dropped the slider's first move from
+    the URL).
+
+    Otherwise ``default`` itself is returned, whatever the widget holds:
+    Streamlit leaves a bound widget's value out of the URL when it equals
+    the widget's default, so the default must be the page's own (the same
+    in every browser session, given the options), never the value the
+    widget has now or had before. Fed back as the default, the first change
+    of a widget was dropped from the URL on the rerun it caused (the new
+    value was the new default), and a copied link opened on the page's
+    default instead. The value a page switch dropped (:func:`remember`)
+    is put back into session state instead, unless the URL names one.
     """
-    digest = options_key("", options)
+    digest = options_key("", sorted(map(str, options)))
     memory = f"_memory_{key}"
     stale = st.session_state.get(f"{memory}_options") not in (None, digest)
     st.session_state[f"{memory}_options"] = digest
     if key in st.session_state:
-        if stale or not valid(st.session_state[key]):
+        now = st.session_state[key]
+        if (stale or not valid(now)) and links.differs(now, default):
             st.session_state[key] = default
             return None
-        return st.session_state[key]
+        return default
     value = st.session_state.get(memory)
-    return default if value is None or stale or not valid(value) else value
+    if value is None or stale or not valid(value) or key in st.query_params:
+        return default
+    if links.differs(value, default):
+        st.session_state[key] = value
+    return default
 
 
 def remember(key: str) -> None:
@@ -363,7 +385,7 @@ def metric_and_methods(table: pd.DataFrame, *, key: str) -> tuple[str, tuple[str
     carried = st.session_state.get(METRIC_MEMORY)
     if carried in metrics and st.session_state.get(name) not in metrics:
         st.session_state[f"_memory_{name}"] = carried
-    first = carried if carried in metrics else default_metric(metrics)
+    first = default_metric(metrics)  # the same in every session: see settle
     opening = settle(name, metrics, lambda m: m in metrics, first)
     metric = left.selectbox(
         "Metric",
