@@ -570,6 +570,7 @@ def chart_controls(
     panel_word: str,
     first: int | None = None,
     per_panel: int | None = None,
+    lead: str | None = None,
 ) -> tuple[str | None, list[str]]:
     """ "Highlight a method" and "show the panels" pickers of a many-method chart.
 
@@ -578,7 +579,9 @@ def chart_controls(
     the first ``first`` (11 panels of 12 lines are too many to read, and
     every change makes the browser draw all of them again). A "Show all N"
     button picks every panel at once. The list is empty when the user
-    removes every panel: the caller says so instead of drawing.
+    removes every panel: the caller says so instead of drawing. A ``lead``
+    panel (the sidebar's dataset) is always among those it opens on, with
+    the first others up to ``first`` (:func:`opening_panels`).
 
     With more than :data:`MAX_COLOURED` lines in a panel (``per_panel``,
     default: every method) the chart opens on one method highlighted
@@ -614,7 +617,7 @@ def chart_controls(
     shown = list(panels)
     if len(panels) > 1:
         state = f"{key}_panels"
-        opening = list(panels[:first] if first else panels)
+        opening = opening_panels(panels, first, lead)
         opening = settle(state, panels, lambda v: set(v) <= set(panels), opening)
         if state not in st.session_state:  # set here, not by default=: the
             # button below sets it too, which default= would warn about
@@ -640,6 +643,26 @@ def chart_controls(
                 on_click=show_all,
             )
     return (None if picked == NO_HIGHLIGHT else picked), shown
+
+
+def opening_panels(
+    panels: list[str], first: int | None, lead: str | None = None
+) -> list[str]:
+    """The panels a chart opens on, in their order: ``lead`` (if it is one of
+    them) and the first others, ``first`` in all (every panel without it).
+
+    Examples
+    --------
+    >>> opening_panels(["a", "b", "c", "d", "e"], 2, "d")
+    ['a', 'd']
+    >>> opening_panels(["a", "b", "c"], 2, "x"), opening_panels(["a", "b"], None)
+    (['a', 'b'], ['a', 'b'])
+    """
+    if not first:
+        return list(panels)
+    leading = [p for p in panels if p == lead]
+    chosen = set(leading + [p for p in panels if p != lead][: first - len(leading)])
+    return [p for p in panels if p in chosen]
 
 
 def is_higher_better(metric: str) -> bool | None:
