@@ -25,7 +25,8 @@ chart_area, options = presentation.headed(
     "(or the interval the results file gives), drawn with the *Spread bands* "
     f"toggle: on when the chart opens on at most {BANDS_UP_TO} curves "
     "(datasets x methods), off above that. The chart "
-    f"opens on the first {first_panels} datasets; pick others or all of them "
+    f"opens on {first_panels} datasets (the sidebar's, if the results have it, "
+    "and the first others); pick others or all of them "
     "with *Show the datasets*. Baselines drawn as references are long-dashed "
     "flat lines across the budgets: a baseline that keeps all features (AF) "
     "has one value, not a curve.",
@@ -40,7 +41,12 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
     figure_area, controls = presentation.chart_first("Chart choices")
     with controls:
         highlight, shown = widgets.chart_controls(
-            methods, datasets, key="budget", panel_word="datasets", first=first_panels
+            methods,
+            datasets,
+            key="budget",
+            panel_word="datasets",
+            first=first_panels,
+            lead=widgets.current_dataset()[0],  # the sidebar's dataset first
         )
     if not shown:
         controls.info("Pick at least one dataset to draw.")

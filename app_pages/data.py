@@ -27,14 +27,15 @@ if loaded:
         _, features, labels = cached.names(key)
         st.caption(uploads.label_summary(labels, len(features)))
     freq = cached.label_frequency(key)
-    bars, heat = cached.data_figures(key)
+    across = presentation.bars_across(len(freq))  # each label named, apart
+    bars, heat = cached.data_figures(key, across, presentation.heatmap_labels())
     with chart_area:
         widgets.show_figure(
             figure_from_dict(bars),
             freq,
             key="labelfreq",
             filename="label_frequency",
-            main=True,
+            main=not across,  # as tall as its rows need
         )
     co = cached.label_cooccurrence(key)
     widgets.show_figure(

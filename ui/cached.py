@@ -138,16 +138,22 @@ def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
-def data_figures(key: DatasetKey) -> tuple[dict, dict]:
+def data_figures(
+    key: DatasetKey, across: bool = False, max_labels: int | None = None
+) -> tuple[dict, dict]:
     """The Data page's two charts as dicts, drawn once per dataset.
 
     Every session opens the app on this page; building the two plotly
     figures (validating each property and the template) cost about 0.1
     server CPU-s per session. Shown through
-    :func:`~mlfs_core.plots.figure_from_dict`, not validated again.
+    :func:`~mlfs_core.plots.figure_from_dict`, not validated again. With
+    ``across`` the label frequencies are bars across, one row per label;
+    the co-occurrence heatmap draws at most ``max_labels`` labels (None:
+    its own default).
     """
-    bars = label_frequency_bar(label_frequency(key))
-    heat = cooccurrence_heatmap(label_cooccurrence(key))
+    bars = label_frequency_bar(label_frequency(key), horizontal=across)
+    most = {} if max_labels is None else {"max_labels": max_labels}
+    heat = cooccurrence_heatmap(label_cooccurrence(key), **most)
     return bars.to_dict(), heat.to_dict()
 
 

@@ -79,7 +79,7 @@ def finish() -> None:
     """
     state = st.session_state
     wanted = state.get(_WANTED) or {}
-    missed = {k: v for k, v in wanted.items() if k in state and _differs(state[k], v)}
+    missed = {k: v for k, v in wanted.items() if k in state and differs(state[k], v)}
     saved = state.setdefault(_SAVED, {})
     for key in state.get(_BOUND) or []:
         if key in state and key not in missed:
@@ -91,7 +91,8 @@ def finish() -> None:
     state[_PENDING] = {}
 
 
-def _differs(a: object, b: object) -> bool:
+def differs(a: object, b: object) -> bool:
+    """Whether two widget values differ (arrays compared by their text)."""
     try:
         return bool(a != b)
     except (TypeError, ValueError):  # e.g. arrays: compare their text

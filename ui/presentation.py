@@ -24,6 +24,32 @@ MAIN_CHART_PX = 470
 app's header and the page title it ends above 720 pixels."""
 
 
+MAX_BARS = 32
+"""Most bars a page's main bar chart stands side by side in presentation mode:
+upright 16-pixel tick labels need 20 pixels each, and the plot area of a
+chart in the main column at 1280 pixels is about 720 pixels wide (medical's
+45 labels overlapped); with more, the bars are drawn across, a row each."""
+
+
+MAX_COLUMNS = 24
+"""Most columns of a label x label heatmap in presentation mode: each upright
+16-pixel name needs 20 pixels, and the plot area beside the row names and
+the colour bar is about 600 pixels wide at 1280 pixels (40 of medical's
+labels overlapped). The most frequent labels are drawn, as the title says."""
+
+
+def heatmap_labels() -> int | None:
+    """Most labels a label x label heatmap draws: :data:`MAX_COLUMNS` in
+    presentation mode, else None (the figure's own limit)."""
+    return MAX_COLUMNS if is_on() else None
+
+
+def bars_across(n_bars: int) -> bool:
+    """Whether a main chart of ``n_bars`` bars draws them across (one row each):
+    in presentation mode above :data:`MAX_BARS`."""
+    return is_on() and n_bars > MAX_BARS
+
+
 def toggle() -> bool:
     """The sidebar's "Presentation mode" toggle (bound to the URL flag ``present``)."""
     return st.toggle(

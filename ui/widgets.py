@@ -154,6 +154,10 @@ def page_wait(page: str, text: str) -> Iterator[Callable[[float], None]]:
     """
     flag = FIRST_OPEN.format(page)
     if st.session_state.get(flag):
+        # the slot the first run's bar took: every element after it keeps its
+        # place, so the browser does not mount it again (a URL-bound widget
+        # in a fragment remounted so lost its link to the URL)
+        st.empty()
         with st.spinner(text):
             yield lambda fraction: None
         return
@@ -315,7 +319,7 @@ def default_metric(metrics: list[str]) -> str:
 
 
 def settle(key: str, options: list, valid: Callable[[object], bool], default) -> object:
-    """The value a URL-bound widget ``key`` opens on; a stale value is replaced.
+    """The default to create URL-bound widget ``key`` with; a stale value is replaced.
 
     A widget keeps its value in the URL under its own key
     (:func:`ui.links.bound`), so the key carries no digest of its options
@@ -324,23 +328,41 @@ def settle(key: str, options: list, valid: Callable[[object], bool], default) ->
     widget whose options digest changed since it was set) is replaced by
     ``default`` through the Session State API, which also redraws the
     browser's widget (its old chips would stay otherwise), and None is
-    returned: the widget is then created without a default. Otherwise the
-    value to pass as the widget's default is returned (``index=``,
-    ``default=``, ``value=``): the page's memory of it when a page switch
-    dropped the widget (:func:`remember`), else ``default``; a link whose
-    value equals it is still honoured, and nothing is written.
+    returned: the widget is then created without a default. The options'
+    digest ignores their order (a post-hoc table's methods follow their
+    ranks), and a value already equal to ``default`` is not written: a
+    write through the Session State API makes Streamlit send the whole
+    query string it last knew, which lacks the change the user has just
+    made in the browser (the Friedman test's fragment reset the post-hoc
+    control on each budget, and so dropped the slider's first move from
+    the URL).
+
+    Otherwise ``default`` itself is returned, whatever the widget holds:
+    Streamlit leaves a bound widget's value out of the URL when it equals
+    the widget's default, so the default must be the page's own (the same
+    in every browser session, given the options), never the value the
+    widget has now or had before. Fed back as the default, the first change
+    of a widget was dropped from the URL on the rerun it caused (the new
+    value was the new default), and a copied link opened on the page's
+    default instead. The value a page switch dropped (:func:`remember`)
+    is put back into session state instead, unless the URL names one.
     """
-    digest = options_key("", options)
+    digest = options_key("", sorted(map(str, options)))
     memory = f"_memory_{key}"
     stale = st.session_state.get(f"{memory}_options") not in (None, digest)
     st.session_state[f"{memory}_options"] = digest
     if key in st.session_state:
-        if stale or not valid(st.session_state[key]):
+        now = st.session_state[key]
+        if (stale or not valid(now)) and links.differs(now, default):
             st.session_state[key] = default
             return None
-        return st.session_state[key]
+        return default
     value = st.session_state.get(memory)
-    return default if value is None or stale or not valid(value) else value
+    if value is None or stale or not valid(value) or key in st.query_params:
+        return default
+    if links.differs(value, default):
+        st.session_state[key] = value
+    return default
 
 
 def remember(key: str) -> None:
@@ -364,7 +386,7 @@ def metric_and_methods(table: pd.DataFrame, *, key: str) -> tuple[str, tuple[str
     carried = st.session_state.get(METRIC_MEMORY)
     if carried in metrics and st.session_state.get(name) not in metrics:
         st.session_state[f"_memory_{name}"] = carried
-    first = carried if carried in metrics else default_metric(metrics)
+    first = default_metric(metrics)  # the same in every session: see settle
     opening = settle(name, metrics, lambda m: m in metrics, first)
     metric = left.selectbox(
         "Metric",
@@ -549,6 +571,7 @@ def chart_controls(
     panel_word: str,
     first: int | None = None,
     per_panel: int | None = None,
+    lead: str | None = None,
 ) -> tuple[str | None, list[str]]:
     """ "Highlight a method" and "show the panels" pickers of a many-method chart.
 
@@ -557,7 +580,9 @@ def chart_controls(
     the first ``first`` (11 panels of 12 lines are too many to read, and
     every change makes the browser draw all of them again). A "Show all N"
     button picks every panel at once. The list is empty when the user
-    removes every panel: the caller says so instead of drawing.
+    removes every panel: the caller says so instead of drawing. A ``lead``
+    panel (the sidebar's dataset) is always among those it opens on, with
+    the first others up to ``first`` (:func:`opening_panels`).
 
     With more than :data:`MAX_COLOURED` lines in a panel (``per_panel``,
     default: every method) the chart opens on one method highlighted
@@ -593,7 +618,7 @@ def chart_controls(
     shown = list(panels)
     if len(panels) > 1:
         state = f"{key}_panels"
-        opening = list(panels[:first] if first else panels)
+        opening = opening_panels(panels, first, lead)
         opening = settle(state, panels, lambda v: set(v) <= set(panels), opening)
         if state not in st.session_state:  # set here, not by default=: the
             # button below sets it too, which default= would warn about
@@ -619,6 +644,26 @@ def chart_controls(
                 on_click=show_all,
             )
     return (None if picked == NO_HIGHLIGHT else picked), shown
+
+
+def opening_panels(
+    panels: list[str], first: int | None, lead: str | None = None
+) -> list[str]:
+    """The panels a chart opens on, in their order: ``lead`` (if it is one of
+    them) and the first others, ``first`` in all (every panel without it).
+
+    Examples
+    --------
+    >>> opening_panels(["a", "b", "c", "d", "e"], 2, "d")
+    ['a', 'd']
+    >>> opening_panels(["a", "b", "c"], 2, "x"), opening_panels(["a", "b"], None)
+    (['a', 'b'], ['a', 'b'])
+    """
+    if not first:
+        return list(panels)
+    leading = [p for p in panels if p == lead]
+    chosen = set(leading + [p for p in panels if p != lead][: first - len(leading)])
+    return [p for p in panels if p in chosen]
 
 
 def is_higher_better(metric: str) -> bool | None:

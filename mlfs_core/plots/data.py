@@ -9,6 +9,8 @@ import plotly.graph_objects as go
 from ._style import empty_figure, finish, short_label
 
 MAX_HEATMAP_LABELS = 40
+CROWDED_LABELS = 15
+"""Above this many labels, ticks stand upright in a 10-pixel font (on screen)."""
 
 
 def label_frequency_bar(
@@ -17,6 +19,7 @@ def label_frequency_bar(
     label: str = "label",
     count: str = "count",
     title: str = "Label frequency",
+    horizontal: bool = False,
 ) -> go.Figure:
     """Bar chart of how many samples carry each label.
 
@@ -29,11 +32,17 @@ def label_frequency_bar(
         Column names.
     title : str
         Figure title.
+    horizontal : bool, default=False
+        Bars drawn across, one row per label (the first at the top), in a
+        figure as tall as its rows need (22 pixels each): for many labels
+        in large text (presentation mode), which cannot stand side by side.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        One bar trace.
+        One bar trace; every bar is named by its tick (names cut to 18
+        characters), upright in a 10-pixel font above
+        :data:`CROWDED_LABELS` labels.
 
     Examples
     --------
@@ -43,15 +52,44 @@ def label_frequency_bar(
     """
     if frequencies.empty:
         return empty_figure(title)
+    names = [str(n) for n in frequencies[label]]
+    ticks = {
+        "type": "category",
+        "tickmode": "array",
+        "tickvals": names,
+        "ticktext": [short_label(n, 18) for n in names],
+    }
+    if horizontal:
+        fig = go.Figure(
+            go.Bar(
+                y=names,
+                x=frequencies[count],
+                orientation="h",
+                marker_color="#4C78A8",
+                hovertemplate="%{y}: %{x} samples<extra></extra>",
+            )
+        )
+        fig.update_yaxes(title_text="Label", autorange="reversed", **ticks)
+        fig.update_xaxes(title_text="Positive samples")
+        return finish(fig, title=title, height=max(400, 22 * len(names) + 170))
     fig = go.Figure(
         go.Bar(
-            x=frequencies[label].astype(str),
+            x=names,
             y=frequencies[count],
             marker_color="#4C78A8",
             hovertemplate="%{x}: %{y} samples<extra></extra>",
         )
     )
-    fig.update_xaxes(title_text="Label", type="category")
+    # every bar named: plotly's automatic ticks skip categories when they
+    # crowd (medical's 45 labels: every other one); many labels stand
+    # upright in a smaller font (presentation mode raises it again)
+    crowded = len(names) > CROWDED_LABELS
+    fig.update_xaxes(
+        title_text="Label",
+        tickangle=-90 if crowded else None,
+        tickfont={"size": 10} if crowded else {},
+        **ticks,
+    )
     fig.update_yaxes(title_text="Positive samples")
     return finish(fig, title=title)
 
@@ -110,7 +148,7 @@ def cooccurrence_heatmap(
     )
     # many labels (bibtex: 40 of 159 in ~600 px at 1024 px width): upright
     # ticks in a smaller font, long names cut, so neighbours never overlap
-    crowded = len(names) > 15
+    crowded = len(names) > CROWDED_LABELS
     ticks = [short_label(n, 18) for n in names]
     font = {"size": 10} if crowded else {}
     fig.update_xaxes(

@@ -6,12 +6,14 @@ import json
 
 import pytest
 
+from tests.conftest import shared_datasets_dir
 from ui.widgets import NO_HIGHLIGHT
 
 from .conftest import (
     PAGE_PATHS,
     charts,
     figure_data,
+    link_shared,
     new_app,
     open_page,
     results_csv,
@@ -430,3 +432,21 @@ def test_the_friedman_part_is_a_fragment_of_its_own():
     assert widget(at, "select_slider", "ranks_budget").value == 10.0
     assert at.metric[0].value != before
     assert len(at._fragment_storage._fragments) == 2
+
+
+def test_metric_vs_budget_opens_on_the_sidebars_dataset(tmp_path, monkeypatch):
+    """Check that the chart opens on the sidebar's dataset (issue 54, item 6),
+    not on the first four alphabetically: with the study's 11 datasets and
+    the sidebar on the last of them, that one and the first three."""
+    shared = shared_datasets_dir()
+    last = open_page(new_app(), "budget")
+    options = widget(last, "multiselect", "budget_panels").options
+    name = options[-1]
+    assert (shared / name).is_dir(), f"the shared dataset {name} is not at {shared}"
+    link_shared(shared, tmp_path / "data", monkeypatch, name)
+    at = open_page(new_app(params={"dataset": name}), "budget")
+    assert at.session_state["dataset"] == name
+    panels = widget(at, "multiselect", "budget_panels")
+    assert panels.value == [*options[:3], name]
+    spec = json.loads(charts(at)[0].proto.spec)
+    assert [a["text"] for a in spec["layout"]["annotations"]] == panels.value

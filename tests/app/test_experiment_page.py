@@ -628,3 +628,32 @@ def test_a_reloaded_page_shows_the_run_as_this_runs_results(data_dir):
             "protocol A on 2 dataset(s): sample, toy; 2 method(s) (MaxCS, Random)"
         )
     )
+
+
+def test_stop_while_a_second_run_starts_says_so(monkeypatch):
+    """Check (issue 54, item 7): Stop taking effect while a second run is
+    "Starting" (at its first element, the progress bar, before any task)
+    leaves a message saying the run stopped while starting and kept nothing."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui.sections import experiment_form
+
+    at = _small_experiment()
+    at.button(key="exp_run").click().run()  # the first run, to the end
+    assert not at.exception and not at.error and not at.warning
+    at.text_input(key="exp_budgets_A").set_value("25, 45").run()
+    real = experiment_form.st.progress
+
+    def stop_at_the_bar(*args, **kwargs):
+        monkeypatch.setattr(experiment_form.st, "progress", real)
+        raise StopException()  # where Streamlit handles a Stop request
+
+    monkeypatch.setattr(experiment_form.st, "progress", stop_at_the_bar)
+    at.button(key="exp_run").click().run()
+    at.button(key="exp_stop").click().run()  # Stop's rerun
+    assert not at.exception
+    stopped = [w.value for w in at.warning if "Stopped" in w.value]
+    assert len(stopped) == 1, [w.value for w in at.warning]
+    assert stopped[0].startswith("**Stopped while starting: no results of the")
+    assert "Kept: nothing, no task had finished" in stopped[0]
+    assert "budgets 25, 45 (% of M)" in stopped[0]

@@ -45,16 +45,19 @@ def _tables(at) -> list:
 
 def test_about_lists_the_server_plugins_with_versions(app_env, plugin_file):
     """Check that a plug-in named by MLFS_PLUGINS is loaded by the app and that
-    About lists it with its method, version, classifier and metric."""
+    About lists it with its file's name, method, version, classifier and
+    metric, and no file digest (issue 54, item 8)."""
     app_env.setenv("MLFS_PLUGINS", str(plugin_file))
     at = _app("about")
     digest = fresh_plugins_digest(plugin_file)
     expected = (
-        f"- **example_plugin.py** (file, file digest `{digest[:12]}`): methods: "
+        "- **example_plugin.py** (file): methods: "
         "`SumPearson` (version 1); classifiers: ridge_br; metrics: cardinality_error"
     )
     lines = [line for m in at.markdown for line in m.value.splitlines()]
     assert expected in lines
+    shown = " ".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+    assert digest[:8] not in shown and "digest" not in shown
     methods = [t for t in _tables(at) if "What it does" in t.columns]
     assert any("SumPearson" in t.index for t in methods)
     subheaders = [s.value for s in at.subheader]

@@ -79,8 +79,10 @@ environment of whoever starts it. The app never accepts code from the browser.
 
 
 def plugin_list(infos) -> str:
-    """Markdown list of the loaded plug-ins: name, how it was named, its file's
-    digest, and what it registered (methods with their versions).
+    """Markdown list of the loaded plug-ins: name (the file's, for a file),
+    how it was named, and what it registered (methods with their versions).
+    No file digest: a string of hex digits says nothing to a reader of the
+    page (``PluginInfo.digest`` keeps it for the code that checks files).
 
     Parameters
     ----------
@@ -97,8 +99,7 @@ def plugin_list(infos) -> str:
             f"classifiers: {', '.join(info.classifiers) or 'none'}",
             f"metrics: {', '.join(info.metrics) or 'none'}",
         ]
-        digest = f", file digest `{info.digest[:12]}`" if info.digest else ""
-        lines.append(f"- **{info.name}** ({info.kind}{digest}): " + "; ".join(parts))
+        lines.append(f"- **{info.name}** ({info.kind}): " + "; ".join(parts))
     return "\n".join(lines)
 
 

@@ -353,9 +353,13 @@ def run_with_progress(config) -> Path | None:
     never starts on datasets or a protocol the user did not see.
     """
     starting = f"Starting: {run_statement(config)}"
+    which = (config_digest(config), settings_text(config))
+    # noted before anything is drawn: Stop takes effect at the script's next
+    # element, which can be the bar itself (a Stop during "Starting" then
+    # left no note, and no message)
+    st.session_state[RUNNING] = (0, 0, *which)
     bar = st.progress(0, text=starting)
     eta, last = progress.TimeLeft(), [""]
-    which = (config_digest(config), settings_text(config))
 
     def draw() -> None:  # also every second while one task runs (ticking)
         if eta.total:
@@ -371,7 +375,6 @@ def run_with_progress(config) -> Path | None:
         last[0] = message
         redraw()
 
-    st.session_state[RUNNING] = (0, 0, *which)
     try:
         with progress.ticking(draw) as redraw:
             folder = run(config, report)
@@ -424,8 +427,9 @@ def report_stopped_run(config) -> None:
         if done
         else "nothing, no task had finished"
     )
+    when = f"after {done} of {total} tasks" if total else "while starting"
     st.warning(
-        f"**Stopped after {done} of {total} tasks: no results of the settings "
+        f"**Stopped {when}: no results of the settings "
         f"above yet.** Kept: {kept}. The stopped run: {settings}",
         icon=":material/stop_circle:",
     )

@@ -257,3 +257,21 @@ def test_long_feature_names_are_cut_on_the_axis_only():
     assert list(fig.data[0].y) == long
     assert max(len(t) for t in fig.layout.yaxis.ticktext) <= 32
     assert all(t.endswith("…") for t in fig.layout.yaxis.ticktext)
+
+
+def test_label_frequency_bar_names_every_bar_upright_or_across():
+    """45 labels (medical): a tick for every bar, upright and small above 15;
+    across, one row per label, the first at the top, 22 px a row."""
+    names = [f"Class-{i}-{100 + i}_{i % 7}" for i in range(45)]
+    freq = pd.DataFrame({"label": names, "count": range(45)})
+    up = label_frequency_bar(freq)
+    assert list(up.layout.xaxis.tickvals) == names
+    assert up.layout.xaxis.tickmode == "array" and up.layout.xaxis.tickangle == -90
+    assert up.layout.xaxis.tickfont.size == 10
+    across = label_frequency_bar(freq, horizontal=True)
+    assert across.data[0].orientation == "h"
+    assert list(across.layout.yaxis.tickvals) == names
+    assert across.layout.yaxis.autorange == "reversed"
+    assert across.layout.height == 22 * 45 + 170
+    few = label_frequency_bar(freq.head(6))
+    assert few.layout.xaxis.tickangle is None and len(few.layout.xaxis.tickvals) == 6
