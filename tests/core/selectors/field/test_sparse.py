@@ -87,6 +87,72 @@ def test_rfs_objective_never_increases_and_both_forms_agree():
     assert a.objective_path.size == 31  # the start, then 30 iterations
 
 
+def test_rfs_conjugate_gradients_match_cholesky():
+    """Check the iterative n x n solve (forced) gives Cholesky's W to the
+    stated tolerance, the same ranking, and still never increases the
+    objective; and the automatic rule picks Cholesky at this size."""
+    X, Y = _data(25, 60, q=5)
+    Xs = fs.prepared(X, "minmax")
+    a = fs.rfs_fit(Xs, Y, gamma=0.5, tol=0, max_iter=40, solver="cg")
+    b = fs.rfs_fit(Xs, Y, gamma=0.5, tol=0, max_iter=40, solver="direct")
+    c = fs.rfs_fit(Xs, Y, gamma=0.5, tol=0, max_iter=40)
+    assert np.all(np.diff(a.objective_path) <= 1e-12 * a.objective_path[0])
+    np.testing.assert_allclose(a.W, b.W, rtol=1e-6, atol=1e-8 * np.abs(b.W).max())
+    np.testing.assert_allclose(a.objective_path, b.objective_path, rtol=1e-9)
+    assert a.ranking(60).order.tolist() == b.ranking(60).order.tolist()
+    assert np.array_equal(c.W, b.W)  # n = 25 <= CG_MIN_SAMPLES: Cholesky
+
+
+def test_rfs_cg_solve_meets_the_relative_residual_against_a_plain_solve():
+    """Check one preconditioned CG solve against numpy's dense solve of the
+    explicitly formed X G_W X^T + c G_E, from a warm start and from zero."""
+    from mlfs_core.selectors.field.sparse import _cg
+
+    rng = np.random.default_rng(3)
+    X, Y = _data(30, 50, q=3)
+    Y = Y.astype(float)
+    Y[:, 1] = 0.0  # a zero right-hand side is solved by 0
+    g_w, g_e = rng.random(50) + 1e-3, rng.random(30) + 1e-3
+    M = np.zeros((30, 30))
+    for f in range(50):
+        M += g_w[f] * np.outer(X[:, f], X[:, f])
+    M += np.diag(0.25 * g_e)
+    A = _cg.WeightedGram(sp.csr_matrix(X))
+    A.set(g_w, g_e, 0.25)
+    for start in (np.zeros((30, 3)), rng.standard_normal((30, 3))):
+        Z, steps = _cg.pcg(A, Y, start)
+        assert 0 < steps <= _cg.MAX_STEPS
+        residual = np.linalg.norm(Y - M @ Z, axis=0)
+        assert np.all(residual <= _cg.RTOL * np.linalg.norm(Y, axis=0) * 1.001)
+        np.testing.assert_allclose(Z, np.linalg.solve(M, Y), rtol=1e-6, atol=1e-9)
+        assert np.all(Z[:, 1] == 0)
+
+
+def test_rfs_cg_falls_back_to_cholesky(monkeypatch):
+    """Check a CG solve that misses RTOL within MAX_STEPS is replaced by the
+    Cholesky solve (the same W as the direct path, bit for bit)."""
+    from mlfs_core.selectors.field.sparse import _cg
+
+    monkeypatch.setattr(_cg, "MAX_STEPS", 0)
+    X, Y = _data(20, 40)
+    Xs = fs.prepared(X, "minmax")
+    a = fs.rfs_fit(Xs, Y, tol=0, max_iter=5, solver="cg")
+    b = fs.rfs_fit(Xs, Y, tol=0, max_iter=5, solver="direct")
+    assert np.array_equal(a.W, b.W)
+
+
+def test_rfs_bad_solver_is_a_config_error():
+    """Check an unknown solver, and CG on the M x M form, are refused."""
+    from mlfs_core import ConfigError
+
+    Xs = fs.prepared(_data(20, 10)[0], "minmax")
+    Y = _data(20, 10)[1]
+    with pytest.raises(ConfigError, match="solver"):
+        fs.rfs_fit(Xs, Y, solver="lsqr")
+    with pytest.raises(ConfigError, match="solver 'cg'"):
+        fs.rfs_fit(Xs, Y, solver="cg", side="features")
+
+
 # --------------------------------------------------------------- LLSF oracle
 def _cosine_distance(Y):
     Z = Y.astype(float) + 2.2e-16
