@@ -24,15 +24,6 @@ Rules (pinned by tests):
   ``n``; when ``M <= n`` the equivalent ``M x M`` system
   ``(gamma^2 I + G_W^{1/2} X^T G_E^{-1} X G_W^{1/2}) Z = G_W^{1/2} X^T
   G_E^{-1} Y``, ``W = G_W^{1/2} Z``. Both give the same ``W``.
-- **Solver** (``solver="auto"``): the ``n x n`` form with ``n >``
-  :data:`CG_MIN_SAMPLES` is solved by matrix-free Jacobi-preconditioned
-  conjugate gradients (:mod:`._cg`), warm-started from the previous
-  iteration's ``Z`` (``W = G_W X^T Z``), to a relative residual of
-  :data:`._cg.RTOL` per column, falling back to Cholesky when that is not met
-  in :data:`._cg.MAX_STEPS` steps; every other system by Cholesky. Cost: a
-  Cholesky iteration is ``O(sum_f nnz_f^2 + n^3 / 3)`` (about 4 CPU s at
-  ``n = 6000`` on text), a CG step ``O(nnz(X) q)``. ``"direct"`` and ``"cg"``
-  force one path (``"cg"`` only for the ``n x n`` form).
 - **Stop**: relative decrease of the objective below ``tol``, an objective
   of 0, or ``max_iter`` iterations.
 - **Score**: ``||W_i||_2``.
@@ -43,7 +34,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ....errors import ConfigError
 from ._common import (
     Observer,
     SparseFit,
@@ -58,11 +48,6 @@ from ._common import (
 SMOOTHING = 1e-16
 """Added to each squared row norm before it becomes a weight."""
 
-CG_MIN_SAMPLES = 2000
-"""Above this many samples the ``n x n`` form is solved by conjugate gradients."""
-
-_SOLVERS = ("auto", "direct", "cg")
-
 
 def rfs_objective(X, Y: np.ndarray, W: np.ndarray, gamma: float) -> float:
     """``||X W - Y||_{2,1} + gamma ||W||_{2,1}``."""
@@ -75,40 +60,20 @@ def _weights(rows: np.ndarray) -> np.ndarray:
     return np.sqrt(np.einsum("ij,ij->i", rows, rows) + SMOOTHING)
 
 
-def _solve(X, Y, g_w, g_e, gamma, side, cg=None):
-    """``(W, Z)`` of one reweighted least-norm solve (the paper's step).
-
-    ``cg``: ``(operator, Z0)`` to try conjugate gradients first (``Z``, the
-    ``n x q`` solution, is returned for the next warm start; else ``None``).
-    """
-    if cg is not None:
-        from ._cg import pcg
-
-        A, Z0 = cg
-        A.set(g_w, g_e, gamma**2)
-        Z = pcg(A, Y, Z0)[0]
-        if Z is None:  # RTOL not met: Cholesky, the memory checked first
-            check_gram_memory(X, "RFS")
-            Z = _direct_z(X, Y, g_w, g_e, gamma)
-        return g_w[:, None] * np.asarray(X.T @ Z), Z
+def _solve(X, Y, g_w, g_e, gamma, side):
+    """``W`` of one reweighted least-norm solve (the paper's step)."""
     if side == "samples":
-        Z = _direct_z(X, Y, g_w, g_e, gamma)
-        return g_w[:, None] * np.asarray(X.T @ Z), Z
+        from ._kernels import sample_gram
+
+        S = sample_gram(X, g_w)
+        S[np.diag_indices_from(S)] += gamma**2 * g_e
+        return g_w[:, None] * np.asarray(X.T @ spd_solve(S, Y))
     half = np.sqrt(g_w)
     B = sp.diags(1.0 / np.sqrt(g_e)) @ X.multiply(half[None, :]).tocsr()
     A = gram(B, "features")
     A[np.diag_indices_from(A)] += gamma**2
     rhs = half[:, None] * np.asarray(X.T @ (Y / g_e[:, None]))
-    return half[:, None] * spd_solve(A, rhs), None
-
-
-def _direct_z(X, Y, g_w, g_e, gamma):
-    """``(X G_W X^T + gamma^2 G_E)^{-1} Y`` by Cholesky."""
-    from ._kernels import sample_gram
-
-    S = sample_gram(X, g_w)
-    S[np.diag_indices_from(S)] += gamma**2 * g_e
-    return spd_solve(S, Y)
+    return half[:, None] * spd_solve(A, rhs)
 
 
 def rfs_fit(
@@ -119,7 +84,6 @@ def rfs_fit(
     tol: float = 1e-6,
     max_iter: int = 1000,
     side: str | None = None,
-    solver: str = "auto",
     observe: Observer | None = None,
 ) -> SparseFit:
     """Fit RFS on prepared data (see the module docstring for every rule).
@@ -138,8 +102,6 @@ def rfs_fit(
         Largest number of reweighting iterations.
     side : {"features", "samples"}, optional
         Which system to solve; default the smaller (``"samples"`` when M > n).
-    solver : {"auto", "direct", "cg"}
-        How the systems are solved (module docstring, rule **Solver**).
     observe : callable, optional
         ``observe(t, W)`` at the start (t = 0) and after each iteration.
 
@@ -151,45 +113,18 @@ def rfs_fit(
 
     Y = labels(Y)
     side = side or small_side(X)
-    use_cg = _use_cg(X, side, solver)
-    if not use_cg:
-        check_gram_memory(X, "RFS")
+    check_gram_memory(X, "RFS")
     ones_w, ones_e = np.ones(X.shape[1]), np.ones(X.shape[0])
-    A = _operator(X) if use_cg else None
-    Z = np.zeros_like(Y)
-    W, Z = _solve(X, Y, ones_w, ones_e, gamma, side, (A, Z) if use_cg else None)
+    W = _solve(X, Y, ones_w, ones_e, gamma, side)
     path = [rfs_objective(X, Y, W, gamma)]
     if observe is not None:
         observe(0, W)
     for t in range(1, max_iter + 1):
         E = (Y - X @ W) / gamma
-        cg = (A, Z) if use_cg else None
-        W, Z = _solve(X, Y, _weights(W), _weights(E), gamma, side, cg)
+        W = _solve(X, Y, _weights(W), _weights(E), gamma, side)
         path.append(rfs_objective(X, Y, W, gamma))
         if observe is not None:
             observe(t, W)
         if path[-2] == 0 or stopped(path[-2], path[-1], tol):
             break
     return SparseFit(W=W, objective_path=np.asarray(path))
-
-
-def _use_cg(X, side: str, solver: str) -> bool:
-    """The rule **Solver** of the module docstring."""
-    if solver not in _SOLVERS:
-        raise ConfigError(
-            f"method 'RFS': solver must be one of {_SOLVERS}, got {solver!r}"
-        )
-    if solver == "cg" and side != "samples":
-        raise ConfigError(
-            "method 'RFS': solver 'cg' needs side 'samples' (the n x n form)"
-        )
-    if solver == "auto":
-        return side == "samples" and X.shape[0] > CG_MIN_SAMPLES
-    return solver == "cg"
-
-
-def _operator(X):
-    """The matrix-free ``X G_W X^T + c G_E`` of :mod:`._cg`."""
-    from ._cg import WeightedGram
-
-    return WeightedGram(X)
