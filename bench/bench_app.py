@@ -193,9 +193,9 @@ def reload_vs_first(browser, repeats: int) -> tuple[list[float], list[float]]:
                 firsts.append(time.monotonic() - t0)
                 _idle(page)
                 page.get_by_text("Load your own dataset").click()
-                page.get_by_test_id("stFileUploader").locator(
-                    'input[type="file"]'
-                ).set_input_files(files)
+                page.get_by_test_id("stMainBlockContainer").get_by_test_id(
+                    "stFileUploader"
+                ).locator('input[type="file"]').set_input_files(files)
                 page.get_by_test_id("stFileChip").nth(1).wait_for()
                 _idle(page)
                 page.get_by_role("button", name="Load uploaded files").click()

@@ -265,7 +265,11 @@ async def _first_page(session: Session, browser, url: str, timeout_s: float) -> 
 async def _upload(session: Session, files: list[str]) -> None:
     page = session.page
     await page.get_by_text("Load your own dataset").click()
-    uploader = page.get_by_test_id("stFileUploader").locator('input[type="file"]')
+    uploader = (
+        page.get_by_test_id("stMainBlockContainer")
+        .get_by_test_id("stFileUploader")
+        .locator('input[type="file"]')
+    )
     await uploader.set_input_files(files)
     # As a person does: wait until every file is uploaded (a chip per file, no
     # spinner) before pressing Load. Under load the upload requests finish

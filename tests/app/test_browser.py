@@ -112,7 +112,11 @@ def test_upload_through_the_real_file_input(page, st_server, tmp_path, shots):
     page.goto(st_server + "/")
     wait_idle(page)
     page.get_by_text("Load your own dataset").click()
-    uploader = page.get_by_test_id("stFileUploader").locator('input[type="file"]')
+    uploader = (
+        page.get_by_test_id("stMainBlockContainer")
+        .get_by_test_id("stFileUploader")
+        .locator('input[type="file"]')
+    )
     uploader.set_input_files([str(bad)])
     wait_idle(page)
     page.get_by_role("button", name="Load uploaded files").click()
@@ -125,7 +129,9 @@ def test_upload_through_the_real_file_input(page, st_server, tmp_path, shots):
     # the failed file stays in the uploader for a retry; removing it there
     # keeps the next upload from being mixed with it ("several dataset files")
     wait_idle(page)
-    expect(page.get_by_test_id("stFileUploader")).to_have_count(1)
+    expect(
+        page.get_by_test_id("stMainBlockContainer").get_by_test_id("stFileUploader")
+    ).to_have_count(1)
     expect(page.get_by_test_id("stFileChip")).to_have_count(1)
     expect(page.get_by_test_id("stFileChipName")).to_have_text("bad.arff")
     page.get_by_test_id("stFileChipDeleteBtn").click()

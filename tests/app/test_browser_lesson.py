@@ -172,7 +172,11 @@ def _upload_emotions(page, folder: Path) -> None:
     from playwright.sync_api import expect
 
     page.get_by_text("Load your own dataset").click()
-    uploader = page.get_by_test_id("stFileUploader").locator('input[type="file"]')
+    uploader = (
+        page.get_by_test_id("stMainBlockContainer")
+        .get_by_test_id("stFileUploader")
+        .locator('input[type="file"]')
+    )
     files = [folder / "emotions.arff", folder / "emotions.xml"]
     stored = []  # the uploads' PUTs: Load before they end finds no files
     page.on(

@@ -51,7 +51,11 @@ def test_upload_reload_page_switch_back_and_a_pasted_link(browser, st_server, tm
         (token,) = _query(page)["ws"]
         assert re.fullmatch(r"[A-Za-z0-9_-]{22}", token)
         page.get_by_text("Load your own dataset").click()
-        uploader = page.get_by_test_id("stFileUploader").locator('input[type="file"]')
+        uploader = (
+            page.get_by_test_id("stMainBlockContainer")
+            .get_by_test_id("stFileUploader")
+            .locator('input[type="file"]')
+        )
         uploader.set_input_files([str(arff), str(xml)])
         expect(page.get_by_test_id("stFileChip")).to_have_count(2)
         wait_idle(page)

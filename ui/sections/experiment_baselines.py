@@ -75,7 +75,7 @@ def _settings(catalogue: dict, current: str) -> dict:
         "Quick (2 splits, 6 budgets)", True, **links.bound("exp_bl_quick")
     )
     datasets = st.multiselect(
-        "Datasets",
+        "Benchmark data (two or more)",
         list(catalogue),
         default=[current] if current in catalogue else None,
         **links.bound("exp_bl_datasets"),
