@@ -22,7 +22,7 @@ from mlfs_core.selectors import list_methods, reference_methods
 
 from . import cached, lessons, links, presentation, state
 from .datasets import DatasetKey, catalogue
-from .results import ResultsRef, choose_source
+from .results import ResultsRef, choose_source, source_name
 from .uploads import in_app_words
 
 T = TypeVar("T")
@@ -679,11 +679,14 @@ def datasets_in(table: pd.DataFrame) -> list[str]:
     return [str(d) for d in pd.unique(table["dataset"])]
 
 
-def chosen_results(*, protocol: str) -> tuple[ResultsRef, pd.DataFrame]:
+def chosen_results(*, protocol: str, shown_in=None) -> tuple[ResultsRef, pd.DataFrame]:
     """Results-source radio (opening on results of ``protocol``, see
     :func:`ui.results.choose_source`), then the chosen table; stops the page
-    if there is none."""
+    if there is none. ``shown_in`` (a slot under the page's title, from
+    :func:`ui.presentation.headed`) gets a caption naming the results shown."""
     ref = choose_source(protocol=protocol)
+    if ref is not None and shown_in is not None:
+        shown_in.caption(f"Results shown: {source_name(ref)}")
     table = (
         None
         if ref is None
