@@ -112,7 +112,9 @@ with st.spinner("Scoring the features ..."):
     with chart_area if presenting else st.container():
         widgets.show_figure(
             label_score_heatmap(
-                drawn, title=f"{short} of the top {top} features, per label"
+                drawn,
+                title=f"{short} of the top {top} features, per label",
+                zmax=cached.largest_score(key, measure, binarize),
             ),
             matrix.reset_index(names="label"),
             key="learn_heat",

@@ -571,6 +571,14 @@ def top_scores(key: DatasetKey, measure: str, top: int, binarize: str) -> pd.Dat
     )
 
 
+def largest_score(key: DatasetKey, measure: str, binarize: str) -> float:
+    """The measure's largest per-label score on the dataset: the top of the
+    Learn heatmaps' colour scale (:func:`mlfs_core.plots.score_scale`), so
+    the Score and Aggregation pages give a score one colour. The top feature
+    by Max holds it (:func:`top_scores` with ``top=1``, cached)."""
+    return float(np.nanmax(top_scores(key, measure, 1, binarize).to_numpy()))
+
+
 @st.cache_data(show_spinner="Aggregating ...", **BOUNDS)
 def aggregation_view(
     key: DatasetKey, method: str, k: int, seed: int, weighting: str, binarize: str
