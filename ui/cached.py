@@ -545,6 +545,16 @@ def feature_choices(key: DatasetKey, measure: str, top: int) -> list[int]:
     return [int(j) for j in top_feature_scores(ds.X, ds.Y, measure, top=top).columns]
 
 
+@st.cache_data(show_spinner=False, **BOUNDS)
+def opening_pair(key: DatasetKey, binarize: str) -> tuple[int, int]:
+    """The Score page's opening (feature, label): a pair that co-occurs
+    (:func:`mlfs_core.explain.opening_pair`, by CS)."""
+    from mlfs_core.explain import opening_pair as pair
+
+    ds = load(key)
+    return pair(ds.X, ds.Y, "chi2", binarize=binarize)
+
+
 @st.cache_data(show_spinner="Scoring ...", **BOUNDS)
 def score_steps(key: DatasetKey, feature: int, label: int, binarize: str):
     """The 2x2 table, CS terms and BNS rates of one (feature, label) pair."""
