@@ -690,6 +690,15 @@ def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str |
     return warning(load(key).X, methods, dataset=name)
 
 
+@st.cache_data(show_spinner=False, **BOUNDS)
+def is_dense(key: DatasetKey) -> bool:
+    """Whether the dataset is dense by the rule of the dense-data warning
+    (:func:`mlfs_core.data.describe.dense_share` at least ``DENSE_SHARE``)."""
+    from mlfs_core.data.describe import DENSE_SHARE, dense_share
+
+    return dense_share(load(key).X) >= DENSE_SHARE
+
+
 @st.cache_data(show_spinner="Fitting, iteration by iteration ...", **BOUNDS)
 def sparse_steps(
     key: DatasetKey, method: str, top: int, params: tuple[tuple[str, object], ...]

@@ -249,8 +249,15 @@ def show_figure(
     )
 
 
-def method_params(method: str, *, key: str) -> tuple[tuple[str, object], ...]:
+def method_params(
+    method: str, *, key: str, dense: bool = False
+) -> tuple[tuple[str, object], ...]:
     """Widgets for a method's options (from its registry spec) -> params tuple.
+
+    Each widget opens on the option's default, except on ``dense`` data
+    (:func:`ui.cached.is_dense`) a ``binarize`` option that offers
+    ``"median"``: it opens on ``"median"``, since under ``"presence"`` nearly
+    every feature is present everywhere and nearly every CS/BNS score ties.
 
     Each :class:`~mlfs_core.options.Option` gives its widget: a selectbox
     for a text option with choices, a checkbox for a flag, a number input
@@ -260,15 +267,19 @@ def method_params(method: str, *, key: str) -> tuple[tuple[str, object], ...]:
     """
     spec = mlfs_core.get_method(method)
     return tuple(
-        (o.name, _option_widget(method, o, key=f"{key}_{o.name}")) for o in spec.options
+        (o.name, _option_widget(method, o, key=f"{key}_{o.name}", dense=dense))
+        for o in spec.options
     )
 
 
-def _option_widget(method: str, option: Option, *, key: str) -> object:
+def _option_widget(
+    method: str, option: Option, *, key: str, dense: bool = False
+) -> object:
     label, help_ = f"{method}: {option.name}", option.help or None
     if option.choices is not None:
         choices = list(option.choices)
-        index = choices.index(option.default)
+        median = dense and option.name == "binarize" and "median" in choices
+        index = choices.index("median" if median else option.default)
         return st.selectbox(label, choices, index=index, help=help_, **links.bound(key))
     if option.kind is bool:
         return st.checkbox(label, value=option.default, help=help_, **links.bound(key))

@@ -55,3 +55,32 @@ def test_score_page_opens_on_a_pair_that_co_occurs_on_medical(
         f"1. The 2x2 table of {ds.feature_names[feature]} and {ds.label_names[label]}"
     )
     assert any(h.value == heading for h in at.subheader)
+
+
+def test_rank_features_opens_with_the_median_rule_on_dense_emotions(
+    shared_datasets, tmp_path, monkeypatch
+):
+    """Check the first Rank features view on emotions (dense): MaxCS with
+    binarize = "median", its table the engine's ranking under that rule, not
+    the presence rule's near-total tie; no dense-data warning then. On sparse
+    medical the option opens on its default, "presence"."""
+    import mlfs_core
+
+    link_shared(shared_datasets, tmp_path / "real", monkeypatch, "emotions", "medical")
+    at = new_app()
+    at.selectbox(key="dataset").select("emotions").run()
+    at = open_page(at, "rank")
+    assert at.selectbox(key="rank_a_binarize").value == "median"
+    assert not [w for w in at.warning if "Dense data" in w.value]
+    ds = load_dataset(shared_datasets / "emotions")
+    table = at.dataframe[0].value
+    order = mlfs_core.rank_features(
+        ds.X, ds.Y, "MaxCS", k=len(table), binarize="median"
+    )
+    assert list(table["feature"]) == [ds.feature_names[j] for j in order]
+    scores = table["score"].to_numpy()
+    assert np.count_nonzero(scores == 0) < len(scores) // 2  # not the presence ties
+    medical = new_app()
+    medical.selectbox(key="dataset").select("medical").run()
+    medical = open_page(medical, "rank")
+    assert medical.selectbox(key="rank_a_binarize").value == "presence"
