@@ -25,14 +25,13 @@ seed = widgets.seed()
 
 with options:
     cols = st.columns(4)
-    measure = MEASURE_LABELS[
-        cols[0].selectbox(
-            "Measure",
-            learn.EXPLAINED_MEASURES,
-            format_func=MEASURE_LABELS.get,
-            **links.bound("agg_measure"),
-        )
-    ]
+    measure_name = cols[0].selectbox(
+        "Measure",
+        learn.EXPLAINED_MEASURES,
+        format_func=MEASURE_LABELS.get,
+        **links.bound("agg_measure"),
+    )
+    measure = MEASURE_LABELS[measure_name]
     binarize = learn.present_when(cols[3], key="agg_rule")
     aggregation = cols[1].selectbox(
         "Aggregation", list(learn.AGGREGATION_TEXT), **links.bound("agg_method")
@@ -109,6 +108,7 @@ with chart_area:
                 drawn,
                 steps.assign(label=[place.get(int(r), -1) for r in steps["label"]]),
                 upto=step,
+                zmax=cached.largest_score(key, measure_name, binarize),
             )
         ),
         matrix.reset_index(names="label"),

@@ -7,18 +7,19 @@ from mlfs_core.plots import figure_from_dict, highlight_figure
 from ui import cached, links, presentation, tables, widgets
 from ui.sections import posthoc, published
 
-chart_area, options = presentation.headed(
+chart_area, options, shown = presentation.headed(
     "Average ranks",
     "For each dataset and budget the methods are ranked by the metric (1 = "
     "best, ties share the average rank); the curves show the mean rank over "
     "datasets.",
     "Results, metric, methods and notes",
+    source=True,
 )
 # one indicator for the whole page: a progress bar at once on the first open
 # (its parts are each shorter than a spinner's delay), a spinner after
 with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
     with options:
-        ref, table = widgets.chosen_results(protocol="A")
+        ref, table = widgets.chosen_results(protocol="A", shown_in=shown)
     step(0.2)
 
     n_datasets = len(widgets.datasets_in(table))

@@ -19,7 +19,7 @@ FIRST_PANELS = 4
 FIRST_PANELS_PRESENTING = 2
 
 first_panels = FIRST_PANELS_PRESENTING if presentation.is_on() else FIRST_PANELS
-chart_area, options = presentation.headed(
+chart_area, options, shown = presentation.headed(
     "Metric vs number of selected features",
     "Mean over folds and repeats; the band spans mean ± one standard deviation "
     "(or the interval the results file gives), drawn with the *Spread bands* "
@@ -31,6 +31,7 @@ chart_area, options = presentation.headed(
     "flat lines across the budgets: a baseline that keeps all features (AF) "
     "has one value, not a curve.",
     "Results, metric, methods and notes",
+    source=True,
 )
 
 
@@ -96,7 +97,7 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
 # a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
 with st.spinner("Averaging over folds and drawing the curves ..."):
     with options:
-        ref, table = widgets.chosen_results(protocol="B")
+        ref, table = widgets.chosen_results(protocol="B", shown_in=shown)
         metric, methods = widgets.metric_and_methods(table, key="budget")
     curves = widgets.call_or_error(
         "No curves here", cached.curves, ref, metric, methods

@@ -21,7 +21,8 @@ with st.spinner("Ranking the features ..."):
         st.stop()
 
     with options:
-        method, params = methods.pick_method(key="rank_a")
+        # on dense data MaxCS opens with binarize = "median", not on ties
+        method, params = methods.pick_method(key="rank_a", dense=cached.is_dense(key))
         top = st.slider("Features to show", 5, 100, 20, **links.bound("rank_top"))
     n_features = cached.load(key).X.shape[1]
     k_default = min(20, n_features)
@@ -101,7 +102,9 @@ with st.spinner("Ranking the features ..."):
     st.subheader("Compare with another method")
     with st.container(border=True):
         other, other_params = methods.pick_method(
-            key="rank_b", default_family="information-theoretic"
+            key="rank_b",
+            default_family="information-theoretic",
+            dense=cached.is_dense(key),
         )
         k = st.number_input(
             "Top k to compare", 1, n_features, k_default, **links.bound("rank_k")

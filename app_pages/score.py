@@ -31,9 +31,14 @@ with st.spinner("Scoring the features ..."):
     cols = st.columns([3, 2, 2])
     binarize = learn.present_when(cols[2], key="score_rule")
     choices = cached.feature_choices(key, "chi2", min(200, len(features)))
+    # it opens on a pair that co-occurs (the first label's best such feature)
+    first_feature, first_label = cached.opening_pair(key, binarize)
+    if first_feature not in choices:
+        choices = [first_feature, *choices]
     feature = cols[0].selectbox(
         "Feature (the 200 best by their best CS)",
         choices,
+        index=choices.index(first_feature),
         format_func=lambda j: learn.feature_label(features, j),
         **links.bound("score_feature"),
     )
@@ -42,6 +47,7 @@ with st.spinner("Scoring the features ..."):
     label = cols[1].selectbox(
         "Label",
         range(len(labels)),
+        index=first_label,
         format_func=labels.__getitem__,
         on_change=learn.stop_playing,
         args=("score_label",),
@@ -112,7 +118,9 @@ with st.spinner("Scoring the features ..."):
     with chart_area if presenting else st.container():
         widgets.show_figure(
             label_score_heatmap(
-                drawn, title=f"{short} of the top {top} features, per label"
+                drawn,
+                title=f"{short} of the top {top} features, per label",
+                zmax=cached.largest_score(key, measure, binarize),
             ),
             matrix.reset_index(names="label"),
             key="learn_heat",

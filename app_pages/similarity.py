@@ -6,15 +6,16 @@ from mlfs_core.plots import similarity_heatmap
 from ui import cached, presentation, widgets
 from ui.sections import published
 
-chart_area, options = presentation.headed(
+chart_area, options, shown = presentation.headed(
     "Similarity of selected subsets",
     "Kuncheva's index of two equal-size subsets: 1 = identical, 0 = the "
     "overlap expected by chance, negative = less overlap than chance; averaged "
     "over folds and datasets (as in Spolaôr and Tsoumakas (2013), Table 6).",
     "Results, methods, budget and notes",
+    source=True,
 )
 with options:
-    ref, table = widgets.chosen_results(protocol="A")
+    ref, table = widgets.chosen_results(protocol="A", shown_in=shown)
     methods = widgets.methods_picker(table, key="sim")
     by = widgets.budget_axis(table.dropna(axis=1, how="all"))
     budget = widgets.budget_slider(

@@ -545,6 +545,16 @@ def feature_choices(key: DatasetKey, measure: str, top: int) -> list[int]:
     return [int(j) for j in top_feature_scores(ds.X, ds.Y, measure, top=top).columns]
 
 
+@st.cache_data(show_spinner=False, **BOUNDS)
+def opening_pair(key: DatasetKey, binarize: str) -> tuple[int, int]:
+    """The Score page's opening (feature, label): a pair that co-occurs
+    (:func:`mlfs_core.explain.opening_pair`, by CS)."""
+    from mlfs_core.explain import opening_pair as pair
+
+    ds = load(key)
+    return pair(ds.X, ds.Y, "chi2", binarize=binarize)
+
+
 @st.cache_data(show_spinner="Scoring ...", **BOUNDS)
 def score_steps(key: DatasetKey, feature: int, label: int, binarize: str):
     """The 2x2 table, CS terms and BNS rates of one (feature, label) pair."""
@@ -569,6 +579,14 @@ def top_scores(key: DatasetKey, measure: str, top: int, binarize: str) -> pd.Dat
         label_names=ds.label_names,
         binarize=binarize,
     )
+
+
+def largest_score(key: DatasetKey, measure: str, binarize: str) -> float:
+    """The measure's largest per-label score on the dataset: the top of the
+    Learn heatmaps' colour scale (:func:`mlfs_core.plots.score_scale`), so
+    the Score and Aggregation pages give a score one colour. The top feature
+    by Max holds it (:func:`top_scores` with ``top=1``, cached)."""
+    return float(np.nanmax(top_scores(key, measure, 1, binarize).to_numpy()))
 
 
 @st.cache_data(show_spinner="Aggregating ...", **BOUNDS)
@@ -670,6 +688,15 @@ def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str |
     from mlfs_core.evaluation.dense import dense_warning as warning
 
     return warning(load(key).X, methods, dataset=name)
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def is_dense(key: DatasetKey) -> bool:
+    """Whether the dataset is dense by the rule of the dense-data warning
+    (:func:`mlfs_core.data.describe.dense_share` at least ``DENSE_SHARE``)."""
+    from mlfs_core.data.describe import DENSE_SHARE, dense_share
+
+    return dense_share(load(key).X) >= DENSE_SHARE
 
 
 @st.cache_data(show_spinner="Fitting, iteration by iteration ...", **BOUNDS)

@@ -165,7 +165,7 @@ def under_steps(fig):
     return fig
 
 
-def headed(title: str, caption: str, label: str, *, steps: bool = False):
+def headed(title: str, caption: str, label: str, *, steps: bool = False, source=False):
     """A page's title, its areas and, first in its options area, its caption.
 
     Parameters
@@ -181,17 +181,22 @@ def headed(title: str, caption: str, label: str, *, steps: bool = False):
         presentation mode the step slider and Play right under the title,
         the chart under them, the step's text under it) instead of an
         analysis page's two (:func:`chart_first`).
+    source : bool
+        Also a slot right under the title (returned last) for the caption
+        naming the results an analysis page shows, on screen in presentation
+        mode too (the results' radio is then in the closed expander).
 
     Returns
     -------
     tuple
-        The areas, the options last.
+        The areas, the options last (then the source slot if asked).
     """
     st.title(title)
+    slot = st.empty() if source else None
     areas = _step_first(label) if steps else chart_first(label)
     with areas[-1]:
         st.caption(caption)
-    return areas
+    return (*areas, slot) if source else areas
 
 
 def _step_first(label: str):

@@ -212,6 +212,24 @@ def choose_source(*, protocol: str | None = None) -> ResultsRef | None:
     return results_ref(folder)
 
 
+UPLOAD_NAME_FILE = "uploaded_name.txt"  # the uploaded results file's own name
+
+
+def source_name(ref: ResultsRef) -> str:
+    """The name of the results ``ref`` on screen: the radio's label of its
+    folder (a study, a benchmark run, the sample, this session's experiment),
+    for an upload the uploaded file's own name."""
+    folder = Path(ref.folder)
+    named = folder / UPLOAD_NAME_FILE
+    if named.is_file():
+        return f"uploaded file {named.read_text('utf-8')[:120]}"
+    sources = available_sources(study_sources())
+    return next(
+        (label for label, path in sources.items() if path and Path(path) == folder),
+        folder.name,
+    )
+
+
 IN_PROGRESS_FILE = "in_progress.csv"  # written by studies.status.write_in_progress
 
 
@@ -281,7 +299,10 @@ def _save_uploads() -> None:
     if results is None:
         return
     selections = st.session_state.get(SELECTIONS_UPLOAD)
-    files = [(RESULTS_FILE, results.getvalue())]
+    files = [
+        (RESULTS_FILE, results.getvalue()),
+        (UPLOAD_NAME_FILE, results.name.encode("utf-8")),
+    ]
     if selections is not None:
         files.append((SELECTIONS_FILE, selections.getvalue()))
     try:

@@ -22,7 +22,7 @@ from mlfs_core.selectors import list_methods, reference_methods
 
 from . import cached, lessons, links, presentation, state
 from .datasets import DatasetKey, catalogue
-from .results import ResultsRef, choose_source
+from .results import ResultsRef, choose_source, source_name
 from .uploads import in_app_words
 
 T = TypeVar("T")
@@ -249,8 +249,15 @@ def show_figure(
     )
 
 
-def method_params(method: str, *, key: str) -> tuple[tuple[str, object], ...]:
+def method_params(
+    method: str, *, key: str, dense: bool = False
+) -> tuple[tuple[str, object], ...]:
     """Widgets for a method's options (from its registry spec) -> params tuple.
+
+    Each widget opens on the option's default, except on ``dense`` data
+    (:func:`ui.cached.is_dense`) a ``binarize`` option that offers
+    ``"median"``: it opens on ``"median"``, since under ``"presence"`` nearly
+    every feature is present everywhere and nearly every CS/BNS score ties.
 
     Each :class:`~mlfs_core.options.Option` gives its widget: a selectbox
     for a text option with choices, a checkbox for a flag, a number input
@@ -260,15 +267,19 @@ def method_params(method: str, *, key: str) -> tuple[tuple[str, object], ...]:
     """
     spec = mlfs_core.get_method(method)
     return tuple(
-        (o.name, _option_widget(method, o, key=f"{key}_{o.name}")) for o in spec.options
+        (o.name, _option_widget(method, o, key=f"{key}_{o.name}", dense=dense))
+        for o in spec.options
     )
 
 
-def _option_widget(method: str, option: Option, *, key: str) -> object:
+def _option_widget(
+    method: str, option: Option, *, key: str, dense: bool = False
+) -> object:
     label, help_ = f"{method}: {option.name}", option.help or None
     if option.choices is not None:
         choices = list(option.choices)
-        index = choices.index(option.default)
+        median = dense and option.name == "binarize" and "median" in choices
+        index = choices.index("median" if median else option.default)
         return st.selectbox(label, choices, index=index, help=help_, **links.bound(key))
     if option.kind is bool:
         return st.checkbox(label, value=option.default, help=help_, **links.bound(key))
@@ -679,11 +690,14 @@ def datasets_in(table: pd.DataFrame) -> list[str]:
     return [str(d) for d in pd.unique(table["dataset"])]
 
 
-def chosen_results(*, protocol: str) -> tuple[ResultsRef, pd.DataFrame]:
+def chosen_results(*, protocol: str, shown_in=None) -> tuple[ResultsRef, pd.DataFrame]:
     """Results-source radio (opening on results of ``protocol``, see
     :func:`ui.results.choose_source`), then the chosen table; stops the page
-    if there is none."""
+    if there is none. ``shown_in`` (a slot under the page's title, from
+    :func:`ui.presentation.headed`) gets a caption naming the results shown."""
     ref = choose_source(protocol=protocol)
+    if ref is not None and shown_in is not None:
+        shown_in.caption(f"Results shown: {source_name(ref)}")
     table = (
         None
         if ref is None

@@ -24,7 +24,7 @@ from .greedy import GreedySteps, greedy_steps
 from .labels import distinct_labels, feature_labels, shorten
 from .notation import readable, term_names, term_role
 from .relief import ReliefSteps, relief_steps, relief_totals
-from .score import ScoreSteps, score_steps, top_feature_scores
+from .score import ScoreSteps, opening_pair, score_steps, top_feature_scores
 from .sparse import SparseSteps, sparse_steps
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "label_turns",
     "method_steps",
     "method_view",
+    "opening_pair",
     "readable",
     "relief_steps",
     "relief_totals",

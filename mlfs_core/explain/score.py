@@ -187,3 +187,39 @@ def top_feature_scores(
     )
     labels = list(label_names) if label_names is not None else range(S.shape[0])
     return pd.DataFrame(S[:, order], index=labels, columns=features)
+
+
+def opening_pair(
+    X, Y, measure: str = "chi2", *, binarize: str = "presence"
+) -> tuple[int, int]:
+    """The (feature, label) a Learn page opens on: a pair that co-occurs.
+
+    The rule: the label is the first label (in column order) that some
+    feature co-occurs with (``tp > 0``: present in at least one of its
+    positives, under ``binarize``); the feature is the one of highest
+    ``measure`` score for that label among the features co-occurring with it,
+    the lowest index among equal scores. Without any co-occurring pair (no
+    positives, or no feature present in them) it is the best feature by Max
+    (:func:`top_feature_scores`' first) and label 0. A 2x2 table of a pair
+    that never co-occurs has an empty "present and positive" cell, which
+    teaches little (medical's first feature and label never co-occur).
+
+    Examples
+    --------
+    >>> X = np.array([[0, 1, 1], [0, 1, 0], [1, 0, 0], [0, 0, 1]])
+    >>> Y = np.array([[0, 1], [0, 1], [0, 0], [0, 0]])
+    >>> opening_pair(X, Y)
+    (1, 1)
+    """
+    if measure not in MEASURES:
+        raise ConfigError(f"unknown measure {measure!r}; known: {', '.join(MEASURES)}")
+    X, Y = check_XY(X, Y)
+    counts = contingency_counts(X, Y, rule=binarize)
+    S = MEASURES[measure](counts)
+    together = np.asarray(counts.tp) > 0
+    labels = np.flatnonzero(together.any(axis=1))
+    if labels.size == 0:
+        return int(order_by_score(max_scores(S))[0]), 0
+    label = int(labels[0])
+    row = np.where(together[label], S[label], -np.inf)
+    return int(np.argmax(row)), label

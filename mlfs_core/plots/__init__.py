@@ -19,6 +19,7 @@ from .explain import (
     draw_probability_bar,
     greedy_terms_figure,
     label_score_heatmap,
+    score_scale,
 )
 from .export import png_export_available, to_png_bytes
 from .posthoc import pvalue_heatmap
@@ -34,6 +35,7 @@ __all__ = [
     "draw_probability_bar",
     "greedy_terms_figure",
     "label_score_heatmap",
+    "score_scale",
     "cd_diagram",
     "cooccurrence_heatmap",
     "feature_score_bar",

@@ -50,6 +50,39 @@ def label_rows(
     return np.sort(np.asarray(chosen, dtype=np.intp))
 
 
+SCORE_COLORSCALE = "Viridis"
+"""The colour scale of every per-label score heatmap (Score and Aggregation)."""
+
+
+def score_scale(z: np.ndarray, zmax: float | None = None) -> dict:
+    """The colour scale of a per-label score heatmap: one rule for every one.
+
+    The colours are :data:`SCORE_COLORSCALE` from ``zmin`` = the smaller of 0
+    and the lowest finite score drawn (chi-squared and BNS are never below
+    0, so 0) to ``zmax``: the given one (the pages pass the measure's largest
+    score on the dataset, so a score has one colour on every page), else the
+    largest finite score drawn; ``zmax`` is ``zmin + 1`` when it would not be
+    above ``zmin`` (no finite score, or all equal).
+
+    Examples
+    --------
+    >>> score_scale(np.array([[1.0, 3.0]]))
+    {'colorscale': 'Viridis', 'zmin': 0.0, 'zmax': 3.0}
+    >>> score_scale(np.array([[1.0, 3.0]]), zmax=8.0)["zmax"]
+    8.0
+    """
+    finite = z[np.isfinite(z)]
+    low = min(0.0, float(finite.min())) if finite.size else 0.0
+    high = (
+        float(zmax)
+        if zmax is not None
+        else (float(finite.max()) if finite.size else low)
+    )
+    if not np.isfinite(high) or high <= low:
+        high = low + 1.0
+    return {"colorscale": SCORE_COLORSCALE, "zmin": low, "zmax": high}
+
+
 def _label_axis(shown: int, total: int) -> str:
     if shown == total:
         return "label"
@@ -57,7 +90,10 @@ def _label_axis(shown: int, total: int) -> str:
 
 
 def label_score_heatmap(
-    matrix: pd.DataFrame, *, title: str = "Score of each top feature for each label"
+    matrix: pd.DataFrame,
+    *,
+    title: str = "Score of each top feature for each label",
+    zmax: float | None = None,
 ) -> go.Figure:
     """Heatmap of a label x feature score matrix (labels down, features across).
 
@@ -68,6 +104,8 @@ def label_score_heatmap(
         e.g. :func:`mlfs_core.explain.top_feature_scores`'s ``"#12 name"``.
     title : str
         Figure title.
+    zmax : float, optional
+        The top of the colour scale (:func:`score_scale`).
 
     Returns
     -------
@@ -89,12 +127,13 @@ def label_score_heatmap(
     total = len(matrix)
     matrix = matrix.iloc[label_rows(matrix)]
     columns = distinct_labels(matrix.columns, limit=FEATURE_TICK)
+    z = matrix.to_numpy(dtype=float)
     fig = go.Figure(
         go.Heatmap(
-            z=matrix.to_numpy(dtype=float),
+            z=z,
             x=columns,
             y=distinct_labels(matrix.index, limit=LABEL_TICK),
-            colorscale="Viridis",
+            **score_scale(z, zmax),
             colorbar={"title": {"text": "score"}},
             hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
         )
@@ -151,6 +190,7 @@ def aggregation_turns_figure(
     *,
     upto: int,
     title: str = "Whose turn it is, and which feature it takes",
+    zmax: float | None = None,
 ) -> go.Figure:
     """Score heatmap of the selected features with each turn marked.
 
@@ -168,6 +208,9 @@ def aggregation_turns_figure(
     upto : int
         Steps done so far; later columns are dimmed, the current turn is
         circled.
+    zmax : float, optional
+        The top of the colour scale (:func:`score_scale`, the rule and
+        colours of :func:`label_score_heatmap`).
 
     Returns
     -------
@@ -188,7 +231,7 @@ def aggregation_turns_figure(
             z=z,
             x=columns,
             y=labels,
-            colorscale="Blues",
+            **score_scale(z, zmax),
             colorbar={"title": {"text": "score"}},
             hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
         )

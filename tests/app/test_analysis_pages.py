@@ -450,3 +450,22 @@ def test_metric_vs_budget_opens_on_the_sidebars_dataset(tmp_path, monkeypatch):
     assert panels.value == [*options[:3], name]
     spec = json.loads(charts(at)[0].proto.spec)
     assert [a["text"] for a in spec["layout"]["annotations"]] == panels.value
+
+
+@pytest.mark.parametrize("page", ["average_ranks", "budget", "similarity"])
+def test_analysis_pages_name_the_results_they_show(page):
+    """Check that the line under the title names the results shown: the
+    source's label, then an uploaded file by its own name."""
+    at = new_app()
+    at.session_state["results_source"] = "Uploaded results CSV"
+    at = open_page(at, page)
+    at.file_uploader(key="results_upload").set_value(
+        ("my_class_run.csv", results_csv(), "text/csv")
+    ).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.caption[0].value == "Results shown: uploaded file my_class_run.csv"
+    label = next(
+        o for o in at.radio(key="results_source_widget").options if "sample" in o
+    )
+    at.radio(key="results_source_widget").set_value(label).run()
+    assert at.caption[0].value == f"Results shown: {label}"

@@ -26,9 +26,14 @@ def emotions_dir(shared_datasets, tmp_path, monkeypatch):
 
 
 def _open(page: str, dataset: str):
+    """``page`` on ``dataset``; Rank features with MaxCS's presence rule chosen
+    (on dense data it opens on the median rule, which needs no note)."""
     at = new_app()
     at.selectbox(key="dataset").select(dataset).run()
-    return open_page(at, page)
+    at = open_page(at, page)
+    if page == "rank":
+        at.selectbox(key="rank_a_binarize").select("presence").run()
+    return at
 
 
 def _in_the_open(at) -> list[str]:

@@ -144,3 +144,35 @@ def test_aggregation_steps_use_ordinals_and_singulars(data_dir):
     at.slider(key="agg_step").set_value(2).run()
     assert "has the 2nd-highest max score" in at.info[0].value
     assert not [m.value for m in at.markdown if "1 picks" in m.value]
+
+
+def test_score_and_aggregation_heatmaps_share_one_colour_scale(data_dir):
+    """Check that a measure's scores get the same colours on both Learn pages.
+
+    Both heatmaps use one colour scale from 0 to the measure's largest
+    per-label score on the dataset (computed here by label_scores), whatever
+    features each page draws.
+    """
+    from mlfs_core.data import load_dataset
+
+    ds = load_dataset(data_dir / "toy")
+    for measure, engine in (("chi2", "chi2"), ("bns", "bns")):
+        at = _on_toy("learn_score")
+        at.radio(key="score_measure").set_value(measure).run()
+        at.slider(key="score_top").set_value(5).run()
+        score = json.loads(charts(at)[0].proto.spec)["data"][0]
+        at.switch_page("app_pages/aggregation.py").run()
+        at.selectbox(key="agg_measure").set_value(measure).run()
+        at.slider(key="agg_k").set_value(2).run()
+        assert not at.exception and not at.error
+        (turns,) = [
+            json.loads(c.proto.spec)["data"][0]
+            for c in charts(at)
+            if "this turn" in c.proto.spec
+        ]
+        largest = float(label_scores(ds.X, ds.Y, engine).max())
+        for heat in (score, turns):
+            assert heat["type"] == "heatmap"
+            assert heat["zmin"] == 0.0
+            assert abs(heat["zmax"] - largest) < 1e-6 * max(largest, 1)
+        assert turns["colorscale"] == score["colorscale"]

@@ -46,9 +46,12 @@ def family_choices() -> dict[str, str]:
 
 
 def pick_method(
-    *, key: str, default_family: str = "score-aggregation"
+    *, key: str, default_family: str = "score-aggregation", dense: bool = False
 ) -> tuple[str, tuple]:
     """Family radio, then measure + aggregation or a method name, then its options.
+
+    On ``dense`` data a ``binarize`` option opens on ``"median"``
+    (:func:`ui.widgets.method_params`).
 
     Every widget is bound to the URL (:func:`ui.links.bound`) under ``key``
     and a suffix: ``{key}_family``, ``{key}_measure``, ``{key}_agg``,
@@ -73,7 +76,7 @@ def pick_method(
         method = st.selectbox("Method", names, **links.bound(f"{key}_method"))
     with st.expander(options_title(method), expanded=False):
         st.caption(method_caption(method))
-        params = method_params(method, key=key)
+        params = method_params(method, key=key, dense=dense)
     return method, params
 
 
