@@ -357,8 +357,16 @@ def test_help_and_stats_import_only_what_they_need():
         "'streamlit']\n"
         "print(' '.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
     )
+    import os
+
+    # a command run in this process earlier may have named plug-ins for its
+    # workers in MLFS_PLUGINS: a user's shell starts without them
+    env = {k: v for k, v in os.environ.items() if k != "MLFS_PLUGINS"}
     help_run = subprocess.run(
-        [sys.executable, "-c", probe, "--help"], capture_output=True, text=True
+        [sys.executable, "-c", probe, "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
     )
     assert help_run.stderr.strip() == "", help_run.stderr
     assert "check-plugin" in help_run.stdout
@@ -367,6 +375,7 @@ def test_help_and_stats_import_only_what_they_need():
         capture_output=True,
         text=True,
         cwd=str(Path(__file__).parent),
+        env=env,
     )
     assert stats_run.stdout.startswith("dataset,N,M,q,LC,LD,DC\nsample,1500,2000,10,")
     assert stats_run.stderr.strip().splitlines()[-1] == "numpy"

@@ -147,8 +147,10 @@ def test_a_preset_from_a_plugin_file_runs_a_config(tmp_path):
         '[[datasets]]\npath = "sample"\n'
     )
     (tmp_path / "c.toml").write_text(toml)
+    from mlfs_core import plugins
     from mlfs_core.evaluation import load_config
 
+    state = plugins.checkpoint()  # the loaded file is forgotten afterwards
     try:
         config = load_config(tmp_path / "c.toml")
         p = config.protocol
@@ -166,6 +168,7 @@ def test_a_preset_from_a_plugin_file_runs_a_config(tmp_path):
         text = config_to_toml(config)
         assert "n_holdouts = 2" in text and "n_folds" not in text
     finally:
+        plugins.rollback(state)
         if "two-halves" in PROTOCOL_PRESETS:
             unregister_protocol_preset("two-halves")
 

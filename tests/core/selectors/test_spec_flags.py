@@ -61,7 +61,7 @@ def test_the_built_in_flags():
     ]
     assert default_methods("experiment-B") == ["PPT-MI", "IGMF", "SCLS", "ATR"]
     assert default_methods("control") == ["ATR", "Random"]
-    assert default_methods("learn") == ["PMU"]
+    assert default_methods("learn") == ["PMU", "LLSF"]  # each Learn page its own
     with_formula = [n for n, s in METHODS.items() if s.formula]
     greedy = [n for n, s in METHODS.items() if s.family == "information-theoretic"]
     assert with_formula == greedy

@@ -447,7 +447,7 @@ def test_the_command_line_passes_typed_options(tmp_path, capsys):
     assert [int(line.split(",")[1]) for line in out] == expected.order.tolist()
     assert main([*argv, "--param", "max_iter=three"]) == 2
     assert (
-        "--param 'max_iter=three': the value must be a whole number"
+        "method 'RFS': max_iter must be an int in [1, 100000], got 'three'"
         in capsys.readouterr().err
     )
     assert main([*argv, "--param", "rho=1"]) == 2
