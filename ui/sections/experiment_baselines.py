@@ -55,8 +55,9 @@ def panel(catalogue: dict, current: str) -> None:
 
 def _settings(catalogue: dict, current: str) -> dict:
     known, family_of = methods_by_family()
-    cols = st.columns(3)
-    method = cols[0].selectbox(
+    # the method on a row of its own: "name · family" is too long for a third
+    # of a projector's 1024 px page
+    method = st.selectbox(
         "Your method",
         known,
         index=len(known) - 1,  # plug-ins come last in the registry
@@ -65,13 +66,14 @@ def _settings(catalogue: dict, current: str) -> dict:
     )
     presets = list(protocol_choices())
     default = ProtocolConfig().name  # the engine's default: the field's protocol
-    preset = cols[1].selectbox(
+    cols = st.columns(2)
+    preset = cols[0].selectbox(
         "Protocol preset",
         presets,
         index=presets.index(default) if default in presets else 0,
         **links.bound("exp_bl_preset"),
     )
-    quick = cols[2].checkbox(
+    quick = cols[1].checkbox(
         "Quick (2 splits, 6 budgets)", True, **links.bound("exp_bl_quick")
     )
     datasets = st.multiselect(
