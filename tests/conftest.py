@@ -13,6 +13,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RND_SEED = 0
+PLUGINS_ENV = "MLFS_PLUGINS"
+
+
+@pytest.fixture(autouse=True)
+def _plugins_do_not_leak():
+    """Return the process to its plug-in state after each test.
+
+    A test that runs the command line in this process (``main(["--plugin",
+    ...])``) loads the file and names it in ``MLFS_PLUGINS`` for the processes
+    it starts; both are undone here, so no later test sees that method or
+    hands that file to its workers. What a wider fixture loaded before the
+    test started stays.
+    """
+    from mlfs_core import plugins
+
+    state, env = plugins.checkpoint(), os.environ.get(PLUGINS_ENV)
+    yield
+    plugins.rollback(state)
+    if env is None:
+        os.environ.pop(PLUGINS_ENV, None)
+    else:
+        os.environ[PLUGINS_ENV] = env
 
 
 def shared_datasets_dir() -> Path:
