@@ -1,6 +1,6 @@
 """Names of the measure + aggregation methods: ``MaxCS`` <-> ``("max", "chi2")``.
 
-A paper-000 method name is an aggregation label of
+A measure + aggregation method name is an aggregation label of
 :data:`mlfs_core.aggregation.AGGREGATION_LABELS` followed by a measure label
 of :data:`mlfs_core.measures.MEASURE_LABELS`. This module is the one place
 such names are built and parsed (the registry, the app's pickers and its

@@ -62,7 +62,9 @@ LAYERS = (
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 50
 PAPER_WORDS = re.compile(
-    r"paper[ _]?00[01]|reproduction|reference[- ]code|ATR authors", re.IGNORECASE
+    r"paper[\s_.-]*00[01]|reproduction|reference[- ]code|reference papers?"
+    r"|ATR (?:authors|paper)",
+    re.IGNORECASE,
 )
 ENGINE = ROOT / "mlfs_core"
 
@@ -183,6 +185,10 @@ def test_the_engine_names_neither_paper(suffix):
 
 def test_the_paper_word_pattern_matches_what_it_must():
     """Check the pattern catches each form a paper name took in the engine."""
-    for text in ("paper000", "paper 001", "mlfs_core.reproduction", "reference-code"):
+    forms = ["paper000", "paper 001", "mlfs_core.reproduction", "reference-code"]
+    forms += ["A paper-000 method", "Paper-001", "paper_001", "paper.000", "paper -000"]
+    forms += ["the two reference papers' families", "the ATR paper's", "ATR authors"]
+    for text in forms:
         assert PAPER_WORDS.search(text), text
-    assert not PAPER_WORDS.search("Spolaôr and Tsoumakas (2013), Eq. 1")
+    for text in ("Spolaôr and Tsoumakas (2013), Eq. 1", "yref='paper'", "paper 2001"):
+        assert not PAPER_WORDS.search(text), text

@@ -1,4 +1,4 @@
-"""The field's baselines beyond the two reference papers' families.
+"""The field's baselines beyond score + aggregation and greedy information theory.
 
 Recent multi-label feature selection papers compare a new method against five
 families of baselines. Two of them live beside this package (score +

@@ -1,4 +1,4 @@
-"""Internals of the information-theoretic greedy selectors (the ATR paper's).
+"""Internals of the information-theoretic greedy selectors (PMU, MDMR, D2F, ...).
 
 Modules, in import order (each imports only those above it):
 
