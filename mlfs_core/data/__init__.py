@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from .dataset import Dataset
 from .describe import label_cooccurrence, label_frequency
+from .layout import LabelLayout, upload_label_layout
 from .loader import KNOWN_LABEL_HINTS, discover_datasets, load_dataset, load_uploaded
 
 __all__ = [
     "KNOWN_LABEL_HINTS",
     "Dataset",
+    "LabelLayout",
     "discover_datasets",
     "label_cooccurrence",
     "label_frequency",
     "load_dataset",
     "load_uploaded",
+    "upload_label_layout",
 ]

@@ -252,26 +252,40 @@ def _strip_split(stem: str) -> str:
 
 
 def _xml_beside(path: Path, *, only_xml: bool = False) -> Path | None:
-    """The label XML of an ARFF: same stem (with or without -train/-test), else
+    """The label XML of an ARFF among the files beside it (:func:`matching_xml`)."""
+    names = [p.name for p in path.parent.iterdir() if p.is_file()]
+    found = matching_xml(path.name, names, only_xml=only_xml)
+    return None if found is None else path.with_name(found)
+
+
+def matching_xml(arff: str, names: list[str], *, only_xml: bool = False) -> str | None:
+    """The label XML of the ARFF named ``arff`` among the file ``names`` of its folder.
+
+    The rule: the XML of the same stem (with or without -train/-test), else
     the longest XML stem that starts the ARFF's followed by ``-``, ``_`` or
     ``.``, else (``only_xml``, a folder holding one dataset) the only XML.
+
+    Examples
+    --------
+    >>> matching_xml("Corel5k-sparse.arff", ["Corel5k.xml", "Corel5k-sparse.arff"])
+    'Corel5k.xml'
+    >>> matching_xml("a.arff", ["a.arff", "labels.xml"], only_xml=True)
+    'labels.xml'
     """
-    for stem in (path.stem, _strip_split(path.stem)):
-        candidate = path.with_name(stem + ".xml")
-        if candidate.is_file():
+    stem = Path(arff).stem
+    for candidate in (stem + ".xml", _strip_split(stem) + ".xml"):
+        if candidate in names:
             return candidate
-    xmls = sorted(
-        p for p in path.parent.iterdir() if p.suffix.lower() == ".xml" and p.is_file()
-    )
-    base = _strip_split(path.stem).lower()
+    xmls = sorted(n for n in names if Path(n).suffix.lower() == ".xml")
+    base = _strip_split(stem).lower()
     prefixes = [
-        p
-        for p in xmls
-        if base.startswith(p.stem.lower())
-        and base[len(p.stem) : len(p.stem) + 1] in "-_."
+        n
+        for n in xmls
+        if base.startswith(Path(n).stem.lower())
+        and base[len(Path(n).stem) : len(Path(n).stem) + 1] in "-_."
     ]
     if prefixes:
-        return max(prefixes, key=lambda p: len(p.stem))
+        return max(prefixes, key=lambda n: len(Path(n).stem))
     return xmls[0] if only_xml and len(xmls) == 1 else None
 
 
@@ -292,31 +306,52 @@ def _resolve_file(path: Path, *, only_xml: bool = False) -> _Resolved:
 
 def _resolve_folder(folder: Path) -> _Resolved:
     files = sorted(
-        p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")
+        p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")
     )
-    arffs = [p for p in files if p.suffix.lower() == ".arff"]
+    chosen = [folder / name for name in dataset_files(files, str(folder))]
+    if len(chosen) == 2:
+        xml = _xml_beside(chosen[0], only_xml=True)
+        return _Resolved("arff", chosen, xml, folder.name)
+    resolved = _resolve_file(chosen[0], only_xml=True)
+    resolved.name = folder.name
+    return resolved
+
+
+def dataset_files(names: list[str], where: str) -> list[str]:
+    """The dataset file(s) among the file ``names`` of a folder holding one dataset.
+
+    A ``NAME-train.arff`` / ``NAME-test.arff`` pair (train first) when the
+    folder holds exactly one, else the folder's only file of a known format.
+
+    Raises
+    ------
+    DatasetError
+        No dataset file, or several; the message starts with ``where``.
+
+    Examples
+    --------
+    >>> dataset_files(["s.xml", "s-test.arff", "s-train.arff"], "up")
+    ['s-train.arff', 's-test.arff']
+    """
     pairs = [
-        p
-        for p in arffs
-        if p.stem.endswith("-train")
-        and p.with_name(_strip_split(p.stem) + "-test" + p.suffix).is_file()
+        n
+        for n in names
+        if Path(n).suffix.lower() == ".arff"
+        and Path(n).stem.endswith("-train")
+        and _strip_split(Path(n).stem) + "-test" + Path(n).suffix in names
     ]
     if len(pairs) == 1:
-        train = pairs[0]
-        test = train.with_name(_strip_split(train.stem) + "-test" + train.suffix)
-        xml = _xml_beside(train, only_xml=True)
-        return _Resolved("arff", [train, test], xml, folder.name)
-    candidates = [p for p in files if p.suffix.lower() in FORMATS]
+        train = Path(pairs[0])
+        return [pairs[0], _strip_split(train.stem) + "-test" + train.suffix]
+    candidates = [n for n in names if Path(n).suffix.lower() in FORMATS]
     if len(candidates) == 1:
-        resolved = _resolve_file(candidates[0], only_xml=True)
-        resolved.name = folder.name
-        return resolved
+        return candidates
     if not candidates:
         raise DatasetError(
-            f"{folder}: no dataset file (.arff, .mat, .csv, .svm) in the folder"
+            f"{where}: no dataset file (.arff, .mat, .csv, .svm) in the folder"
         )
-    listed = ", ".join(p.name for p in candidates)
-    raise DatasetError(f"{folder}: several dataset files ({listed}); pass one file")
+    listed = ", ".join(candidates)
+    raise DatasetError(f"{where}: several dataset files ({listed}); pass one file")
 
 
 def discover_datasets(folder: str | os.PathLike) -> dict[str, Path]:
