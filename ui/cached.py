@@ -708,3 +708,17 @@ def sparse_steps(
 
     ds = load(key)
     return steps(ds.X, ds.Y, method, top=top, **dict(params))
+
+
+@st.cache_data(show_spinner=False, **BOUNDS)
+def upload_label_layout(file_ids: tuple[tuple[str, str], ...], _files: tuple):
+    """The label layout the uploaded files declare, or None
+    (:func:`mlfs_core.data.upload_label_layout`: headers only).
+
+    Keyed by the uploader's ``(file name, file id)`` pairs, not the contents
+    (a new upload has new ids); ``_files`` are the uploader's files, read
+    only on a cache miss.
+    """
+    from mlfs_core.data import upload_label_layout as layout
+
+    return layout([(f.name, f.getvalue()) for f in _files])

@@ -1,5 +1,11 @@
 """The upload form of the Data page: files -> a saved folder -> a catalogue entry.
 
+When the files say where their labels are (a Mulan XML, MEKA's ``-C n``, a
+known dataset), the form says so and fills in its label fields from
+:func:`mlfs_core.data.upload_label_layout` as soon as the files are chosen;
+left as filled in, the fields pass no label argument, so the files decide
+exactly as the loader reads them.
+
 Loading runs in the button's callback, before the script, so the sidebar's
 dataset selection can switch to the new upload. Errors are kept as a short
 message and shown with ``st.error``; the previous dataset stays selected.
@@ -12,6 +18,7 @@ import re
 import pandas as pd
 import streamlit as st
 
+from mlfs_core.data import LabelLayout
 from mlfs_core.data._encode import LABEL_OPTIONS_HINT
 
 from . import cached, state
@@ -25,6 +32,9 @@ LABEL_END = "upload_label_end"
 LABEL_PREFIX = "upload_label_prefix"
 ERROR = "upload_error"
 LOADED = "upload_loaded"
+LAYOUT_FOR = "upload_layout_for"  # the file ids the label fields were filled for
+FILLED = "upload_label_filled"  # the label fields' values as filled from the files
+FIELDS_AT_REST = {LABELS: "", LABEL_COUNT: 0, LABEL_END: "first", LABEL_PREFIX: ""}
 TYPES = ["arff", "xml", "csv", "svm", "svmlight", "libsvm", "txt", "mat"]
 ENDS = {"first": "first attributes", "last": "last attributes"}
 WIDGETS_HINT = (
@@ -49,8 +59,13 @@ def upload_form() -> None:
             accept_multiple_files=True,
             key=files_key(),
         )
+        layout, problem = _layout_of(st.session_state.get(files_key()) or [])
         if st.session_state.get(ERROR):  # above the fields its advice names
             st.error(st.session_state[ERROR])
+        elif problem:
+            st.error(problem)
+        if layout is not None:
+            st.info(f"{layout.describe()} The fields below are filled in from it.")
         cols = st.columns(4)
         cols[0].text_input(
             "Label names",
@@ -74,7 +89,49 @@ def upload_form() -> None:
         st.success(st.session_state[LOADED])
 
 
+def _layout_of(files: list) -> tuple[LabelLayout | None, str | None]:
+    """The uploaded files' label layout (or None) and a message when they
+    contradict each other; fills in the label fields once per new set of files."""
+    layout, problem = None, None
+    if files:
+        ids = tuple((f.name, f.file_id) for f in files)
+        try:
+            layout = cached.upload_label_layout(ids, tuple(files))
+        except ValueError as exc:
+            problem = f"Could not tell the labels: {state.redact(str(exc))}"
+        except Exception as exc:  # a reader bug must not show a traceback
+            message = state.redact(str(exc))
+            problem = f"Could not tell the labels ({type(exc).__name__}): {message}"
+    signature = tuple(f.file_id for f in files)
+    if st.session_state.get(LAYOUT_FOR) != signature:
+        st.session_state[LAYOUT_FOR] = signature
+        _fill_fields(layout)
+    return layout, problem
+
+
+def _fill_fields(layout: LabelLayout | None) -> None:
+    """Set the label fields to ``layout`` (before they are drawn); with no
+    layout, put back at rest the fields still holding the last filled values."""
+    filled = st.session_state.get(FILLED)
+    if layout is None:
+        if filled and all(st.session_state.get(k) == v for k, v in filled.items()):
+            st.session_state.update(FIELDS_AT_REST)
+        st.session_state[FILLED] = None
+        return
+    values = dict(FIELDS_AT_REST)
+    if layout.label_count is not None:
+        values[LABEL_COUNT] = abs(layout.label_count)
+        values[LABEL_END] = layout.end
+    elif not any("," in name for name in layout.names):
+        values[LABELS] = ", ".join(layout.names)
+    st.session_state.update(values)
+    st.session_state[FILLED] = values
+
+
 def _options() -> dict:
+    filled = st.session_state.get(FILLED)
+    if filled and all(st.session_state.get(k) == v for k, v in filled.items()):
+        return {"labels": None, "label_count": None, "label_prefix": None}
     labels = [
         s.strip() for s in st.session_state.get(LABELS, "").split(",") if s.strip()
     ]

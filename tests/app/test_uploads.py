@@ -160,3 +160,91 @@ def test_uploads_are_kept_within_the_quota_least_recently_used_first(
     # the upload just saved is never removed, even alone over the quota
     big = datasets.save_upload([("big.csv", b"y" * 5000)], session=me)
     assert os.path.isdir(big)
+
+
+def _label_fields(at) -> tuple:
+    return (
+        at.text_input(key="upload_labels").value,
+        at.number_input(key="upload_label_count").value,
+        at.radio(key="upload_label_end").value,
+        at.text_input(key="upload_label_prefix").value,
+    )
+
+
+def test_emotions_and_its_xml_fill_in_the_label_fields(shared_datasets):
+    """Check issue 54, item 8: on choosing emotions.arff + emotions.xml the
+    form says where the XML puts the labels and fills in "6, last" (not
+    "first") before Load; Load takes the XML's six labels; the fields rest
+    afterwards."""
+    at = new_app()
+    folder = shared_datasets / "emotions"
+    files = [
+        ("emotions.arff", (folder / "emotions.arff").read_bytes(), "text/plain"),
+        ("emotions.xml", (folder / "emotions.xml").read_bytes(), "text/xml"),
+    ]
+    _uploader(at).set_value(files).run()
+    assert not at.exception and not at.error
+    (info,) = [i.value for i in at.info if i.value.startswith("Labels from")]
+    assert info.startswith(
+        "Labels from emotions.xml: 6 labels, the last 6 attributes of emotions.arff."
+    )
+    assert _label_fields(at) == ("", 6, "last", "")
+    at.button(key="load_upload").click().run()
+    assert not at.error, [e.value for e in at.error]
+    assert at.success[0].value == (
+        "Loaded emotions (upload). Labels (q = 6): amazed-suprised, happy-pleased, "
+        "relaxing-calm, quiet-still, sad-lonely, angry-aggresive; 72 features."
+    )
+    spec = at.session_state["uploads"]["emotions (upload)"]
+    assert set(spec) == {"dir"}  # left as filled in: the XML decides, by name
+    assert _label_fields(at) == ("", 0, "first", "")  # at rest for the next upload
+    assert not [i for i in at.info if i.value.startswith("Labels from")]
+
+
+def test_an_xml_of_another_dataset_is_named_with_its_missing_label(shared_datasets):
+    """Check a mismatched XML: one error, before Load, naming the XML, the
+    label not found and the ARFF; the fields stay at rest."""
+    at = new_app()
+    files = [
+        ("emotions.arff", (shared_datasets / "emotions/emotions.arff").read_bytes(),
+         "text/plain"),
+        ("emotions.xml", (shared_datasets / "yeast/yeast.xml").read_bytes(),
+         "text/xml"),
+    ]  # fmt: skip
+    _uploader(at).set_value(files).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "Could not tell the labels: emotions.xml: label 'Class1' is not an attribute "
+        "of emotions.arff (nor are 13 more of its 14 labels); is this the XML of "
+        "that ARFF?"
+    ]
+    assert _label_fields(at) == ("", 0, "first", "")
+
+
+def test_a_meka_count_fills_the_fields_and_a_change_is_the_user_s_choice():
+    """Check the langlog case: -C 3 fills "3, first" and the note that the
+    last three are two-valued too; switching to "last" loads l0..l2 (the
+    user's choice is passed), with no ambiguity warning."""
+    at = new_app()
+    _uploader(at).set_value([("llog.arff", LANGLOG_LIKE.encode(), "text/plain")]).run()
+    (info,) = [i.value for i in at.info if i.value.startswith("Labels from")]
+    assert info.startswith(
+        "Labels from the relation name of llog.arff (-C 3): 3 labels, the first 3 "
+        "attributes of llog.arff. Check them: the last 3 attributes are two-valued"
+    )
+    assert _label_fields(at) == ("", 3, "first", "")
+    at.radio(key="upload_label_end").set_value("last").run()
+    at.button(key="load_upload").click().run()
+    assert not at.error and not [w for w in at.warning if "0/1 as well" in w.value]
+    assert at.success[0].value.endswith("Labels (q = 3): l0, l1, l2; 12 features.")
+    assert at.session_state["uploads"]["llog (upload)"]["label_count"] == -3
+
+
+def test_files_that_declare_nothing_leave_the_user_s_fields_alone():
+    """Check no note and no change of the fields the user filled in when the
+    files declare no labels (an ARFF without XML or -C)."""
+    at = new_app()
+    at.text_input(key="upload_labels").set_value("l0, l2").run()
+    _uploader(at).set_value([("n.arff", NO_LABELS.encode(), "text/plain")]).run()
+    assert not [i for i in at.info if i.value.startswith("Labels from")]
+    assert _label_fields(at) == ("l0, l2", 0, "first", "")
