@@ -14,6 +14,12 @@ top of ``site-packages``, so the package-dir mapping below renames them:
 - the sample: ``sample_data/`` becomes ``mlfs_core/sample_data/``, where
   :mod:`mlfs_core.data.bundled` finds it.
 
+- the browser tests' and bench scripts' support package ``uitest`` (serving
+  the app, driving Chromium) is listed so that an editable install
+  (``pip install -e ".[test]"``) makes it importable from ``bench/`` and
+  ``tests/``; :class:`BuildPy` leaves it out of the wheel: it is not the
+  app's or the engine's.
+
 The studies and everything else of the two papers are another distribution,
 ``mlfs-papers`` (``mlfs_papers/setup.py``): this wheel holds none of them.
 
@@ -26,13 +32,17 @@ from setuptools.command.build_py import build_py
 
 APP = "mlfs_app"
 SAMPLE = "mlfs_core.sample_data"
+TEST_SUPPORT = "uitest"
 
 
 class BuildPy(build_py):
-    """build_py that leaves this script out of ``mlfs_app`` (the top level)."""
+    """build_py that leaves this script out of ``mlfs_app`` (the top level)
+    and the test support package out of the wheel."""
 
     def find_package_modules(self, package, package_dir):
-        """The package's modules, without ``mlfs_app.setup``."""
+        """The package's modules, without ``mlfs_app.setup`` or ``uitest``."""
+        if package == TEST_SUPPORT:
+            return []
         modules = super().find_package_modules(package, package_dir)
         return [m for m in modules if (m[0], m[1]) != (APP, "setup")]
 
@@ -48,6 +58,7 @@ setup(
         f"{APP}.ui",
         f"{APP}.ui.sections",
         SAMPLE,
+        TEST_SUPPORT,
     ],
     package_dir={
         APP: ".",

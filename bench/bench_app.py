@@ -57,23 +57,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from uitest.browser import CHART_PAGES, launch, wait_idle
+from uitest.server import free_port, local_url, serving, streamlit_command
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "app"))
-
-from streamlit_server import (  # noqa: E402
-    CHART_PAGES,
-    free_port,
-    local_url,
-    serving,
-    streamlit_command,
-)
-
 APP_ROOT = [ROOT]
 """The folder whose app.py is served (``--app-root``, default this project)."""
-IDLE = (
-    '[data-testid="stApp"][data-test-script-state="notRunning"]'
-    '[data-test-connection-state="CONNECTED"]'
-)
 METHODS = ("MaxCS", "RaRBNS", "PPT-MI", "ATR")
 FIRST_PAGE_TITLES = ("Label frequency", "Label co-occurrence")
 """The Data page's two charts (a blank warm-up chart may precede them)."""
@@ -119,8 +108,7 @@ def _served(work: str, warm_up: bool = True, root: Path | None = None):
 
 
 def _idle(page) -> None:
-    page.wait_for_timeout(100)
-    page.wait_for_selector(IDLE)
+    wait_idle(page, settle_ms=100)
 
 
 def first_page_and_cached(browser, warm_up: bool = True) -> tuple[float, float, float]:
@@ -478,10 +466,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--disable-dev-shm-usage"],
-        )
+        browser = launch(p)
         if args.first_only:
             pairs = [
                 (first_page_and_cached(browser)[1], first_page_floor(browser))

@@ -50,10 +50,8 @@ from pathlib import Path
 import numpy as np
 import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "app"))
-
-from streamlit_server import (  # noqa: E402
+from uitest.browser import CHROMIUM, CHROMIUM_ARGS, IDLE, LOCAL
+from uitest.server import (
     free_port,
     local_url,
     start,
@@ -62,21 +60,7 @@ from streamlit_server import (  # noqa: E402
     wait_healthy,
 )
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-IDLE = (
-    '[data-testid="stApp"][data-test-script-state="notRunning"]'
-    '[data-test-connection-state="CONNECTED"]'
-)
-LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
+ROOT = Path(__file__).resolve().parents[1]
 APP_ROOT = [ROOT]
 """The folder whose app.py is served (``--app-root``, default this project)."""
 STEPS = ("first page", "upload", "rank", "experiment", "reload")

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -32,20 +31,15 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "app"))
-sys.path.insert(0, str(ROOT))
-
-from streamlit_server import free_port, local_url, serving, streamlit_command  # noqa: E402
+sys.path.insert(0, str(ROOT))  # studies (a folder of the checkout)
 
 from mlfs_core.lessons import bundled_lessons, read_lesson  # noqa: E402
 from studies.figures import small_png  # noqa: E402
+from uitest.browser import IDLE, launch  # noqa: E402
+from uitest.server import free_port, local_url, serving, streamlit_command  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots" / "lessons"
 SCREEN = {"width": 1280, "height": 720}
-IDLE = (
-    '[data-testid="stApp"][data-test-script-state="notRunning"]'
-    '[data-test-connection-state="CONNECTED"]'
-)
 
 
 def step_url(base: str, name: str, number: int, present: bool) -> str:
@@ -152,11 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             serving(streamlit_command(port), port, cwd=ROOT, env=env),
             sync_playwright() as p,
         ):
-            browser = p.chromium.launch(
-                executable_path=os.environ.get("CHROMIUM_PATH")
-                or shutil.which("chromium"),
-                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-            )
+            browser = launch(p)
             for name in names:
                 lesson = read_lesson(bundled_lessons()[name])
                 for number in range(1, len(lesson.steps) + 1):

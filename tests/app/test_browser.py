@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from .browser import assert_clean, go_to, screenshot, wait_idle
+from uitest.browser import assert_clean, go_to, screenshot, wait_idle
+
 from .conftest import TOY_XML, toy_arff
 
 pytestmark = pytest.mark.browser

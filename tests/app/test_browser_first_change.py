@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from .browser import assert_clean, go_to_chart, guarded_page, wait_idle
+from uitest.browser import assert_clean, go_to_chart, guarded_page, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -8,18 +8,18 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.conftest import shared_datasets_dir
-
-from .browser import (
-    SCREEN_720,
-    _missing,
-    assert_clean,
+from uitest.browser import SCREEN_720, assert_clean, guarded_page, wait_idle
+from uitest.server import (
+    free_port,
     guarded_env,
-    guarded_page,
+    local_url,
     outside_connections,
-    wait_idle,
+    serving,
+    streamlit_command,
 )
+
+from .browser import missing
 from .conftest import ROOT
-from .streamlit_server import free_port, local_url, serving, streamlit_command
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def emotions_server(tmp_path):
     """``streamlit run app.py`` whose data folder holds a link to emotions."""
     source = shared_datasets_dir() / "emotions"
     if not (source / "emotions.arff").is_file():
-        _missing(f"the shared dataset {source} is missing")
+        missing(f"the shared dataset {source} is missing")
     data = tmp_path / "data"
     data.mkdir()
     (data / "emotions").symlink_to(source, target_is_directory=True)

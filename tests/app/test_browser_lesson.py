@@ -17,15 +17,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_datasets_dir
+from uitest.browser import SCREEN_720, assert_clean, go_to, guarded_page, wait_idle
 
-from .browser import (
-    SCREEN_720,
-    _missing,
-    assert_clean,
-    go_to,
-    guarded_page,
-    wait_idle,
-)
+from .browser import missing
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +60,7 @@ def emotions() -> Path:
     """The shared emotions folder (skip without it; fail in CI)."""
     folder = shared_datasets_dir() / "emotions"
     if not (folder / "emotions.arff").is_file():
-        _missing(f"the shared dataset {folder} is missing")
+        missing(f"the shared dataset {folder} is missing")
     return folder
 
 

@@ -20,9 +20,10 @@ import pytest
 
 from mlfs_core.lessons import parse_lesson
 from tests.conftest import shared_datasets_dir
+from uitest.browser import SCREEN_720, assert_clean, guarded_page, wait_idle
+from uitest.server import free_port, local_url, serving, streamlit_command
 
-from .browser import SCREEN_720, _missing, assert_clean, guarded_page, wait_idle
-from .streamlit_server import free_port, local_url, serving, streamlit_command
+from .browser import missing
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +37,7 @@ def data_server(tmp_path_factory):
     """``streamlit run app.py`` with medical, enron and emotions as MLFS_DATA_DIR."""
     source = shared_datasets_dir()
     if not (source / "emotions").is_dir():
-        _missing(f"the shared datasets are not at {source}")
+        missing(f"the shared datasets are not at {source}")
     folder = tmp_path_factory.mktemp("lessons_server")
     data = folder / "data"
     data.mkdir()

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_datasets_dir
+from uitest.browser import SCREEN_720, assert_clean, guarded_page, wait_idle
+from uitest.server import free_port, local_url, serving, streamlit_command
 
-from .browser import SCREEN_720, _missing, assert_clean, guarded_page, wait_idle
-from .streamlit_server import free_port, local_url, serving, streamlit_command
+from .browser import missing
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +32,7 @@ def medical_server(tmp_path_factory):
     """``streamlit run app.py`` with medical as MLFS_DATA_DIR."""
     source = shared_datasets_dir()
     if not (source / "medical").is_dir():
-        _missing(f"the shared datasets are not at {source}")
+        missing(f"the shared datasets are not at {source}")
     folder = tmp_path_factory.mktemp("many_labels")
     data = folder / "data"
     data.mkdir()

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from mlfs_core import blas
-
-from .browser import check_first_page, guarded_page
-from .streamlit_server import free_port, local_url, serving
+from uitest.browser import check_first_page, guarded_page
+from uitest.server import free_port, local_url, serving
 
 pytestmark = pytest.mark.browser
 

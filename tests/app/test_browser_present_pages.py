@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser import SCREEN_720, assert_clean, go_to_chart, wait_idle
+from uitest.browser import SCREEN_720, assert_clean, go_to_chart, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,7 @@ import json
 
 import pytest
 
-from .browser import assert_clean, wait_idle
-from .streamlit_server import CHART_PAGES
+from uitest.browser import CHART_PAGES, assert_clean, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .browser import assert_clean, go_to, wait_idle
+from uitest.browser import assert_clean, go_to, wait_idle
 
 pytestmark = pytest.mark.browser
 

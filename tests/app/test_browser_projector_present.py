@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from .browser import SCREEN_720, assert_clean, go_to_chart, wait_idle
+from uitest.browser import SCREEN_720, assert_clean, go_to_chart, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -12,16 +12,10 @@ import time
 
 import pytest
 
-from .browser import (
-    assert_clean,
-    go_to,
-    guarded_env,
-    outside_connections,
-    screenshot,
-    wait_idle,
-)
+from uitest.browser import assert_clean, go_to, screenshot, wait_idle
+from uitest.server import free_port, guarded_env, outside_connections, serving
+
 from .conftest import ROOT
-from .streamlit_server import free_port, serving
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +26,7 @@ def test_plain_streamlit_run_makes_no_outside_connection(tmp_path):
     Without ``--server.address`` Streamlit prints the network URLs at start and,
     headless, looks up the external IP at checkip.amazonaws.com unless the
     shipped config sets ``browser.serverAddress``. The server runs under the
-    audit hook of ``tests/app/netguard``; its log must stay empty.
+    audit hook of ``uitest/netguard``; its log must stay empty.
     """
     port = free_port()
     log = tmp_path / "net.log"

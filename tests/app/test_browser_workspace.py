@@ -14,7 +14,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .browser import PAGES, go_to, guarded_page, wait_idle
+from uitest.browser import PAGES, go_to, guarded_page, wait_idle
+
 from .conftest import TOY_XML, toy_arff
 
 pytestmark = pytest.mark.browser

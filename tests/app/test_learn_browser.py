@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .browser import go_to, screenshot, wait_idle
+from uitest.browser import go_to, screenshot, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from mlfs_core.cli import app, main
+from uitest.server import free_port, serving
 
 from .conftest import ROOT
-from .streamlit_server import free_port, serving
 
 
 def _listening(port: int) -> set[str]:

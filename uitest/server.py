@@ -1,8 +1,9 @@
 """Serving the app for browser tests and the bench scripts: one command line,
-one way to start a server, wait for its health and stop it.
+one way to start a server, wait for its health and stop it, and a guard that
+logs the server's outside connections.
 
-No pytest here: ``bench/bench_app.py`` and ``bench/bench_classroom.py`` import
-this module too (by path).
+No pytest here: the tests, ``bench/`` and ``docs/lessons_screenshots.py``
+import this module.
 """
 
 from __future__ import annotations
@@ -18,20 +19,8 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-CHART_PAGES = (
-    ("Rank features", "Rank features"),
-    ("Average ranks", "Average ranks"),
-    ("Similarity", "Similarity of selected subsets"),
-    ("Metric vs budget", "Metric vs number of selected features"),
-    ("A score, step by step", "A score, step by step"),
-    ("An aggregation, step by step", "An aggregation, step by step"),
-    ("A greedy step", "A greedy step"),
-    (
-        "Sparse regression, iteration by iteration",
-        "Sparse regression, iteration by iteration",
-    ),
-)
-"""(sidebar entry, page heading) of each page after Data that draws a chart."""
+NETGUARD = Path(__file__).resolve().parent / "netguard"
+"""The folder of the audit hook ``sitecustomize.py`` (see :func:`guarded_env`)."""
 
 
 def streamlit_command(port: int) -> list[str]:
@@ -143,3 +132,21 @@ def serving(
         yield proc
     finally:
         stop(proc)
+
+
+def guarded_env(log: Path) -> dict[str, str]:
+    """The environment of a server whose outside connections are logged to ``log``.
+
+    ``uitest/netguard/sitecustomize.py`` (first on PYTHONPATH) installs an
+    audit hook that writes each non-loopback name lookup or connection there.
+    """
+    log.touch()
+    path = os.pathsep.join(
+        p for p in (str(NETGUARD), os.environ.get("PYTHONPATH", "")) if p
+    )
+    return dict(os.environ, PYTHONPATH=path, MLFS_NET_LOG=str(log))
+
+
+def outside_connections(log: Path) -> list[str]:
+    """The lines of a ``guarded_env`` log: the server's outside connections."""
+    return log.read_text().splitlines()
