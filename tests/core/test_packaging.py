@@ -144,6 +144,18 @@ def test_the_wheel_holds_every_engine_module_and_nothing_else(wheel_files):
     assert not any("__pycache__" in name for name in wheel_files)
 
 
+def test_the_test_support_package_is_editable_only(wheel_files, monkeypatch):
+    """Check setup.py lists uitest, so an editable install (pip install -e
+    ".[test]") maps it and bench/ imports it, and the wheel holds none of it."""
+    from distutils.core import run_setup  # setuptools' own, on Python >= 3.12
+
+    monkeypatch.chdir(ROOT)
+    packages = run_setup(str(ROOT / "setup.py"), stop_after="init").packages
+    assert "uitest" in packages
+    assert (ROOT / "uitest" / "server.py").is_file()
+    assert not [name for name in wheel_files if name.startswith("uitest")]
+
+
 def test_the_bundled_sample_is_found_in_both_layouts(tmp_path, monkeypatch):
     """Check sample_dir(): mlfs_core/sample_data when shipped, else the checkout's."""
     from mlfs_core.data import bundled
