@@ -118,6 +118,20 @@ def test_mddm_spc_matches_the_generalized_eigenproblem(n, m, epsilon):
     _assert_ranks_as(ranking.order, oracle, rtol=1e-6)
 
 
+@pytest.mark.parametrize(("n", "m"), [(12, 30), (40, 9)], ids=["M>n", "M<=n"])
+def test_mddm_spc_with_a_small_ridge_is_the_minimum_norm_fit(n, m):
+    """Check the documented limit (module docstring of _mddm): as epsilon
+    goes to 0 the scores are the squared row norms of pinv(X̃)Ỹ, the
+    minimum-norm least-squares fit, in both forms; with a large epsilon
+    they are not."""
+    X, Y = _dyadic(n, m, 3, seed=5, density=0.5)
+    Xs = _minmax(X)
+    T = np.linalg.pinv(_centred(Xs)) @ _centred(Y.astype(float))
+    fit = (T**2).sum(axis=1)
+    np.testing.assert_allclose(spc_scores(sp.csr_matrix(Xs), Y, 1e-7), fit, rtol=1e-5)
+    assert not np.allclose(spc_scores(sp.csr_matrix(Xs), Y, 10.0), fit, rtol=1e-2)
+
+
 def test_mddm_spc_forms_agree_sparse_and_dense():
     """Check that the M > n form and sparse X give the scores of the dense
     computation (X never centred when sparse)."""
