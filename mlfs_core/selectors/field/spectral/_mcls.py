@@ -91,7 +91,10 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     """MU (n x q): the manifold labels of step 3 of the module docstring.
 
     Labels are solved in blocks of at most :data:`BLOCK_UNKNOWNS` unknowns
-    (whole labels), each block by :func:`_active_set`.
+    (whole labels), each block by :func:`_active_set`, with the instances
+    renumbered in the fill-reducing order of :func:`_fill_order` (the
+    minimiser is the same; the solvers' index rules, e.g. the lowest index
+    among equal multipliers, then refer to that order).
 
     Parameters
     ----------
@@ -105,9 +108,12 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     M = (I_R.T @ I_R).tocsr()
     M = (M + MANIFOLD_RIDGE * M.diagonal().sum() / n * sp.identity(n)).tocsr()
     Y = np.asarray(Y, dtype=np.float64)
+    order = _fill_order(M)
+    Mp, Yp = M[order][:, order].tocsr(), Y[order]
     step = max(1, BLOCK_UNKNOWNS // n)
-    blocks = [_active_set(M, Y[:, s : s + step]) for s in range(0, q, step)]
-    MU = np.hstack(blocks)
+    blocks = [_active_set(Mp, Yp[:, s : s + step]) for s in range(0, q, step)]
+    MU = np.empty((n, q))
+    MU[order] = np.hstack(blocks)
     worst = kkt_residual(M, Y, MU).max(initial=0.0)
     if not worst <= KKT_TOL:
         raise RankingError(
@@ -115,6 +121,31 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
             f"exceeds {KKT_TOL:g}"
         )
     return MU
+
+
+def _fill_order(M: sp.csr_matrix) -> np.ndarray:
+    """The instances in the order of SuperLU's minimum-degree ordering of
+    M + rI (``MMD_AT_PLUS_A``, symmetric mode), found once by factorising
+    the whole matrix: ``order[p]`` is the instance at position p.
+
+    Every step of the label manifold factorises a principal submatrix (the
+    free variables); the order a fill-reducing ordering of the whole matrix
+    induces on a submatrix fills it no more than the whole (a fill path
+    within the submatrix is one in the whole), so each step's LU takes its
+    variables in this order (``NATURAL``) instead of ordering afresh, the
+    ordering of a block of labels costing more than its factorisation.
+    """
+    from scipy.sparse.linalg import splu
+
+    factor = splu(
+        M.tocsc(),
+        permc_spec="MMD_AT_PLUS_A",
+        diag_pivot_thresh=0.0,
+        options={"SymmetricMode": True},
+    )
+    order = np.empty(M.shape[0], dtype=np.int64)
+    order[factor.perm_c] = np.arange(M.shape[0])  # perm_c: position of each
+    return order
 
 
 def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
@@ -205,7 +236,8 @@ def kkt_residual(M: sp.csr_matrix, Y: np.ndarray, MU: np.ndarray) -> np.ndarray:
 
 def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):
     """(u, n): μ = y on the active set, the minimiser on the free variables
-    (one sparse LU of the block-diagonal system of every label's free part)."""
+    (one sparse LU of the block-diagonal system of every label's free part,
+    its variables in index order: ``M`` comes renumbered by :func:`_fill_order`)."""
     from scipy.sparse.linalg import splu
 
     u, n = y.shape
@@ -215,7 +247,7 @@ def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):
         rows = sp.kron(sp.identity(u), M, format="csr")[free]
         factor = splu(
             rows[:, free].tocsc(),
-            permc_spec="MMD_AT_PLUS_A",  # a symmetric ordering: little fill
+            permc_spec="NATURAL",  # M renumbered in a fill-reducing order
             diag_pivot_thresh=0.0,
             options={"SymmetricMode": True},
         )

@@ -546,6 +546,36 @@ def test_label_blocks_do_not_change_the_manifold(monkeypatch):
     np.testing.assert_allclose(blocked, whole, rtol=0, atol=1e-12)
 
 
+def test_fill_order_renumbers_without_changing_the_manifold(monkeypatch):
+    """Check that the label manifold is solved in _fill_order's renumbering
+    (a permutation, not the identity here), that it gives the MU of the
+    instances' own order, and that the order is the same on a rerun."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    X, Y = _dyadic(60, 6, 5, seed=21)
+    Xs = _minmax(X)
+    index, _ = _graphs.nearest(Xs, 5)
+    R = _graphs.reconstruction_weights(Xs, index)
+    I_R = sp.identity(60, format="csr") - R
+    order = _mcls._fill_order((I_R.T @ I_R + 1e-6 * sp.identity(60)).tocsr())
+    assert sorted(order.tolist()) == list(range(60))
+    assert order.tolist() != list(range(60))
+    assert np.array_equal(
+        order, _mcls._fill_order((I_R.T @ I_R + 1e-6 * sp.identity(60)).tocsr())
+    )
+    seen = []
+    fill_order = _mcls._fill_order
+    monkeypatch.setattr(_mcls, "_fill_order", lambda M: seen.append(1) or fill_order(M))
+    ordered = _mcls.label_manifold(R, 2.0 * Y - 1.0)
+    monkeypatch.setattr(_mcls, "_fill_order", lambda M: np.arange(M.shape[0]))
+    plain = _mcls.label_manifold(R, 2.0 * Y - 1.0)
+    assert seen == [1]
+    np.testing.assert_allclose(ordered, plain, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(
+        ordered, _manifold(R.toarray(), 2.0 * Y - 1.0), atol=1e-9
+    )
+
+
 def test_each_spectral_method_has_its_own_look():
     """Check the look table: each method its colour, dash and marker, none
     shared with another built-in method."""
