@@ -237,22 +237,41 @@ def kkt_residual(M: sp.csr_matrix, Y: np.ndarray, MU: np.ndarray) -> np.ndarray:
 def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):
     """(u, n): μ = y on the active set, the minimiser on the free variables
     (one sparse LU of the block-diagonal system of every label's free part,
-    its variables in index order: ``M`` comes renumbered by :func:`_fill_order`)."""
+    :func:`_free_block`, its variables in index order: ``M`` comes
+    renumbered by :func:`_fill_order`)."""
     from scipy.sparse.linalg import splu
 
-    u, n = y.shape
-    mu = np.where(active, y, 0.0).ravel()
-    free = np.flatnonzero(~active.ravel())
-    if free.size:
-        rows = sp.kron(sp.identity(u), M, format="csr")[free]
+    mu = np.where(active, y, 0.0)
+    free = ~active
+    if free.any():
         factor = splu(
-            rows[:, free].tocsc(),
+            _free_block(M, free),
             permc_spec="NATURAL",  # M renumbered in a fill-reducing order
             diag_pivot_thresh=0.0,
             options={"SymmetricMode": True},
         )
-        mu[free] = factor.solve(-(rows @ mu))
-    return mu.reshape(u, n)
+        mu[free] = factor.solve(-(M @ mu.T).T[free])
+    return mu
+
+
+def _free_block(M: sp.csr_matrix, free: np.ndarray) -> sp.csc_matrix:
+    """The block-diagonal matrix of M's free-by-free part of every label
+    (``free`` of shape (u, n)), its unknowns label by label, in index order
+    (as ``free[free]``), built from M's entries without forming the u-fold
+    block-diagonal copy of M."""
+    u, n = free.shape
+    coo = M.tocoo()
+    position = np.cumsum(free.ravel()) - 1  # each free unknown's number
+    label, entry = np.nonzero(free[:, coo.row] & free[:, coo.col])
+    base = label * n
+    size = int(position[-1]) + 1
+    return sp.csc_matrix(
+        (
+            coo.data[entry],
+            (position[base + coo.row[entry]], position[base + coo.col[entry]]),
+        ),
+        shape=(size, size),
+    )
 
 
 def _quadratic(X, G: sp.csr_matrix) -> np.ndarray:
