@@ -320,6 +320,20 @@ def test_neighbour_blocks_do_not_change_the_neighbours(monkeypatch):
     assert np.array_equal(whole[1], blocked[1])
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_gram_blocks_do_not_change_the_reconstruction_weights(monkeypatch, sparse):
+    """Check that the neighbours' Gram matrices formed a few instances at a
+    time give the same bits as all at once."""
+    X, _ = _dyadic(50, 6, 1, seed=12, density=0.6)
+    A = sp.csr_matrix(_minmax(X)) if sparse else _minmax(X)
+    index, _ = _graphs.nearest(A, 4)
+    monkeypatch.setattr(_graphs, "_GRAM_ROWS", 10_000)  # one block
+    whole = _graphs.reconstruction_weights(A, index).toarray()
+    monkeypatch.setattr(_graphs, "_GRAM_ROWS", 9)  # two instances a block
+    blocked = _graphs.reconstruction_weights(A, index).toarray()
+    assert np.array_equal(whole, blocked)
+
+
 # ---------------------------------------------------------------- shared rules
 
 
