@@ -19,8 +19,10 @@ BLOCK_CELLS = 4_000_000
 """Distances held at once by :func:`nearest` (32 MB of float64)."""
 _ZERO = 1e-12
 """A distance at most this times ‖x_i‖² + ‖x_j‖² counts as 0 (rounding)."""
-_GRAM_ROWS = 1000
-"""Neighbour differences whose Gram matrix is formed at once (8 MB)."""
+_GRAM_ROWS = 250
+"""Neighbour differences whose Gram matrix is formed at once (0.5 MB: the
+whole product is formed, only its k x k diagonal blocks are kept, so small
+blocks waste less; the values do not depend on the block)."""
 EPS = float(np.finfo(np.float64).eps)
 """MATLAB's ``eps`` (2.2e-16), in the PKN weights' denominator."""
 

@@ -13,7 +13,9 @@ option and labels mapped to 2Y − 1 (k = ``n_neighbors``; neighbours as
    diag(y)(M + rI)diag(y)) is solved, all labels of a block at once, in
    two phases. First the primal-dual active-set method (Hintermüller, Ito
    & Kunisch 2003) from every constraint active (μ = y), each step one
-   sparse LU solve of the free variables' block-diagonal system, until a
+   sparse LU solve of the free variables' block-diagonal system (the
+   instances renumbered once in a fill-reducing order, :func:`_fill_order`,
+   which each step's submatrix inherits), until a
    label's active set repeats (it is then the minimiser). The matrix is not
    an M-matrix, so this may cycle: a label whose active set returns to that
    of two steps before, or has not settled in :data:`MAX_ACTIVE_SET_STEPS`
@@ -48,9 +50,9 @@ factors of the label manifold, a block of labels at a time
 size of the graphs ``MCLS.m`` holds densely; it is refused above
 :data:`._common.DENSE_BOUND_BYTES` (n up to 11,585). Time: the graphs
 (kNN, PKN, reconstruction weights) take seconds; the rest is the label
-manifold, one sparse LU per active-set step (about 25 steps on
-rcv1subset1, each under a second for a block of 30 labels); figures in the
-docs (benchmarks-field-spectral).
+manifold, one sparse LU per active-set step (about 17 steps for a block of
+27 bibtex labels, whose free sets reach 87 % of the unknowns, each LU about
+0.02 CPU s per label); figures in the docs (benchmarks-field-spectral).
 """
 
 from __future__ import annotations
@@ -91,7 +93,10 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     """MU (n x q): the manifold labels of step 3 of the module docstring.
 
     Labels are solved in blocks of at most :data:`BLOCK_UNKNOWNS` unknowns
-    (whole labels), each block by :func:`_active_set`.
+    (whole labels), each block by :func:`_active_set`, with the instances
+    renumbered in the fill-reducing order of :func:`_fill_order` (the
+    minimiser is the same; the solvers' index rules, e.g. the lowest index
+    among equal multipliers, then refer to that order).
 
     Parameters
     ----------
@@ -105,9 +110,12 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     M = (I_R.T @ I_R).tocsr()
     M = (M + MANIFOLD_RIDGE * M.diagonal().sum() / n * sp.identity(n)).tocsr()
     Y = np.asarray(Y, dtype=np.float64)
+    order = _fill_order(M)
+    Mp, Yp = M[order][:, order].tocsr(), Y[order]
     step = max(1, BLOCK_UNKNOWNS // n)
-    blocks = [_active_set(M, Y[:, s : s + step]) for s in range(0, q, step)]
-    MU = np.hstack(blocks)
+    blocks = [_active_set(Mp, Yp[:, s : s + step]) for s in range(0, q, step)]
+    MU = np.empty((n, q))
+    MU[order] = np.hstack(blocks)
     worst = kkt_residual(M, Y, MU).max(initial=0.0)
     if not worst <= KKT_TOL:
         raise RankingError(
@@ -115,6 +123,31 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
             f"exceeds {KKT_TOL:g}"
         )
     return MU
+
+
+def _fill_order(M: sp.csr_matrix) -> np.ndarray:
+    """The instances in the order of SuperLU's minimum-degree ordering of
+    M + rI (``MMD_AT_PLUS_A``, symmetric mode), found once by factorising
+    the whole matrix: ``order[p]`` is the instance at position p.
+
+    Every step of the label manifold factorises a principal submatrix (the
+    free variables); the order a fill-reducing ordering of the whole matrix
+    induces on a submatrix fills it no more than the whole (a fill path
+    within the submatrix is one in the whole), so each step's LU takes its
+    variables in this order (``NATURAL``) instead of ordering afresh, the
+    ordering of a block of labels costing more than its factorisation.
+    """
+    from scipy.sparse.linalg import splu
+
+    factor = splu(
+        M.tocsc(),
+        permc_spec="MMD_AT_PLUS_A",
+        diag_pivot_thresh=0.0,
+        options={"SymmetricMode": True},
+    )
+    order = np.empty(M.shape[0], dtype=np.int64)
+    order[factor.perm_c] = np.arange(M.shape[0])  # perm_c: position of each
+    return order
 
 
 def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
@@ -205,22 +238,42 @@ def kkt_residual(M: sp.csr_matrix, Y: np.ndarray, MU: np.ndarray) -> np.ndarray:
 
 def _free_solution(M: sp.csr_matrix, y: np.ndarray, active: np.ndarray):
     """(u, n): μ = y on the active set, the minimiser on the free variables
-    (one sparse LU of the block-diagonal system of every label's free part)."""
+    (one sparse LU of the block-diagonal system of every label's free part,
+    :func:`_free_block`, its variables in index order: ``M`` comes
+    renumbered by :func:`_fill_order`)."""
     from scipy.sparse.linalg import splu
 
-    u, n = y.shape
-    mu = np.where(active, y, 0.0).ravel()
-    free = np.flatnonzero(~active.ravel())
-    if free.size:
-        rows = sp.kron(sp.identity(u), M, format="csr")[free]
+    mu = np.where(active, y, 0.0)
+    free = ~active
+    if free.any():
         factor = splu(
-            rows[:, free].tocsc(),
-            permc_spec="MMD_AT_PLUS_A",  # a symmetric ordering: little fill
+            _free_block(M, free),
+            permc_spec="NATURAL",  # M renumbered in a fill-reducing order
             diag_pivot_thresh=0.0,
             options={"SymmetricMode": True},
         )
-        mu[free] = factor.solve(-(rows @ mu))
-    return mu.reshape(u, n)
+        mu[free] = factor.solve(-(M @ mu.T).T[free])
+    return mu
+
+
+def _free_block(M: sp.csr_matrix, free: np.ndarray) -> sp.csc_matrix:
+    """The block-diagonal matrix of M's free-by-free part of every label
+    (``free`` of shape (u, n)), its unknowns label by label, in index order
+    (as ``free[free]``), built from M's entries without forming the u-fold
+    block-diagonal copy of M."""
+    u, n = free.shape
+    coo = M.tocoo()
+    position = np.cumsum(free.ravel()) - 1  # each free unknown's number
+    label, entry = np.nonzero(free[:, coo.row] & free[:, coo.col])
+    base = label * n
+    size = int(position[-1]) + 1
+    return sp.csc_matrix(
+        (
+            coo.data[entry],
+            (position[base + coo.row[entry]], position[base + coo.col[entry]]),
+        ),
+        shape=(size, size),
+    )
 
 
 def _quadratic(X, G: sp.csr_matrix) -> np.ndarray:

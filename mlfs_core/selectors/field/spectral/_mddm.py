@@ -18,6 +18,19 @@ matrix of the eigenproblem and without centring a sparse ``X``.
 
 Eigenvectors with λ_j = 0 add nothing, so the sums over λ_j > 0 are these
 row norms exactly, and two identical features get bit-identical scores.
+
+The ridge ε is absolute, added to X̃ᵀX̃ as it stands (sums over the n
+rows of the scaled features, not divided by n). When it is small against
+X̃ᵀX̃'s spectrum, C_ε^{-1}X̃ᵀỸ is close to X̃⁺Ỹ, the minimum-norm least-squares
+fit of the centred labels (its limit as ε → 0), and where X̃ has more
+columns than rank that fit puts its largest weights on features that occur
+in one or two rows, which fit those rows' labels alone. That is the
+method, not a rounding of either form (they agree to 1e-8 relative on
+medical): on medical (978 x 1449, X̃ᵀX̃ of rank 829, its largest eigenvalue
+885 and mean diagonal 8.1, against ε = 1e-3) half of MDDM-spc's top 50
+features occur in at most 2 of the 978 documents (MDDM-proj's: 105), which
+is why it ranks below Random there in the field comparison; with ε = 10 or
+100 that median count is 16 or 72.
 """
 
 from __future__ import annotations

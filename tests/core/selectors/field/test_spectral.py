@@ -118,6 +118,20 @@ def test_mddm_spc_matches_the_generalized_eigenproblem(n, m, epsilon):
     _assert_ranks_as(ranking.order, oracle, rtol=1e-6)
 
 
+@pytest.mark.parametrize(("n", "m"), [(12, 30), (40, 9)], ids=["M>n", "M<=n"])
+def test_mddm_spc_with_a_small_ridge_is_the_minimum_norm_fit(n, m):
+    """Check the documented limit (module docstring of _mddm): as epsilon
+    goes to 0 the scores are the squared row norms of pinv(X̃)Ỹ, the
+    minimum-norm least-squares fit, in both forms; with a large epsilon
+    they are not."""
+    X, Y = _dyadic(n, m, 3, seed=5, density=0.5)
+    Xs = _minmax(X)
+    T = np.linalg.pinv(_centred(Xs)) @ _centred(Y.astype(float))
+    fit = (T**2).sum(axis=1)
+    np.testing.assert_allclose(spc_scores(sp.csr_matrix(Xs), Y, 1e-7), fit, rtol=1e-5)
+    assert not np.allclose(spc_scores(sp.csr_matrix(Xs), Y, 10.0), fit, rtol=1e-2)
+
+
 def test_mddm_spc_forms_agree_sparse_and_dense():
     """Check that the M > n form and sparse X give the scores of the dense
     computation (X never centred when sparse)."""
@@ -304,6 +318,20 @@ def test_neighbour_blocks_do_not_change_the_neighbours(monkeypatch):
     blocked = _graphs.nearest(_minmax(X), 4)
     assert np.array_equal(whole[0], blocked[0])
     assert np.array_equal(whole[1], blocked[1])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_gram_blocks_do_not_change_the_reconstruction_weights(monkeypatch, sparse):
+    """Check that the neighbours' Gram matrices formed a few instances at a
+    time give the same bits as all at once."""
+    X, _ = _dyadic(50, 6, 1, seed=12, density=0.6)
+    A = sp.csr_matrix(_minmax(X)) if sparse else _minmax(X)
+    index, _ = _graphs.nearest(A, 4)
+    monkeypatch.setattr(_graphs, "_GRAM_ROWS", 10_000)  # one block
+    whole = _graphs.reconstruction_weights(A, index).toarray()
+    monkeypatch.setattr(_graphs, "_GRAM_ROWS", 9)  # two instances a block
+    blocked = _graphs.reconstruction_weights(A, index).toarray()
+    assert np.array_equal(whole, blocked)
 
 
 # ---------------------------------------------------------------- shared rules
@@ -530,6 +558,36 @@ def test_label_blocks_do_not_change_the_manifold(monkeypatch):
     monkeypatch.setattr(_mcls, "BLOCK_UNKNOWNS", 80)  # two labels a block
     blocked = _mcls.label_manifold(R, 2.0 * Y - 1.0)
     np.testing.assert_allclose(blocked, whole, rtol=0, atol=1e-12)
+
+
+def test_fill_order_renumbers_without_changing_the_manifold(monkeypatch):
+    """Check that the label manifold is solved in _fill_order's renumbering
+    (a permutation, not the identity here), that it gives the MU of the
+    instances' own order, and that the order is the same on a rerun."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    X, Y = _dyadic(60, 6, 5, seed=21)
+    Xs = _minmax(X)
+    index, _ = _graphs.nearest(Xs, 5)
+    R = _graphs.reconstruction_weights(Xs, index)
+    I_R = sp.identity(60, format="csr") - R
+    order = _mcls._fill_order((I_R.T @ I_R + 1e-6 * sp.identity(60)).tocsr())
+    assert sorted(order.tolist()) == list(range(60))
+    assert order.tolist() != list(range(60))
+    assert np.array_equal(
+        order, _mcls._fill_order((I_R.T @ I_R + 1e-6 * sp.identity(60)).tocsr())
+    )
+    seen = []
+    fill_order = _mcls._fill_order
+    monkeypatch.setattr(_mcls, "_fill_order", lambda M: seen.append(1) or fill_order(M))
+    ordered = _mcls.label_manifold(R, 2.0 * Y - 1.0)
+    monkeypatch.setattr(_mcls, "_fill_order", lambda M: np.arange(M.shape[0]))
+    plain = _mcls.label_manifold(R, 2.0 * Y - 1.0)
+    assert seen == [1]
+    np.testing.assert_allclose(ordered, plain, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(
+        ordered, _manifold(R.toarray(), 2.0 * Y - 1.0), atol=1e-9
+    )
 
 
 def test_each_spectral_method_has_its_own_look():
