@@ -158,7 +158,8 @@ OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
     TUNING_FILE: (
         "For a method whose options were given as grids: the value chosen on "
         "each dataset and fold, on an inner hold-out of that fold's training "
-        "part (the config's [tuning] table), never on its test part.",
+        "part (the config's [tuning] table), never on its test part; "
+        "mlfs verify DIR makes the choices again and compares them with it.",
         {
             DATASET: "the dataset's name",
             METHOD: "the method's label",
