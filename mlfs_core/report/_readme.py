@@ -17,6 +17,7 @@ from ..evaluation.outputs import (
     RESULTS_FILE,
     SELECTIONS_FILE,
     TIMINGS_FILE,
+    TUNING_FILE,
 )
 from ..evaluation.runner import ExperimentResult
 from ._summary import SUMMARY_FILE
@@ -30,8 +31,6 @@ _BUDGET_COLUMN = (
     "else as a number of features"
 )
 
-TUNING_FILE = "tuning.csv"
-"""The values chosen for grid options (:mod:`mlfs_core.evaluation.runner.tuning`)."""
 OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
     RESULTS_FILE: (
         "One row per dataset, method, budget, fold, repeat and metric: every "
