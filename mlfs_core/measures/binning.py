@@ -268,8 +268,10 @@ def _callable_identity(function) -> str | None:
 def binning_identity(name: object) -> dict | None:
     """The part of a task's cache key that identifies a registered strategy.
 
-    None for a built-in strategy (the engine's cache version covers it) and
-    for anything that is not text; for a registered one its name and the
+    None for a built-in strategy (the engine's cache version covers it), for
+    anything that is not text and for a name no strategy has (a plug-in
+    method's own ``discretize`` option may mean something else); for a
+    registered one its name and the
     identity of its ``edges`` and ``values`` functions (their code's SHA-256
     where they are defined outside the engine).
 
@@ -280,7 +282,10 @@ def binning_identity(name: object) -> dict | None:
     """
     if not isinstance(name, str) or name in BUILT_IN:
         return None
-    strategy = binning_strategy(name)
+    try:
+        strategy = binning_strategy(name)
+    except ConfigError:  # a plug-in method's own ``discretize`` value
+        return None
     return {
         "binning": name,
         "edges": _callable_identity(strategy.edges),

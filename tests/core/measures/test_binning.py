@@ -103,6 +103,7 @@ def test_a_registered_strategy_is_part_of_a_task_key(halves):
     """Check a task naming a registered strategy is keyed by its code; a
     built-in one's key is the description's hash alone."""
     assert binning_identity("uniform") is None
+    assert binning_identity("kmeans") is None and binning_identity(True) is None
     ident = binning_identity("halves")
     assert ident["binning"] == "halves"
     assert ident["edges"].startswith(f"{__name__}._halves:")
