@@ -22,14 +22,6 @@ loaded, :mod:`mlfs_core.plugins`); a name the engine does not know loads the
 installed plug-ins once before it is refused. The cache key of a task that
 uses a registered strategy holds the code identity of its functions
 (:func:`binning_identity`), so editing them never returns stale selections.
-
-Examples
---------
->>> import numpy as np
->>> s = register_binning("uniform-shifted", uniform_edges, values=lambda v: v + 0.1)
->>> "uniform-shifted" in binning_names()
-True
->>> unregister_binning("uniform-shifted")
 """
 
 from __future__ import annotations
@@ -196,6 +188,13 @@ def register_binning(
     ConfigError
         For an empty or taken name, or ``edges``/``values`` not callable;
         nothing is registered.
+
+    Examples
+    --------
+    >>> s = register_binning("uniform-shifted", uniform_edges, values=lambda v: v + 0.1)
+    >>> "uniform-shifted" in binning_names()
+    True
+    >>> unregister_binning("uniform-shifted")
     """
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(f"a strategy's name must be non-empty text, got {name!r}")
