@@ -58,3 +58,27 @@ def test_a_value_the_option_refuses_is_an_error_and_disables_run():
     assert not at.exception
     assert any("epsilon must be a number" in e.value for e in at.error)
     assert at.button(key="exp_run").disabled
+
+
+def test_a_loaded_config_with_a_grid_fills_the_grid_box():
+    """Check an uploaded TOML config whose method has a grid sets the box: the
+    method, the option, the values, the inner split and the metric."""
+    from mlfs_core.evaluation import ExperimentConfig, protocol_preset
+    from mlfs_core.evaluation.config import MethodConfig, TuningConfig, config_to_toml
+
+    config = ExperimentConfig(
+        datasets=("sample",),
+        methods=("MaxCS", MethodConfig("MDDM-spc", {"epsilon": [0.001, 0.5]})),
+        protocol=protocol_preset("A", n_folds=2, budgets=(10, 50)),
+        tuning=TuningConfig(test_size=0.25, metric="macro_f1"),
+    )
+    text = config_to_toml(config).encode("utf-8")
+    at = open_page(new_app(), "experiment")
+    upload = at.file_uploader(key="exp_config_upload")
+    upload.set_value(("grid.toml", text, "application/toml")).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="exp_grid_method").value == "MDDM-spc"
+    assert at.selectbox(key="exp_grid_option").value == "epsilon"
+    assert at.text_input(key="exp_grid_values").value == "0.001, 0.5"
+    assert at.text_input(key="exp_grid_test_size").value == "0.25"
+    assert at.selectbox(key="exp_grid_metric").value == "macro_f1"
