@@ -7,7 +7,13 @@ import streamlit as st
 
 from mlfs_core.evaluation.dense import DenseDataWarning, presence_methods
 from ui import cached, presentation, state, widgets
-from ui.sections import experiment, experiment_baselines, experiment_form, run_figure
+from ui.sections import (
+    experiment,
+    experiment_baselines,
+    experiment_form,
+    experiment_grids,
+    run_figure,
+)
 
 st.title("Experiment")
 # Presentation mode: the run's chart right under the title, above the fold.
@@ -20,6 +26,7 @@ catalogue = widgets.dataset_catalogue()
 current, _ = widgets.current_dataset()
 experiment_form.config_upload()
 values = experiment_form.settings(list(catalogue), current)
+grid = experiment_grids.settings(values["methods"], values["protocol"])
 chosen = list(values["datasets"])
 
 config = widgets.call_showing_warnings(
@@ -30,6 +37,10 @@ config = widgets.call_showing_warnings(
     seed=widgets.seed(),
     **values,
 )
+if config is not None:  # an option given as a grid, chosen on an inner split
+    config = widgets.call_or_error(
+        "Invalid grid", experiment_grids.with_grid, config, grid
+    )
 if config is not None:
     toml = experiment.config_toml(config)
     if toml is not None:

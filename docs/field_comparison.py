@@ -47,7 +47,7 @@ import pandas as pd
 from mlfs_core import plots
 from mlfs_core.analysis import (
     average_ranks,
-    friedman_on_means,
+    friedman_nemenyi,
     metric_curves,
     nemenyi_cd,
     select,
@@ -110,22 +110,14 @@ def build_config(datasets, data_dir: Path) -> ExperimentConfig:
 
 def rank_table(results: pd.DataFrame, metrics) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Average rank per (method, metric) and the Friedman test per metric."""
-    rows = []
+    rows, tests = [], []
     for metric in metrics:
-        ranks = average_ranks(select(results, metric=metric, over_budgets="mean"))
+        chosen = select(results, metric=metric, over_budgets="mean")
+        ranks = average_ranks(chosen)
         rows.append(ranks.rename_axis("method").reset_index().assign(metric=metric))
+        tests.append({"metric": metric, **friedman_nemenyi(chosen).summary()})
     table = pd.concat(rows, ignore_index=True)
-    methods = sorted(results["method"].unique())
-    friedman = friedman_on_means(
-        _means(results), methods, metric=list(metrics), missing="refuse"
-    )
-    return table, friedman
-
-
-def _means(results: pd.DataFrame) -> pd.DataFrame:
-    from mlfs_core.analysis import dataset_means
-
-    return dataset_means(results)
+    return table, pd.DataFrame(tests)
 
 
 def write_figures(results: pd.DataFrame, table: pd.DataFrame) -> list[str]:

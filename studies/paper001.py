@@ -15,16 +15,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlfs_core.analysis import (
-    budget_column,
-    friedman_on_means,
-    method_wins,
-    metric_curves,
-    select,
-    variant_ranks,
-)
+from mlfs_core.analysis import budget_column, metric_curves, select
 from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC
 from mlfs_core.evaluation import METRICS
+from mlfs_papers.means import friedman_on_means, method_wins, variant_ranks
 from mlfs_papers.paper001.conventions import REFERENCE_METRICS
 from mlfs_papers.paper001.evaluations import evaluation_agreement
 

@@ -17,12 +17,6 @@ from ._blocks import (
     check_blocks,
 )
 from .curves import dataset_means, display_table, metric_curves
-from .means import (
-    friedman_on_means,
-    method_wins,
-    variant_ranks,
-    within_dataset_ranks,
-)
 from .posthoc import (
     bonferroni_dunn_cd,
     bonferroni_dunn_q,
@@ -63,11 +57,9 @@ __all__ = [
     "friedman_by_budget",
     "friedman_nemenyi",
     "iman_davenport",
-    "friedman_on_means",
     "holm_adjust",
     "kuncheva_index",
     "load_planted_truth",
-    "method_wins",
     "metric_curves",
     "nemenyi_cd",
     "nemenyi_pvalues",
@@ -77,8 +69,6 @@ __all__ = [
     "select",
     "recovery_table",
     "similarity_matrix",
-    "variant_ranks",
     "wilcoxon_holm",
     "wilcoxon_method",
-    "within_dataset_ranks",
 ]

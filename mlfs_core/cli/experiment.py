@@ -144,7 +144,7 @@ def run_verify_command(args: argparse.Namespace) -> int:
     """
     from .. import blas
     from ..evaluation.runner.diagnose import code_changes, diagnose
-    from ..evaluation.runner.verify import load_stored, verify_experiment
+    from ..evaluation.runner.verify import load_stored, tuning_lines, verify_experiment
 
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
@@ -159,8 +159,11 @@ def run_verify_command(args: argparse.Namespace) -> int:
         progress=progress,
         max_tasks=getattr(args, "max_tasks", None),
         max_memory=getattr(args, "max_memory", None),
+        tuning=stored.tuning,
     )
     print(file=sys.stderr)
+    for line in tuning_lines(result.tuning):
+        print(line)
     if args.out:
         result.table.to_csv(args.out, index=False)
     print(kernel_note(result.kernel, stored.recorded_kernel, blas.pinned_kernel()))

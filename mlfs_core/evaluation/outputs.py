@@ -47,6 +47,7 @@ __all__ = [
     "SCRATCH_PREFIX",
     "SELECTIONS_FILE",
     "TIMINGS_FILE",
+    "TUNING_FILE",
     "absolute_paths",
     "check_space",
     "compact_results",
@@ -63,7 +64,16 @@ SELECTIONS_FILE = "selections.csv"
 TIMINGS_FILE = "timings.csv"
 ENVIRONMENT_FILE = "environment.json"
 CONFIG_FILE = "config.toml"
-RUN_FILES = (RESULTS_FILE, CONFIG_FILE, SELECTIONS_FILE, TIMINGS_FILE, ENVIRONMENT_FILE)
+TUNING_FILE = "tuning.csv"
+"""The values chosen for grid options (:mod:`mlfs_core.evaluation.runner.tuning`)."""
+RUN_FILES = (
+    RESULTS_FILE,
+    CONFIG_FILE,
+    SELECTIONS_FILE,
+    TIMINGS_FILE,
+    ENVIRONMENT_FILE,
+    TUNING_FILE,
+)
 """The files :func:`write_run_files` may write, in the order it writes them."""
 SCRATCH_PREFIX = ".writing-"
 """Name prefix of the scratch folder :func:`write_atomically` writes into."""
@@ -178,7 +188,8 @@ def absolute_paths(config: ExperimentConfig) -> ExperimentConfig:
 def write_run_files(
     result: ExperimentResult, out: str | Path, *, resolve_paths: bool = True
 ) -> list[Path]:
-    """Write results, config, selections, timings and environment (engine, BLAS).
+    """Write results, config, selections, timings, environment (engine, BLAS)
+    and, for a config with grids, the values chosen (``tuning.csv``).
 
     Parameters
     ----------
@@ -216,6 +227,8 @@ def write_run_files(
         text = json.dumps(result.environment, indent=2, sort_keys=True) + "\n"
         (out / ENVIRONMENT_FILE).write_text(text, encoding="utf-8")
         written.append(out / ENVIRONMENT_FILE)
+    if getattr(result, "tuning", None) is not None:
+        written.append(write_table(result.tuning, out / TUNING_FILE))
     return written
 
 

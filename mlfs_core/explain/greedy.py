@@ -66,7 +66,6 @@ def greedy_steps(
     n_candidates: int = 8,
     bins: int = 3,
     discretize: str = "uniform",
-    legacy_binning: bool = False,
     tau: int = 6,
     variant: str = "definition",
     progress: Callable[[int, int], None] | None = None,
@@ -84,7 +83,7 @@ def greedy_steps(
         Steps (selected features).
     n_candidates : int, default=8
         Candidates recorded per step (the best by criterion, the pick first).
-    bins, discretize, legacy_binning, tau, variant
+    bins, discretize, tau, variant
         As for :func:`mlfs_core.rank_features` with that method.
     progress : callable, optional
         Called as ``progress(done, k)`` after each step.
@@ -96,9 +95,7 @@ def greedy_steps(
     criterion = criterion_of(method, variant)
     X, Y = check_XY(X, Y)
     k = check_k(k, X.shape[1])
-    ctx = discrete_context(
-        X, Y, bins=bins, discretize=discretize, legacy_binning=legacy_binning, tau=tau
-    )
+    ctx = discrete_context(X, Y, bins=bins, discretize=discretize, tau=tau)
     statics = {name: fn(ctx) for name, fn in criterion.terms}
     static = sum_terms(list(statics.values()))
     m = X.shape[1]

@@ -1,7 +1,9 @@
 """Discretizers fitted on training data and applied to any other data.
 
 :class:`Discretizer` turns raw feature values into integer bin codes, per
-feature, with the rules of METHODS.md section 4:
+feature, with the rules of METHODS.md section 4, under a strategy of
+:mod:`mlfs_core.measures.binning` (the built-in ones, or one a package
+registered):
 
 * ``"uniform"`` (default, 3 bins): equal-width bins with
   ``edges = linspace(min, max, bins + 1)``; a value equal to an inner edge
@@ -16,10 +18,8 @@ feature, with the rules of METHODS.md section 4:
 * ``"binary"``: present (non-zero, code 1) or absent (code 0); ``bins`` is
   ignored.
 
-``legacy_binning=True`` reproduces scikit-learn <= 1.0, which added
-``1e-8 + 1e-5 * |x|`` to each value before binning, so values lying just below
-an inner edge went to the upper bin.
-
+Whatever the strategy, a value's code is the number of the feature's inner
+edges it reaches (after the strategy's map of the values, if it has one).
 Sparse input is never densified as a whole: zeros are binned once per feature
 and only the stored values are binned individually.
 """
@@ -31,16 +31,10 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
 from .._validation import check_int
+from ..errors import ConfigError
+from .binning import binning_strategy
 
-__all__ = ["STRATEGIES", "Discretizer", "discretize"]
-
-STRATEGIES = ("uniform", "quantile", "binary")
-
-# scikit-learn <= 1.0 shifted values by atol + rtol * |x| before np.digitize.
-_LEGACY_ATOL = 1.0e-8
-_LEGACY_RTOL = 1.0e-5
-# scikit-learn removes quantile bins narrower than this.
-_MIN_WIDTH = 1.0e-8
+__all__ = ["Discretizer", "discretize"]
 
 
 class Discretizer:
@@ -50,18 +44,17 @@ class Discretizer:
     ----------
     bins : int, default=3
         Number of bins per feature (at least 2); ignored by ``"binary"``.
-    strategy : {"uniform", "quantile", "binary"}, default="uniform"
-        Equal-width, equal-frequency or present/absent bins.
-    legacy_binning : bool, default=False
-        Reproduce the edge rule of scikit-learn <= 1.0 (a value within about
-        1e-5 relative below an inner edge goes to the upper bin).
+    strategy : str, default="uniform"
+        A strategy of :mod:`mlfs_core.measures.binning`: ``"uniform"``,
+        ``"quantile"``, ``"binary"`` or the name of one a package registered
+        (:func:`~mlfs_core.measures.binning.register_binning`).
 
     Attributes
     ----------
     inner_edges_ : ndarray of shape (n_features, bins - 1)
         Inner bin edges per feature, padded with ``+inf`` where a feature has
         fewer bins (constant features have only ``+inf``); for ``"binary"``
-        one column of zeros (informative only: binary codes test ``!= 0``).
+        one column of 0.5 (its values are first mapped to ``value != 0``).
     n_bins_ : ndarray of shape (n_features,)
         Number of bins of each feature (1 for a constant feature).
     n_features_in_ : int
@@ -87,12 +80,9 @@ class Discretizer:
     [[0, 0], [2, 0]]
     """
 
-    def __init__(
-        self, bins: int = 3, *, strategy: str = "uniform", legacy_binning: bool = False
-    ) -> None:
+    def __init__(self, bins: int = 3, *, strategy: str = "uniform") -> None:
         self.bins = bins
         self.strategy = strategy
-        self.legacy_binning = legacy_binning
 
     def fit(self, X: ArrayLike | sp.spmatrix, y: object = None) -> Discretizer:
         """Learn the bin edges of every feature from ``X``.
@@ -107,17 +97,13 @@ class Discretizer:
         -------
         self : Discretizer
         """
-        self._check_params()
+        rule = self._check_params()
         X = _check_matrix(X)
-        if self.strategy == "binary":
-            inner = np.zeros((X.shape[1], 1))
-        elif self.strategy == "uniform":
-            inner = _uniform_inner_edges(X, self.bins)
-        else:
-            inner = _quantile_inner_edges(X, self.bins)
+        inner = _check_edges(rule.edges(X, int(self.bins)), X.shape[1], rule.name)
         self.inner_edges_ = inner
-        self.n_bins_ = _count_bins(inner, self.strategy, X)
+        self.n_bins_ = 1 + np.isfinite(inner).sum(axis=1)
         self.n_features_in_ = X.shape[1]
+        self._values = rule.values
         return self
 
     def transform(self, X: ArrayLike | sp.spmatrix) -> np.ndarray:
@@ -140,9 +126,7 @@ class Discretizer:
                 f"X has {X.shape[1]} features but the Discretizer was fitted "
                 f"on {self.n_features_in_}"
             )
-        if self.strategy == "binary":
-            return _binary(X)
-        return _transform(X, self.inner_edges_, self.legacy_binning)
+        return _transform(X, self.inner_edges_, self._values)
 
     def fit_transform(self, X: ArrayLike | sp.spmatrix, y: object = None) -> np.ndarray:
         """Fit on ``X`` and return its bin codes (see :meth:`transform`)."""
@@ -186,30 +170,24 @@ class Discretizer:
                 f"on {self.n_features_in_}"
             )
         n_features = X.shape[1]
-        if self.strategy == "binary":
-            data = X.data != 0
-            zero_codes = np.zeros(n_features, dtype=np.int64)
-        else:
-            inner = self.inner_edges_
-            legacy, n_inner = self.legacy_binning, inner.shape[1]
-            zero_codes = _bin_values(
-                np.zeros(n_features), lambda b: inner[:, b], n_inner, legacy
-            ).astype(np.int64)
-            owner = np.repeat(np.arange(n_features), np.diff(X.indptr))
-            data = _bin_values(X.data, lambda b: inner[owner, b], n_inner, legacy)
+        inner, values = self.inner_edges_, self._values
+        n_inner = inner.shape[1]
+        zero_codes = _bin_values(
+            np.zeros(n_features), lambda b: inner[:, b], n_inner, values
+        ).astype(np.int64)
+        owner = np.repeat(np.arange(n_features), np.diff(X.indptr))
+        data = _bin_values(X.data, lambda b: inner[owner, b], n_inner, values)
         dtype = np.min_scalar_type(int(self.n_bins_.max(initial=1)) - 1)
         codes = sp.csc_matrix(
             (data.astype(dtype), X.indices.copy(), X.indptr.copy()), shape=X.shape
         )
         return codes, zero_codes
 
-    def _check_params(self) -> None:
-        if self.strategy not in STRATEGIES:
-            raise ValueError(
-                f"discretize must be one of {', '.join(STRATEGIES)}; "
-                f"got {self.strategy!r}"
-            )
+    def _check_params(self):
+        """The strategy (a ConfigError, a ValueError, naming an unknown one)."""
+        rule = binning_strategy(self.strategy)
         check_int(self.bins, "bins", low=2)
+        return rule
 
 
 def discretize(
@@ -217,7 +195,6 @@ def discretize(
     *,
     bins: int = 3,
     strategy: str = "uniform",
-    legacy_binning: bool = False,
 ) -> np.ndarray:
     """Fit a :class:`Discretizer` on ``X`` and return the codes of ``X``.
 
@@ -226,8 +203,7 @@ def discretize(
     >>> discretize([[0.0], [0.5], [1.0]], bins=2).ravel().tolist()
     [0, 1, 1]
     """
-    disc = Discretizer(bins, strategy=strategy, legacy_binning=legacy_binning)
-    return disc.fit_transform(X)
+    return Discretizer(bins, strategy=strategy).fit_transform(X)
 
 
 def _check_matrix(X: ArrayLike | sp.spmatrix) -> np.ndarray | sp.csc_matrix:
@@ -244,84 +220,52 @@ def _check_matrix(X: ArrayLike | sp.spmatrix) -> np.ndarray | sp.csc_matrix:
     return X
 
 
-def _column_min_max(X: np.ndarray | sp.csc_matrix) -> tuple[np.ndarray, np.ndarray]:
-    if sp.issparse(X):
-        # scipy counts the implicit zeros, as the dense values would.
-        return X.min(axis=0).toarray().ravel(), X.max(axis=0).toarray().ravel()
-    return X.min(axis=0), X.max(axis=0)
-
-
-def _uniform_inner_edges(X: np.ndarray | sp.csc_matrix, bins: int) -> np.ndarray:
-    lo, hi = _column_min_max(X)
-    # linspace with array end points is elementwise the scalar linspace.
-    edges = np.linspace(lo, hi, bins + 1, axis=1)
-    inner = edges[:, 1:-1].copy()
-    inner[lo == hi] = np.inf  # constant feature: every value in bin 0
+def _check_edges(inner: object, n_features: int, name: str) -> np.ndarray:
+    """A strategy's inner edges, checked: (n_features, n_inner) floats, no NaN,
+    non-decreasing along each row."""
+    inner = np.asarray(inner, dtype=np.float64)
+    if inner.ndim != 2 or inner.shape[0] != n_features or inner.shape[1] < 1:
+        raise ConfigError(
+            f"discretization strategy {name!r}: its edges must have shape "
+            f"({n_features}, n_inner >= 1), got {inner.shape}"
+        )
+    if np.isnan(inner).any() or (inner[:, 1:] < inner[:, :-1]).any():
+        raise ConfigError(
+            f"discretization strategy {name!r}: its edges must be non-decreasing "
+            "along each feature, without NaN"
+        )
     return inner
 
 
-def _quantile_inner_edges(X: np.ndarray | sp.csc_matrix, bins: int) -> np.ndarray:
-    levels = np.linspace(0, 100, bins + 1)
-    inner = np.full((X.shape[1], bins - 1), np.inf)
-    for j in range(X.shape[1]):
-        column = X[:, [j]].toarray().ravel() if sp.issparse(X) else X[:, j]
-        if column.min() == column.max():
-            continue
-        edges = np.percentile(column, levels, method="averaged_inverted_cdf")
-        keep = np.ediff1d(edges, to_begin=np.inf) > _MIN_WIDTH
-        kept = edges[keep][1:-1]
-        inner[j, : kept.size] = kept
-    return inner
-
-
-def _count_bins(
-    inner: np.ndarray, strategy: str, X: np.ndarray | sp.csc_matrix
-) -> np.ndarray:
-    if strategy == "binary":
-        return np.full(X.shape[1], 2)
-    return 1 + np.isfinite(inner).sum(axis=1)
-
-
-def _bin_values(values: np.ndarray, edge_of, n_inner: int, legacy: bool) -> np.ndarray:
+def _bin_values(values: np.ndarray, edge_of, n_inner: int, mapped) -> np.ndarray:
     """Code of each value: the number of inner edges it reaches (edge -> upper bin).
 
     ``edge_of(b)`` gives the ``b``-th inner edge broadcastable against
-    ``values``. Counting ``value >= edge`` equals
+    ``values``; ``mapped`` (the strategy's map, or None) is applied to the
+    values first. Counting ``value >= edge`` equals
     ``searchsorted(edges, value, side="right")`` per feature.
     """
-    if legacy:
-        values = values + (_LEGACY_ATOL + _LEGACY_RTOL * np.abs(values))
+    if mapped is not None:
+        values = np.asarray(mapped(values), dtype=np.float64)
     codes = np.zeros(values.shape, dtype=np.int32)
     for b in range(n_inner):
         codes += values >= edge_of(b)
     return codes
 
 
-def _binary(X: np.ndarray | sp.csc_matrix) -> np.ndarray:
-    """Present (non-zero) = 1, absent = 0."""
-    if not sp.issparse(X):
-        return (X != 0).astype(np.int32)
-    out = np.zeros(X.shape, dtype=np.int32)
-    owner = np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))
-    out[X.indices, owner] = X.data != 0
-    return out
-
-
-def _transform(
-    X: np.ndarray | sp.csc_matrix, inner: np.ndarray, legacy: bool
-) -> np.ndarray:
+def _transform(X: np.ndarray | sp.csc_matrix, inner: np.ndarray, mapped) -> np.ndarray:
     """Bin every entry of ``X`` against per-feature inner edges."""
     n_inner = inner.shape[1]
     if not sp.issparse(X):
-        return _bin_values(X, lambda b: inner[:, b], n_inner, legacy)
+        return _bin_values(X, lambda b: inner[:, b], n_inner, mapped)
     n_samples, n_features = X.shape
     zero_codes = _bin_values(
-        np.zeros(n_features), lambda b: inner[:, b], n_inner, legacy
+        np.zeros(n_features), lambda b: inner[:, b], n_inner, mapped
     )
     out = np.empty((n_samples, n_features), dtype=np.int32)
     out[:] = zero_codes
     owner = np.repeat(np.arange(n_features), np.diff(X.indptr))
     out[X.indices, owner] = _bin_values(
-        X.data, lambda b: inner[owner, b], n_inner, legacy
+        X.data, lambda b: inner[owner, b], n_inner, mapped
     )
     return out

@@ -55,6 +55,9 @@ class PluginInfo:
     presets : tuple of str
         The protocol presets it registered
         (:func:`mlfs_core.evaluation.register_protocol_preset`).
+    binnings : tuple of str
+        The discretization strategies it registered
+        (:func:`mlfs_core.measures.binning.register_binning`).
     """
 
     name: str
@@ -67,6 +70,7 @@ class PluginInfo:
     metrics: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
     presets: tuple[str, ...] = ()
+    binnings: tuple[str, ...] = ()
 
 
 _LOADED: dict[str, PluginInfo] = {}  # identity (module name or file path) -> info
@@ -94,7 +98,8 @@ def _is_file_spec(spec: str) -> bool:
 def _registered(before: dict) -> dict:
     """What each registry gained since ``before``, as :class:`PluginInfo` fields."""
     out = {}
-    for kind in ("methods", "classifiers", "metrics", "variants", "presets"):
+    kinds = ("methods", "classifiers", "metrics", "variants", "presets", "binnings")
+    for kind in kinds:
         registry = registries().get(kind)
         names = added(before, kind)
         out[kind] = tuple(registry.label(n) for n in names) if names else ()

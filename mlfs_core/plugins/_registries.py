@@ -21,8 +21,8 @@ class Registry:
     Attributes
     ----------
     kind : str
-        ``"methods"``, ``"classifiers"``, ``"metrics"``, ``"variants"`` or
-        ``"presets"``: the field of
+        ``"methods"``, ``"classifiers"``, ``"metrics"``, ``"variants"``,
+        ``"presets"`` or ``"binnings"``: the field of
         :class:`~mlfs_core.plugins.PluginInfo` that lists what a plug-in
         registered here.
     table : mapping

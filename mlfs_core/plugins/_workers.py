@@ -36,6 +36,7 @@ def registered_here() -> dict[str, dict[str, object]]:
         from_plugins.update(("metrics", n) for n in info.metrics)
         from_plugins.update(("variants", n) for n in info.variants)
         from_plugins.update(("presets", n) for n in info.presets)
+        from_plugins.update(("binnings", n) for n in info.binnings)
     out: dict[str, dict[str, object]] = {}
     for kind, registry in registries().items():
         mine = {

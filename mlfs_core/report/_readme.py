@@ -17,6 +17,7 @@ from ..evaluation.outputs import (
     RESULTS_FILE,
     SELECTIONS_FILE,
     TIMINGS_FILE,
+    TUNING_FILE,
 )
 from ..evaluation.runner import ExperimentResult
 from ._summary import SUMMARY_FILE
@@ -30,8 +31,6 @@ _BUDGET_COLUMN = (
     "else as a number of features"
 )
 
-TUNING_FILE = "tuning.csv"
-"""The values chosen for grid options (:mod:`mlfs_core.evaluation.runner.tuning`)."""
 OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
     RESULTS_FILE: (
         "One row per dataset, method, budget, fold, repeat and metric: every "
@@ -158,7 +157,8 @@ OUTPUT_FILES: dict[str, tuple[str, dict[str, str]]] = {
     TUNING_FILE: (
         "For a method whose options were given as grids: the value chosen on "
         "each dataset and fold, on an inner hold-out of that fold's training "
-        "part (the config's [tuning] table), never on its test part.",
+        "part (the config's [tuning] table), never on its test part; "
+        "mlfs verify DIR makes the choices again and compares them with it.",
         {
             DATASET: "the dataset's name",
             METHOD: "the method's label",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..evaluation.outputs import write_run_files, write_table
 from ..evaluation.runner import ExperimentResult
-from ._readme import PARQUET_FILE, README_FILE, TUNING_FILE, readme_markdown
+from ._readme import PARQUET_FILE, README_FILE, readme_markdown
 from ._summary import SUMMARY_FILE, summary_markdown, summary_metrics_of
 from ._tables import analysis_tables
 
@@ -34,9 +34,10 @@ def write_outputs(
     Returns
     -------
     list of Path
-        The files written: those of :func:`write_run_files`, ``results.parquet``
-        (when pyarrow is installed), ``tuning.csv`` (the values chosen for
-        the grids, when there were any), the tables of :func:`analysis_tables`,
+        The files written: those of :func:`write_run_files` (``tuning.csv``,
+        the values chosen for the grids, among them when there were any),
+        ``results.parquet`` (when pyarrow is installed), the tables of
+        :func:`analysis_tables`,
         ``summary.md`` and ``README.md`` (what every file holds).
 
     Raises
@@ -51,8 +52,6 @@ def write_outputs(
     if importlib.util.find_spec("pyarrow") is not None:
         result.results.to_parquet(out / PARQUET_FILE, index=False)
         written.append(out / PARQUET_FILE)
-    if result.tuning is not None:
-        written.append(write_table(result.tuning, out / TUNING_FILE))
     tables = analysis_tables(result)
     written += [
         write_table(t, out / f"{name}.csv", index=name == "similarity")

@@ -23,7 +23,9 @@ MLSMFS        R(f) + max_{i != j} I(f; l_i | l_j) - sum_s I(f; s)
 ============  ===============================================================
 
 Features are discretized first (:class:`~mlfs_core.measures.discretize.Discretizer`,
-3 equal-width bins by default, fitted on the given training X); estimates are
+3 equal-width bins by default, fitted on the given training X; the
+``discretize`` option names any strategy of :mod:`mlfs_core.measures.binning`,
+a package's registered ones included); estimates are
 plug-in, in bits. A criterion value within 1e-10 of the best counts as tied,
 and the lowest feature index wins. With S empty every redundancy is 0.
 
@@ -76,7 +78,8 @@ import scipy.sparse as sp
 
 from .._validation import check_int, check_k
 from ..errors import ConfigError
-from ..measures.discretize import STRATEGIES, Discretizer
+from ..measures.binning import binning_option, binning_strategy
+from ..measures.discretize import Discretizer
 from ..options import Option
 from ._spec import MethodSpec, Ranking
 from .citations import GREEDY
@@ -275,15 +278,10 @@ the bin tables grow with the bins squared, so a larger value is refused before
 any work rather than failing for memory after it has started."""
 
 
-def _discretizer(bins: int, discretize: str, legacy_binning: bool) -> Discretizer:
-    if discretize not in STRATEGIES:
-        raise ConfigError(
-            f"discretize must be one of {', '.join(STRATEGIES)}; got {discretize!r}"
-        )
+def _discretizer(bins: int, discretize: str) -> Discretizer:
+    binning_strategy(discretize)  # a ConfigError naming the registered strategies
     bins = check_int(bins, "bins", low=2, high=MAX_BINS)
-    return Discretizer(
-        int(bins), strategy=discretize, legacy_binning=bool(legacy_binning)
-    )
+    return Discretizer(int(bins), strategy=discretize)
 
 
 def discrete_context(
@@ -292,7 +290,6 @@ def discrete_context(
     *,
     bins: int = 3,
     discretize: str = "uniform",
-    legacy_binning: bool = False,
     tau: int = 6,
 ) -> Context:
     """Discretize validated ``X`` as the ranking functions do and count it.
@@ -303,7 +300,7 @@ def discrete_context(
         Validated feature values (:func:`mlfs_core._validation.check_XY`).
     Y : ndarray of shape (n_samples, n_labels)
         Validated 0/1 labels.
-    bins, discretize, legacy_binning, tau
+    bins, discretize, tau
         The method options (see :func:`rank_discrete`).
 
     Returns
@@ -311,7 +308,7 @@ def discrete_context(
     Context
         The discrete problem of the stored codes, as the engine ranks it.
     """
-    disc = _discretizer(bins, discretize, legacy_binning).fit(X)
+    disc = _discretizer(bins, discretize).fit(X)
     codes, zero_codes = disc.transform_stored(X)
     Y = np.asarray(Y, dtype=np.int8)
     problem = prepare_codes(codes, Y, zero_codes=zero_codes)
@@ -327,11 +324,10 @@ def _make_rank(method: str):
         rng: np.random.Generator,
         bins: int = 3,
         discretize: str = "uniform",
-        legacy_binning: bool = False,
         tau: int = 6,
         variant: str = DEFINITION,
     ) -> Ranking:
-        disc = _discretizer(bins, discretize, legacy_binning).fit(X)
+        disc = _discretizer(bins, discretize).fit(X)
         codes, zero_codes = disc.transform_stored(X)
         return rank_discrete(
             codes, Y, method, k=k, tau=tau, variant=variant, zero_codes=zero_codes
@@ -347,17 +343,10 @@ def _options(method: str) -> tuple[Option, ...]:
         Option(
             "bins", 3, low=2, high=MAX_BINS, help="Bins per feature when discretizing."
         ),
-        Option(
-            "discretize",
+        binning_option(
             "uniform",
-            choices=STRATEGIES,
-            help="Bin edges: equal width, equal frequency, or present/absent.",
-        ),
-        Option(
-            "legacy_binning",
-            False,
-            help="Edge rule of scikit-learn <= 1.0: a value just below an inner "
-            "edge (by at most 1e-8 + 1e-5 |x|) goes to the upper bin.",
+            help="Bin edges: equal width, equal frequency, present/absent, or a "
+            "registered strategy.",
         ),
     ]
     if method in _WITH_TAU:

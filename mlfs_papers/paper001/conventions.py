@@ -11,9 +11,10 @@ plug-in gets: a classifier (``"mlknn-skmultilearn"``, :class:`ReferenceMLkNN`),
 metric variants (:mod:`mlfs_core.evaluation.metrics.variants`), the
 ``"predefined"`` split provider (:mod:`mlfs_core.evaluation.predefined`), and
 four conventions plus the preset ``"reference-code"``
-(:mod:`mlfs_core.evaluation.conventions`), all registered when this module is
-imported. The package's entry point (group ``mlfs_explorer.plugins``) imports
-it the first time a config names one of them.
+(:mod:`mlfs_core.evaluation.conventions`), and scikit-learn <= 1.0's binning
+(:mod:`.binning`), all registered when this module is imported. The
+package's entry point (group ``mlfs_explorer.plugins``) imports it the first
+time a config names one of them.
 
 Convention by convention, what it changes against our evaluation:
 
@@ -101,7 +102,7 @@ from mlfs_core.evaluation.predefined import (  # noqa: F401  (a)'s loaders, by t
     predefined_split_folder,
 )
 
-from . import protocol  # noqa: F401  (registers the protocol preset 'B')
+from . import binning, protocol  # noqa: F401  (register the strategy and preset 'B')
 
 REFERENCE = "reference-code"
 REFERENCE_CODE_METRICS = (

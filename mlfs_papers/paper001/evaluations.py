@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mlfs_core.analysis.means import within_dataset_ranks
 from mlfs_core.columns import DATASET, METHOD, RANK
 from mlfs_core.errors import ConfigError
 
+from ..means import within_dataset_ranks
 from ..statements import (
     OURS,
     reference_kappa,

@@ -19,13 +19,11 @@ def _options_box(at, method: str) -> str:
 
 
 def test_atr_options_box_lists_its_own_options_not_variant():
-    """Check ATR's box names bins, discretize, legacy_binning and tau, and no
+    """Check ATR's box names bins, discretize and tau, and no
     variant (it has none); PMU's names its variant."""
     at = open_page(new_app(), "learn_greedy")
     at.selectbox(key="greedy_method").set_value("ATR").run()
-    assert _options_box(at, "ATR") == (
-        "ATR options (bins, discretize, legacy_binning, tau)"
-    )
+    assert _options_box(at, "ATR") == "ATR options (bins, discretize, tau)"
     at.selectbox(key="greedy_method").set_value("PMU").run()
     assert "variant" in _options_box(at, "PMU")
 

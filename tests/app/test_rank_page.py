@@ -140,7 +140,7 @@ def test_method_options_render_from_the_registry(data_dir):
     variant = at.selectbox(key="rank_a_variant")
     assert list(variant.options) == ["definition", "reference-code"]
     assert at.number_input(key="rank_a_bins").min == 2
-    assert at.checkbox(key="rank_a_legacy_binning").value is False
+    assert "uniform-sklearn-1.0" in discretize.options  # the papers' strategy
     variant.select("reference-code").run()
     assert not at.exception and not at.error
     at.selectbox(key="rank_a_method").select("ATR").run()

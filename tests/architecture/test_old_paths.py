@@ -11,6 +11,7 @@ import mlfs_core.evaluation.config as config
 FORMER_PATHS = (
     "mlfs_core._constants",
     "mlfs_core.cli_experiment",
+    "mlfs_core.analysis.means",
     "mlfs_core.analysis.paper000_claims",
     "mlfs_core.analysis.paper000_published",
     "mlfs_core.analysis.paper001_evaluations",

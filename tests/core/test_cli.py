@@ -199,8 +199,8 @@ def test_methods_lists_each_options_allowed_values(capsys):
     table = pd.read_csv(io.StringIO(out)).set_index("method")
     assert status == 0
     assert table.loc["PMU", "options"] == (
-        "bins=3 (int in [2, 1000]); discretize=uniform (uniform|quantile|binary); "
-        "legacy_binning=False (True|False); variant=definition "
+        "bins=3 (int in [2, 1000]); discretize=uniform "
+        "(uniform|quantile|binary|uniform-sklearn-1.0); variant=definition "
         "(definition|reference-code)"
     )
     assert (

@@ -7,7 +7,6 @@ import sys
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from mlfs_core.cli import main
@@ -41,30 +40,6 @@ def test_an_unknown_measure_lists_the_aliases():
 
     with pytest.raises(ConfigError, match=r"known measures: chi2, .*aliases: cs=chi2"):
         label_scores(np.eye(3), np.eye(3), "pearson")
-
-
-def _means():
-    rng = np.random.default_rng(2)
-    rows = [
-        {"dataset": f"d{d}", "method": m, "metric": metric, "mean": rng.random()}
-        for d in range(5)
-        for m in "ABC"
-        for metric in ("micro_f1", "hamming_loss")
-    ]
-    return pd.DataFrame(rows)
-
-
-def test_friedman_on_means_takes_metric():
-    """Check metric= tests that metric only, and an absent one is refused."""
-    from mlfs_core.analysis import friedman_on_means
-
-    both = friedman_on_means(_means(), list("ABC"))
-    one = friedman_on_means(_means(), list("ABC"), metric="micro_f1")
-    assert one["metric"].tolist() == ["micro_f1"]
-    row = both[both["metric"] == "micro_f1"].iloc[0]
-    assert one.iloc[0].to_dict() == row[one.columns].to_dict()
-    with pytest.raises(ValueError, match="metric 'macro_f1' is not in the table"):
-        friedman_on_means(_means(), list("ABC"), metric="macro_f1")
 
 
 class _Terminal(io.StringIO):

@@ -116,6 +116,34 @@ def test_a_script_s_criterion_variant_travels_to_a_worker(fresh_plugins):
     assert "h45_quarter" not in v.variant_names("PMU")
 
 
+def _thirds(X, bins):
+    return np.full((X.shape[1], 1), 1.0 / 3.0)
+
+
+def test_a_script_s_binning_strategy_travels_to_a_worker(fresh_plugins):
+    """Check a discretization strategy registered in a script is listed, packed
+    and registered again in a worker that lacks it, with its functions."""
+    from mlfs_core.measures import binning as b
+    from mlfs_core.measures.discretize import Discretizer
+
+    state = fresh_plugins.checkpoint()
+    before = set(fresh_plugins.registered_here().get("binnings", {}))
+    b.register_binning("h53_thirds", _thirds, description="a test")
+    here = fresh_plugins.registered_here()
+    assert set(here["binnings"]) - before == {"h53_thirds"}
+    packed = fresh_plugins.pack(here)
+    fresh_plugins.rollback(state)
+    assert "h53_thirds" not in b.binning_names()
+    try:
+        assert fresh_plugins.run_with_plugins((), len, ("ab",), {}, packed) == 2
+        assert b.binning_strategy("h53_thirds").description == "a test"
+        codes = Discretizer(strategy="h53_thirds").fit_transform(np.array([[0.5]]))
+        assert codes.tolist() == [[1]]
+    finally:
+        fresh_plugins.rollback(state)
+    assert "h53_thirds" not in b.binning_names()
+
+
 def test_a_failing_plug_in_s_variant_is_rolled_back(tmp_path, fresh_plugins):
     """Check a plug-in that registers a variant, then raises, leaves no variant,
     and a plug-in that loads lists its variant in its PluginInfo."""

@@ -11,6 +11,7 @@ from mlfs_core.selectors import get_method
 
 from .. import cached, links, progress, state, widgets
 from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
+from . import experiment_grids
 from .experiment import (
     FOLDS,
     LONG_RUN_S,
@@ -294,6 +295,7 @@ def _apply_config() -> None:
     binarize = "median" if "median" in rules else "presence"
     _set(f"exp_binarize_{name}", binarize)
     st.session_state[state.SEED] = str(config.seed)  # the sidebar's text box
+    experiment_grids.fill_from(config)
     names, left_out = _dataset_names(config.datasets)
     _set("exp_datasets", names)
     message = f"Loaded {upload.name}"
@@ -486,6 +488,7 @@ def show_session_results(config=None) -> None:
             + "); the CSV below has every column."
         )
     st.dataframe(table[shown], hide_index=True, height=300)
+    experiment_grids.show_choices(folder)
     for column, file in zip(
         st.columns(2), (RESULTS_FILE, SELECTIONS_FILE), strict=True
     ):

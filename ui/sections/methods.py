@@ -93,7 +93,7 @@ def method_caption(method: str) -> str:
 def options_title(method: str) -> str:
     """The title of a method's options box: the names of its options, from its spec.
 
-    Examples: ``"ATR options (bins, discretize, legacy_binning, tau)"``,
+    Examples: ``"ATR options (bins, discretize, tau)"``,
     ``"AF: no options"``.
     """
     names = [o.name for o in mlfs_core.get_method(method).options]

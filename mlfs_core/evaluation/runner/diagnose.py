@@ -34,7 +34,8 @@ class CodeChange:
     Attributes
     ----------
     kind, name : str
-        ``method``, ``variant``, ``classifier`` or ``metric``, and its name.
+        ``method``, ``variant``, ``binning``, ``classifier`` or ``metric``,
+        and its name.
     file : str
         The plug-in file or module (as found now, else as recorded).
     old, new : str or None
@@ -166,17 +167,28 @@ def _explained(differing, changes: list[CodeChange], config) -> np.ndarray:
         return np.ones(len(differing), dtype=bool)
     names = {c.name for c in changes if c.kind == "method"}
     variants = {c.name for c in changes if c.kind == "variant"}
+    binnings = {c.name for c in changes if c.kind == "binning"}
     labels = set()
     for m in config.methods:
         name, params = (m, {}) if isinstance(m, str) else (m.name, m.params or {})
         label = m if isinstance(m, str) else m.display
-        if name in names or f"{name}/{params.get('variant')}" in variants:
+        if (
+            name in names
+            or f"{name}/{params.get('variant')}" in variants
+            or not binnings.isdisjoint(_values(params.get("discretize")))
+        ):
             labels.add(label)
     metrics = {c.name for c in changes if c.kind == "metric"}
     return (
         differing[METHOD].isin(labels).to_numpy()
         | differing[METRIC].isin(metrics).to_numpy()
     )
+
+
+def _values(value) -> set:
+    """An option's values: the grid's, or the one value (text only)."""
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return {v for v in values if isinstance(v, str)}
 
 
 def _cell(row) -> str:

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...cache import hash_key
+from ...measures.binning import binning_identity
 from ...selectors._registry import METHODS, method_identity
 from ...selectors.variants import variant_identity
 from ..classifiers import classifier_identity
@@ -83,9 +84,11 @@ def _unidentified(kind: str, name: str, ident: dict) -> dict:
 def code_identity(description: Mapping[str, Any]) -> dict:
     """Identity of the user code a task description names (empty for built-ins).
 
-    Looks at the description's ``"method"`` (a registered method name, and
-    the criterion variant its ``"params"`` select:
-    :func:`mlfs_core.selectors.variants.variant_identity`),
+    Looks at the description's ``"method"`` (a registered method name, the
+    criterion variant its ``"params"`` select:
+    :func:`mlfs_core.selectors.variants.variant_identity`, and the
+    discretization strategy they name:
+    :func:`mlfs_core.measures.binning.binning_identity`),
     ``"classifier"`` (``[name, params]``) and ``"metrics"`` (names); for
     each one that is registered but not built in, records its ``version``
     and the identity of its code (:func:`mlfs_core._code.source_digest`);
@@ -99,8 +102,8 @@ def code_identity(description: Mapping[str, Any]) -> dict:
     Returns
     -------
     dict
-        ``method``, ``variant``, ``classifier`` and ``metrics`` entries, for
-        user code only.
+        ``method``, ``variant``, ``binning``, ``classifier`` and ``metrics``
+        entries, for user code only.
 
     Examples
     --------
@@ -118,6 +121,9 @@ def code_identity(description: Mapping[str, Any]) -> dict:
             variant = variant_identity(method, params.get("variant"))
             if variant is not None:
                 out["variant"] = variant
+            binning = binning_identity(params.get("discretize"))
+            if binning is not None:
+                out["binning"] = binning
     classifier = description.get("classifier")
     if isinstance(classifier, (list, tuple)) and classifier:
         ident = classifier_identity(str(classifier[0]))
@@ -137,7 +143,8 @@ def code_identity(description: Mapping[str, Any]) -> dict:
 def code_records(config) -> list[dict]:
     """The identity of the user code ``config`` runs, to record with its results.
 
-    One record per method, criterion variant, classifier and metric the
+    One record per method, criterion variant, discretization strategy,
+    classifier and metric the
     config names that is not built in (a plug-in's, or one registered in
     Python), as :func:`code_identity` keys its tasks.
 
@@ -148,7 +155,8 @@ def code_records(config) -> list[dict]:
     Returns
     -------
     list of dict
-        ``kind`` (``method``, ``variant``, ``classifier`` or ``metric``),
+        ``kind`` (``method``, ``variant``, ``binning``, ``classifier`` or
+        ``metric``),
         ``name`` (a variant's as ``METHOD/variant``), ``file`` (the plug-in
         file or module that registered it, else the file defining it; ""
         when unknown), ``version`` and ``digest`` (the SHA-256 code identity,
@@ -166,13 +174,10 @@ def code_records(config) -> list[dict]:
     found: dict[tuple[str, str], dict] = {}
     for m in config.methods:
         name, params = (m, {}) if isinstance(m, str) else (m.name, m.params or {})
-        ident = code_identity({"method": name, "params": params})
-        if "method" in ident:
-            found["method", name] = _record("method", name, ident["method"])
-        if "variant" in ident:
-            label = f"{name}/{ident['variant']['variant']}"
-            digest = hash_key(ident["variant"])
-            found["variant", label] = _record("variant", label, {"code": digest})
+        for one in _each_value(params):
+            _add_method_records(
+                found, name, code_identity({"method": name, "params": one})
+            )
     names = {"classifier": [p.classifier.name, p.classifier.params]}
     ident = code_identity({**names, "metrics": list(p.metrics)})
     if "classifier" in ident:
@@ -182,6 +187,30 @@ def code_records(config) -> list[dict]:
     for metric, one in ident.get("metrics", {}).items():
         found["metric", metric] = _record("metric", metric, one)
     return [found[k] for k in sorted(found)]
+
+
+def _add_method_records(found: dict, name: str, ident: dict) -> None:
+    """Add the records of a method's task identity to ``found``."""
+    if "method" in ident:
+        found["method", name] = _record("method", name, ident["method"])
+    if "variant" in ident:
+        label = f"{name}/{ident['variant']['variant']}"
+        digest = hash_key(ident["variant"])
+        found["variant", label] = _record("variant", label, {"code": digest})
+    if "binning" in ident:
+        label = ident["binning"]["binning"]
+        digest = hash_key(ident["binning"])
+        found["binning", label] = _record("binning", label, {"code": digest})
+
+
+def _each_value(params: Mapping[str, Any]) -> list[dict]:
+    """``params`` once per value of each grid option (the other grids left out),
+    or ``params`` itself without grids."""
+    grids = {k: v for k, v in params.items() if isinstance(v, (list, tuple))}
+    if not grids:
+        return [dict(params)]
+    fixed = {k: v for k, v in params.items() if k not in grids}
+    return [{**fixed, k: x} for k, values in grids.items() for x in values]
 
 
 def _record(kind: str, name: str, ident: Mapping[str, Any]) -> dict:
@@ -209,6 +238,7 @@ def _registered_by(kind: str, name: str) -> str:
         listed = {
             "method": [n for n, _ in info.methods],
             "variant": info.variants,
+            "binning": info.binnings,
             "classifier": info.classifiers,
             "metric": info.metrics,
         }[kind]

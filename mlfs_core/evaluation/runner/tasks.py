@@ -167,8 +167,8 @@ def run_fit(
     passed: a CSR float64 matrix with sorted indices, scaled by ``scaling``
     (see :func:`scale_pair`); liblinear gave different models for the same
     values as CSR or dense. LinearSVC's ConvergenceWarning is silenced here (a
-    grid runs thousands of fits, and the paper's setting C = 3, tol = 1e-3 is
-    kept as stated), but every fit records its solver state: ``n_fitted``,
+    grid runs thousands of fits, and a preset's C and tol are kept as the preset
+    states them), but every fit records its solver state: ``n_fitted``,
     ``n_not_converged`` (per-label fits that stopped at ``max_iter``) and
     ``max_n_iter``.
     Native thread pools (OpenMP, BLAS) are limited to one thread: the runner

@@ -12,6 +12,12 @@ make that difference 0.
 A compact table, with stochastic repeats averaged and no ``repeat`` column
 (a study's ``results.csv.gz``, :func:`average_repeats`), is verified the same
 way: every repeat of a sampled fit is recomputed and averaged as it was.
+
+A config whose methods give options as grids is planned as the experiment
+was (:func:`~.tuning.plan_tuned`): the inner experiments that choose each
+grid's value run again, without any cache, and the values chosen per dataset
+and fold are compared with the run's ``tuning.csv`` (:attr:`VerifyResult.tuning`)
+before the sampled fits, which use them, are compared.
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ from ...columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
 from ..config import ExperimentConfig
 from .execution import execute_plan
 from .fits import fit_kernel
-from .planning import plan_experiment
 from .results import result_tables
+from .tuning import TUNING_COLUMNS, plan_tuned
 
 KEYS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, METRIC]
 LINE = "line"
@@ -49,12 +55,18 @@ class VerifyResult:
     kernel : str or None
         The BLAS kernel the recomputed kernel-dependent fits ran under, or
         None when the classifier's values follow no kernel.
+    tuning : DataFrame or None
+        For a config with grids: ``dataset, method, fold, option, stored,
+        recomputed, same``, one row per option chosen on an inner split
+        (``stored`` missing where the run recorded no choice); None without
+        grids.
     """
 
     table: pd.DataFrame
     n_fits: int
     n_fits_total: int
     kernel: str | None = None
+    tuning: pd.DataFrame | None = None
 
     # kernel: the BLAS kernel the recomputed kernel-dependent fits ran under
     # (:func:`mlfs_core.blas.kernel_id`), None when the classifier's values do
@@ -68,9 +80,15 @@ class VerifyResult:
         return float(self.table["abs_diff"].max())
 
     @property
+    def tuning_identical(self) -> bool:
+        """Whether every grid option's recomputed choice is the stored one."""
+        return self.tuning is None or bool(self.tuning["same"].all())
+
+    @property
     def identical(self) -> bool:
-        """Whether every recomputed value equals the stored one bit for bit."""
-        return bool((self.table["abs_diff"] == 0).all())
+        """Whether every recomputed value equals the stored one bit for bit
+        (and every recomputed choice of a grid option the stored one)."""
+        return bool((self.table["abs_diff"] == 0).all()) and self.tuning_identical
 
 
 def verify_experiment(
@@ -83,6 +101,7 @@ def verify_experiment(
     progress=None,
     max_tasks: int | None = None,
     max_memory: int | None = None,
+    tuning: pd.DataFrame | None = None,
 ) -> VerifyResult:
     """Recompute ``sample`` fits (default all) of ``config``; compare with ``results``.
 
@@ -104,12 +123,22 @@ def verify_experiment(
         ``progress(done, total, message)`` after every task.
     max_tasks, max_memory : int, optional
         The bounds of :func:`~mlfs_core.evaluation.runner.plan_experiment`.
+    tuning : DataFrame, optional
+        The run's ``tuning.csv`` (the values chosen for its grid options), to
+        compare with the choices made again; a config with grids and no
+        table compares every choice with a missing one.
 
     Returns
     -------
     VerifyResult
     """
-    plan = plan_experiment(config, max_tasks=max_tasks, max_memory=max_memory)
+    plan = plan_tuned(
+        config,
+        n_jobs=n_jobs,
+        progress=progress,
+        max_tasks=max_tasks,
+        max_memory=max_memory,
+    )
     fits = plan.fits
     chosen = np.arange(len(fits))
     if sample is not None and sample < len(fits):
@@ -127,9 +156,103 @@ def verify_experiment(
         fresh = average_repeats(fresh[KEYS + [VALUE]])
     c = config.protocol.classifier
     kernel = fit_kernel(c.name, c.params)
+    chosen_again = None
+    if plan.tuning is not None:
+        chosen_again = compare_tuning(tuning, plan.tuning)
     return VerifyResult(
-        _compare(results, fresh, keys), len(sub.fits), len(fits), kernel
+        _compare(results, fresh, keys), len(sub.fits), len(fits), kernel, chosen_again
     )
+
+
+def compare_tuning(stored: pd.DataFrame | None, fresh: pd.DataFrame) -> pd.DataFrame:
+    """The recomputed choices of grid options beside the stored ones.
+
+    Parameters
+    ----------
+    stored : DataFrame or None
+        A run's ``tuning.csv`` (columns of
+        :data:`~.tuning.TUNING_COLUMNS`), None when it has none.
+    fresh : DataFrame
+        The same table, chosen again (:attr:`~.planning.Plan.tuning`).
+
+    Returns
+    -------
+    DataFrame
+        ``dataset, method, fold, option, stored, recomputed, same``, one row
+        per recomputed choice. Two values are the same when both read as
+        numbers and are equal (a CSV gives 3 back as 3.0 in a column of
+        numbers), else when their text is equal.
+
+    Examples
+    --------
+    >>> fresh = pd.DataFrame({"dataset": ["d"], "method": ["M"], "fold": [0],
+    ...                       "option": ["alpha"], "value": [0.01], "score": [0.5]})
+    >>> stored = fresh.assign(value=["0.010"])
+    >>> compare_tuning(stored, fresh)["same"].tolist()
+    [True]
+    >>> compare_tuning(None, fresh)["same"].tolist()
+    [False]
+    """
+    keys = [c for c in TUNING_COLUMNS if c not in ("value", "score")]
+    left = fresh[keys + ["value"]].rename(columns={"value": "recomputed"})
+    left[FOLD] = left[FOLD].astype(np.int64)
+    if stored is None:
+        right = pd.DataFrame({**{k: [] for k in keys}, "stored": []})
+    else:
+        right = stored[keys + ["value"]].rename(columns={"value": "stored"})
+    right = right.astype({FOLD: np.int64, DATASET: str, METHOD: str, "option": str})
+    table = left.merge(right, on=keys, how="left")
+    table["same"] = [
+        _same_value(a, b)
+        for a, b in zip(table["stored"], table["recomputed"], strict=True)
+    ]
+    return table[keys + ["stored", "recomputed", "same"]]
+
+
+def tuning_lines(table) -> list[str]:
+    """What ``mlfs verify`` says of the grid options' choices made again.
+
+    One line with the count and the verdict, then one per choice that
+    differs from the stored one (at most five, then how many more); nothing
+    for a config without grids.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["d", "d"], "method": ["M", "M"],
+    ...     "fold": [0, 1], "option": ["alpha"] * 2, "stored": ["0.1", "1"],
+    ...     "recomputed": [0.1, 0.01], "same": [True, False]})
+    >>> print("\n".join(tuning_lines(t)))
+    chose the values of 2 grid options again on their inner splits: 1 DIFFERENT
+      d, M, fold 1: alpha stored 1, chosen again 0.01
+    """
+    if table is None:
+        return []
+    differ = table[~table["same"]]
+    verdict = "identical" if differ.empty else f"{len(differ)} DIFFERENT"
+    lines = [
+        f"chose the values of {len(table)} grid options again on their inner "
+        f"splits: {verdict}"
+    ]
+    for row in differ.head(5).itertuples(index=False):
+        stored = "none recorded" if pd.isna(row.stored) else f"stored {row.stored}"
+        lines.append(
+            f"  {row.dataset}, {row.method}, fold {row.fold}: {row.option} "
+            f"{stored}, chosen again {row.recomputed}"
+        )
+    if len(differ) > 5:
+        lines.append(f"  ... and {len(differ) - 5} more")
+    return lines
+
+
+def _same_value(stored, recomputed) -> bool:
+    """Equal as numbers when both read as numbers, else equal as text."""
+    if stored is None or (isinstance(stored, float) and np.isnan(stored)):
+        return False
+    try:
+        return float(stored) == float(recomputed)
+    except (TypeError, ValueError):
+        return str(stored) == str(recomputed)
 
 
 def average_repeats(results: pd.DataFrame) -> pd.DataFrame:
@@ -203,6 +326,9 @@ class StoredExperiment:
         :func:`~.keys.code_records`), None where none was recorded.
     results_file : str
         The file the values were read from.
+    tuning : DataFrame or None
+        The values chosen for the config's grid options (``tuning.csv``),
+        None where the folder has none.
     """
 
     config: ExperimentConfig
@@ -210,6 +336,7 @@ class StoredExperiment:
     recorded_kernel: str | None
     plugins: list | None = None
     results_file: str = ""
+    tuning: pd.DataFrame | None = None
 
 
 def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
@@ -271,7 +398,8 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
         table = read_results(results)
         check_config_trusted(config_path, trust=trust_plugins, command="mlfs verify")
         config = load_config(config_path)
-        return StoredExperiment(config, table, recorded, plugins, str(results))
+        tuning = _tuning_table(folder)
+        return StoredExperiment(config, table, recorded, plugins, str(results), tuning)
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
         raise ConfigError(f"{folder} has neither config.toml nor a study's meta.json")
@@ -292,6 +420,15 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     recorded = (meta.get("blas") or {}).get("kernel")
     config = replace(config, datasets=tuple(specs))
     return StoredExperiment(config, table, recorded, None, str(results))
+
+
+def _tuning_table(folder) -> pd.DataFrame | None:
+    """The folder's ``tuning.csv`` (None when absent), read with its values as
+    text so that no value changes type on the way."""
+    path = folder / "tuning.csv"
+    if not path.is_file():
+        return None
+    return pd.read_csv(path, dtype={"value": str})
 
 
 def _json(path) -> dict:

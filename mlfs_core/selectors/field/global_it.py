@@ -66,7 +66,8 @@ import scipy.sparse as sp
 
 from ..._validation import check_k
 from ...errors import ConfigError
-from ...measures.discretize import STRATEGIES, Discretizer
+from ...measures.binning import binning_option
+from ...measures.discretize import Discretizer
 from ...measures.information import xlog2x_table
 from ...options import Option
 from .._spec import MethodSpec, Ranking
@@ -393,11 +394,10 @@ def _grro_options() -> tuple[Option, ...]:
         Option("alpha", 100.0, low=0.0, help="Weight of the feature redundancy FF."),
         Option("beta", 0.1, low=0.0, help="Weight of the label distances LL."),
         Option("bins", 2, low=2, high=1000, help="Bins per feature when discretizing."),
-        Option(
-            "discretize",
+        binning_option(
             "uniform",
-            choices=STRATEGIES,
-            help="Bin edges: equal width, equal frequency, or present/absent.",
+            help="Bin edges: equal width, equal frequency, present/absent, or a "
+            "registered strategy.",
         ),
         Option(
             "max_features",

@@ -114,7 +114,7 @@ def test_the_app_keeps_the_previous_results(tmp_path, monkeypatch):
     folder = tmp_path / "run"
     save(run_experiment(config), folder)
     before = _snapshot(folder)
-    assert set(RUN_FILES) - {"environment.json"} <= set(before)
+    assert set(RUN_FILES) - {"environment.json", "tuning.csv"} <= set(before)
     second = run_experiment(
         ExperimentConfig(
             datasets=("sample",),

@@ -163,3 +163,72 @@ def test_ties_go_to_the_first_candidate_and_the_report_names_the_choice(
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert "Guided: flip chosen per dataset and fold on an inner split" in summary
     assert "2 (3x)" in summary
+
+
+def test_verify_chooses_each_grid_value_again_and_compares_it(guided, rng):
+    """Check verify_experiment of a grid config re-runs the inner choices: the
+    same choices and values are identical; a stored choice changed, or none
+    recorded, is reported and makes the run not identical."""
+    from mlfs_core.evaluation.runner.verify import verify_experiment
+
+    dataset = _dataset(rng)
+    config = _config(dataset, {"flip": [1, 0]})
+    result = run_experiment(config)
+    check = verify_experiment(config, result.results, tuning=result.tuning)
+    assert check.identical and check.max_abs_diff == 0.0
+    assert len(check.tuning) == 3 and check.tuning["same"].all()
+    assert check.tuning["recomputed"].tolist() == [0, 0, 0]
+    changed = result.tuning.copy()
+    changed.loc[changed["fold"] == 1, "value"] = 1
+    bad = verify_experiment(config, result.results, tuning=changed)
+    assert bad.table["abs_diff"].max() == 0.0  # the fits use the choices made again
+    assert not bad.identical and not bad.tuning_identical
+    assert bad.tuning["same"].tolist() == [True, False, True]
+    missing = verify_experiment(config, result.results, sample=1)
+    assert not missing.identical and not missing.tuning["same"].any()
+
+
+def test_cli_verify_of_a_run_with_grids(tmp_path, capsys):
+    """Check `mlfs verify` of a folder whose config has grids (two options, a
+    number and a text) chooses them again: exit 0 and the choices identical;
+    a choice edited in tuning.csv: exit 1, naming it."""
+    from mlfs_core.cli import main
+
+    protocol = protocol_preset(
+        "field",
+        split="cv",
+        n_folds=2,
+        budgets=(2, 4),
+        metrics=("macro_f1",),
+        classifier={"name": "mlknn", "params": {"k": 3}},
+    )
+    config = ExperimentConfig(
+        datasets=("sample",),
+        methods=(
+            MethodConfig(
+                "PMU", {"bins": [2, 4], "discretize": ["uniform", "quantile"]}
+            ),
+        ),
+        protocol=protocol,
+        seed=1,
+        tuning=TuningConfig(test_size=0.3),
+    )
+    path = tmp_path / "grid.toml"
+    path.write_text(config_to_toml(config), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["experiment", str(path), "--out", str(out), "--no-cache"]) == 0
+    stored = pd.read_csv(out / "tuning.csv")
+    assert set(stored["option"]) == {"bins", "discretize"}
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert f"chose the values of {len(stored)} grid options again" in said
+    assert "inner splits: identical" in said and "; identical" in said
+    row = stored.index[(stored["option"] == "bins") & (stored["fold"] == 0)][0]
+    was = stored.loc[row, "value"]
+    stored.loc[row, "value"] = "4" if str(was) == "2" else "2"
+    stored.to_csv(out / "tuning.csv", index=False)
+    assert main(["verify", str(out)]) == 1
+    said = capsys.readouterr().out
+    assert "1 DIFFERENT" in said
+    assert f"sample, PMU, fold 0: bins stored {stored.loc[row, 'value']}" in said

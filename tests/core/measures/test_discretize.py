@@ -89,20 +89,6 @@ def test_constant_feature_is_all_bin_zero():
     assert disc.n_bins_.tolist() == [1]
 
 
-def test_legacy_binning_nudges_values_below_an_edge():
-    """Check that legacy_binning reproduces the scikit-learn <= 1.0 edge rule."""
-    X = np.array([[0.0], [3.0]])  # inner edges 1 and 2
-    probe = np.array([[1.0 - 1e-7], [2.0 - 5e-6], [1.0 - 1e-3]])
-    modern = Discretizer(3).fit(X).transform(probe).ravel()
-    legacy = Discretizer(3, legacy_binning=True).fit(X).transform(probe).ravel()
-    assert modern.tolist() == [0, 1, 0]
-    assert legacy.tolist() == [1, 2, 0]
-    # The old rule: np.digitize(x + 1e-8 + 1e-5 |x|, edges[1:]) clipped to bins - 1.
-    eps = 1e-8 + 1e-5 * np.abs(probe.ravel())
-    old = np.clip(np.digitize(probe.ravel() + eps, [1.0, 2.0, 3.0]), 0, 2)
-    np.testing.assert_array_equal(legacy, old)
-
-
 def test_binary_is_presence():
     """Check that the binary strategy codes non-zero values as 1, dense or sparse."""
     X = np.array([[0.0, -2.0], [0.5, 0.0], [0.0, 0.0]])

@@ -39,7 +39,8 @@ def test_all_ten_methods_are_registered_with_their_options():
     for name in IT_METHODS:
         spec = mlfs_core.get_method(name)
         assert spec.family == "information-theoretic" and not spec.stochastic
-        assert {"bins", "discretize", "legacy_binning"} <= set(spec.defaults)
+        assert {"bins", "discretize"} <= set(spec.defaults)
+        assert "legacy_binning" not in spec.defaults  # a package's strategy now
         assert spec.defaults["bins"] == 3 and spec.defaults["discretize"] == "uniform"
     assert (
         METHODS["ATR"].defaults["tau"] == 6 and METHODS["PPT-MI"].defaults["tau"] == 6
@@ -207,20 +208,37 @@ def test_discretization_options_reach_the_engine(small_xy, option):
     assert not np.allclose(changed.criterion_path, default.criterion_path)
 
 
-def test_legacy_binning_reaches_the_engine():
-    """Check legacy_binning: a value 1e-7 below the edge 1 goes to the upper bin.
+def test_a_registered_binning_strategy_reaches_the_engine():
+    """Check discretize= names a registered strategy: a map of the values that
+    moves 1 - 1e-7 above the edge 1 puts it in the upper bin.
 
-    Then feature 0 separates the label perfectly (I(f; y) = H(y)); without
-    legacy binning that value joins the zeros and I(f; y) < 1.
+    Then feature 0 separates the label perfectly (I(f; y) = H(y)); with the
+    built-in "uniform" that value joins the zeros and I(f; y) < 1.
     """
+    from mlfs_core.measures.binning import (
+        register_binning,
+        uniform_edges,
+        unregister_binning,
+    )
+
     x = np.array([0.0, 0.0, 1 - 1e-7, 1 - 1e-7, 3.0, 3.0])
     X = np.column_stack([x, [0, 1, 0, 1, 0, 1]])
     Y = np.array([[0], [0], [1], [1], [1], [1]])
-    legacy = mlfs_core.compute_ranking(X, Y, "SCLS", legacy_binning=True, k=1)
+    register_binning("test-up", uniform_edges, values=_shift_up)
+    try:
+        shifted = mlfs_core.compute_ranking(X, Y, "SCLS", discretize="test-up", k=1)
+    finally:
+        unregister_binning("test-up")
     plain = mlfs_core.compute_ranking(X, Y, "SCLS", k=1)
     entropy_y = -(1 / 3) * np.log2(1 / 3) - (2 / 3) * np.log2(2 / 3)
-    assert legacy.criterion_path[0] == pytest.approx(entropy_y)
+    assert shifted.criterion_path[0] == pytest.approx(entropy_y)
     assert plain.criterion_path[0] < entropy_y - 0.1
+    with pytest.raises(ConfigError, match="discretize must be one of uniform"):
+        mlfs_core.compute_ranking(X, Y, "SCLS", discretize="test-up", k=1)
+
+
+def _shift_up(values):
+    return values + 1e-6
 
 
 def test_binary_discretization_equals_presence_codes(small_xy):

@@ -1,4 +1,4 @@
-"""Comparisons on per-dataset means (mlfs_core.analysis.means)."""
+"""Comparisons on per-dataset means (mlfs_papers.means)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mlfs_core.analysis import (
+from mlfs_core.errors import DroppedBlocksWarning, IncompleteTableError
+from mlfs_papers.means import (
     friedman_on_means,
     method_wins,
     variant_ranks,
     within_dataset_ranks,
 )
-from mlfs_core.errors import DroppedBlocksWarning, IncompleteTableError
 
 
 def _means(values: dict[str, list[float]], metric: str = "micro_f1") -> pd.DataFrame:
@@ -118,3 +118,25 @@ def test_the_means_rankings_refuse_unchecked_blocks():
     ):
         with pytest.raises(ValueError, match=r"missing='keep' is not one of 'refuse'"):
             call()
+
+
+def _random_means():
+    rng = np.random.default_rng(2)
+    rows = [
+        {"dataset": f"d{d}", "method": m, "metric": metric, "mean": rng.random()}
+        for d in range(5)
+        for m in "ABC"
+        for metric in ("micro_f1", "hamming_loss")
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_friedman_on_means_takes_metric():
+    """Check metric= tests that metric only, and an absent one is refused."""
+    both = friedman_on_means(_random_means(), list("ABC"))
+    one = friedman_on_means(_random_means(), list("ABC"), metric="micro_f1")
+    assert one["metric"].tolist() == ["micro_f1"]
+    row = both[both["metric"] == "micro_f1"].iloc[0]
+    assert one.iloc[0].to_dict() == row[one.columns].to_dict()
+    with pytest.raises(ValueError, match="metric 'macro_f1' is not in the table"):
+        friedman_on_means(_random_means(), list("ABC"), metric="macro_f1")

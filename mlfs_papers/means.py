@@ -1,4 +1,11 @@
-"""Comparisons on per-dataset means over budgets.
+"""Comparisons on per-dataset means over budgets, as paper 001's study makes them.
+
+Paper 001's tables rank methods on each dataset's mean over the budgets
+k = 1..50, count a method's wins and rank the criterion variants against the
+same other methods; the study (``studies/paper001.py``) and the evaluations
+of :mod:`mlfs_papers.paper001.evaluations` use these functions. The engine's
+own analysis ranks fold by fold (:func:`mlfs_core.analysis.select`,
+:func:`~mlfs_core.analysis.friedman_nemenyi`).
 
 The input is the long table of :func:`mlfs_core.analysis.dataset_means`:
 columns ``dataset, method, metric, mean`` (one row per dataset, method and
@@ -15,10 +22,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..columns import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
-from ._blocks import check_blocks, check_missing
-from .selection import select
-from .stats import SUMMARY_COLUMNS, friedman_nemenyi
+from mlfs_core.analysis import check_blocks, friedman_nemenyi, select
+from mlfs_core.analysis.stats import SUMMARY_COLUMNS
+from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
 
 # Parameters every function here shares, written once ({name} in a docstring).
 _PARAMETER_DOCS = {
@@ -36,21 +42,32 @@ _PARAMETER_DOCS = {
 
 __all__ = ["friedman_on_means", "method_wins", "variant_ranks", "within_dataset_ranks"]
 
+_MISSING = ("refuse", "drop-blocks")
+
 
 def _directions(higher_is_better: Mapping[str, bool] | None) -> Mapping[str, bool]:
     """Metric name -> direction; default the engine's metric table."""
     if higher_is_better is not None:
         return higher_is_better
-    from ..evaluation.metrics import METRICS
+    from mlfs_core.evaluation import METRICS
 
     return {name: spec.higher_is_better for name, spec in METRICS.items()}
+
+
+def _check_missing(missing: str, caller: str) -> None:
+    """Refuse a ``missing=`` value other than ``"refuse"`` or ``"drop-blocks"``."""
+    if missing not in _MISSING:
+        raise ValueError(
+            f"{caller}: missing={missing!r} is not one of "
+            f"{', '.join(map(repr, _MISSING))}"
+        )
 
 
 def _complete_means(
     means: pd.DataFrame, methods: Sequence[str], missing: str, caller: str
 ) -> pd.DataFrame:
     """The rows of ``methods``, their (dataset, metric) blocks checked."""
-    check_missing(missing, caller, ranked=True)
+    _check_missing(missing, caller)
     rows = means[means[METHOD].isin(list(methods))]
     if rows.empty:
         return rows
