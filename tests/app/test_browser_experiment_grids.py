@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .browser import SCREEN_720, assert_clean, go_to, wait_idle
+from uitest.browser import SCREEN_720, assert_clean, go_to, wait_idle
 
 pytestmark = pytest.mark.browser
 
