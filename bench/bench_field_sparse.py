@@ -180,6 +180,43 @@ def _rows(
     return rows
 
 
+def _version() -> str:
+    """The short commit of the code that runs (``+dirty`` with local changes)."""
+    import subprocess
+
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (head or "unknown") + ("+dirty" if dirty else "")
+
+
+def _machine() -> str:
+    """CPU model, cores and the 1/5/15-minute load averages now."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            model = next(
+                (line.split(":", 1)[1].strip() for line in fh if "model name" in line),
+                model,
+            )
+    except OSError:
+        pass
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"{model}, {os.cpu_count()} cores, load average {load}"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", default=",".join(CORPORA))
@@ -202,6 +239,9 @@ def main(argv=None) -> int:
         "defaults: the cost of an iteration where a full run takes too long",
     )
     args = parser.parse_args(argv)
+    from mlfs_core.blas import record
+
+    version, start = _version(), _machine()
     header = [
         "| corpus | n x M | method | time ratio | CPU s | memory ratio | peak MiB "
         "| iterations | note |",
@@ -219,6 +259,13 @@ def main(argv=None) -> int:
         )
     print()
     print("\n".join(header + rows))
+    blas = record()
+    print(
+        f"\nCode {version}; BLAS {blas['kernel']} (pinned {blas['pinned']}), "
+        "OPENBLAS_NUM_THREADS=1; numba kernels from their cache."
+    )
+    print(f"Machine at the start: {start}.")
+    print(f"Machine at the end: {_machine()}.")
     return 0
 
 

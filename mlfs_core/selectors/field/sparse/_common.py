@@ -4,7 +4,8 @@ The input as the methods see it (:func:`prepared`: scaled, CSR, float64, so a
 dense and a sparse ``X`` take the same path and give the same bits), the
 dense Gram matrix of the smaller side (``X^T X`` when ``M <= n``, ``X X^T``
 otherwise, so the cost follows ``min(n, M)``, never ``max``) with its memory
-checked before it is made, a symmetric positive definite solve, the top
+checked before it is made, a symmetric positive definite solve (in place, on
+one BLAS thread, so its bits do not depend on the number of threads), the top
 eigenvalue of a Gram matrix, and the result: the score of a feature is the
 Euclidean norm of its row of ``W``, ranked descending with ties to the lowest
 index (:func:`~mlfs_core.aggregation.order_by_score`).
@@ -117,19 +118,50 @@ def gram(B: sp.spmatrix, side: str) -> np.ndarray:
     return np.asarray((B.T @ B).toarray())
 
 
-def spd_solve(A: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+def spd_solve(A: np.ndarray, rhs: np.ndarray, rebuild=None) -> np.ndarray:
     """``A^{-1} rhs`` for a symmetric positive definite ``A`` (overwritten).
 
-    Cholesky; a matrix that is positive semi-definite only in floating point
-    falls back to the least-squares solution (``scipy.linalg.lstsq``).
+    LAPACK's Cholesky ``potrf``/``potrs`` on ``A`` in place (a C-ordered
+    ``A`` is passed as its transpose, which LAPACK reads without a copy), on
+    **one BLAS thread**: OpenBLAS's threaded ``potrf`` splits the work by the
+    number of threads and its bits change with it; on one thread they do not.
+
+    Parameters
+    ----------
+    A : ndarray of shape (d, d), C-ordered
+        Without ``rebuild``: the whole symmetric matrix; its upper triangle is
+        factored. With ``rebuild``: only its lower triangle is read (above it,
+        anything), as :func:`._kernels.lower_sample_gram` makes it.
+    rhs : ndarray of shape (d, k)
+    rebuild : callable, optional
+        ``rebuild()`` gives the whole matrix again, for the fallback.
+
+    Returns
+    -------
+    ndarray of shape (d, k)
+        A matrix that is positive semi-definite only in floating point falls
+        back to the least-squares solution (``scipy.linalg.lstsq``) of the
+        whole matrix (without ``rebuild``: remade from the triangle the
+        factorisation left untouched and the saved diagonal).
     """
     import scipy.linalg as sl
+    from scipy.linalg import lapack
+    from threadpoolctl import threadpool_limits
 
-    try:
-        factor = sl.cho_factor(A, overwrite_a=True, check_finite=False)
-    except sl.LinAlgError:
-        return sl.lstsq(A, rhs, check_finite=False)[0]
-    return sl.cho_solve(factor, rhs, check_finite=False)
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    diagonal = A.diagonal().copy()
+    lower = 0 if rebuild is not None else 1  # LAPACK's view: A.T
+    with threadpool_limits(limits=1, user_api="blas"):
+        factor, info = lapack.dpotrf(A.T, lower=lower, overwrite_a=1, clean=0)
+        if info == 0:
+            return lapack.dpotrs(factor, rhs, lower=lower)[0]
+        if rebuild is not None:
+            whole = rebuild()
+        else:
+            whole = np.tril(A, -1)
+            whole += whole.T
+            whole[np.diag_indices_from(whole)] = diagonal
+        return sl.lstsq(whole, rhs, check_finite=False)[0]
 
 
 def top_eigenvalue(G: np.ndarray) -> float:

@@ -63,7 +63,7 @@ ARMIJO = 1e-4
 """Sufficient-decrease constant of the step-size rule."""
 HALVINGS = 60
 """Most halvings of a step before the block is left unchanged."""
-_BLOCK_CELLS = 8_000_000  # cells of a dense block of X or of distances at once
+_BLOCK_CELLS = 8_000_000  # cells of a dense block of distances at once
 
 
 def latent_start(Y, n_latent: int) -> tuple[np.ndarray, np.ndarray]:
@@ -85,14 +85,18 @@ def latent_start(Y, n_latent: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _neighbours(X: sp.csr_matrix, k: int) -> tuple[np.ndarray, np.ndarray]:
     """``(index, squared distance)`` of each row's ``k`` nearest other rows."""
+    from ._kernels import both_orders, gram_rows
+
+    R, C = both_orders(X)
     n = X.shape[0]
     norms = np.asarray(X.multiply(X).sum(axis=1)).ravel()
     index = np.empty((n, k), dtype=np.int64)
     dist = np.empty((n, k))
-    block = max(1, min(n, _BLOCK_CELLS // max(X.shape[1], n)))
+    block = max(1, min(n, _BLOCK_CELLS // n))
     for start in range(0, n, block):  # blocks of rows bound the memory
         rows = np.arange(start, min(start + block, n))
-        d2 = norms[rows, None] + norms[None, :] - 2.0 * gram_block(X, rows)
+        K = gram_rows(R, C, start, rows[-1] + 1)
+        d2 = norms[rows, None] + norms[None, :] - 2.0 * K
         np.maximum(d2, 0.0, out=d2)
         d2[np.arange(rows.size), rows] = np.inf
         index[rows], dist[rows] = _smallest(d2, k)
@@ -113,11 +117,6 @@ def _smallest(d2: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def gram_block(X: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
-    """``X[rows] X^T``, dense (a sparse-times-dense product)."""
-    return np.asarray(X @ X[rows].T.toarray()).T
-
-
 def knn_laplacian(X: sp.csr_matrix, n_neighbors: int) -> sp.csr_matrix:
     """The Laplacian of the heat-kernel k-nearest-neighbour graph (module docstring)."""
     n = X.shape[0]
@@ -136,8 +135,13 @@ def knn_laplacian(X: sp.csr_matrix, n_neighbors: int) -> sp.csr_matrix:
 
 def mifs_objective(X, Y, W, V, B, Lap, alpha, beta, gamma) -> float:
     """``||XW - V||^2 + alpha ||Y - VB||^2 + beta tr(V^T L V) + gamma ||W||_{2,1}``."""
+    return _objective(X @ W, Y, W, V, B, Lap, alpha, beta, gamma)
+
+
+def _objective(XW, Y, W, V, B, Lap, alpha, beta, gamma) -> float:
+    """:func:`mifs_objective` from ``X W`` already at hand."""
     return float(
-        _smooth_part(X @ W, Y, V, B, Lap, alpha, beta) + gamma * row_norms(W).sum()
+        _smooth_part(XW, Y, V, B, Lap, alpha, beta) + gamma * row_norms(W).sum()
     )
 
 
@@ -148,13 +152,23 @@ def _smooth_part(XW, Y, V, B, Lap, alpha, beta) -> float:
     )
 
 
-def _w_step(X, XtX, V, g, gamma, side):
+def _w_step(X, XtX, V, g, gamma, side, orders=None):
+    """The W update (module docstring); ``orders``: :func:`._kernels.both_orders`."""
     if side == "samples":
-        from ._kernels import sample_gram
+        from ._kernels import both_orders, lower_sample_gram
 
-        S = sample_gram(X, g)
-        S[np.diag_indices_from(S)] += gamma
-        return g[:, None] * np.asarray(X.T @ spd_solve(S, V))
+        R, C = orders or both_orders(X)
+
+        def system():
+            S = lower_sample_gram(R, C, g)
+            S[np.diag_indices_from(S)] += gamma
+            return S
+
+        def whole():
+            S = system()
+            return np.tril(S) + np.tril(S, -1).T
+
+        return g[:, None] * np.asarray(C.T @ spd_solve(system(), V, whole))
     half = np.sqrt(g)
     A = half[:, None] * XtX * half[None, :]
     A[np.diag_indices_from(A)] += gamma
@@ -224,20 +238,24 @@ def mifs_fit(
     -------
     SparseFit
     """
+    from ._kernels import both_orders
+
     Y = labels(Y)
     side = small_side(X)
     check_gram_memory(X, "MIFS")
     Lap = knn_laplacian(X, n_neighbors)
     V, B = latent_start(Y, n_latent)
     XtX = gram(X, "features") if side == "features" else None
-    W = _w_step(X, XtX, V, np.ones(X.shape[1]), gamma, side)
+    orders = both_orders(X) if side == "samples" else None
+    W = _w_step(X, XtX, V, np.ones(X.shape[1]), gamma, side, orders)
     path = [mifs_objective(X, Y, W, V, B, Lap, alpha, beta, gamma)]
     if observe is not None:
         observe(0, W)
     for t in range(1, max_iter + 1):
-        W = _w_step(X, XtX, V, 2.0 * row_norms(W), gamma, side)
-        V, B = _vb_steps(np.asarray(X @ W), Y, V, B, Lap, alpha, beta)
-        path.append(mifs_objective(X, Y, W, V, B, Lap, alpha, beta, gamma))
+        W = _w_step(X, XtX, V, 2.0 * row_norms(W), gamma, side, orders)
+        XW = np.asarray(X @ W)
+        V, B = _vb_steps(XW, Y, V, B, Lap, alpha, beta)
+        path.append(_objective(XW, Y, W, V, B, Lap, alpha, beta, gamma))
         if observe is not None:
             observe(t, W)
         if path[-2] == 0 or stopped(path[-2], path[-1], tol):

@@ -21,7 +21,9 @@ Rules (pinned by tests):
   ``||u_i||``, undefined at 0); the reported objective uses the plain norms.
 - **Form**: when ``M > n`` the ``n x n`` system ``A D^{-1} A^T = X G_W X^T +
   gamma^2 G_E`` (``G = D^{-1}``, diagonal) is solved, so the cost follows
-  ``n``; when ``M <= n`` the equivalent ``M x M`` system
+  ``n`` (its lower triangle made by :func:`._kernels.lower_sample_gram`
+  and factored in place, ``X W`` computed once per iteration for both the
+  objective and ``E``); when ``M <= n`` the equivalent ``M x M`` system
   ``(gamma^2 I + G_W^{1/2} X^T G_E^{-1} X G_W^{1/2}) Z = G_W^{1/2} X^T
   G_E^{-1} Y``, ``W = G_W^{1/2} Z``. Both give the same ``W``.
 - **Stop**: relative decrease of the objective below ``tol``, an objective
@@ -41,6 +43,7 @@ from ._common import (
     gram,
     labels,
     row_norms,
+    small_side,
     spd_solve,
     stopped,
 )
@@ -51,7 +54,12 @@ SMOOTHING = 1e-16
 
 def rfs_objective(X, Y: np.ndarray, W: np.ndarray, gamma: float) -> float:
     """``||X W - Y||_{2,1} + gamma ||W||_{2,1}``."""
-    residual = X @ W - Y
+    return _objective(X @ W, Y, W, gamma)
+
+
+def _objective(XW: np.ndarray, Y: np.ndarray, W: np.ndarray, gamma: float) -> float:
+    """:func:`rfs_objective` from ``X W`` already at hand."""
+    residual = XW - Y
     return float(row_norms(residual).sum() + gamma * row_norms(W).sum())
 
 
@@ -60,14 +68,27 @@ def _weights(rows: np.ndarray) -> np.ndarray:
     return np.sqrt(np.einsum("ij,ij->i", rows, rows) + SMOOTHING)
 
 
-def _solve(X, Y, g_w, g_e, gamma, side):
-    """``W`` of one reweighted least-norm solve (the paper's step)."""
-    if side == "samples":
-        from ._kernels import sample_gram
+def _solve(X, Y, g_w, g_e, gamma, side, orders=None):
+    """``W`` of one reweighted least-norm solve (the paper's step).
 
-        S = sample_gram(X, g_w)
-        S[np.diag_indices_from(S)] += gamma**2 * g_e
-        return g_w[:, None] * np.asarray(X.T @ spd_solve(S, Y))
+    ``orders``: ``X`` as CSR and CSC (:func:`._kernels.both_orders`), made
+    once per fit, for the samples' side.
+    """
+    if side == "samples":
+        from ._kernels import both_orders, lower_sample_gram
+
+        R, C = orders or both_orders(X)
+
+        def system():
+            S = lower_sample_gram(R, C, g_w)
+            S[np.diag_indices_from(S)] += gamma**2 * g_e
+            return S
+
+        def whole():
+            S = system()
+            return np.tril(S) + np.tril(S, -1).T
+
+        return g_w[:, None] * np.asarray(C.T @ spd_solve(system(), Y, whole))
     half = np.sqrt(g_w)
     B = sp.diags(1.0 / np.sqrt(g_e)) @ X.multiply(half[None, :]).tocsr()
     A = gram(B, "features")
@@ -109,20 +130,23 @@ def rfs_fit(
     -------
     SparseFit
     """
-    from ._common import small_side
+    from ._kernels import both_orders
 
     Y = labels(Y)
     side = side or small_side(X)
     check_gram_memory(X, "RFS")
+    orders = both_orders(X) if side == "samples" else None
     ones_w, ones_e = np.ones(X.shape[1]), np.ones(X.shape[0])
-    W = _solve(X, Y, ones_w, ones_e, gamma, side)
-    path = [rfs_objective(X, Y, W, gamma)]
+    W = _solve(X, Y, ones_w, ones_e, gamma, side, orders)
+    XW = np.asarray(X @ W)
+    path = [_objective(XW, Y, W, gamma)]
     if observe is not None:
         observe(0, W)
     for t in range(1, max_iter + 1):
-        E = (Y - X @ W) / gamma
-        W = _solve(X, Y, _weights(W), _weights(E), gamma, side)
-        path.append(rfs_objective(X, Y, W, gamma))
+        E = (Y - XW) / gamma
+        W = _solve(X, Y, _weights(W), _weights(E), gamma, side, orders)
+        XW = np.asarray(X @ W)
+        path.append(_objective(XW, Y, W, gamma))
         if observe is not None:
             observe(t, W)
         if path[-2] == 0 or stopped(path[-2], path[-1], tol):
