@@ -3,6 +3,7 @@ per-dataset means."""
 
 import streamlit as st
 
+from mlfs_core import views
 from mlfs_core.evaluation.io import escape_csv_text
 from mlfs_core.plots import figure_from_dict, highlight_figure
 from mlfs_core.selectors import reference_methods
@@ -52,7 +53,7 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
     if not shown:
         controls.info("Pick at least one dataset to draw.")
         return
-    references = list(cached.keeps_all_features())  # the registry's baselines
+    references = list(views.keeps_all_features())  # the registry's baselines
     randoms = [m for m in reference_methods("random") if m in methods]
     with controls:
         if randoms:
@@ -107,7 +108,7 @@ with st.spinner("Averaging over folds and drawing the curves ..."):
         st.stop()
 
     datasets = widgets.datasets_in(curves)
-    hib = widgets.is_higher_better(metric)
+    hib = views.known_direction(metric)
     by = widgets.budget_axis(curves)
 
     with chart_area:

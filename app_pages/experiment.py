@@ -6,6 +6,7 @@ import warnings
 import streamlit as st
 
 from mlfs_core.evaluation.dense import DenseDataWarning, presence_methods
+from mlfs_core.views import build_config, run_statement
 from ui import cached, presentation, state, widgets
 from ui.sections import experiment, experiment_baselines, experiment_form, run_figure
 
@@ -24,7 +25,7 @@ chosen = list(values["datasets"])
 
 config = widgets.call_showing_warnings(
     "Invalid settings",
-    experiment.build_config,
+    build_config,
     [experiment.dataset_item(n, catalogue[n]) for n in values.pop("datasets")],
     values.pop("methods"),
     seed=widgets.seed(),
@@ -62,7 +63,7 @@ def _run_without_dense_warnings(config):
 
 if config is not None:
     experiment_form.estimate_panel(config, values["protocol"])
-    st.info(experiment.run_statement(config), icon=":material/play_circle:")
+    st.info(run_statement(config), icon=":material/play_circle:")
 # An invalid setting (an error above) disables Run: a run never goes on with
 # other values than those on the screen, and no summary describes them.
 left, right = st.columns([1, 5])

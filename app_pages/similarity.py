@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from mlfs_core import views
 from mlfs_core.plots import similarity_heatmap
 from ui import cached, presentation, widgets
 from ui.sections import published
@@ -33,7 +34,7 @@ if matrix is not None and not matrix.empty:
         )
     absent = [m for m in methods if m not in matrix.index]
     if absent:  # say why a chosen method has no row instead of dropping it silently
-        every = [m for m in absent if m in cached.keeps_all_features()]
+        every = [m for m in absent if m in views.keeps_all_features()]
         keeps = "keeps" if len(every) == 1 else "keep"
         why = f" ({', '.join(every)} {keeps} every feature)" if every else ""
         st.caption(

@@ -18,28 +18,17 @@ import pandas as pd
 import streamlit as st
 
 import mlfs_core
+from mlfs_core import views
 from mlfs_core.analysis import (
     FriedmanResult,
-    Selection,
-    budget_column,
-    control_comparisons,
-    dataset_means,
-    display_table,
-    friedman_nemenyi,
     load_planted_truth,
-    metric_curves,
-    nemenyi_pvalues,
-    rank_table,
     recovery_table,
-    select,
     similarity_matrix,
-    wilcoxon_holm,
 )
-from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
+from mlfs_core.columns import METHOD, PRECISION, K
 from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
 from mlfs_core.errors import DatasetError
 from mlfs_core.evaluation.io import read_results, read_selections
-from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.plots import (
     average_rank_curves,
     cd_diagram,
@@ -49,9 +38,6 @@ from mlfs_core.plots import (
     pvalue_heatmap,
 )
 from mlfs_core.published import RankComparison, SimilarityComparison, get_published
-from mlfs_core.selectors import reference_methods
-from mlfs_core.selectors.naming import OTHER_PANEL, is_filter_name
-from mlfs_core.selectors.panels import measure_panels
 from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
 
 from .datasets import DatasetKey, touch_upload
@@ -236,18 +222,7 @@ def precision_curves(
     return table[[METHOD, K, PRECISION]]
 
 
-# ---- experiment results (analysis pages) -------------------------------------
-
-
-def _direction(metric: str) -> bool:
-    """Higher-is-better flag of a metric; unknown names (uploaded CSV) count as True.
-
-    The metric selector says so next to such a metric (``widgets._metric_label``).
-    """
-    try:
-        return higher_is_better(metric)
-    except ValueError:
-        return True
+# ---- experiment results (analysis pages; rules in mlfs_core.views) ----------
 
 
 @st.cache_data(show_spinner="Reading the results ...", **BOUNDS)
@@ -263,84 +238,12 @@ def selections(ref: ResultsRef) -> pd.DataFrame | None:
     return read_selections(path) if path.is_file() else None
 
 
-def keeps_all_features() -> tuple[str, ...]:
-    """The registered baselines that keep every feature (``reference="all"``).
-
-    A results table holds them once (at 100 %); the analyses set them beside
-    every budget as references, and they have no subset of a smaller budget.
-    Read from the registry on every call, so a plug-in's baseline counts too.
-    """
-    return tuple(reference_methods("all"))
-
-
-def _subset(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
-    table = results(ref)
-    return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
-
-
 @st.cache_data(show_spinner="Ranking methods ...", **BOUNDS)
 def rank_curves(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], by_measure: bool
 ) -> pd.DataFrame:
-    """Average rank per (panel, budget, method), methods ranked within their panel."""
-    table = _subset(ref, metric, methods)
-    hib = _direction(metric)
-    baselines = reference_methods()
-    groups = measure_panels(methods, baselines) if by_measure else {"": list(methods)}
-    frames = [
-        rank_table(
-            select(
-                part,
-                metric=metric,
-                higher_is_better=hib,
-                by=[budget_column(part)],
-                reference_methods=keeps_all_features(),
-            )
-        ).assign(panel=panel_title(panel, members, baselines))
-        for panel, members in groups.items()
-        for part in [table[table[METHOD].isin(members)]]
-    ]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-
-
-def panel_title(
-    panel: str, members: list[str], baselines: list[str] | None = None
-) -> str:
-    """The title a reader understands for a :func:`measure_panels` panel.
-
-    The engine's catch-all panel (``"other"``) holds the information-theoretic
-    filters (ATR, PPT-MI ...), and perhaps a lone filter of some measure;
-    it is titled by what it holds. ``baselines`` (default: the registry's,
-    :func:`~mlfs_core.selectors.reference_methods`) do not count.
-    """
-    if panel != OTHER_PANEL:
-        return panel
-    if baselines is None:
-        baselines = reference_methods()
-    own = [m for m in members if m not in baselines]
-    if own and not any(is_filter_name(m) for m in own):
-        return "Information-theoretic methods"
-    return "Other methods"
-
-
-POSTHOC_ALPHA = 0.05
-"""Significance level of the Average ranks page's post-hoc tests."""
-PAIRWISE_TESTS = {"wilcoxon-holm": wilcoxon_holm, "nemenyi": nemenyi_pvalues}
-"""Name -> function of the pairwise post-hoc tests the page offers."""
-
-
-def _at_budget(
-    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
-) -> Selection:
-    """The block the Friedman and post-hoc tests of the Average ranks page share:
-    ``methods`` by ``metric`` at ``budget``, the all-features baselines with them."""
-    return select(
-        _subset(ref, metric, methods),
-        metric=metric,
-        budget=budget,
-        higher_is_better=_direction(metric),
-        reference_methods=keeps_all_features(),
-    )
+    """:func:`mlfs_core.views.panel_ranks` of ``ref``'s results."""
+    return views.panel_ranks(results(ref), metric, methods, by_measure=by_measure)
 
 
 # the page reruns on every widget above the post-hoc tests (budget slider,
@@ -349,14 +252,14 @@ def _at_budget(
 def posthoc_pvalues(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float, test: str
 ) -> pd.DataFrame:
-    """Pairwise p-values of ``methods`` at a budget by one of :data:`PAIRWISE_TESTS`."""
-    return PAIRWISE_TESTS[test](_at_budget(ref, metric, methods, budget))
+    """:func:`mlfs_core.views.pairwise_pvalues` of ``ref``'s results."""
+    return views.pairwise_pvalues(results(ref), metric, methods, budget, test)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def pvalue_figure(pvalues: pd.DataFrame, title: str) -> dict:
     """The p-value heatmap of :func:`posthoc_pvalues`, as a figure dict."""
-    return pvalue_heatmap(pvalues, alpha=POSTHOC_ALPHA, title=title).to_dict()
+    return pvalue_heatmap(pvalues, alpha=views.POSTHOC_ALPHA, title=title).to_dict()
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
@@ -368,41 +271,25 @@ def control_table(
     control: str,
     test: str,
 ) -> pd.DataFrame:
-    """Every method of ``methods`` against ``control`` at a budget (``test``:
-    ``"wilcoxon-holm"`` or ``"bonferroni-dunn"``)."""
-    return control_comparisons(
-        _at_budget(ref, metric, methods, budget),
-        control,
-        test=test,
-        alpha=POSTHOC_ALPHA,
-    )
+    """:func:`mlfs_core.views.control_table` of ``ref``'s results."""
+    return views.control_table(results(ref), metric, methods, budget, control, test)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def friedman(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
 ) -> FriedmanResult:
-    """Friedman test and Nemenyi CD of ``methods`` at a budget (ValueError if N < 2)."""
-    return friedman_nemenyi(_at_budget(ref, metric, methods, budget), alpha=0.05)
+    """:func:`mlfs_core.views.friedman_at` of ``ref``'s results."""
+    return views.friedman_at(results(ref), metric, methods, budget)
 
 
 def similarity(
     ref: ResultsRef, methods: tuple[str, ...], budget: float, percent: bool
 ) -> pd.DataFrame:
-    """Kuncheva similarity matrix of ``methods`` at a budget (% of M or a count).
-
-    The rows and columns of ``methods`` in the matrix of all methods at that
-    budget, computed once per budget (a pair's mean does not depend on the
-    other methods), so another choice of methods, or the published
-    comparison's, computes nothing again.
-    """
-    full = _similarity_all(ref, budget, percent)
-    keep = [m for m in full.index if m in methods]
-    part = full.loc[keep, keep]
-    off_diagonal = part.to_numpy()[~np.eye(len(keep), dtype=bool)]
-    if len(keep) < 2 or np.isnan(off_diagonal).all():
-        return pd.DataFrame(dtype=float)  # as similarity_matrix: no pair to compare
-    return part
+    """Kuncheva similarity matrix of ``methods`` at a budget (% of M or a count):
+    :func:`mlfs_core.views.similarity_part` of the matrix of all methods, so
+    another choice of methods computes nothing again."""
+    return views.similarity_part(_similarity_all(ref, budget, percent), methods)
 
 
 @st.cache_data(show_spinner="Comparing subsets ...", **BOUNDS)
@@ -411,51 +298,15 @@ def _similarity_all(ref: ResultsRef, budget: float, percent: bool) -> pd.DataFra
     if table is None:
         raise ValueError("these results have no selections.csv")
     size = {"budget_pct": budget} if percent else {"budget": int(budget)}
-    return similarity_matrix(table, exclude=keeps_all_features(), **size)
+    return similarity_matrix(table, exclude=views.keeps_all_features(), **size)
 
 
 @st.cache_data(show_spinner="Averaging over folds ...", **BOUNDS)
 def curves(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
-    """Mean and spread band per budget.
-
-    The band is the ``lower``/``upper`` of the folder's ``curves.csv`` when
-    it has them (``mlfs experiment --out`` writes the interval there), else
-    mean +- std over folds and repeats.
-    """
-    rows = _subset(ref, metric, methods)
-    table = metric_curves(
-        select(
-            rows,
-            metric=metric,
-            by=[budget_column(rows)],
-            reference_methods=(),  # the baseline at its own budget: drawn flat
-            missing="keep",  # curves rank nothing: every row is drawn
-        )
-    )
-    band = _curves_band(ref, metric)
-    keys = [c for c in (DATASET, METHOD, "budget", "budget_pct") if c in table]
-    if band is not None and set(keys) <= set(band.columns):
-        band = band[[*keys, "lower", "upper"]].drop_duplicates(keys)
-        merged = table.merge(band, on=keys, how="left")
-        return merged.assign(
-            lower=merged["lower"].fillna(merged[MEAN] - merged[STD]),
-            upper=merged["upper"].fillna(merged[MEAN] + merged[STD]),
-        )
-    return table.assign(lower=table[MEAN] - table[STD], upper=table[MEAN] + table[STD])
-
-
-def _curves_band(ref: ResultsRef, metric: str) -> pd.DataFrame | None:
-    """The ``curves.csv`` rows of ``metric`` with a lower/upper band, or None."""
-    path = data_file(ref.folder, CURVES_FILE)
-    if not path.is_file():
-        return None
-    try:
-        band = pd.read_csv(path)
-    except (ValueError, OSError):
-        return None
-    if not {"lower", "upper", METRIC}.issubset(band.columns):
-        return None
-    return band[band[METRIC] == metric]
+    """:func:`mlfs_core.views.curve_bands` of ``ref``'s results, the band of
+    its ``curves.csv`` where it has one (:func:`mlfs_core.views.read_band`)."""
+    band = views.read_band(data_file(ref.folder, CURVES_FILE), metric)
+    return views.curve_bands(results(ref), metric, methods, band)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
@@ -463,8 +314,7 @@ def means_by_dataset(
     ref: ResultsRef, metric: str, methods: tuple[str, ...]
 ) -> pd.DataFrame:
     """Per-dataset mean over budgets (ATR paper Tables 3-8): datasets x methods."""
-    means = dataset_means(_subset(ref, metric, methods), metric=metric)
-    return display_table(means, index=DATASET, columns=METHOD)
+    return views.means_by_dataset(results(ref), metric, methods)
 
 
 # ---- many-method figures: drawn once, restyled per highlight -----------------

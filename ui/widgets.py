@@ -13,17 +13,17 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import mlfs_core
+from mlfs_core import views
 from mlfs_core.columns import BUDGET, BUDGET_PCT, METHOD, METRIC
 from mlfs_core.evaluation.io import escape_csv_text
-from mlfs_core.evaluation.metrics import higher_is_better
 from mlfs_core.options import Option
 from mlfs_core.plots import for_projector, png_export_available, to_png_bytes
 from mlfs_core.selectors import list_methods, reference_methods
+from mlfs_core.views import upload_form_words
 
 from . import cached, lessons, links, presentation, state
 from .datasets import DatasetKey, catalogue
 from .results import ResultsRef, choose_source, source_name
-from .uploads import in_app_words
 
 T = TypeVar("T")
 
@@ -84,7 +84,7 @@ def load_or_error(
     if call_or_error("Could not load this dataset", cached.load, key) is None:
         return False
     for message in cached.load_warnings(key):
-        st.warning(in_app_words(state.redact(message)), icon=":material/warning:")
+        st.warning(upload_form_words(state.redact(message)), icon=":material/warning:")
     notes = cached.data_warnings(key)
     if dense_note_apart:
         notes = [m for m in notes if not m.startswith(DENSE_NOTE)]
@@ -403,7 +403,7 @@ def metric_and_methods(table: pd.DataFrame, *, key: str) -> tuple[str, tuple[str
         "Metric",
         metrics,
         index=0 if opening is None else metrics.index(opening),
-        format_func=_metric_label,
+        format_func=views.metric_label,
         **links.bound(name),
     )
     remember(name)
@@ -441,13 +441,6 @@ def options_key(base: str, options: list) -> str:
     return f"{base}_{digest}"
 
 
-def _metric_label(metric: str) -> str:
-    better = is_higher_better(metric)
-    if better is None:  # ranked as higher-is-better (ui.cached._direction)
-        return f"{metric} (unknown metric: ranked as higher is better)"
-    return f"{metric} ({'higher' if better else 'lower'} is better)"
-
-
 def budget_axis(table: pd.DataFrame) -> str:
     """The budget column a table carries: ``budget_pct`` if present, else ``budget``."""
     return BUDGET_PCT if BUDGET_PCT in table.columns else BUDGET
@@ -461,7 +454,7 @@ def budget_title(by: str) -> str:
 def budgets_of(table: pd.DataFrame, by: str) -> list[float]:
     """Sorted distinct budgets of a results table (the 100 % of the baselines that
     keep every feature left out)."""
-    kept = ~table[METHOD].isin(cached.keeps_all_features())
+    kept = ~table[METHOD].isin(views.keeps_all_features())
     values = pd.unique(table.loc[kept, by].dropna())
     return sorted(float(v) for v in values)
 
@@ -675,14 +668,6 @@ def opening_panels(
     leading = [p for p in panels if p == lead]
     chosen = set(leading + [p for p in panels if p != lead][: first - len(leading)])
     return [p for p in panels if p in chosen]
-
-
-def is_higher_better(metric: str) -> bool | None:
-    """Direction of a known metric, ours or the reference code's (None if unknown)."""
-    try:
-        return higher_is_better(metric)
-    except ValueError:
-        return None
 
 
 def datasets_in(table: pd.DataFrame) -> list[str]:

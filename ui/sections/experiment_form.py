@@ -8,34 +8,36 @@ import streamlit as st
 
 from mlfs_core.evaluation.config import protocol_preset
 from mlfs_core.selectors import get_method
-
-from .. import cached, links, progress, state, widgets
-from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
-from .experiment import (
+from mlfs_core.views import (
     FOLDS,
     LONG_RUN_S,
     REPEATS,
     budget_label,
     config_digest,
-    config_toml,
     estimate,
     estimate_text,
-    is_run_of,
     methods_by_family,
     offers_evaluation,
     parse_budgets,
     protocol_choices,
     quick_budgets,
-    read_config,
-    run,
     run_statement,
     settings_text,
-    solver_summary,
     split_options,
-    statement_of,
     teaching_defaults,
     teaching_methods,
     uses_knn,
+)
+
+from .. import cached, links, progress, state, widgets
+from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
+from .experiment import (
+    config_toml,
+    is_run_of,
+    read_config,
+    run,
+    solver_summary,
+    statement_of,
 )
 
 CONFIG_UPLOAD = "exp_config_upload"
@@ -73,7 +75,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
     the same form. The methods, budgets, folds, runs and input settings are
     kept per protocol (``exp_methods_A``, ``exp_methods_B`` ...). Folds and
     random runs are text boxes: what the box shows is what the server reads,
-    so an out-of-range value is an error (:func:`~ui.sections.experiment.
+    so an out-of-range value is an error (:func:`~mlfs_core.views.
     build_config`), never a red box while the run uses the previous value.
     """
     datasets = st.multiselect(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from mlfs_core import views
 from mlfs_core.plots import figure_from_dict
 from mlfs_core.selectors import default_methods
 
@@ -22,7 +23,7 @@ TESTS = {
     "Nemenyi (from the average ranks)": ("bonferroni-dunn", "nemenyi"),
 }
 """Label -> (the control-method test to pair with it, the pairwise test of
-:data:`ui.cached.PAIRWISE_TESTS`)."""
+:data:`mlfs_core.views.PAIRWISE_TESTS`)."""
 CONTROL = "control"
 """The :attr:`~mlfs_core.MethodSpec.default_for` place of the default control
 method: the first such registered method among those compared (registry order)."""
@@ -64,7 +65,7 @@ def show_posthoc(
         filename=f"posthoc_{control_test}_{metric}",
     )
     st.caption(
-        f"Cells marked * (bold, framed) have p ≤ {cached.POSTHOC_ALPHA:g}: those "
+        f"Cells marked * (bold, framed) have p ≤ {views.POSTHOC_ALPHA:g}: those "
         "two methods "
         "differ significantly. Rows and columns run from the best average rank."
     )

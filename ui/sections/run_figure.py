@@ -6,6 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from mlfs_core import views
 from mlfs_core.columns import METHOD, METRIC
 from mlfs_core.plots import average_rank_curves, metric_vs_budget
 
@@ -52,8 +53,8 @@ def show_run_figure(folder: str) -> None:
             curves,
             metric_label=metric,
             x=by,
-            higher_is_better=widgets.is_higher_better(metric),
-            references=cached.keeps_all_features(),
+            higher_is_better=views.known_direction(metric),
+            references=views.keeps_all_features(),
             title=f"This run: {metric} vs budget",
         )
         fig.update_xaxes(title_text=widgets.budget_title(by))
