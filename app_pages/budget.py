@@ -4,7 +4,7 @@ per-dataset means."""
 import streamlit as st
 
 from mlfs_core import views
-from mlfs_core.evaluation.io import escape_csv_text
+from mlfs_core.evaluation import escape_csv_text
 from mlfs_core.plots import figure_from_dict, highlight_figure
 from mlfs_core.selectors import reference_methods
 from ui import cached, links, presentation, tables, widgets

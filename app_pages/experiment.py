@@ -5,7 +5,7 @@ import warnings
 
 import streamlit as st
 
-from mlfs_core.evaluation.dense import DenseDataWarning, presence_methods
+from mlfs_core.evaluation import DenseDataWarning, presence_methods
 from mlfs_core.views import build_config, run_statement
 from ui import cached, presentation, state, widgets
 from ui.sections import experiment, experiment_baselines, experiment_form, run_figure

@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 import mlfs_core
+from mlfs_core import data as engine_data
 from mlfs_core import views
 from mlfs_core.analysis import (
     FriedmanResult,
@@ -26,9 +27,9 @@ from mlfs_core.analysis import (
     similarity_matrix,
 )
 from mlfs_core.columns import METHOD, PRECISION, K
-from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
+from mlfs_core.data import discover_datasets, load_dataset, load_uploaded
 from mlfs_core.errors import DatasetError
-from mlfs_core.evaluation.io import read_results, read_selections
+from mlfs_core.evaluation import read_results, read_selections
 from mlfs_core.plots import (
     average_rank_curves,
     cd_diagram,
@@ -38,7 +39,7 @@ from mlfs_core.plots import (
     pvalue_heatmap,
 )
 from mlfs_core.published import RankComparison, SimilarityComparison, get_published
-from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
+from mlfs_core.selectors import FEATURE_INDEX, ranking_frame, selections_frame
 
 from .datasets import DatasetKey, touch_upload
 from .results import (
@@ -113,14 +114,14 @@ def names(key: DatasetKey) -> tuple[str, list[str], list[str]]:
 def label_frequency(key: DatasetKey) -> pd.DataFrame:
     """Positive samples per label (``label, count, fraction``)."""
     ds = load(key)
-    return describe.label_frequency(ds.Y, ds.label_names)
+    return engine_data.label_frequency(ds.Y, ds.label_names)
 
 
 @st.cache_data(show_spinner="Counting labels ...", **BOUNDS)
 def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
     """Label x label co-occurrence counts."""
     ds = load(key)
-    return describe.label_cooccurrence(ds.Y, ds.label_names)
+    return engine_data.label_cooccurrence(ds.Y, ds.label_names)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
@@ -147,7 +148,7 @@ def data_figures(
 def data_warnings(key: DatasetKey) -> list[str]:
     """Plain-language warnings about the dataset's oddities (may be empty)."""
     ds = load(key)
-    return describe.data_warnings(ds.X, ds.Y, ds.label_names)
+    return engine_data.data_warnings(ds.X, ds.Y, ds.label_names)
 
 
 def ranking(
@@ -512,7 +513,7 @@ def greedy_steps(
 @st.cache_data(show_spinner="Finding every instance's neighbours ...", **BOUNDS)
 def relief_totals(key: DatasetKey, k: int, scaling: str):
     """RF-ML's sums over every reference instance (does not depend on the one shown)."""
-    from mlfs_core.explain.relief import relief_totals as totals
+    from mlfs_core.explain import relief_totals as totals
 
     ds = load(key)
     return totals(ds.X, ds.Y, n_neighbors=k, scaling=scaling)
@@ -535,7 +536,7 @@ def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str |
     :func:`mlfs_core.evaluation.dense.dense_warning` on the loaded features;
     None when the data are sparse enough or ``methods`` is empty.
     """
-    from mlfs_core.evaluation.dense import dense_warning as warning
+    from mlfs_core.evaluation import dense_warning as warning
 
     return warning(load(key).X, methods, dataset=name)
 
@@ -543,8 +544,8 @@ def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str |
 @st.cache_data(show_spinner=False, **BOUNDS)
 def is_dense(key: DatasetKey) -> bool:
     """Whether the dataset is dense by the rule of the dense-data warning
-    (:func:`mlfs_core.data.describe.dense_share` at least ``DENSE_SHARE``)."""
-    from mlfs_core.data.describe import DENSE_SHARE, dense_share
+    (:func:`mlfs_core.data.dense_share` at least ``DENSE_SHARE``)."""
+    from mlfs_core.data import DENSE_SHARE, dense_share
 
     return dense_share(load(key).X) >= DENSE_SHARE
 

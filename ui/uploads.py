@@ -107,7 +107,7 @@ def _load_upload() -> None:
         return
     # the engine's budgets (mlfs_core.data.limits): the upload's size here, the
     # declared attributes and labels when the files are read
-    from mlfs_core.data.limits import current_limits
+    from mlfs_core.data import current_limits
 
     budget = current_limits().max_upload_mb
     total = sum(f.size for f in files)

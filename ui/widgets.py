@@ -15,7 +15,7 @@ import streamlit as st
 import mlfs_core
 from mlfs_core import views
 from mlfs_core.columns import BUDGET, BUDGET_PCT, METHOD, METRIC
-from mlfs_core.evaluation.io import escape_csv_text
+from mlfs_core.evaluation import escape_csv_text
 from mlfs_core.options import Option
 from mlfs_core.plots import for_projector, png_export_available, to_png_bytes
 from mlfs_core.selectors import list_methods, reference_methods

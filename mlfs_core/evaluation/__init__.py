@@ -22,6 +22,13 @@ from .._lazy import lazy_exports
 # Lazy exports (PEP 562): importing the package must not import scikit-learn,
 # whose import costs about a second (the app's first page needs none of it).
 _EXPORTS = {
+    "TIMINGS_FILE": ".outputs",
+    "estimate_output_bytes": ".outputs",
+    "write_atomically": ".outputs",
+    "write_run_files": ".outputs",
+    "output_lock": ".runner.lock",
+    "check_text_trusted": ".runner.trust",
+    "escape_csv_text": ".io",
     "CLASSIFIERS": ".classifiers",
     "BinaryRelevance": ".classifiers",
     "make_classifier": ".classifiers",
@@ -78,6 +85,13 @@ __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 
 __all__ = [  # noqa: F822 - resolved lazily by __getattr__
+    "TIMINGS_FILE",
+    "estimate_output_bytes",
+    "write_atomically",
+    "write_run_files",
+    "output_lock",
+    "check_text_trusted",
+    "escape_csv_text",
     "ClassifierConfig",
     "DatasetSpec",
     "ExperimentConfig",

@@ -52,6 +52,7 @@ _EXPORTS = {
     "budget_label": ".form",
     "build_config": ".form",
     "config_digest": ".form",
+    "evaluation_choices": ".form",
     "methods_by_family": ".form",
     "offers_evaluation": ".form",
     "parse_budgets": ".form",

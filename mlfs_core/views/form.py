@@ -102,6 +102,28 @@ def methods_by_family() -> tuple[list[str], dict[str, str]]:
     return names, {name: titles[METHODS[name].family] for name in names}
 
 
+def evaluation_choices() -> dict[str, str]:
+    """The evaluations offered on the page (``ProtocolConfig.evaluation``).
+
+    The definitions, then the registry's (:mod:`mlfs_core.evaluation.conventions`,
+    filled by plug-ins): each preset (a set of conventions, e.g. a published
+    method's own code), then each convention alone.
+
+    Returns
+    -------
+    dict
+        Evaluation name -> the text the page shows for it.
+    """
+    from ..evaluation import conventions
+
+    offered = {conventions.DEFINITION: "as METHODS.md defines it"}
+    for name, members in conventions.PRESETS.items():
+        offered[name] = f"{name}: all of {', '.join(members)}"
+    for name, convention in conventions.CONVENTIONS.items():
+        offered[name] = f"{name} alone: {convention.description or convention.choice}"
+    return offered
+
+
 def parse_budgets(text: str) -> tuple[float, ...]:
     """``"10, 30, 50"`` or ``"1-20"`` (or a mix) -> a sorted tuple of numbers.
 

@@ -15,21 +15,20 @@ from pathlib import Path
 
 from mlfs_core.columns import MAX_N_ITER
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation.config import (
+from mlfs_core.evaluation import (
+    TIMINGS_FILE,
     DatasetSpec,
     ExperimentConfig,
+    ExperimentResult,
+    check_text_trusted,
     config_from_toml,
     config_to_toml,
-)
-from mlfs_core.evaluation.outputs import (
-    TIMINGS_FILE,
     estimate_output_bytes,
+    output_lock,
+    run_experiment,
     write_atomically,
     write_run_files,
 )
-from mlfs_core.evaluation.runner import ExperimentResult, run_experiment
-from mlfs_core.evaluation.runner.lock import output_lock
-from mlfs_core.evaluation.runner.trust import check_text_trusted
 from mlfs_core.report import convergence_line
 from mlfs_core.views import config_digest, eta_text, settings_text
 

@@ -19,7 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from mlfs_core.benchmark import run_baselines
-from mlfs_core.evaluation.config import ProtocolConfig
+from mlfs_core.evaluation import ProtocolConfig
 from mlfs_core.views import methods_by_family, protocol_choices
 
 from .. import links, progress, state, widgets

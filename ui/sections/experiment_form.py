@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from mlfs_core.evaluation.config import protocol_preset
+from mlfs_core.evaluation import protocol_preset
 from mlfs_core.selectors import get_method
 from mlfs_core.views import (
     FOLDS,
@@ -16,6 +16,7 @@ from mlfs_core.views import (
     config_digest,
     estimate,
     estimate_text,
+    evaluation_choices,
     methods_by_family,
     offers_evaluation,
     parse_budgets,
@@ -156,7 +157,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
         values["evaluation"] = _labelled_choice(
             st,
             "Evaluation",
-            evaluations(),
+            evaluation_choices(),
             "exp_evaluation",
             "How the selected features are evaluated: as defined, "
             "a set of conventions a plug-in registered (e.g. a published "
@@ -165,28 +166,6 @@ def settings(dataset_names: list[str], current: str) -> dict:
             "codes need the scaling 'none'.",
         )
     return values
-
-
-def evaluations() -> dict[str, str]:
-    """The evaluations offered on the page (``ProtocolConfig.evaluation``).
-
-    The definitions, then the registry's (:mod:`mlfs_core.evaluation.conventions`,
-    filled by plug-ins): each preset (a set of conventions, e.g. a published
-    method's own code), then each convention alone.
-
-    Returns
-    -------
-    dict
-        Evaluation name -> the text the page shows for it.
-    """
-    from mlfs_core.evaluation import conventions
-
-    offered = {conventions.DEFINITION: "as METHODS.md defines it"}
-    for name, members in conventions.PRESETS.items():
-        offered[name] = f"{name}: all of {', '.join(members)}"
-    for name, convention in conventions.CONVENTIONS.items():
-        offered[name] = f"{name} alone: {convention.description or convention.choice}"
-    return offered
 
 
 SCALINGS = {
@@ -286,7 +265,7 @@ def _apply_config() -> None:
         _set(f"exp_split_{name}", proto.split)
     if uses_knn(name):
         scaling = proto.classifier.params.get("scaling", "none")
-        if offers_evaluation(name) and proto.evaluation in evaluations():
+        if offers_evaluation(name) and proto.evaluation in evaluation_choices():
             _set("exp_evaluation", proto.evaluation)
     else:
         scaling = proto.scaling
