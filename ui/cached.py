@@ -1,12 +1,9 @@
-"""The app's only cache layer: engine calls keyed by small hashable arguments.
-
-Every function takes names, paths, ints and tuples (a :class:`DatasetKey`
-for the dataset), so Streamlit can hash them. Datasets are shared read-only
-objects (``st.cache_resource``); everything derived from them is
-``st.cache_data`` and returns a fresh copy. Every cache is bounded
-(:data:`BOUNDS`: at most 64 entries each, none older than two hours), so a
-long-running server shared by a class keeps bounded memory.
-"""
+"""The app's only cache layer: thin wrappers over engine calls (what a page
+shows is stated by :mod:`mlfs_core.views`), keyed by small hashable arguments
+(names, paths, ints, tuples, a :class:`DatasetKey`). Datasets are shared
+read-only (``st.cache_resource``); the rest is ``st.cache_data``, a fresh copy
+each call. Every cache is bounded (:data:`BOUNDS`), so a server shared by a
+class keeps bounded memory."""
 
 from __future__ import annotations
 
@@ -41,7 +38,7 @@ from mlfs_core.plots import (
 from mlfs_core.published import RankComparison, SimilarityComparison, get_published
 from mlfs_core.selectors import FEATURE_INDEX, ranking_frame, selections_frame
 
-from .datasets import DatasetKey, touch_upload
+from .datasets import DatasetKey, touch_upload, truth_file
 from .results import (
     CURVES_FILE,
     RESULTS_FILE,
@@ -76,11 +73,7 @@ def load_warnings(key: DatasetKey) -> tuple[str, ...]:
 
 @st.cache_resource(show_spinner="Loading dataset ...", max_entries=8)
 def _load(key: DatasetKey):
-    options = {
-        "labels": list(key.labels) if key.labels else None,
-        "label_count": key.label_count,
-        "label_prefix": key.label_prefix,
-    }
+    options = key.options()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if key.kind != "upload":
@@ -98,8 +91,7 @@ def _load(key: DatasetKey):
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def stats(key: DatasetKey) -> dict:
-    """The dataset's statistics as in Spolaôr and Tsoumakas (2013), Table 3:
-    N, M, q, LC, LD, DC."""
+    """N, M, q, LC, LD, DC as in Spolaôr and Tsoumakas (2013), Table 3."""
     return load(key).stats()
 
 
@@ -128,16 +120,9 @@ def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
 def data_figures(
     key: DatasetKey, across: bool = False, max_labels: int | None = None
 ) -> tuple[dict, dict]:
-    """The Data page's two charts as dicts, drawn once per dataset.
-
-    Every session opens the app on this page; building the two plotly
-    figures (validating each property and the template) cost about 0.1
-    server CPU-s per session. Shown through
-    :func:`~mlfs_core.plots.figure_from_dict`, not validated again. With
-    ``across`` the label frequencies are bars across, one row per label;
-    the co-occurrence heatmap draws at most ``max_labels`` labels (None:
-    its own default).
-    """
+    """The Data page's two charts as dicts, drawn once per dataset (every
+    session opens on this page: 0.1 CPU-s each); ``across``: bars across, one
+    row per label; the heatmap draws at most ``max_labels`` labels."""
     bars = label_frequency_bar(label_frequency(key), horizontal=across)
     most = {} if max_labels is None else {"max_labels": max_labels}
     heat = cooccurrence_heatmap(label_cooccurrence(key), **most)
@@ -158,13 +143,9 @@ def ranking(
     seed: int,
     k: int | None = None,
 ) -> pd.DataFrame:
-    """The top ``k`` features by ``method``, best first (``None``: all of them).
-
-    Greedy methods run only ``k`` steps, so the page asks for what it shows.
-    The cache key holds only what the method uses: the seed only for
-    stochastic methods (RaR, Random), and the options with their defaults filled
-    in, so changing the seed never recomputes PMU.
-    """
+    """The top ``k`` features by ``method``, best first (``None``: all). The
+    cache key holds what the method uses: the seed only for stochastic methods,
+    the options with their defaults, so a new seed never recomputes PMU."""
     spec = mlfs_core.get_method(method)
     options = tuple(sorted(spec.resolve(dict(params)).items()))
     return _ranking(key, method, options, seed if spec.stochastic else None, k)
@@ -188,26 +169,15 @@ def _ranking(
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def planted_truth(key: DatasetKey) -> tuple[int, ...] | None:
-    """Indices of the planted informative features.
-
-    None without a truth file, or when it is malformed: the planted-truth
-    section of the Rank page is then left out rather than failing the page.
-    """
-    path = _truth_file(key)
+    """Indices of the planted informative features (None without a truth file,
+    or a malformed one: the Rank page then leaves that section out)."""
+    path = truth_file(key)
     if path is None:
         return None
     try:
         return tuple(load_planted_truth(path))
     except ValueError:
         return None
-
-
-def _truth_file(key: DatasetKey) -> Path | None:
-    if key.kind != "path":
-        return None
-    base = Path(key.path)
-    found = sorted(base.glob("*_truth.json")) if base.is_dir() else []
-    return found[0] if found else None
 
 
 @st.cache_data(show_spinner="Ranking features ...", **BOUNDS)
@@ -331,20 +301,10 @@ def budget_figure(
     references: tuple[str, ...],
     wrap: int,
 ) -> dict:
-    """The dict of :func:`~mlfs_core.plots.metric_vs_budget` without a highlight.
-
-    Drawn once per curves and options; a highlight change restyles it
-    (:func:`~mlfs_core.plots.highlight_figure`) instead of drawing 11 panels
-    of 12 methods again.
-    """
-    fig = metric_vs_budget(
-        curves,
-        metric_label=metric,
-        x=by,
-        higher_is_better=higher_is_better,
-        references=references,
-        wrap=wrap,
-    )
+    """The dict of :func:`~mlfs_core.plots.metric_vs_budget` without a highlight,
+    drawn once: a highlight restyles it (:func:`~mlfs_core.plots.highlight_figure`)."""
+    looks = {"higher_is_better": higher_is_better, "references": references}
+    fig = metric_vs_budget(curves, metric_label=metric, x=by, wrap=wrap, **looks)
     fig.update_xaxes(title_text=x_title)
     return fig.to_dict()
 
@@ -421,22 +381,13 @@ def top_scores(key: DatasetKey, measure: str, top: int, binarize: str) -> pd.Dat
     from mlfs_core.explain import top_feature_scores
 
     ds = load(key)
-    return top_feature_scores(
-        ds.X,
-        ds.Y,
-        measure,
-        top=top,
-        feature_names=ds.feature_names,
-        label_names=ds.label_names,
-        binarize=binarize,
-    )
+    named = {"feature_names": ds.feature_names, "label_names": ds.label_names}
+    return top_feature_scores(ds.X, ds.Y, measure, top=top, binarize=binarize, **named)
 
 
 def largest_score(key: DatasetKey, measure: str, binarize: str) -> float:
-    """The measure's largest per-label score on the dataset: the top of the
-    Learn heatmaps' colour scale (:func:`mlfs_core.plots.score_scale`), so
-    the Score and Aggregation pages give a score one colour. The top feature
-    by Max holds it (:func:`top_scores` with ``top=1``, cached)."""
+    """The measure's largest per-label score (the top feature's by Max): the
+    top of the Learn heatmaps' colour scale (``plots.score_scale``)."""
     return float(np.nanmax(top_scores(key, measure, 1, binarize).to_numpy()))
 
 
@@ -448,17 +399,9 @@ def aggregation_view(
     from mlfs_core.explain import method_view
 
     ds = load(key)
-    return method_view(
-        ds.X,
-        ds.Y,
-        method,
-        k=k,
-        random_state=seed,
-        weighting=weighting,
-        binarize=binarize,
-        feature_names=ds.feature_names,
-        label_names=ds.label_names,
-    )
+    named = {"feature_names": ds.feature_names, "label_names": ds.label_names}
+    options = {"random_state": seed, "weighting": weighting, "binarize": binarize}
+    return method_view(ds.X, ds.Y, method, k=k, **options, **named)
 
 
 @st.cache_data(show_spinner="Comparing ...", **BOUNDS)
@@ -473,16 +416,9 @@ def coverage(
     """Per label, how many of its own best ``top`` features each method's top k hold."""
     from mlfs_core.explain import compare_coverage
 
-    ds = load(key)
+    ds, options = load(key), {"random_state": seed, "binarize": binarize}
     return compare_coverage(
-        ds.X,
-        ds.Y,
-        methods,
-        k=k,
-        top=top,
-        random_state=seed,
-        binarize=binarize,
-        label_names=ds.label_names,
+        ds.X, ds.Y, methods, k=k, top=top, label_names=ds.label_names, **options
     )
 
 
@@ -490,12 +426,9 @@ def coverage(
 def greedy_steps(
     key: DatasetKey, method: str, k: int, params: tuple[tuple[str, object], ...]
 ):
-    """Greedy steps of an information-theoretic method, its terms at every step.
-
-    A progress bar shows the steps while they run (delicious: about 5 s for
-    20 PMU steps). It is created inside this function, as Streamlit requires
-    of elements in a cached function, and emptied at the end.
-    """
+    """Greedy steps of an information-theoretic method, its terms at every step,
+    with a progress bar made here (Streamlit's rule for elements in a cached
+    function) and emptied at the end (delicious: 5 s for 20 PMU steps)."""
     from mlfs_core.explain import greedy_steps as steps
 
     ds = load(key)
@@ -531,11 +464,8 @@ def relief_steps(key: DatasetKey, reference: int, k: int, scaling: str):
 
 @st.cache_data(show_spinner="Checking the data ...", **BOUNDS)
 def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str | None:
-    """The dense-data warning for presence-based ``methods`` on dataset ``key``.
-
-    :func:`mlfs_core.evaluation.dense.dense_warning` on the loaded features;
-    None when the data are sparse enough or ``methods`` is empty.
-    """
+    """:func:`mlfs_core.evaluation.dense_warning` for ``methods`` on ``key``'s
+    features (None when sparse enough or ``methods`` is empty)."""
     from mlfs_core.evaluation import dense_warning as warning
 
     return warning(load(key).X, methods, dataset=name)
@@ -545,9 +475,7 @@ def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str |
 def is_dense(key: DatasetKey) -> bool:
     """Whether the dataset is dense by the rule of the dense-data warning
     (:func:`mlfs_core.data.dense_share` at least ``DENSE_SHARE``)."""
-    from mlfs_core.data import DENSE_SHARE, dense_share
-
-    return dense_share(load(key).X) >= DENSE_SHARE
+    return engine_data.dense_share(load(key).X) >= engine_data.DENSE_SHARE
 
 
 @st.cache_data(show_spinner="Fitting, iteration by iteration ...", **BOUNDS)
