@@ -10,6 +10,7 @@ public packages (:data:`PUBLIC`): what it shows is stated by
 from __future__ import annotations
 
 from .test_import_graph import ROOT, _edges, _modules
+from .test_layers import MAX_FUNCTION_LINES, MAX_MODULE_LINES, function_lengths
 
 PUBLIC = frozenset(
     {
@@ -71,3 +72,32 @@ def test_the_app_imports_only_the_engines_public_packages():
     imported = engine_imports(_edges(_app_modules(), deep=True))
     assert {m: users for m, users in imported.items() if m not in PUBLIC} == {}
     assert len(imported) <= len(PUBLIC)
+
+
+def _app_files():
+    return [
+        ROOT / "app.py",
+        *sorted((ROOT / "app_pages").rglob("*.py")),
+        *sorted((ROOT / "ui").rglob("*.py")),
+    ]
+
+
+def test_no_app_module_is_over_the_line_budget():
+    """Check every module of the app holds at most MAX_MODULE_LINES lines."""
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in _app_files()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_no_app_function_is_over_the_line_budget():
+    """Check every function body of the app is at most MAX_FUNCTION_LINES lines."""
+    long = {
+        f"{p.relative_to(ROOT)}:{name}": n
+        for p in _app_files()
+        for name, n in function_lengths(p.read_text(encoding="utf-8")).items()
+        if n > MAX_FUNCTION_LINES
+    }
+    assert long == {}
