@@ -4,7 +4,7 @@ Friedman test and the CD diagram."""
 import streamlit as st
 
 from mlfs_core.plots import figure_from_dict, highlight_figure
-from ui import cached, links, presentation, tables, widgets
+from ui import cached, choices, links, presentation, tables, widgets
 from ui.sections import posthoc, published
 
 chart_area, options, shown = presentation.headed(
@@ -19,10 +19,10 @@ chart_area, options, shown = presentation.headed(
 # (its parts are each shorter than a spinner's delay), a spinner after
 with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
     with options:
-        ref, table = widgets.chosen_results(protocol="A", shown_in=shown)
+        ref, table = choices.chosen_results(protocol="A", shown_in=shown)
     step(0.2)
 
-    n_datasets = len(widgets.datasets_in(table))
+    n_datasets = len(choices.datasets_in(table))
     with options:
         if n_datasets < 2:
             st.info(
@@ -31,7 +31,7 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
                 "ranks need results on at least 2 datasets (e.g. a registered "
                 "study)."
             )
-        metric, methods = widgets.metric_and_methods(table, key="ranks")
+        metric, methods = choices.metric_and_methods(table, key="ranks")
         by_measure = st.toggle(
             "A panel per measure (rank CS and BNS methods separately)",
             value=True,
@@ -48,7 +48,7 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
         st.stop()
 
     step(0.4)
-    by = widgets.budget_axis(curves)
+    by = choices.budget_axis(curves)
     panels = [str(p) for p in curves["panel"].unique() if p]
 
     per_panel = int(curves.groupby("panel")["method"].nunique().max())
@@ -60,7 +60,7 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
         restyles the cached figure rather than drawing it again."""
         figure_area, controls = presentation.chart_first("Chart choices")
         with controls:
-            highlight, shown = widgets.chart_controls(
+            highlight, shown = choices.chart_controls(
                 methods, panels, key="ranks", panel_word="panels", per_panel=per_panel
             )
         if panels and not shown:
@@ -70,7 +70,7 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
             spec = cached.rank_figure(
                 curves[curves["panel"].isin(shown)] if panels else curves,
                 by,
-                widgets.budget_title(by),
+                choices.budget_title(by),
                 f"Average rank by {metric} (lower is better)",
                 1 if len(shown) == 1 else 2,
             )
@@ -103,8 +103,8 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
         """Friedman test, CD diagram and post-hoc tests at one budget: moving
         the budget slider reruns only this part, not the chart and tables above."""
         st.subheader("Friedman test and critical difference at one budget")
-        budget = widgets.budget_slider(
-            "Budget", widgets.budgets_of(curves, by), by, key="ranks_budget"
+        budget = choices.budget_slider(
+            "Budget", choices.budgets_of(curves, by), by, key="ranks_budget"
         )
         if n_datasets < 2:
             st.info(
@@ -136,7 +136,7 @@ with widgets.page_wait("average_ranks", "Ranking the methods ...") as step:
                 "chi-squared form, which is too conservative."
             )
             ranks = result.ranks["mean"]
-            where = widgets.budget_text(budget, by)
+            where = choices.budget_text(budget, by)
             widgets.show_figure(
                 figure_from_dict(
                     cached.cd_figure(ranks, result.cd, f"{metric} at {where}")

@@ -3,10 +3,11 @@ per-dataset means."""
 
 import streamlit as st
 
-from mlfs_core.evaluation.io import escape_csv_text
+from mlfs_core import views
+from mlfs_core.evaluation import escape_csv_text
 from mlfs_core.plots import figure_from_dict, highlight_figure
 from mlfs_core.selectors import reference_methods
-from ui import cached, links, presentation, tables, widgets
+from ui import cached, choices, links, presentation, tables, widgets
 
 # Most curves (datasets x methods) shown with spread bands when the chart
 # opens: each band is one more trace, and plotly.js's drawing time follows the
@@ -36,12 +37,28 @@ chart_area, options, shown = presentation.headed(
 
 
 @st.fragment
+def _random_references(methods: tuple[str, ...]) -> list[str]:
+    """The random-features baselines the reader draws as flat reference lines."""
+    randoms = [m for m in reference_methods("random") if m in methods]
+    if not randoms:
+        return []
+    listed = ", ".join(randoms)
+    drawn_flat = st.toggle(
+        f"Draw {listed} (random features) as a reference line too",
+        value=False,
+        help=f"The mean of {listed} over the budgets as a flat line, like "
+        "the baselines that keep every feature, instead of a curve.",
+        **links.bound("budget_rfs_reference"),
+    )
+    return randoms if drawn_flat else []
+
+
 def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
     """The chart and its controls: changing them reruns only this part, and a
     highlight restyles the cached figure rather than drawing it again."""
     figure_area, controls = presentation.chart_first("Chart choices")
     with controls:
-        highlight, shown = widgets.chart_controls(
+        highlight, shown = choices.chart_controls(
             methods,
             datasets,
             key="budget",
@@ -52,19 +69,9 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
     if not shown:
         controls.info("Pick at least one dataset to draw.")
         return
-    references = list(cached.keeps_all_features())  # the registry's baselines
-    randoms = [m for m in reference_methods("random") if m in methods]
+    references = list(views.keeps_all_features())  # the registry's baselines
     with controls:
-        if randoms:
-            listed = ", ".join(randoms)
-            if st.toggle(
-                f"Draw {listed} (random features) as a reference line too",
-                value=False,
-                help=f"The mean of {listed} over the budgets as a flat line, like "
-                "the baselines that keep every feature, instead of a curve.",
-                **links.bound("budget_rfs_reference"),
-            ):
-                references += randoms
+        references += _random_references(methods)
         few = len(shown) * len(methods) <= BANDS_UP_TO
         # each case keeps its own choice
         bands = st.toggle(
@@ -82,7 +89,7 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
             drawn,
             metric,
             by,
-            widgets.budget_title(by),
+            choices.budget_title(by),
             hib,
             tuple(references),
             1 if len(shown) == 1 else 2,
@@ -97,8 +104,8 @@ def _chart(curves, methods: tuple[str, ...], datasets: list[str]) -> None:
 # a spinner's 0.5 s delay, together longer than 1.5 s on a loaded machine
 with st.spinner("Averaging over folds and drawing the curves ..."):
     with options:
-        ref, table = widgets.chosen_results(protocol="B", shown_in=shown)
-        metric, methods = widgets.metric_and_methods(table, key="budget")
+        ref, table = choices.chosen_results(protocol="B", shown_in=shown)
+        metric, methods = choices.metric_and_methods(table, key="budget")
     curves = widgets.call_or_error(
         "No curves here", cached.curves, ref, metric, methods
     )
@@ -106,9 +113,9 @@ with st.spinner("Averaging over folds and drawing the curves ..."):
         st.info("Choose at least one method with results.")
         st.stop()
 
-    datasets = widgets.datasets_in(curves)
-    hib = widgets.is_higher_better(metric)
-    by = widgets.budget_axis(curves)
+    datasets = choices.datasets_in(curves)
+    hib = views.known_direction(metric)
+    by = choices.budget_axis(curves)
 
     with chart_area:
         _chart(curves, methods, datasets)

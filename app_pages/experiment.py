@@ -5,13 +5,15 @@ import warnings
 
 import streamlit as st
 
-from mlfs_core.evaluation.dense import DenseDataWarning, presence_methods
+from mlfs_core.evaluation import DenseDataWarning, presence_methods
+from mlfs_core.views import build_config, run_statement
 from ui import cached, presentation, state, widgets
 from ui.sections import (
     experiment,
     experiment_baselines,
     experiment_form,
     experiment_grids,
+    experiment_run,
     run_figure,
 )
 
@@ -31,7 +33,7 @@ chosen = list(values["datasets"])
 
 config = widgets.call_showing_warnings(
     "Invalid settings",
-    experiment.build_config,
+    build_config,
     [experiment.dataset_item(n, catalogue[n]) for n in values.pop("datasets")],
     values.pop("methods"),
     seed=widgets.seed(),
@@ -68,19 +70,19 @@ def _run_without_dense_warnings(config):
     """Run; the dense-data warnings were shown above, before the run."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DenseDataWarning)
-        return experiment_form.run_with_progress(config)
+        return experiment_run.run_with_progress(config)
 
 
 if config is not None:
     experiment_form.estimate_panel(config, values["protocol"])
-    st.info(experiment.run_statement(config), icon=":material/play_circle:")
+    st.info(run_statement(config), icon=":material/play_circle:")
 # An invalid setting (an error above) disables Run: a run never goes on with
 # other values than those on the screen, and no summary describes them.
 left, right = st.columns([1, 5])
 run = left.button("Run", type="primary", key="exp_run", disabled=config is None)
 right.button("Stop", key="exp_stop", help="Finished tasks stay cached.")
 if not run:  # a new run ends the note on the stopped one
-    experiment_form.report_stopped_run(config)
+    experiment_run.report_stopped_run(config)
 
 if run and config is not None:
     folder = widgets.call_showing_warnings(
@@ -90,7 +92,7 @@ if run and config is not None:
         st.session_state[state.EXPERIMENT_RESULTS] = str(folder)
         st.session_state[state.RESULTS_SOURCE] = state.SOURCE_SESSION
 
-experiment_form.show_session_results(config)
+experiment_run.show_session_results(config)
 results = st.session_state.get(state.EXPERIMENT_RESULTS)
 if results:
     with chart_area if chart_area is not None else st.container():

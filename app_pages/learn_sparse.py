@@ -8,7 +8,7 @@ from mlfs_core.plots import (
     ranking_settles_figure,
     shrinkage_figure,
 )
-from ui import cached, links, presentation, widgets
+from ui import cached, choices, links, presentation, widgets
 from ui.sections import learn, methods
 
 FAMILY = "sparse-regression"
@@ -64,7 +64,7 @@ with chart_area:
         main=True,
     )
     st.caption(
-        f"{method} stopped after {widgets.plural(iterations, 'iteration')}: the "
+        f"{method} stopped after {choices.plural(iterations, 'iteration')}: the "
         "relative change of the objective fell below tol, or max_iter was reached "
         "(set tol to 0 in the options to run every iteration)."
     )

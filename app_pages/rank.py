@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from mlfs_core.evaluation.io import escape_csv_text
+from mlfs_core.evaluation import escape_csv_text
 from mlfs_core.plots import feature_score_bar, precision_at_k_curve
-from mlfs_core.selectors.tables import topk_side_by_side
+from mlfs_core.selectors import topk_side_by_side
 from ui import cached, links, presentation, widgets
 from ui.sections import full_ranking, methods
 

@@ -2,8 +2,9 @@
 
 import streamlit as st
 
+from mlfs_core import views
 from mlfs_core.plots import similarity_heatmap
-from ui import cached, presentation, widgets
+from ui import cached, choices, presentation, widgets
 from ui.sections import published
 
 chart_area, options, shown = presentation.headed(
@@ -15,17 +16,17 @@ chart_area, options, shown = presentation.headed(
     source=True,
 )
 with options:
-    ref, table = widgets.chosen_results(protocol="A", shown_in=shown)
-    methods = widgets.methods_picker(table, key="sim")
-    by = widgets.budget_axis(table.dropna(axis=1, how="all"))
-    budget = widgets.budget_slider(
-        widgets.budget_title(by), widgets.budgets_of(table, by), by, key="sim_budget"
+    ref, table = choices.chosen_results(protocol="A", shown_in=shown)
+    methods = choices.methods_picker(table, key="sim")
+    by = choices.budget_axis(table.dropna(axis=1, how="all"))
+    budget = choices.budget_slider(
+        choices.budget_title(by), choices.budgets_of(table, by), by, key="sim_budget"
     )
 matrix = widgets.call_or_error(
     "No similarity here", cached.similarity, ref, methods, budget, by == "budget_pct"
 )
 if matrix is not None and not matrix.empty:
-    size = widgets.budget_text(budget, by)
+    size = choices.budget_text(budget, by)
     fig = similarity_heatmap(matrix, title=f"Kuncheva similarity at {size}")
     with chart_area:
         widgets.show_figure(
@@ -33,7 +34,7 @@ if matrix is not None and not matrix.empty:
         )
     absent = [m for m in methods if m not in matrix.index]
     if absent:  # say why a chosen method has no row instead of dropping it silently
-        every = [m for m in absent if m in cached.keeps_all_features()]
+        every = [m for m in absent if m in views.keeps_all_features()]
         keeps = "keeps" if len(every) == 1 else "keep"
         why = f" ({', '.join(every)} {keeps} every feature)" if every else ""
         st.caption(

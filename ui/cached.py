@@ -1,12 +1,9 @@
-"""The app's only cache layer: engine calls keyed by small hashable arguments.
-
-Every function takes names, paths, ints and tuples (a :class:`DatasetKey`
-for the dataset), so Streamlit can hash them. Datasets are shared read-only
-objects (``st.cache_resource``); everything derived from them is
-``st.cache_data`` and returns a fresh copy. Every cache is bounded
-(:data:`BOUNDS`: at most 64 entries each, none older than two hours), so a
-long-running server shared by a class keeps bounded memory.
-"""
+"""The app's only cache layer: thin wrappers over engine calls (what a page
+shows is stated by :mod:`mlfs_core.views`), keyed by small hashable arguments
+(names, paths, ints, tuples, a :class:`DatasetKey`). Datasets are shared
+read-only (``st.cache_resource``); the rest is ``st.cache_data``, a fresh copy
+each call. Every cache is bounded (:data:`BOUNDS`), so a server shared by a
+class keeps bounded memory."""
 
 from __future__ import annotations
 
@@ -18,28 +15,18 @@ import pandas as pd
 import streamlit as st
 
 import mlfs_core
+from mlfs_core import data as engine_data
+from mlfs_core import views
 from mlfs_core.analysis import (
     FriedmanResult,
-    Selection,
-    budget_column,
-    control_comparisons,
-    dataset_means,
-    display_table,
-    friedman_nemenyi,
     load_planted_truth,
-    metric_curves,
-    nemenyi_pvalues,
-    rank_table,
     recovery_table,
-    select,
     similarity_matrix,
-    wilcoxon_holm,
 )
-from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, PRECISION, STD, K
-from mlfs_core.data import describe, discover_datasets, load_dataset, load_uploaded
+from mlfs_core.columns import METHOD, PRECISION, K
+from mlfs_core.data import discover_datasets, load_dataset, load_uploaded
 from mlfs_core.errors import DatasetError
-from mlfs_core.evaluation.io import read_results, read_selections
-from mlfs_core.evaluation.metrics import higher_is_better
+from mlfs_core.evaluation import read_results, read_selections
 from mlfs_core.plots import (
     average_rank_curves,
     cd_diagram,
@@ -49,12 +36,9 @@ from mlfs_core.plots import (
     pvalue_heatmap,
 )
 from mlfs_core.published import RankComparison, SimilarityComparison, get_published
-from mlfs_core.selectors import reference_methods
-from mlfs_core.selectors.naming import OTHER_PANEL, is_filter_name
-from mlfs_core.selectors.panels import measure_panels
-from mlfs_core.selectors.tables import FEATURE_INDEX, ranking_frame, selections_frame
+from mlfs_core.selectors import FEATURE_INDEX, ranking_frame, selections_frame
 
-from .datasets import DatasetKey, touch_upload
+from .datasets import DatasetKey, touch_upload, truth_file
 from .results import (
     CURVES_FILE,
     RESULTS_FILE,
@@ -89,11 +73,7 @@ def load_warnings(key: DatasetKey) -> tuple[str, ...]:
 
 @st.cache_resource(show_spinner="Loading dataset ...", max_entries=8)
 def _load(key: DatasetKey):
-    options = {
-        "labels": list(key.labels) if key.labels else None,
-        "label_count": key.label_count,
-        "label_prefix": key.label_prefix,
-    }
+    options = key.options()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if key.kind != "upload":
@@ -111,8 +91,7 @@ def _load(key: DatasetKey):
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def stats(key: DatasetKey) -> dict:
-    """The dataset's statistics as in Spolaôr and Tsoumakas (2013), Table 3:
-    N, M, q, LC, LD, DC."""
+    """N, M, q, LC, LD, DC as in Spolaôr and Tsoumakas (2013), Table 3."""
     return load(key).stats()
 
 
@@ -127,30 +106,23 @@ def names(key: DatasetKey) -> tuple[str, list[str], list[str]]:
 def label_frequency(key: DatasetKey) -> pd.DataFrame:
     """Positive samples per label (``label, count, fraction``)."""
     ds = load(key)
-    return describe.label_frequency(ds.Y, ds.label_names)
+    return engine_data.label_frequency(ds.Y, ds.label_names)
 
 
 @st.cache_data(show_spinner="Counting labels ...", **BOUNDS)
 def label_cooccurrence(key: DatasetKey) -> pd.DataFrame:
     """Label x label co-occurrence counts."""
     ds = load(key)
-    return describe.label_cooccurrence(ds.Y, ds.label_names)
+    return engine_data.label_cooccurrence(ds.Y, ds.label_names)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def data_figures(
     key: DatasetKey, across: bool = False, max_labels: int | None = None
 ) -> tuple[dict, dict]:
-    """The Data page's two charts as dicts, drawn once per dataset.
-
-    Every session opens the app on this page; building the two plotly
-    figures (validating each property and the template) cost about 0.1
-    server CPU-s per session. Shown through
-    :func:`~mlfs_core.plots.figure_from_dict`, not validated again. With
-    ``across`` the label frequencies are bars across, one row per label;
-    the co-occurrence heatmap draws at most ``max_labels`` labels (None:
-    its own default).
-    """
+    """The Data page's two charts as dicts, drawn once per dataset (every
+    session opens on this page: 0.1 CPU-s each); ``across``: bars across, one
+    row per label; the heatmap draws at most ``max_labels`` labels."""
     bars = label_frequency_bar(label_frequency(key), horizontal=across)
     most = {} if max_labels is None else {"max_labels": max_labels}
     heat = cooccurrence_heatmap(label_cooccurrence(key), **most)
@@ -161,7 +133,7 @@ def data_figures(
 def data_warnings(key: DatasetKey) -> list[str]:
     """Plain-language warnings about the dataset's oddities (may be empty)."""
     ds = load(key)
-    return describe.data_warnings(ds.X, ds.Y, ds.label_names)
+    return engine_data.data_warnings(ds.X, ds.Y, ds.label_names)
 
 
 def ranking(
@@ -171,13 +143,9 @@ def ranking(
     seed: int,
     k: int | None = None,
 ) -> pd.DataFrame:
-    """The top ``k`` features by ``method``, best first (``None``: all of them).
-
-    Greedy methods run only ``k`` steps, so the page asks for what it shows.
-    The cache key holds only what the method uses: the seed only for
-    stochastic methods (RaR, Random), and the options with their defaults filled
-    in, so changing the seed never recomputes PMU.
-    """
+    """The top ``k`` features by ``method``, best first (``None``: all). The
+    cache key holds what the method uses: the seed only for stochastic methods,
+    the options with their defaults, so a new seed never recomputes PMU."""
     spec = mlfs_core.get_method(method)
     options = tuple(sorted(spec.resolve(dict(params)).items()))
     return _ranking(key, method, options, seed if spec.stochastic else None, k)
@@ -201,26 +169,15 @@ def _ranking(
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def planted_truth(key: DatasetKey) -> tuple[int, ...] | None:
-    """Indices of the planted informative features.
-
-    None without a truth file, or when it is malformed: the planted-truth
-    section of the Rank page is then left out rather than failing the page.
-    """
-    path = _truth_file(key)
+    """Indices of the planted informative features (None without a truth file,
+    or a malformed one: the Rank page then leaves that section out)."""
+    path = truth_file(key)
     if path is None:
         return None
     try:
         return tuple(load_planted_truth(path))
     except ValueError:
         return None
-
-
-def _truth_file(key: DatasetKey) -> Path | None:
-    if key.kind != "path":
-        return None
-    base = Path(key.path)
-    found = sorted(base.glob("*_truth.json")) if base.is_dir() else []
-    return found[0] if found else None
 
 
 @st.cache_data(show_spinner="Ranking features ...", **BOUNDS)
@@ -236,18 +193,7 @@ def precision_curves(
     return table[[METHOD, K, PRECISION]]
 
 
-# ---- experiment results (analysis pages) -------------------------------------
-
-
-def _direction(metric: str) -> bool:
-    """Higher-is-better flag of a metric; unknown names (uploaded CSV) count as True.
-
-    The metric selector says so next to such a metric (``widgets._metric_label``).
-    """
-    try:
-        return higher_is_better(metric)
-    except ValueError:
-        return True
+# ---- experiment results (analysis pages; rules in mlfs_core.views) ----------
 
 
 @st.cache_data(show_spinner="Reading the results ...", **BOUNDS)
@@ -263,84 +209,12 @@ def selections(ref: ResultsRef) -> pd.DataFrame | None:
     return read_selections(path) if path.is_file() else None
 
 
-def keeps_all_features() -> tuple[str, ...]:
-    """The registered baselines that keep every feature (``reference="all"``).
-
-    A results table holds them once (at 100 %); the analyses set them beside
-    every budget as references, and they have no subset of a smaller budget.
-    Read from the registry on every call, so a plug-in's baseline counts too.
-    """
-    return tuple(reference_methods("all"))
-
-
-def _subset(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
-    table = results(ref)
-    return table[(table[METRIC] == metric) & table[METHOD].isin(methods)]
-
-
 @st.cache_data(show_spinner="Ranking methods ...", **BOUNDS)
 def rank_curves(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], by_measure: bool
 ) -> pd.DataFrame:
-    """Average rank per (panel, budget, method), methods ranked within their panel."""
-    table = _subset(ref, metric, methods)
-    hib = _direction(metric)
-    baselines = reference_methods()
-    groups = measure_panels(methods, baselines) if by_measure else {"": list(methods)}
-    frames = [
-        rank_table(
-            select(
-                part,
-                metric=metric,
-                higher_is_better=hib,
-                by=[budget_column(part)],
-                reference_methods=keeps_all_features(),
-            )
-        ).assign(panel=panel_title(panel, members, baselines))
-        for panel, members in groups.items()
-        for part in [table[table[METHOD].isin(members)]]
-    ]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-
-
-def panel_title(
-    panel: str, members: list[str], baselines: list[str] | None = None
-) -> str:
-    """The title a reader understands for a :func:`measure_panels` panel.
-
-    The engine's catch-all panel (``"other"``) holds the information-theoretic
-    filters (ATR, PPT-MI ...), and perhaps a lone filter of some measure;
-    it is titled by what it holds. ``baselines`` (default: the registry's,
-    :func:`~mlfs_core.selectors.reference_methods`) do not count.
-    """
-    if panel != OTHER_PANEL:
-        return panel
-    if baselines is None:
-        baselines = reference_methods()
-    own = [m for m in members if m not in baselines]
-    if own and not any(is_filter_name(m) for m in own):
-        return "Information-theoretic methods"
-    return "Other methods"
-
-
-POSTHOC_ALPHA = 0.05
-"""Significance level of the Average ranks page's post-hoc tests."""
-PAIRWISE_TESTS = {"wilcoxon-holm": wilcoxon_holm, "nemenyi": nemenyi_pvalues}
-"""Name -> function of the pairwise post-hoc tests the page offers."""
-
-
-def _at_budget(
-    ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
-) -> Selection:
-    """The block the Friedman and post-hoc tests of the Average ranks page share:
-    ``methods`` by ``metric`` at ``budget``, the all-features baselines with them."""
-    return select(
-        _subset(ref, metric, methods),
-        metric=metric,
-        budget=budget,
-        higher_is_better=_direction(metric),
-        reference_methods=keeps_all_features(),
-    )
+    """:func:`mlfs_core.views.panel_ranks` of ``ref``'s results."""
+    return views.panel_ranks(results(ref), metric, methods, by_measure=by_measure)
 
 
 # the page reruns on every widget above the post-hoc tests (budget slider,
@@ -349,14 +223,14 @@ def _at_budget(
 def posthoc_pvalues(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float, test: str
 ) -> pd.DataFrame:
-    """Pairwise p-values of ``methods`` at a budget by one of :data:`PAIRWISE_TESTS`."""
-    return PAIRWISE_TESTS[test](_at_budget(ref, metric, methods, budget))
+    """:func:`mlfs_core.views.pairwise_pvalues` of ``ref``'s results."""
+    return views.pairwise_pvalues(results(ref), metric, methods, budget, test)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def pvalue_figure(pvalues: pd.DataFrame, title: str) -> dict:
     """The p-value heatmap of :func:`posthoc_pvalues`, as a figure dict."""
-    return pvalue_heatmap(pvalues, alpha=POSTHOC_ALPHA, title=title).to_dict()
+    return pvalue_heatmap(pvalues, alpha=views.POSTHOC_ALPHA, title=title).to_dict()
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
@@ -368,41 +242,25 @@ def control_table(
     control: str,
     test: str,
 ) -> pd.DataFrame:
-    """Every method of ``methods`` against ``control`` at a budget (``test``:
-    ``"wilcoxon-holm"`` or ``"bonferroni-dunn"``)."""
-    return control_comparisons(
-        _at_budget(ref, metric, methods, budget),
-        control,
-        test=test,
-        alpha=POSTHOC_ALPHA,
-    )
+    """:func:`mlfs_core.views.control_table` of ``ref``'s results."""
+    return views.control_table(results(ref), metric, methods, budget, control, test)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def friedman(
     ref: ResultsRef, metric: str, methods: tuple[str, ...], budget: float
 ) -> FriedmanResult:
-    """Friedman test and Nemenyi CD of ``methods`` at a budget (ValueError if N < 2)."""
-    return friedman_nemenyi(_at_budget(ref, metric, methods, budget), alpha=0.05)
+    """:func:`mlfs_core.views.friedman_at` of ``ref``'s results."""
+    return views.friedman_at(results(ref), metric, methods, budget)
 
 
 def similarity(
     ref: ResultsRef, methods: tuple[str, ...], budget: float, percent: bool
 ) -> pd.DataFrame:
-    """Kuncheva similarity matrix of ``methods`` at a budget (% of M or a count).
-
-    The rows and columns of ``methods`` in the matrix of all methods at that
-    budget, computed once per budget (a pair's mean does not depend on the
-    other methods), so another choice of methods, or the published
-    comparison's, computes nothing again.
-    """
-    full = _similarity_all(ref, budget, percent)
-    keep = [m for m in full.index if m in methods]
-    part = full.loc[keep, keep]
-    off_diagonal = part.to_numpy()[~np.eye(len(keep), dtype=bool)]
-    if len(keep) < 2 or np.isnan(off_diagonal).all():
-        return pd.DataFrame(dtype=float)  # as similarity_matrix: no pair to compare
-    return part
+    """Kuncheva similarity matrix of ``methods`` at a budget (% of M or a count):
+    :func:`mlfs_core.views.similarity_part` of the matrix of all methods, so
+    another choice of methods computes nothing again."""
+    return views.similarity_part(_similarity_all(ref, budget, percent), methods)
 
 
 @st.cache_data(show_spinner="Comparing subsets ...", **BOUNDS)
@@ -411,51 +269,15 @@ def _similarity_all(ref: ResultsRef, budget: float, percent: bool) -> pd.DataFra
     if table is None:
         raise ValueError("these results have no selections.csv")
     size = {"budget_pct": budget} if percent else {"budget": int(budget)}
-    return similarity_matrix(table, exclude=keeps_all_features(), **size)
+    return similarity_matrix(table, exclude=views.keeps_all_features(), **size)
 
 
 @st.cache_data(show_spinner="Averaging over folds ...", **BOUNDS)
 def curves(ref: ResultsRef, metric: str, methods: tuple[str, ...]) -> pd.DataFrame:
-    """Mean and spread band per budget.
-
-    The band is the ``lower``/``upper`` of the folder's ``curves.csv`` when
-    it has them (``mlfs experiment --out`` writes the interval there), else
-    mean +- std over folds and repeats.
-    """
-    rows = _subset(ref, metric, methods)
-    table = metric_curves(
-        select(
-            rows,
-            metric=metric,
-            by=[budget_column(rows)],
-            reference_methods=(),  # the baseline at its own budget: drawn flat
-            missing="keep",  # curves rank nothing: every row is drawn
-        )
-    )
-    band = _curves_band(ref, metric)
-    keys = [c for c in (DATASET, METHOD, "budget", "budget_pct") if c in table]
-    if band is not None and set(keys) <= set(band.columns):
-        band = band[[*keys, "lower", "upper"]].drop_duplicates(keys)
-        merged = table.merge(band, on=keys, how="left")
-        return merged.assign(
-            lower=merged["lower"].fillna(merged[MEAN] - merged[STD]),
-            upper=merged["upper"].fillna(merged[MEAN] + merged[STD]),
-        )
-    return table.assign(lower=table[MEAN] - table[STD], upper=table[MEAN] + table[STD])
-
-
-def _curves_band(ref: ResultsRef, metric: str) -> pd.DataFrame | None:
-    """The ``curves.csv`` rows of ``metric`` with a lower/upper band, or None."""
-    path = data_file(ref.folder, CURVES_FILE)
-    if not path.is_file():
-        return None
-    try:
-        band = pd.read_csv(path)
-    except (ValueError, OSError):
-        return None
-    if not {"lower", "upper", METRIC}.issubset(band.columns):
-        return None
-    return band[band[METRIC] == metric]
+    """:func:`mlfs_core.views.curve_bands` of ``ref``'s results, the band of
+    its ``curves.csv`` where it has one (:func:`mlfs_core.views.read_band`)."""
+    band = views.read_band(data_file(ref.folder, CURVES_FILE), metric)
+    return views.curve_bands(results(ref), metric, methods, band)
 
 
 @st.cache_data(show_spinner=False, **BOUNDS)
@@ -463,8 +285,7 @@ def means_by_dataset(
     ref: ResultsRef, metric: str, methods: tuple[str, ...]
 ) -> pd.DataFrame:
     """Per-dataset mean over budgets (ATR paper Tables 3-8): datasets x methods."""
-    means = dataset_means(_subset(ref, metric, methods), metric=metric)
-    return display_table(means, index=DATASET, columns=METHOD)
+    return views.means_by_dataset(results(ref), metric, methods)
 
 
 # ---- many-method figures: drawn once, restyled per highlight -----------------
@@ -480,20 +301,10 @@ def budget_figure(
     references: tuple[str, ...],
     wrap: int,
 ) -> dict:
-    """The dict of :func:`~mlfs_core.plots.metric_vs_budget` without a highlight.
-
-    Drawn once per curves and options; a highlight change restyles it
-    (:func:`~mlfs_core.plots.highlight_figure`) instead of drawing 11 panels
-    of 12 methods again.
-    """
-    fig = metric_vs_budget(
-        curves,
-        metric_label=metric,
-        x=by,
-        higher_is_better=higher_is_better,
-        references=references,
-        wrap=wrap,
-    )
+    """The dict of :func:`~mlfs_core.plots.metric_vs_budget` without a highlight,
+    drawn once: a highlight restyles it (:func:`~mlfs_core.plots.highlight_figure`)."""
+    looks = {"higher_is_better": higher_is_better, "references": references}
+    fig = metric_vs_budget(curves, metric_label=metric, x=by, wrap=wrap, **looks)
     fig.update_xaxes(title_text=x_title)
     return fig.to_dict()
 
@@ -570,22 +381,13 @@ def top_scores(key: DatasetKey, measure: str, top: int, binarize: str) -> pd.Dat
     from mlfs_core.explain import top_feature_scores
 
     ds = load(key)
-    return top_feature_scores(
-        ds.X,
-        ds.Y,
-        measure,
-        top=top,
-        feature_names=ds.feature_names,
-        label_names=ds.label_names,
-        binarize=binarize,
-    )
+    named = {"feature_names": ds.feature_names, "label_names": ds.label_names}
+    return top_feature_scores(ds.X, ds.Y, measure, top=top, binarize=binarize, **named)
 
 
 def largest_score(key: DatasetKey, measure: str, binarize: str) -> float:
-    """The measure's largest per-label score on the dataset: the top of the
-    Learn heatmaps' colour scale (:func:`mlfs_core.plots.score_scale`), so
-    the Score and Aggregation pages give a score one colour. The top feature
-    by Max holds it (:func:`top_scores` with ``top=1``, cached)."""
+    """The measure's largest per-label score (the top feature's by Max): the
+    top of the Learn heatmaps' colour scale (``plots.score_scale``)."""
     return float(np.nanmax(top_scores(key, measure, 1, binarize).to_numpy()))
 
 
@@ -597,17 +399,9 @@ def aggregation_view(
     from mlfs_core.explain import method_view
 
     ds = load(key)
-    return method_view(
-        ds.X,
-        ds.Y,
-        method,
-        k=k,
-        random_state=seed,
-        weighting=weighting,
-        binarize=binarize,
-        feature_names=ds.feature_names,
-        label_names=ds.label_names,
-    )
+    named = {"feature_names": ds.feature_names, "label_names": ds.label_names}
+    options = {"random_state": seed, "weighting": weighting, "binarize": binarize}
+    return method_view(ds.X, ds.Y, method, k=k, **options, **named)
 
 
 @st.cache_data(show_spinner="Comparing ...", **BOUNDS)
@@ -622,16 +416,9 @@ def coverage(
     """Per label, how many of its own best ``top`` features each method's top k hold."""
     from mlfs_core.explain import compare_coverage
 
-    ds = load(key)
+    ds, options = load(key), {"random_state": seed, "binarize": binarize}
     return compare_coverage(
-        ds.X,
-        ds.Y,
-        methods,
-        k=k,
-        top=top,
-        random_state=seed,
-        binarize=binarize,
-        label_names=ds.label_names,
+        ds.X, ds.Y, methods, k=k, top=top, label_names=ds.label_names, **options
     )
 
 
@@ -639,12 +426,9 @@ def coverage(
 def greedy_steps(
     key: DatasetKey, method: str, k: int, params: tuple[tuple[str, object], ...]
 ):
-    """Greedy steps of an information-theoretic method, its terms at every step.
-
-    A progress bar shows the steps while they run (delicious: about 5 s for
-    20 PMU steps). It is created inside this function, as Streamlit requires
-    of elements in a cached function, and emptied at the end.
-    """
+    """Greedy steps of an information-theoretic method, its terms at every step,
+    with a progress bar made here (Streamlit's rule for elements in a cached
+    function) and emptied at the end (delicious: 5 s for 20 PMU steps)."""
     from mlfs_core.explain import greedy_steps as steps
 
     ds = load(key)
@@ -662,7 +446,7 @@ def greedy_steps(
 @st.cache_data(show_spinner="Finding every instance's neighbours ...", **BOUNDS)
 def relief_totals(key: DatasetKey, k: int, scaling: str):
     """RF-ML's sums over every reference instance (does not depend on the one shown)."""
-    from mlfs_core.explain.relief import relief_totals as totals
+    from mlfs_core.explain import relief_totals as totals
 
     ds = load(key)
     return totals(ds.X, ds.Y, n_neighbors=k, scaling=scaling)
@@ -680,12 +464,9 @@ def relief_steps(key: DatasetKey, reference: int, k: int, scaling: str):
 
 @st.cache_data(show_spinner="Checking the data ...", **BOUNDS)
 def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str | None:
-    """The dense-data warning for presence-based ``methods`` on dataset ``key``.
-
-    :func:`mlfs_core.evaluation.dense.dense_warning` on the loaded features;
-    None when the data are sparse enough or ``methods`` is empty.
-    """
-    from mlfs_core.evaluation.dense import dense_warning as warning
+    """:func:`mlfs_core.evaluation.dense_warning` for ``methods`` on ``key``'s
+    features (None when sparse enough or ``methods`` is empty)."""
+    from mlfs_core.evaluation import dense_warning as warning
 
     return warning(load(key).X, methods, dataset=name)
 
@@ -693,10 +474,8 @@ def dense_warning(key: DatasetKey, methods: tuple[str, ...], name: str) -> str |
 @st.cache_data(show_spinner=False, **BOUNDS)
 def is_dense(key: DatasetKey) -> bool:
     """Whether the dataset is dense by the rule of the dense-data warning
-    (:func:`mlfs_core.data.describe.dense_share` at least ``DENSE_SHARE``)."""
-    from mlfs_core.data.describe import DENSE_SHARE, dense_share
-
-    return dense_share(load(key).X) >= DENSE_SHARE
+    (:func:`mlfs_core.data.dense_share` at least ``DENSE_SHARE``)."""
+    return engine_data.dense_share(load(key).X) >= engine_data.DENSE_SHARE
 
 
 @st.cache_data(show_spinner="Fitting, iteration by iteration ...", **BOUNDS)
@@ -712,13 +491,7 @@ def sparse_steps(
 
 @st.cache_data(show_spinner=False, **BOUNDS)
 def upload_label_layout(file_ids: tuple[tuple[str, str], ...], _files: tuple):
-    """The label layout the uploaded files declare, or None
-    (:func:`mlfs_core.data.upload_label_layout`: headers only).
-
-    Keyed by the uploader's ``(file name, file id)`` pairs, not the contents
-    (a new upload has new ids); ``_files`` are the uploader's files, read
-    only on a cache miss.
-    """
-    from mlfs_core.data import upload_label_layout as layout
-
-    return layout([(f.name, f.getvalue()) for f in _files])
+    """The label layout the uploaded ``_files`` declare, or None (headers only;
+    keyed by the uploader's ``(file name, file id)`` pairs, not the contents)."""
+    files = [(f.name, f.getvalue()) for f in _files]
+    return engine_data.upload_label_layout(files)

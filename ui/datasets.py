@@ -26,6 +26,15 @@ class DatasetKey(NamedTuple):
     label_count: int | None = None
     label_prefix: str | None = None
 
+    def options(self) -> dict:
+        """The loader's label options: labels, label_count, label_prefix."""
+        labels = list(self.labels) if self.labels else None
+        return {
+            "labels": labels,
+            "label_count": self.label_count,
+            "label_prefix": self.label_prefix,
+        }
+
 
 SAMPLE_KEY = DatasetKey("path", str(SAMPLE_DIR))
 
@@ -211,3 +220,12 @@ def prune_uploads(
         total -= sizes[folder]
         removed.append(folder)
     return removed
+
+
+def truth_file(key: DatasetKey) -> Path | None:
+    """The ``*_truth.json`` of a dataset folder (planted features), if any."""
+    if key.kind != "path":
+        return None
+    base = Path(key.path)
+    found = sorted(base.glob("*_truth.json")) if base.is_dir() else []
+    return found[0] if found else None

@@ -30,9 +30,10 @@ from mlfs_core.lessons import (
     lesson_text,
     parse_lesson,
     read_lesson,
+    slides_html,
+    slides_png_zip,
     split_view,
 )
-from mlfs_core.lessons.slides import slides_html, slides_png_zip
 
 from . import links, state
 
@@ -198,7 +199,7 @@ def slides(playing: Playing) -> None:
             file_name=f"{playing.name}.html", mime="text/html",
             key="lesson_html", on_click="ignore",
         )  # fmt: skip
-        from mlfs_core.plots.export import png_export_available
+        from mlfs_core.plots import png_export_available
 
         if png_export_available():
             cols[2].download_button(

@@ -125,7 +125,7 @@ def fewer_rows(matrix, *, keep=(), limit: int = MAX_ROWS):
     """
     import numpy as np
 
-    from mlfs_core.plots.explain import label_rows
+    from mlfs_core.plots import label_rows
 
     if not is_on() or len(matrix) <= limit:
         return matrix, np.arange(len(matrix)), None

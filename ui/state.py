@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from mlfs_core.data.bundled import SAMPLE_DIR
+from mlfs_core.data import SAMPLE_DIR
 
 from . import workspace
 

@@ -13,13 +13,11 @@ message and shown with ``st.error``; the previous dataset stays selected.
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 import streamlit as st
 
 from mlfs_core.data import LabelLayout
-from mlfs_core.data._encode import LABEL_OPTIONS_HINT
+from mlfs_core.views import upload_form_words
 
 from . import cached, state
 from .datasets import DatasetKey, UploadSpaceError, save_upload
@@ -37,10 +35,6 @@ FILLED = "upload_label_filled"  # the label fields' values as filled from the fi
 FIELDS_AT_REST = {LABELS: "", LABEL_COUNT: 0, LABEL_END: "first", LABEL_PREFIX: ""}
 TYPES = ["arff", "xml", "csv", "svm", "svmlight", "libsvm", "txt", "mat"]
 ENDS = {"first": "first attributes", "last": "last attributes"}
-WIDGETS_HINT = (
-    'fill in "Label names", "Label count" (with "Labels are the" first or last '
-    'attributes) or "Label name prefix" below'
-)
 
 
 def files_key() -> str:
@@ -145,20 +139,6 @@ def _options() -> dict:
     }
 
 
-def in_app_words(message: str) -> str:
-    """An engine message about labels, its API advice put in the form's words."""
-    message = message.replace(LABEL_OPTIONS_HINT, WIDGETS_HINT)
-    return re.sub(
-        r"pass label_count=(-?\d+) \(or the Mulan XML\)",
-        lambda m: (
-            f'set "Label count" to {abs(int(m.group(1)))} with "Labels are the" '
-            f"{'last' if int(m.group(1)) < 0 else 'first'} attributes (or upload "
-            "the Mulan XML too)"
-        ),
-        message,
-    )
-
-
 def label_summary(label_names: list[str], n_features: int, shown: int = 3) -> str:
     """Which attributes became labels: the first and last few names, and q.
 
@@ -184,7 +164,7 @@ def _load_upload() -> None:
         return
     # the engine's budgets (mlfs_core.data.limits): the upload's size here, the
     # declared attributes and labels when the files are read
-    from mlfs_core.data.limits import current_limits
+    from mlfs_core.data import current_limits
 
     budget = current_limits().max_upload_mb
     total = sum(f.size for f in files)
@@ -207,7 +187,7 @@ def _load_upload() -> None:
         st.session_state[ERROR] = f"Could not keep the upload: {exc}"
         return
     except ValueError as exc:
-        message = in_app_words(state.redact(str(exc)))
+        message = upload_form_words(state.redact(str(exc)))
         st.session_state[ERROR] = f"Could not read the upload: {message}"
         return
     except Exception as exc:  # a reader bug must not show a traceback to the user

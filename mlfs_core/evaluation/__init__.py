@@ -22,6 +22,14 @@ from .._lazy import lazy_exports
 # Lazy exports (PEP 562): importing the package must not import scikit-learn,
 # whose import costs about a second (the app's first page needs none of it).
 _EXPORTS = {
+    "TIMINGS_FILE": ".outputs",
+    "TUNING_FILE": ".outputs",
+    "estimate_output_bytes": ".outputs",
+    "write_atomically": ".outputs",
+    "write_run_files": ".outputs",
+    "output_lock": ".runner.lock",
+    "check_text_trusted": ".runner.trust",
+    "escape_csv_text": ".io",
     "CLASSIFIERS": ".classifiers",
     "BinaryRelevance": ".classifiers",
     "make_classifier": ".classifiers",
@@ -40,6 +48,7 @@ _EXPORTS = {
     "DatasetSpec": ".config",
     "ExperimentConfig": ".config",
     "MethodConfig": ".config",
+    "TuningConfig": ".config",
     "ProtocolConfig": ".config",
     "config_from_toml": ".config",
     "config_to_toml": ".config",
@@ -78,6 +87,14 @@ __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 
 __all__ = [  # noqa: F822 - resolved lazily by __getattr__
+    "TIMINGS_FILE",
+    "TUNING_FILE",
+    "estimate_output_bytes",
+    "write_atomically",
+    "write_run_files",
+    "output_lock",
+    "check_text_trusted",
+    "escape_csv_text",
     "ClassifierConfig",
     "DatasetSpec",
     "ExperimentConfig",
@@ -92,6 +109,7 @@ __all__ = [  # noqa: F822 - resolved lazily by __getattr__
     "plan_experiment",
     "result_tables",
     "MethodConfig",
+    "TuningConfig",
     "ProtocolConfig",
     "config_from_toml",
     "config_to_toml",

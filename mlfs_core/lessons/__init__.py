@@ -60,6 +60,8 @@ __all__ = [
     "Lesson",
     "Step",
     "bundled_lessons",
+    "slides_html",
+    "slides_png_zip",
     "find_lesson",
     "lesson_text",
     "parse_lesson",
@@ -398,3 +400,15 @@ def find_lesson(name: str, folders: Iterable[str | Path] = ()) -> Path:
     raise ConfigError(
         f"lesson {name!r}: no such lesson; the bundled lessons are {sorted(bundled)}."
     )
+
+
+_SLIDES = ("slides_html", "slides_png_zip")
+"""Names of :mod:`.slides` (plotly): imported on first use, not with the package."""
+
+
+def __getattr__(name: str):
+    if name in _SLIDES:
+        from . import slides
+
+        return getattr(slides, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

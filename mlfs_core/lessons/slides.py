@@ -14,10 +14,12 @@ import html
 import io
 import zipfile
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 
-from mlfs_core.lessons import Lesson, Step
+if TYPE_CHECKING:  # annotations only: the package imports this module lazily
+    from mlfs_core.lessons import Lesson, Step
 
 
 def step_heading(lesson: Lesson, number: int) -> str:

@@ -18,6 +18,7 @@ from .explain import (
     criterion_path_figure,
     draw_probability_bar,
     greedy_terms_figure,
+    label_rows,
     label_score_heatmap,
     score_scale,
 )
@@ -28,6 +29,7 @@ from .relief import neighbour_scatter, weight_shift_figure
 from .sparse import objective_path_figure, ranking_settles_figure, shrinkage_figure
 
 __all__ = [
+    "label_rows",
     "aggregation_turns_figure",
     "average_rank_curves",
     "coverage_bars",

@@ -9,6 +9,14 @@ from __future__ import annotations
 from .._lazy import lazy_exports
 
 _EXPORTS = {
+    "is_filter_name": ".naming",
+    "split_name": ".naming",
+    "ranking_progress": ".progress",
+    "FEATURE_INDEX": ".tables",
+    "ranking_frame": ".tables",
+    "selections_frame": ".tables",
+    "topk_side_by_side": ".tables",
+    "IT_METHODS": ".greedy",
     "METHODS": "._registry",
     "MethodSpec": "._spec",
     "Ranking": "._spec",

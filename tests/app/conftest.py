@@ -301,7 +301,7 @@ def widget(at: AppTest, kind: str, prefix: str):
     """The one widget of ``kind`` (e.g. "multiselect") whose key starts with ``prefix``.
 
     Widgets over a results table's options carry a digest of the options in
-    their key (``ui.widgets.options_key``).
+    their key (``ui.choices.options_key``).
     """
     found = [w for w in getattr(at, kind) if str(w.key).startswith(prefix)]
     assert len(found) == 1, [w.key for w in getattr(at, kind)]

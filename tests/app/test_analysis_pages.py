@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.conftest import shared_datasets_dir
-from ui.widgets import NO_HIGHLIGHT
+from ui.choices import NO_HIGHLIGHT
 
 from .conftest import (
     PAGE_PATHS,

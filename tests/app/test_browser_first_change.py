@@ -3,7 +3,7 @@
 Measured in a real browser: a page is opened, one control is changed once,
 and the address bar's query string must then hold the new value (a copied
 link opens the same view); a fresh browser given that link shows it. The
-controls whose page default :func:`ui.widgets.settle` gives (metric, budget
+controls whose page default :func:`ui.choices.settle` gives (metric, budget
 slider, highlight) lost their first change: the changed value was fed back
 as the widget's default, and Streamlit keeps a value equal to the default
 out of the URL. The budget slider, in a fragment, also lost every move after

@@ -324,17 +324,6 @@ def test_protocol_b_own_split_has_no_folds_and_no_solver_line():
     assert "Folds (CV)" in [n.label for n in at.text_input]
 
 
-def test_time_left_is_read_from_recent_tasks_and_never_a_stuck_second():
-    """Check the progress text's time left: recent tasks' pace, no "1 s"."""
-    from ui.sections.experiment import eta_text
-
-    # 10 cached tasks in 0.1 s, then slow ones at 20 s each: minutes, not "1 s"
-    assert eta_text(40.1, 12, 20, 20.0) == " · about 3 min left"
-    assert eta_text(3.0, 9, 10, 0.5) == " · a few seconds left"
-    assert eta_text(3.0, 10, 10, 0.5) == ""
-    assert eta_text(30.0, 5, 10, None) == " · about 30 s left"
-
-
 def test_an_estimate_before_the_run_and_a_quick_variant_for_a_long_one(monkeypatch):
     """Check: "Estimate the run time" times one ranking and one fit and says
     "about ... on this machine"; past the long-run limit it offers a quick
@@ -398,25 +387,6 @@ def test_out_of_range_numbers_stop_the_run_with_an_error_naming_the_box():
         assert not _infos(at) and "exp_run" not in [b.key for b in at.button]
     at.text_input(key="seed").set_value("4").run()
     assert not at.error and "2-fold CV, seed 4." in _infos(at)[0]
-
-
-def test_the_config_refuses_a_seed_past_64_bits_naming_it():
-    """Check the seed's range: 0 to 2**63 - 1 (what a saved TOML config holds);
-    10**25 is a ConfigError naming the seed, never a run with another seed."""
-    import pytest
-
-    from mlfs_core.errors import ConfigError
-    from ui.sections.experiment import build_config
-
-    common = {"protocol": "A", "budgets": "10", "folds": "2", "repeats": "1"}
-    config = build_config(["sample"], ["MaxCS"], split="cv", seed=2**63 - 1, **common)
-    assert config.seed == 2**63 - 1
-    with pytest.raises(ConfigError, match=r"Seed \(sidebar\) must be a whole number"):
-        build_config(["sample"], ["MaxCS"], split="cv", seed=10**25, **common)
-    with pytest.raises(ConfigError, match=r"Folds \(CV\) .* from 2 to 10, not 11"):
-        build_config(
-            ["sample"], ["MaxCS"], split="cv", seed=0, **{**common, "folds": 11}
-        )
 
 
 def test_a_config_with_out_of_range_folds_shows_them_with_the_error():

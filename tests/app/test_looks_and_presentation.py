@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from mlfs_core.plots import method_look
 from mlfs_core.plots._style import GREY, INK
-from ui.widgets import MAX_COLOURED, NO_HIGHLIGHT
+from ui.choices import MAX_COLOURED, NO_HIGHLIGHT
 
 from .conftest import (
     APP,

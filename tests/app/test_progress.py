@@ -122,7 +122,7 @@ def test_the_experiment_bar_is_redrawn_while_one_task_runs(monkeypatch):
 
     from streamlit.delta_generator import DeltaGenerator
 
-    from ui.sections import experiment_form
+    from ui.sections import experiment_run
 
     from .conftest import new_app, open_page
 
@@ -143,7 +143,7 @@ def test_the_experiment_bar_is_redrawn_while_one_task_runs(monkeypatch):
         raise ValueError("stopped by the test")
 
     monkeypatch.setattr(DeltaGenerator, "progress", bar_progress)
-    monkeypatch.setattr(experiment_form, "run", one_long_task)
+    monkeypatch.setattr(experiment_run, "run", one_long_task)
     at = open_page(new_app(), "experiment")
     at.button(key="exp_run").click().run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]

@@ -45,11 +45,18 @@ def _top_level(body):
 
 
 def _anywhere(body):
-    for node in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+    # an `if TYPE_CHECKING:` body never runs: skipped with all it holds (ast.walk
+    # would have queued its children before the body could be emptied)
+    for node in body:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            node.body = []
+            yield from _anywhere(node.orelse)
+            continue
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
+        for field in ast.iter_fields(node):
+            value = field[1]
+            children = value if isinstance(value, list) else [value]
+            yield from _anywhere([c for c in children if isinstance(c, ast.AST)])
 
 
 def _edges(modules: dict[str, Path], *, deep: bool = False) -> dict[str, set[str]]:
@@ -174,3 +181,17 @@ def test_the_papers_use_the_engine_s_public_packages():
         and any(part.startswith("_") for part in b.split("."))
     )
     assert private == []
+
+
+def test_a_type_checking_import_is_left_out_even_when_deep():
+    """Check the deep walk skips what ``if TYPE_CHECKING`` holds and keeps an
+    import inside a function (and in the else of such an if)."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import a\nelse:\n    import b\n"
+        "def f():\n    import c\n    if TYPE_CHECKING:\n        import d\n"
+    )
+    found = [
+        alias.name for node in _anywhere(ast.parse(source).body) for alias in node.names
+    ]
+    assert found == ["TYPE_CHECKING", "b", "c"]

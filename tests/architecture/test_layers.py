@@ -46,6 +46,7 @@ LAYERS = (
             "mlfs_core.plots",
             "mlfs_core.report",
             "mlfs_core.lessons",
+            "mlfs_core.views",
         ),
     ),
     (

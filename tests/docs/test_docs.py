@@ -18,7 +18,7 @@ API = DOCS / "api"
 # reproduction report and the information-theoretic benchmarks page.
 NOT_OURS = {DOCS / "reproduction.md", DOCS / "benchmarks-it.md"}
 SUBPACKAGES = ["data", "measures", "selectors", "evaluation", "analysis", "plots"]
-SUBPACKAGES += ["explain", "columns"]
+SUBPACKAGES += ["explain", "columns", "views"]
 QUICK_START = [
     'pip install -e ".[app]" -e ./mlfs_papers && streamlit run app.py',
     'pip install -e ".[test]" -e ./mlfs_papers && python -m pytest',

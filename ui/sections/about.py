@@ -126,7 +126,7 @@ Every number the app shows is deterministic; these rules decide the close calls:
 
 def metric_table() -> pd.DataFrame:
     """Each metric of the registry: name, direction and what it measures."""
-    from mlfs_core.evaluation.metrics import METRICS
+    from mlfs_core.evaluation import METRICS
 
     return pd.DataFrame(
         [

@@ -19,10 +19,11 @@ import pandas as pd
 import streamlit as st
 
 from mlfs_core.benchmark import run_baselines
-from mlfs_core.evaluation.config import ProtocolConfig
+from mlfs_core.evaluation import ProtocolConfig
+from mlfs_core.views import methods_by_family, protocol_choices
 
 from .. import links, progress, state, widgets
-from .experiment import dataset_item, methods_by_family, protocol_choices
+from .experiment import dataset_item
 
 RESULT = "exp_baselines_folder"
 """Session key of the folder of the last suite run."""

@@ -6,37 +6,32 @@ from pathlib import Path
 
 import streamlit as st
 
-from mlfs_core.evaluation.config import protocol_preset
+from mlfs_core.evaluation import protocol_preset
 from mlfs_core.selectors import get_method
-
-from .. import cached, links, progress, state, widgets
-from ..results import RESULTS_FILE, SELECTIONS_FILE, results_ref
-from . import experiment_grids
-from .experiment import (
+from mlfs_core.views import (
     FOLDS,
     LONG_RUN_S,
     REPEATS,
     budget_label,
     config_digest,
-    config_toml,
     estimate,
     estimate_text,
-    is_run_of,
+    evaluation_choices,
     methods_by_family,
     offers_evaluation,
     parse_budgets,
     protocol_choices,
     quick_budgets,
-    read_config,
-    run,
-    run_statement,
-    settings_text,
-    solver_summary,
     split_options,
-    statement_of,
     teaching_defaults,
     teaching_methods,
     uses_knn,
+)
+
+from .. import links, state, widgets
+from . import experiment_grids
+from .experiment import (
+    read_config,
 )
 
 CONFIG_UPLOAD = "exp_config_upload"
@@ -74,7 +69,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
     the same form. The methods, budgets, folds, runs and input settings are
     kept per protocol (``exp_methods_A``, ``exp_methods_B`` ...). Folds and
     random runs are text boxes: what the box shows is what the server reads,
-    so an out-of-range value is an error (:func:`~ui.sections.experiment.
+    so an out-of-range value is an error (:func:`~mlfs_core.views.
     build_config`), never a red box while the run uses the previous value.
     """
     datasets = st.multiselect(
@@ -83,6 +78,39 @@ def settings(dataset_names: list[str], current: str) -> dict:
         default=[current] if current in dataset_names else None,
         **links.bound("exp_datasets"),
     )
+    protocol = _protocol()
+    defaults = teaching_defaults(protocol)
+    methods = _methods(protocol)
+    budgets, split, folds, repeats = _sizes(protocol, methods, defaults)
+    scaling, binarize = _input_settings(protocol)
+    values = {
+        "datasets": datasets,
+        "methods": methods,
+        "protocol": protocol,
+        "budgets": budgets,
+        "folds": folds,
+        "repeats": repeats,
+        "split": split,
+        "scaling": scaling,
+        "binarize": binarize,
+    }
+    if offers_evaluation(protocol):
+        values["evaluation"] = _labelled_choice(
+            st,
+            "Evaluation",
+            evaluation_choices(),
+            "exp_evaluation",
+            "How the selected features are evaluated: as defined, "
+            "a set of conventions a plug-in registered (e.g. a published "
+            "method's own code), or one convention alone, to see which one "
+            "moves a method. Conventions that compare distances of discretized "
+            "codes need the scaling 'none'.",
+        )
+    return values
+
+
+def _protocol() -> str:
+    """The protocol preset radio (the registry's presets, captions below)."""
     # The radio's options are the registered presets' names (their
     # descriptions are captions): the URL holds an option as shown, and a
     # short one reads well in a link.
@@ -94,7 +122,11 @@ def settings(dataset_names: list[str], current: str) -> dict:
         horizontal=True,
         **links.bound("exp_protocol"),
     )
-    defaults = teaching_defaults(protocol)
+    return protocol
+
+
+def _methods(protocol: str) -> list[str]:
+    """The methods box, family after family, its first methods the preset's."""
     known, family_of = methods_by_family()
     methods = st.multiselect(
         "Methods",
@@ -105,6 +137,11 @@ def settings(dataset_names: list[str], current: str) -> dict:
         "methods come under their own family.",
         **links.bound(f"exp_methods_{protocol}"),
     )
+    return methods
+
+
+def _sizes(protocol: str, methods: list[str], defaults: dict) -> tuple:
+    """The budgets, split, folds and random-runs boxes (their texts as typed)."""
     cols = st.columns(4)
     budgets = cols[0].text_input(
         budget_label(protocol),
@@ -139,53 +176,7 @@ def settings(dataset_names: list[str], current: str) -> dict:
         f"draws at random runs (of those chosen: {', '.join(drawn) or 'none'}).",
         **links.bound(f"exp_repeats_{protocol}"),
     )
-    scaling, binarize = _input_settings(protocol)
-    values = {
-        "datasets": datasets,
-        "methods": methods,
-        "protocol": protocol,
-        "budgets": budgets,
-        "folds": folds,
-        "repeats": repeats,
-        "split": split,
-        "scaling": scaling,
-        "binarize": binarize,
-    }
-    if offers_evaluation(protocol):
-        values["evaluation"] = _labelled_choice(
-            st,
-            "Evaluation",
-            evaluations(),
-            "exp_evaluation",
-            "How the selected features are evaluated: as defined, "
-            "a set of conventions a plug-in registered (e.g. a published "
-            "method's own code), or one convention alone, to see which one "
-            "moves a method. Conventions that compare distances of discretized "
-            "codes need the scaling 'none'.",
-        )
-    return values
-
-
-def evaluations() -> dict[str, str]:
-    """The evaluations offered on the page (``ProtocolConfig.evaluation``).
-
-    The definitions, then the registry's (:mod:`mlfs_core.evaluation.conventions`,
-    filled by plug-ins): each preset (a set of conventions, e.g. a published
-    method's own code), then each convention alone.
-
-    Returns
-    -------
-    dict
-        Evaluation name -> the text the page shows for it.
-    """
-    from mlfs_core.evaluation import conventions
-
-    offered = {conventions.DEFINITION: "as METHODS.md defines it"}
-    for name, members in conventions.PRESETS.items():
-        offered[name] = f"{name}: all of {', '.join(members)}"
-    for name, convention in conventions.CONVENTIONS.items():
-        offered[name] = f"{name} alone: {convention.description or convention.choice}"
-    return offered
+    return budgets, split, folds, repeats
 
 
 SCALINGS = {
@@ -285,7 +276,7 @@ def _apply_config() -> None:
         _set(f"exp_split_{name}", proto.split)
     if uses_knn(name):
         scaling = proto.classifier.params.get("scaling", "none")
-        if offers_evaluation(name) and proto.evaluation in evaluations():
+        if offers_evaluation(name) and proto.evaluation in evaluation_choices():
             _set("exp_evaluation", proto.evaluation)
     else:
         scaling = proto.scaling
@@ -340,168 +331,6 @@ def _dataset_names(specs) -> tuple[list[str], list[str]]:
         else:
             left_out.append(name)
     return names, left_out
-
-
-RUNNING = "exp_running"
-"""Session-state key: ``(done, total, config digest, settings text)`` while a run
-is in progress, else None. A run that Stop interrupted leaves it set: the next
-run of the page says what was stopped (:func:`report_stopped_run`)."""
-
-
-def run_with_progress(config) -> Path | None:
-    """Run ``config`` with a progress bar and remaining-time estimate.
-
-    The bar's first text says what runs (:func:`run_statement`), so a run
-    never starts on datasets or a protocol the user did not see.
-    """
-    starting = f"Starting: {run_statement(config)}"
-    which = (config_digest(config), settings_text(config))
-    # noted before anything is drawn: Stop takes effect at the script's next
-    # element, which can be the bar itself (a Stop during "Starting" then
-    # left no note, and no message)
-    st.session_state[RUNNING] = (0, 0, *which)
-    bar = st.progress(0, text=starting)
-    eta, last = progress.TimeLeft(), [""]
-
-    def draw() -> None:  # also every second while one task runs (ticking)
-        if eta.total:
-            text = f"{eta.done}/{eta.total} tasks{eta.text()} · {last[0]}"
-            bar.progress(eta.done / eta.total, text=text)
-        elif eta.elapsed() >= 2:  # before the first task ends
-            so_far = progress.duration_text(eta.elapsed())
-            bar.progress(0, text=f"{starting} · {so_far} so far")
-
-    def report(done: int, total: int, _eta: str, message: str) -> None:
-        st.session_state[RUNNING] = (done, total, *which)
-        eta.update(done, total)
-        last[0] = message
-        redraw()
-
-    try:
-        with progress.ticking(draw) as redraw:
-            folder = run(config, report)
-    except ValueError as exc:
-        said = state.redact(str(exc))
-        st.error(f"The experiment could not run: {said} {kept_text(eta.done)}")
-        folder = None
-    st.session_state[RUNNING] = None
-    if folder is not None:
-        bar.progress(1.0, text="Done")
-        st.session_state[state.EXPERIMENT_CONFIG] = config_toml(config)
-    return folder
-
-
-def kept_text(done: int) -> str:
-    """What a failed run kept: its ``done`` finished tasks, and how to resume.
-
-    Examples
-    --------
-    >>> kept_text(0)
-    'No task had finished.'
-    >>> kept_text(12)[:55]
-    'Kept: the 12 finished tasks, in the cache: Run resumes '
-    """
-    if not done:
-        return "No task had finished."
-    tasks = f"{done} finished task{'s' if done != 1 else ''}"
-    return (
-        f"Kept: the {tasks}, in the cache: Run resumes from them once the cause "
-        "is fixed."
-    )
-
-
-def report_stopped_run(config) -> None:
-    """Say what Stop interrupted, and what of it was kept, while the form holds
-    the stopped run's settings (``config``; None when they do not make one).
-
-    Changed settings or a new run end the note: it is about those settings.
-    """
-    running = st.session_state.get(RUNNING)
-    if not running:
-        return
-    done, total, digest, settings = running
-    if config is None or config_digest(config) != digest:
-        st.session_state[RUNNING] = None
-        return
-    kept = (
-        f"the {done} finished task{'s' if done != 1 else ''}, in the cache: Run "
-        "resumes from there without computing them again"
-        if done
-        else "nothing, no task had finished"
-    )
-    when = f"after {done} of {total} tasks" if total else "while starting"
-    st.warning(
-        f"**Stopped {when}: no results of the settings "
-        f"above yet.** Kept: {kept}. The stopped run: {settings}",
-        icon=":material/stop_circle:",
-    )
-
-
-def fitting_columns(table) -> tuple[list[str], list[str]]:
-    """The results columns to show, and those left out as constant.
-
-    A column holding one value in every row (the protocol, one dataset, one
-    repeat) says nothing per row; leaving it out lets every other column show
-    at projector width (1024 px). The method, metric and value always stay.
-    """
-    keep = {"method", "metric", "value"}
-    constant = [
-        c
-        for c in table.columns
-        if c not in keep and table[c].nunique(dropna=False) <= 1
-    ]
-    return [c for c in table.columns if c not in constant], constant
-
-
-def show_session_results(config=None) -> None:
-    """This session's last results: a table and CSV downloads.
-
-    When they are not the results of ``config`` (the form's settings: changed
-    since, or a run of them stopped), a heading and a notice fence them:
-    "results of earlier settings", with those settings spelled out.
-    """
-    folder = st.session_state.get(state.EXPERIMENT_RESULTS)
-    if not folder or not (Path(folder) / RESULTS_FILE).is_file():
-        return
-    if is_run_of(folder, config):
-        st.subheader("Results of this session's experiment")
-    else:
-        earlier = statement_of(folder) or "settings this page no longer knows."
-        st.subheader("Results of earlier settings, not of the settings above")
-        st.warning(
-            f"**These results are of an earlier run:** {earlier} Press Run to "
-            "compute the settings above; these stay until a run finishes.",
-            icon=":material/history:",
-        )
-    st.caption(
-        f'The analysis pages now show these results (source: "{state.SOURCE_SESSION}").'
-    )
-    solver = solver_summary(Path(folder))
-    if solver:
-        st.caption(solver.capitalize() + ".")
-    table = cached.results(results_ref(folder))
-    shown, constant = fitting_columns(table)
-    if constant:
-        st.caption(
-            "Shown without the columns of one value throughout ("
-            + ", ".join(f"{c} = {table[c].iloc[0]}" for c in constant)
-            + "); the CSV below has every column."
-        )
-    st.dataframe(table[shown], hide_index=True, height=300)
-    experiment_grids.show_choices(folder)
-    for column, file in zip(
-        st.columns(2), (RESULTS_FILE, SELECTIONS_FILE), strict=True
-    ):
-        path = Path(folder) / file
-        if path.is_file():
-            column.download_button(
-                f"Download {file}",
-                path.read_bytes(),
-                file_name=file,
-                mime="text/csv",
-                key=f"exp_{path.stem}_csv",
-                on_click="ignore",
-            )
 
 
 ESTIMATE = "exp_estimate_result"  # (config digest, estimate dict) of the last probe

@@ -20,13 +20,13 @@ import pandas as pd
 import streamlit as st
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation.config import (
+from mlfs_core.evaluation import (
+    TUNING_FILE,
     ExperimentConfig,
     MethodConfig,
     TuningConfig,
     protocol_preset,
 )
-from mlfs_core.evaluation.outputs import TUNING_FILE
 from mlfs_core.selectors import get_method
 
 from .. import links

@@ -13,8 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import mlfs_core
-from mlfs_core.selectors.progress import ranking_progress
-from mlfs_core.selectors.tables import ranking_frame
+from mlfs_core.selectors import ranking_frame, ranking_progress
 
 from .. import cached, widgets
 from ..datasets import DatasetKey

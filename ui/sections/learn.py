@@ -8,12 +8,11 @@ import streamlit as st
 
 import mlfs_core
 from mlfs_core.explain import readable, term_names
-from mlfs_core.selectors import default_methods, families
-from mlfs_core.selectors.greedy import IT_METHODS
+from mlfs_core.selectors import IT_METHODS, default_methods, families
 
 from .. import cached, links, widgets
+from ..choices import ordinal, plural
 from ..datasets import DatasetKey
-from ..widgets import ordinal, plural
 
 RANK_PAGE = "app_pages/rank.py"
 EXPLAINED_MEASURES = ("chi2", "bns")

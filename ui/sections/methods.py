@@ -13,8 +13,7 @@ import streamlit as st
 import mlfs_core
 from mlfs_core.errors import ConfigError
 from mlfs_core.plugins import load_plugins, loaded_plugins
-from mlfs_core.selectors import families
-from mlfs_core.selectors.naming import is_filter_name, split_name
+from mlfs_core.selectors import families, is_filter_name, split_name
 
 from .. import cached, links
 from ..datasets import DatasetKey

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from mlfs_core import views
 from mlfs_core.plots import figure_from_dict
 from mlfs_core.selectors import default_methods
 
-from .. import cached, links, widgets
+from .. import cached, choices, links, widgets
 from ..results import ResultsRef
 
 TESTS = {
@@ -22,7 +23,7 @@ TESTS = {
     "Nemenyi (from the average ranks)": ("bonferroni-dunn", "nemenyi"),
 }
 """Label -> (the control-method test to pair with it, the pairwise test of
-:data:`ui.cached.PAIRWISE_TESTS`)."""
+:data:`mlfs_core.views.PAIRWISE_TESTS`)."""
 CONTROL = "control"
 """The :attr:`~mlfs_core.MethodSpec.default_for` place of the default control
 method: the first such registered method among those compared (registry order)."""
@@ -54,7 +55,7 @@ def show_posthoc(
     )
     if pvalues is None:
         return
-    where = widgets.budget_text(budget, by)
+    where = choices.budget_text(budget, by)
     widgets.show_figure(
         figure_from_dict(
             cached.pvalue_figure(pvalues, f"{label}: {metric} at {where}")
@@ -64,20 +65,31 @@ def show_posthoc(
         filename=f"posthoc_{control_test}_{metric}",
     )
     st.caption(
-        f"Cells marked * (bold, framed) have p ≤ {cached.POSTHOC_ALPHA:g}: those "
+        f"Cells marked * (bold, framed) have p ≤ {views.POSTHOC_ALPHA:g}: those "
         "two methods "
         "differ significantly. Rows and columns run from the best average rank."
     )
-    names = list(pvalues.index)
+    _against_control(ref, metric, methods, budget, list(pvalues.index), control_test)
+
+
+def _against_control(
+    ref: ResultsRef,
+    metric: str,
+    methods: tuple[str, ...],
+    budget: float,
+    names: list[str],
+    control_test: str,
+) -> None:
+    """The control-method picker and the table of every method against it."""
     default = next((m for m in default_methods(CONTROL) if m in names), names[0])
-    opening = widgets.settle("posthoc_control", names, lambda m: m in names, default)
+    opening = choices.settle("posthoc_control", names, lambda m: m in names, default)
     control = st.selectbox(
         "Control method (every other method against it)",
         names,
         index=0 if opening is None else names.index(opening),
         **links.bound("posthoc_control"),
     )
-    widgets.remember("posthoc_control")
+    choices.remember("posthoc_control")
     compared = widgets.call_or_error(
         "No control comparison here",
         cached.control_table,

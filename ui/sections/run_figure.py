@@ -6,10 +6,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from mlfs_core import views
 from mlfs_core.columns import METHOD, METRIC
 from mlfs_core.plots import average_rank_curves, metric_vs_budget
 
-from .. import cached, widgets
+from .. import cached, choices, widgets
 from ..results import RESULTS_FILE, results_ref
 
 
@@ -22,10 +23,10 @@ def show_run_figure(folder: str) -> None:
     table = cached.results(ref)
     metrics = [str(m) for m in table[METRIC].unique()]
     # the analysis pages' default metric (or the one chosen there last)
-    carried = st.session_state.get(widgets.METRIC_MEMORY)
-    metric = carried if carried in metrics else widgets.default_metric(metrics)
+    carried = st.session_state.get(choices.METRIC_MEMORY)
+    metric = carried if carried in metrics else choices.default_metric(metrics)
     methods = tuple(str(m) for m in table[METHOD].unique())
-    if len(widgets.datasets_in(table)) >= 2:
+    if len(choices.datasets_in(table)) >= 2:
         # the analysis refuses a table with missing cells (a stopped run's): an
         # st.error naming them, not a traceback
         curves = widgets.call_or_error(
@@ -38,25 +39,25 @@ def show_run_figure(folder: str) -> None:
         )
         if curves is None:
             return
-        by = widgets.budget_axis(curves)
+        by = choices.budget_axis(curves)
         fig = average_rank_curves(
             curves,
             x=by,
-            x_title=widgets.budget_title(by),
+            x_title=choices.budget_title(by),
             title=f"This run: average rank by {metric} (lower is better)",
         )
     else:
         curves = cached.curves(ref, metric, methods)
-        by = widgets.budget_axis(curves)
+        by = choices.budget_axis(curves)
         fig = metric_vs_budget(
             curves,
             metric_label=metric,
             x=by,
-            higher_is_better=widgets.is_higher_better(metric),
-            references=cached.keeps_all_features(),
+            higher_is_better=views.known_direction(metric),
+            references=views.keeps_all_features(),
             title=f"This run: {metric} vs budget",
         )
-        fig.update_xaxes(title_text=widgets.budget_title(by))
+        fig.update_xaxes(title_text=choices.budget_title(by))
         st.caption(
             "One dataset: metric vs budget. With 2 or more datasets this shows "
             "the methods' average ranks; the other metrics are on the analysis pages."

@@ -30,7 +30,7 @@ from mlfs_core.evaluation import (
 )
 from mlfs_core.plots import metric_vs_budget
 from mlfs_core.selectors import register, unregister
-from mlfs_core.selectors.panels import measure_panels
+from mlfs_core.views import measure_panels
 
 NAME = "EveryFeature"
 

@@ -15,7 +15,6 @@ from mlfs_core.selectors.naming import (
     parse_method_name,
     split_name,
 )
-from mlfs_core.selectors.panels import measure_panels
 
 
 @pytest.mark.parametrize(
@@ -74,30 +73,3 @@ def test_rank_filter_methods_uses_the_shared_parser():
     """Check that rank_filter_methods rejects a non-filter name (shared parser)."""
     with pytest.raises(ConfigError, match="'PMU' is not a measure\\+aggregation"):
         rank_filter_methods([[1, 0], [0, 1]], [[1], [0]], ["MaxCS", "PMU"])
-
-
-def test_measure_panels_groups_by_measure_and_merges_singletons():
-    """Check grouping by measure, with non-filters and singletons in 'other'."""
-    methods = ["Random", "MaxCS", "MeanCS", "RaRBNS", "PPT-MI", "RoRBNS", "MaxIG"]
-    assert measure_panels(methods) == {
-        "CS": ["MaxCS", "MeanCS", "Random"],
-        "BNS": ["RaRBNS", "RoRBNS", "Random"],
-        "other": ["PPT-MI", "MaxIG"],
-    }
-    assert list(measure_panels(methods)) == ["CS", "BNS", "other"]
-
-
-def test_measure_panels_never_ranks_the_baselines_alone():
-    """Check that Random and AF join each measure panel instead of an 'other' panel."""
-    paper000 = ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS", "Random", "AF"]
-    assert measure_panels(paper000) == {
-        "CS": ["MaxCS", "MeanCS", "Random", "AF"],
-        "BNS": ["MaxBNS", "MeanBNS", "Random", "AF"],
-    }
-
-
-def test_measure_panels_degenerate_inputs():
-    """Check the empty input, a single filter, and only non-filter methods."""
-    assert measure_panels([]) == {}
-    assert measure_panels(["MaxCS"]) == {"other": ["MaxCS"]}
-    assert measure_panels(["PMU", "ATR"]) == {"other": ["PMU", "ATR"]}

@@ -93,16 +93,3 @@ def test_a_registered_function_carries_the_flags_into_the_queries():
     finally:
         unregister("MyBaseline")
     assert "MyBaseline" not in reference_methods()
-
-
-def test_measure_panels_take_the_baselines_given():
-    """Check that a baseline passed to measure_panels joins every measure panel,
-    and that without it the same name is a method of its own."""
-    from mlfs_core.selectors.panels import measure_panels
-
-    methods = ["MaxCS", "MeanCS", "MaxBNS", "MeanBNS", "MyBase"]
-    assert measure_panels(methods, baselines=["MyBase"]) == {
-        "CS": ["MaxCS", "MeanCS", "MyBase"],
-        "BNS": ["MaxBNS", "MeanBNS", "MyBase"],
-    }
-    assert measure_panels(methods)["other"] == ["MyBase"]
