@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mlfs_core.plots import neighbour_scatter, weight_shift_figure
-from mlfs_core.selectors import get_method
+from mlfs_core.selectors import SCALINGS
 from ui import cached, links, presentation, widgets
 from ui.sections import learn
 
@@ -36,9 +36,7 @@ with options:
     )
     k = min(k, n - 1)
     scaling = cols[1].selectbox(
-        "Feature scaling",
-        get_method("RF-ML").option("scaling").choices,
-        **links.bound("relief_scaling"),
+        "Feature scaling", SCALINGS, **links.bound("relief_scaling")
     )
     top = cols[2].slider("Features shown", 5, 30, 12, **links.bound("relief_top"))
     learn.formula(

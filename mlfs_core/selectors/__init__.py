@@ -17,6 +17,7 @@ _EXPORTS = {
     "selections_frame": ".tables",
     "topk_side_by_side": ".tables",
     "IT_METHODS": ".greedy",
+    "SCALINGS": ".field._scaling",
     "METHODS": "._registry",
     "MethodSpec": "._spec",
     "Ranking": "._spec",
