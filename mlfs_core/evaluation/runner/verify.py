@@ -222,7 +222,8 @@ def tuning_lines(table) -> list[str]:
     >>> t = pd.DataFrame({"dataset": ["d", "d"], "method": ["M", "M"],
     ...     "fold": [0, 1], "option": ["alpha"] * 2, "stored": ["0.1", "1"],
     ...     "recomputed": [0.1, 0.01], "same": [True, False]})
-    >>> print("\n".join(tuning_lines(t)))
+    >>> for line in tuning_lines(t):
+    ...     print(line)
     chose the values of 2 grid options again on their inner splits: 1 DIFFERENT
       d, M, fold 1: alpha stored 1, chosen again 0.01
     """
