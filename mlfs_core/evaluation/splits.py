@@ -81,6 +81,9 @@ def stratified_kfold(Y, *, n_folds: int = 10, random_state=None) -> list[Split]:
 def holdout_split(Y, *, test_size: float = 0.4, random_state=None) -> Split:
     """Return one stratified train/test split (default 60/40).
 
+    The split :func:`repeated_holdout` draws with ``n_splits=1`` (the same
+    checks, seed and bits).
+
     Parameters
     ----------
     Y : array-like of shape (n_samples, n_labels)
@@ -94,20 +97,9 @@ def holdout_split(Y, *, test_size: float = 0.4, random_state=None) -> Split:
     -------
     (train_idx, test_idx)
     """
-    Y = np.asarray(Y)
-    if not 0.0 < test_size < 1.0:
-        raise ConfigError(f"test_size must lie in (0, 1), got {test_size}")
-    n_test = int(np.floor(test_size * Y.shape[0] + 0.5))
-    if n_test < 1 or n_test >= Y.shape[0]:
-        raise ConfigError(
-            f"test_size={test_size} leaves an empty part for {Y.shape[0]} samples"
-        )
-    seed = derive_seed(check_rng(random_state))
-    splitter = MultilabelStratifiedShuffleSplit(
-        n_splits=1, test_size=test_size, random_state=seed
-    )
-    train, test = next(splitter.split(np.zeros((Y.shape[0], 1)), Y))
-    return _sorted(train, test)
+    return repeated_holdout(
+        Y, n_splits=1, test_size=test_size, random_state=random_state
+    )[0]
 
 
 def repeated_holdout(

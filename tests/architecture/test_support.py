@@ -51,19 +51,24 @@ def _path_changes(path: Path) -> list[tuple[int, str]]:
     ]
 
 
+def _imports_of(paths, banned) -> list[str]:
+    """``path:line: module`` of every import in ``paths`` of a ``banned`` top
+    module or a relative one."""
+    return [
+        f"{p.relative_to(ROOT)}:{line}: {top}"
+        for p in paths
+        for line, top in _imported(p)
+        if top in banned or top == "."
+    ]
+
+
 def test_no_bench_or_docs_script_imports_from_tests():
     """Check bench/*.py and docs/*.py import no module of tests/ and put no
     tests folder on sys.path."""
     names = _test_module_names() | FORMER
     assert {"tests", "browser", "conftest", "streamlit_server"} <= names
     assert len(SCRIPTS) > 10
-    imports = [
-        f"{p.relative_to(ROOT)}:{line}: {top}"
-        for p in SCRIPTS
-        for line, top in _imported(p)
-        if top in names or top == "."
-    ]
-    assert imports == []
+    assert _imports_of(SCRIPTS, names) == []
     paths = [
         f"{p.relative_to(ROOT)}:{line}: {call}"
         for p in SCRIPTS
@@ -78,13 +83,7 @@ def test_the_support_package_stands_alone():
     (so bench scripts and CI's render check import it without them)."""
     assert {p.stem for p in SUPPORT} >= {"__init__", "server", "browser"}
     banned = _test_module_names() | FORMER | {"pytest", "mlfs_core", "ui", "app_pages"}
-    imports = [
-        f"{p.relative_to(ROOT)}:{line}: {top}"
-        for p in SUPPORT
-        for line, top in _imported(p)
-        if top in banned or top == "."
-    ]
-    assert imports == []
+    assert _imports_of(SUPPORT, banned) == []
 
 
 def test_the_checks_catch_what_they_must(tmp_path):

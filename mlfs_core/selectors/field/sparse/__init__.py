@@ -12,6 +12,8 @@ n x n form, so the cost follows ``min(n, M)``.
 
 from __future__ import annotations
 
+import inspect
+
 from ....options import Option
 from ..._spec import MethodSpec, Ranking
 from ...citations import FIELD
@@ -61,74 +63,6 @@ def fit_sparse(method: str, X, Y, *, scaling: str = "minmax", observe=None, **op
     SparseFit
     """
     return _FITS[method](prepared(X, scaling), Y, observe=observe, **options)
-
-
-def _rank_rfs(X, Y, *, k, rng, gamma=1.0, tol=1e-6, max_iter=1000, scaling="minmax"):
-    """Rank features with RFS (see :mod:`._rfs`)."""
-    fit = fit_sparse(
-        "RFS", X, Y, scaling=scaling, gamma=gamma, tol=tol, max_iter=max_iter
-    )
-    return fit.ranking(k)
-
-
-def _rank_llsf(
-    X,
-    Y,
-    *,
-    k,
-    rng,
-    alpha=2.0**-5,
-    beta=2.0**-3,
-    rho=0.1,
-    tol=1e-4,
-    max_iter=100,
-    scaling="minmax",
-) -> Ranking:
-    """Rank features with LLSF (see :mod:`._llsf`)."""
-    fit = fit_sparse(
-        "LLSF",
-        X,
-        Y,
-        scaling=scaling,
-        alpha=alpha,
-        beta=beta,
-        rho=rho,
-        tol=tol,
-        max_iter=max_iter,
-    )
-    return fit.ranking(k)
-
-
-def _rank_mifs(
-    X,
-    Y,
-    *,
-    k,
-    rng,
-    alpha=1.0,
-    beta=1.0,
-    gamma=1.0,
-    n_latent=10,
-    n_neighbors=5,
-    tol=1e-6,
-    max_iter=100,
-    scaling="minmax",
-) -> Ranking:
-    """Rank features with MIFS (see :mod:`._mifs`)."""
-    fit = fit_sparse(
-        "MIFS",
-        X,
-        Y,
-        scaling=scaling,
-        alpha=alpha,
-        beta=beta,
-        gamma=gamma,
-        n_latent=n_latent,
-        n_neighbors=n_neighbors,
-        tol=tol,
-        max_iter=max_iter,
-    )
-    return fit.ranking(k)
 
 
 def _positive(name: str, default: float, what: str) -> Option:
@@ -191,6 +125,30 @@ _MIFS_OPTIONS = (
     _max_iter(100),
     SCALING_OPTION,
 )
+
+
+def _ranker(method: str, options: tuple[Option, ...]):
+    """The ``rank`` of ``method``: its options' defaults, then :func:`fit_sparse`.
+
+    Its signature lists the options with their defaults, as a plain function's.
+    """
+    defaults = {o.name: o.default for o in options}
+
+    def rank(X, Y, *, k, rng, **given) -> Ranking:
+        return fit_sparse(method, X, Y, **{**defaults, **given}).ranking(k)
+
+    head = list(inspect.signature(rank).parameters.values())[:4]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    tail = [inspect.Parameter(o.name, keyword, default=o.default) for o in options]
+    rank.__signature__ = inspect.Signature(head + tail, return_annotation="Ranking")
+    rank.__name__ = rank.__qualname__ = f"_rank_{method.lower()}"
+    rank.__doc__ = f"Rank features with {method} (see :mod:`._{method.lower()}`)."
+    return rank
+
+
+_rank_rfs = _ranker("RFS", _RFS_OPTIONS)
+_rank_llsf = _ranker("LLSF", _LLSF_OPTIONS)
+_rank_mifs = _ranker("MIFS", _MIFS_OPTIONS)
 
 
 def sparse_specs() -> list[MethodSpec]:

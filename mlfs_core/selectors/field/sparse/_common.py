@@ -13,7 +13,7 @@ index (:func:`~mlfs_core.aggregation.order_by_score`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -188,3 +188,47 @@ def stopped(before: float, after: float, tol: float) -> bool:
     ``|after - before| < tol * |before|``; with ``tol = 0`` never.
     """
     return tol > 0 and abs(after - before) < tol * abs(before)
+
+
+def run_iterates(
+    iterates: Iterator[tuple[np.ndarray, float]],
+    *,
+    tol: float,
+    max_iter: int,
+    observe: Observer | None = None,
+    stop_at_zero: bool = True,
+) -> SparseFit:
+    """Follow a method's iterates under the shared stopping rule.
+
+    Parameters
+    ----------
+    iterates : iterator of (W, objective)
+        The start point, then one pair after each iteration; it is advanced
+        only while the fit goes on (at most ``max_iter`` iterations).
+    tol : float
+        Stop after iteration t when :func:`stopped` holds for the objectives
+        before and after it.
+    max_iter : int
+        Largest number of iterations.
+    observe : callable, optional
+        ``observe(t, W)`` with the start (t = 0) and after each iteration.
+    stop_at_zero : bool
+        Stop also when the objective before an iteration is exactly 0.
+
+    Returns
+    -------
+    SparseFit
+        The last ``W`` and the objective path (start, then each iteration).
+    """
+    path = []
+    for t, (W, value) in enumerate(iterates):
+        path.append(value)
+        if observe is not None:
+            observe(t, W)
+        if t == max_iter:
+            break
+        if t > 0 and (
+            (stop_at_zero and path[-2] == 0) or stopped(path[-2], path[-1], tol)
+        ):
+            break
+    return SparseFit(W=W, objective_path=np.asarray(path))

@@ -40,9 +40,9 @@ from ._common import (
     check_gram_memory,
     gram,
     labels,
+    run_iterates,
     small_side,
     spd_solve,
-    stopped,
     top_eigenvalue,
 )
 
@@ -136,18 +136,19 @@ def llsf_fit(
     W, top = ridge_start(X, Y, rho)
     XtY = np.asarray(X.T @ Y)
     lip = np.sqrt(2.0 * (top**2 + (alpha * np.abs(np.linalg.eigvalsh(R)).max()) ** 2))
+    iterates = _iterates(X, Y, W, R, XtY, alpha, beta, lip)
+    return run_iterates(
+        iterates, tol=tol, max_iter=max_iter, observe=observe, stop_at_zero=False
+    )
+
+
+def _iterates(X, Y, W, R, XtY, alpha, beta, lip):
+    """``(W, f(W))`` from ``W_0``, then after each accelerated step."""
     W_prev, b_prev, b = W, 1.0, 1.0
-    path = [llsf_objective(X, Y, W, R, alpha, beta)]
-    if observe is not None:
-        observe(0, W)
-    for t in range(1, max_iter + 1):
+    yield W, llsf_objective(X, Y, W, R, alpha, beta)
+    while True:
         V = W + ((b_prev - 1.0) / b) * (W - W_prev)
         grad = np.asarray(X.T @ (X @ V)) - XtY + alpha * (V @ R)
         W_prev, W = W, _soft(V - grad / lip, beta / lip)
         b_prev, b = b, (1.0 + np.sqrt(1.0 + 4.0 * b * b)) / 2.0
-        path.append(llsf_objective(X, Y, W, R, alpha, beta))
-        if observe is not None:
-            observe(t, W)
-        if stopped(path[-2], path[-1], tol):
-            break
-    return SparseFit(W=W, objective_path=np.asarray(path))
+        yield W, llsf_objective(X, Y, W, R, alpha, beta)

@@ -54,9 +54,9 @@ from ._common import (
     gram,
     labels,
     row_norms,
+    run_iterates,
     small_side,
     spd_solve,
-    stopped,
 )
 
 ARMIJO = 1e-4
@@ -248,16 +248,16 @@ def mifs_fit(
     XtX = gram(X, "features") if side == "features" else None
     orders = both_orders(X) if side == "samples" else None
     W = _w_step(X, XtX, V, np.ones(X.shape[1]), gamma, side, orders)
-    path = [mifs_objective(X, Y, W, V, B, Lap, alpha, beta, gamma)]
-    if observe is not None:
-        observe(0, W)
-    for t in range(1, max_iter + 1):
+    iterates = _iterates(X, Y, W, V, B, Lap, (alpha, beta, gamma), XtX, side, orders)
+    return run_iterates(iterates, tol=tol, max_iter=max_iter, observe=observe)
+
+
+def _iterates(X, Y, W, V, B, Lap, weights, XtX, side, orders):
+    """``(W, objective)`` from the start, then after each W, V, B round."""
+    alpha, beta, gamma = weights
+    yield W, mifs_objective(X, Y, W, V, B, Lap, alpha, beta, gamma)
+    while True:
         W = _w_step(X, XtX, V, 2.0 * row_norms(W), gamma, side, orders)
         XW = np.asarray(X @ W)
         V, B = _vb_steps(XW, Y, V, B, Lap, alpha, beta)
-        path.append(_objective(XW, Y, W, V, B, Lap, alpha, beta, gamma))
-        if observe is not None:
-            observe(t, W)
-        if path[-2] == 0 or stopped(path[-2], path[-1], tol):
-            break
-    return SparseFit(W=W, objective_path=np.asarray(path))
+        yield W, _objective(XW, Y, W, V, B, Lap, alpha, beta, gamma)

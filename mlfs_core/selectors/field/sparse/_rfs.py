@@ -43,9 +43,9 @@ from ._common import (
     gram,
     labels,
     row_norms,
+    run_iterates,
     small_side,
     spd_solve,
-    stopped,
 )
 
 SMOOTHING = 1e-16
@@ -138,17 +138,16 @@ def rfs_fit(
     orders = both_orders(X) if side == "samples" else None
     ones_w, ones_e = np.ones(X.shape[1]), np.ones(X.shape[0])
     W = _solve(X, Y, ones_w, ones_e, gamma, side, orders)
+    iterates = _iterates(X, Y, W, gamma, side, orders)
+    return run_iterates(iterates, tol=tol, max_iter=max_iter, observe=observe)
+
+
+def _iterates(X, Y, W, gamma, side, orders):
+    """``(W, objective)`` from the start ``W``, then after each reweighting."""
     XW = np.asarray(X @ W)
-    path = [_objective(XW, Y, W, gamma)]
-    if observe is not None:
-        observe(0, W)
-    for t in range(1, max_iter + 1):
+    yield W, _objective(XW, Y, W, gamma)
+    while True:
         E = (Y - XW) / gamma
         W = _solve(X, Y, _weights(W), _weights(E), gamma, side, orders)
         XW = np.asarray(X @ W)
-        path.append(_objective(XW, Y, W, gamma))
-        if observe is not None:
-            observe(t, W)
-        if path[-2] == 0 or stopped(path[-2], path[-1], tol):
-            break
-    return SparseFit(W=W, objective_path=np.asarray(path))
+        yield W, _objective(XW, Y, W, gamma)

@@ -17,6 +17,10 @@ from mlfs_core.errors import ConfigError
 from mlfs_core.selectors.field import relief
 from mlfs_core.selectors.field.relief import nearest_neighbours, rank_rfml
 
+from .conftest import assert_same_ranking
+
+ORACLE_TOL = {"rtol": 1e-9, "atol": 1e-12}  # engine vs the plain oracle
+
 
 def _minmax(X):
     X = np.asarray(X, dtype=float)
@@ -66,16 +70,6 @@ def oracle(X, Y, k=10, rows=None, farthest=False):
     return np.array(scores)
 
 
-def _assert_same_ranking(order, scores, expected):
-    """The engine's order agrees with the oracle's scores up to exact ties."""
-    np.testing.assert_allclose(scores, expected, rtol=1e-9, atol=1e-12)
-    position = {f: p for p, f in enumerate(order)}
-    for a in range(expected.size):
-        for b in range(expected.size):
-            if expected[a] > expected[b] + 1e-9:
-                assert position[a] < position[b]
-
-
 def _data(seed=0, n=30, m=6, q=4, grid=False):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 5, (n, m)).astype(float) if grid else rng.random((n, m))
@@ -94,7 +88,7 @@ def test_scores_match_the_loop_oracle(k, grid):
     continuous data and on integer-grid data full of distance ties."""
     X, Y = _data(seed=k, grid=grid)
     r = _rank(X, Y, n_neighbors=k)
-    _assert_same_ranking(r.order, r.scores, oracle(X, Y, k))
+    assert_same_ranking(r.order, r.scores, oracle(X, Y, k), **ORACLE_TOL)
 
 
 def test_takes_the_nearest_neighbours_not_the_farthest():
@@ -107,7 +101,7 @@ def test_takes_the_nearest_neighbours_not_the_farthest():
     Y[:, 0] = X[:, 0] > 0.5  # label 0 follows feature 0
     r = _rank(X, Y, n_neighbors=3)
     near, far = oracle(X, Y, 3), oracle(X, Y, 3, farthest=True)
-    _assert_same_ranking(r.order, r.scores, near)
+    assert_same_ranking(r.order, r.scores, near, **ORACLE_TOL)
     assert not np.allclose(r.scores, far)
     assert r.order[0] == 0
 
@@ -158,7 +152,7 @@ def test_sparse_and_dense_x_give_the_same_weights(monkeypatch, scaling, negative
     np.testing.assert_allclose(sparse.scores, dense.scores, rtol=1e-9, atol=1e-12)
     assert sparse.order.tolist() == dense.order.tolist()
     if scaling == "minmax":
-        _assert_same_ranking(sparse.order, sparse.scores, oracle(X, Y, 4))
+        assert_same_ranking(sparse.order, sparse.scores, oracle(X, Y, 4), **ORACLE_TOL)
 
 
 def test_sparse_x_is_never_densified(monkeypatch):
@@ -207,7 +201,7 @@ def test_seeded_sample_of_references_is_reproducible():
     assert a.scores.tobytes() == b.scores.tobytes()
     assert not np.array_equal(a.scores, c.scores)
     rows = np.sort(np.random.default_rng(3).choice(40, size=10, replace=False))
-    _assert_same_ranking(a.order, a.scores, oracle(X, Y, 3, rows=rows))
+    assert_same_ranking(a.order, a.scores, oracle(X, Y, 3, rows=rows), **ORACLE_TOL)
     full = compute_ranking(X, Y, "RF-ML", n_samples=40, n_neighbors=3)
     np.testing.assert_allclose(full.scores, oracle(X, Y, 3), rtol=1e-9)
 
@@ -236,7 +230,7 @@ def test_scores_stay_finite_on_degenerate_data(case):
     r = _rank(X, Y, n_neighbors=3)
     assert np.all(np.isfinite(r.scores))
     if X.shape[0] > 1:
-        _assert_same_ranking(r.order, r.scores, oracle(X, Y, 3))
+        assert_same_ranking(r.order, r.scores, oracle(X, Y, 3), **ORACLE_TOL)
     else:
         assert r.scores.tolist() == [0.0] * 4
     if case == "constant-feature":
