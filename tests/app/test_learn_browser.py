@@ -51,7 +51,7 @@ def test_rank_choice_survives_navigation_back_forward_and_reload(
     _choose(page, "Measure", "BNS")
     _choose(page, "Aggregation", "Mean")
     shown = _heading(page, "Top 20 features of sample (planted) by MeanBNS")
-    expect(shown).to_be_visible()
+    expect(shown).to_be_visible(timeout=60_000)  # the ranking, on a busy machine
     assert "rank_a_measure=BNS" in page.url and "rank_a_agg=Mean" in page.url
     go_to(page, "Data")
     go_to(page, "Rank features")  # through the navigation: as it was
