@@ -243,11 +243,13 @@ def main(argv=None) -> int:
     config = build_config(args.datasets.split(","), data_dir)
     result = run_experiment(config, cache_dir=args.cache, n_jobs=args.jobs)
     OUT.mkdir(parents=True, exist_ok=True)
-    result.results.to_csv(OUT / "results.csv.gz", index=False)
+    result.results.to_csv(
+        OUT / "results.csv.gz", index=False, compression={"method": "gzip", "mtime": 0}
+    )
     (OUT / "environment.json").write_text(
         json.dumps(result.environment, indent=2, default=str), encoding="utf-8"
     )
-    metrics = tuple(result.results["metric"].unique())
+    metrics = tuple(sorted(result.results["metric"].unique()))
     table, friedman = rank_table(result.results, metrics)
     figures = write_figures(result.results, table)
     write_page(result.results, result.environment, table, friedman, figures)
