@@ -38,11 +38,13 @@ def protocol_choices() -> dict[str, str]:
     name -> its description.
 
     Those some method names as a teaching default (``"experiment-<name>"`` in
-    :attr:`~mlfs_core.MethodSpec.default_for`) come first, in registry order,
-    so the form opens on a preset with a teaching set; then the others.
+    :attr:`~mlfs_core.MethodSpec.default_for`) come first, by name, so the form
+    opens on a preset with a teaching set; then the others in registry order
+    (the built-in ones first). Sorting the taught ones makes the form's first
+    preset independent of the order in which a plug-in's modules were imported.
     """
     names = protocol_preset_names()
-    taught = [n for n in names if default_methods(f"experiment-{n}")]
+    taught = sorted(n for n in names if default_methods(f"experiment-{n}"))
     ordered = [*taught, *(n for n in names if n not in taught)]
     return {n: protocol_preset_spec(n).description for n in ordered}
 

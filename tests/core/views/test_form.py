@@ -99,3 +99,25 @@ def test_split_options_offer_the_presets_own_split_first():
         own = protocol_preset(name).split
         options = split_options(name)
         assert options == [] if own == "cv" else options[0] == own
+
+
+def test_the_forms_first_preset_does_not_depend_on_import_order():
+    """Check the taught presets come by name whatever order they were
+    registered in (a test importing a plug-in's module directly once put "B"
+    before "A", and the Experiment page opened on "B")."""
+    from mlfs_core.evaluation import PROTOCOL_PRESETS
+    from mlfs_core.views import protocol_choices
+
+    before = list(protocol_choices())
+    saved = dict(PROTOCOL_PRESETS)
+    try:
+        reordered = dict(reversed(list(saved.items())))
+        PROTOCOL_PRESETS.clear()
+        PROTOCOL_PRESETS.update(reordered)
+        after = list(protocol_choices())
+    finally:
+        PROTOCOL_PRESETS.clear()
+        PROTOCOL_PRESETS.update(saved)
+    taught = [n for n in before if n in ("A", "B")]
+    assert taught == ["A", "B"] and before[:2] == taught
+    assert after[:2] == before[:2]
