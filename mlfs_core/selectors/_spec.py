@@ -15,7 +15,7 @@ when the method is registered (:func:`checked_spec`), with one clear
 :class:`~mlfs_core.errors.ConfigError` naming what is wrong. Internally the
 engine calls ``rank(X, Y, k=k, rng=generator, **options)``: the built-in
 methods take ``rng``, and a ``rank`` of your own is wrapped
-(:class:`FunctionRank`). A ``rank`` of your own taking ``rng`` is refused at
+(``_FunctionRank``). A ``rank`` of your own taking ``rng`` is refused at
 registration, with a message saying to rename it ``random_state``.
 """
 
@@ -212,7 +212,7 @@ class MethodSpec:
         return f"method {self.name!r}: "
 
 
-class FunctionRank:
+class _FunctionRank:
     """A plain ``rank(X, Y, *, k, random_state, **options)`` as a spec's ``rank``.
 
     The function may return an order (feature indices, best first), a pair
@@ -227,7 +227,7 @@ class FunctionRank:
         return self.function(X, Y, k=k, random_state=rng, **params)
 
     def __eq__(self, other):
-        return isinstance(other, FunctionRank) and other.function is self.function
+        return isinstance(other, _FunctionRank) and other.function is self.function
 
     def __hash__(self):
         return hash(self.function)
@@ -331,7 +331,7 @@ def _options_from_defaults(name: str, function, params) -> list[Option]:
     return found
 
 
-FUNCTION_DEFAULTS = {"family": "user", "score_kind": "order"}
+_FUNCTION_DEFAULTS = {"family": "user", "score_kind": "order"}
 """The :class:`MethodSpec` fields a plain function gets unless given: its family
 is ``"user"``, and its scores are read as an order (a plain function most often
 returns an order alone; pass ``score_kind="score"`` when its scores measure
@@ -363,7 +363,8 @@ def spec_from_function(
         Any other field of :class:`MethodSpec` (``family``, ``stochastic``,
         ``description``, ``version``, ``family_label``, ``reference``,
         ``default_for``, ``formula``, ``stepwise``, ``score_kind``,
-        ``citation``); those not given take :data:`FUNCTION_DEFAULTS`, then
+        ``citation``); those not given take ``family="user"`` and
+        ``score_kind="order"`` (``_FUNCTION_DEFAULTS``), then
         the :class:`MethodSpec` defaults.
 
     Raises
@@ -403,12 +404,14 @@ rng to random_state (the name scikit-learn uses)
         given = {o.name for o in options}
         inferred = _options_from_defaults(name, function, params)
         options = (*options, *(o for o in inferred if o.name not in given))
-    values = {**FUNCTION_DEFAULTS, **_known_fields(name, fields)}
+    values = {**_FUNCTION_DEFAULTS, **_known_fields(name, fields)}
     values["description"] = (
         values.get("description") or ((function.__doc__ or "").strip().split("\n")[0])
     )
     values["version"] = str(values.get("version", ""))
-    return MethodSpec(name=name, rank=FunctionRank(function), options=options, **values)
+    return MethodSpec(
+        name=name, rank=_FunctionRank(function), options=options, **values
+    )
 
 
 def _known_fields(name: str, fields: dict) -> dict:
@@ -442,10 +445,10 @@ def checked_spec(spec: MethodSpec) -> MethodSpec:
         taking ``rng`` is told to rename it ``random_state``.
     """
     function = spec.rank
-    if isinstance(function, FunctionRank):
+    if isinstance(function, _FunctionRank):
         return spec  # made by spec_from_function: checked there
     params = _parameters(function)
     if params is None:
         return spec
     _check_call(spec.name, function, params, spec.options)
-    return replace(spec, rank=FunctionRank(function))
+    return replace(spec, rank=_FunctionRank(function))
