@@ -57,7 +57,7 @@ __all__ = [
 CONTROL_TESTS = ("bonferroni-dunn", "wilcoxon-holm")
 """The tests :func:`control_comparisons` runs."""
 
-CONTROL = "control"
+_CONTROL = "control"
 _CONTROL_RANK = "control_rank"
 _STATISTIC = "statistic"
 _PVALUE = "pvalue"
@@ -401,7 +401,7 @@ def control_comparisons(
     return pd.DataFrame(
         {
             METHOD: others,
-            CONTROL: control,
+            _CONTROL: control,
             RANK: mean_ranks[others].to_numpy(),
             _CONTROL_RANK: float(mean_ranks[control]),
             _STATISTIC: stat,

@@ -51,8 +51,8 @@ _BLUE, _ORANGE, _GREEN, _VERMILLION, _PURPLE, _SKY, _BLACK = (
 )
 COLOURS = (_BLUE, _ORANGE, _GREEN, _VERMILLION, _PURPLE, _SKY, _BLACK)
 """Okabe & Ito's colour-blind safe palette without its yellow (too faint on white)."""
-DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-SYMBOLS = (
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+_SYMBOLS = (
     "circle",
     "square",
     "diamond",
@@ -112,7 +112,7 @@ _INFORMATION_SYMBOLS = (
 )
 """Their markers, in the same order: none repeats a score + aggregation
 method's (colour, dash, marker)."""
-_FREE_PAIRS = [(c, d) for d in DASHES[:4] for c in COLOURS]
+_FREE_PAIRS = [(c, d) for d in _DASHES[:4] for c in COLOURS]
 """(colour, dash) pairs a name outside the registry can take, colour first."""
 
 
@@ -127,7 +127,7 @@ def _hashed(name: str, slot: int | None = None) -> dict[str, str]:
     return {
         "color": colour,
         "dash": dash,
-        "symbol": SYMBOLS[(digest // len(_FREE_PAIRS)) % len(SYMBOLS)],
+        "symbol": _SYMBOLS[(digest // len(_FREE_PAIRS)) % len(_SYMBOLS)],
     }
 
 
@@ -170,7 +170,7 @@ def built_in_looks() -> dict[str, dict[str, str]]:
             n = len(_INFORMATION_COLOURS)
             looks[name] = {
                 "color": _INFORMATION_COLOURS[information % n],
-                "dash": DASHES[(information // n) % len(DASHES)],
+                "dash": _DASHES[(information // n) % len(_DASHES)],
                 "symbol": _INFORMATION_SYMBOLS[information % len(_INFORMATION_SYMBOLS)],
             }
             information += 1

@@ -35,8 +35,6 @@ _TOL_MUTED = (
 )
 """Paul Tol's "muted" qualitative scheme (colour-blind safe), for bars beyond 7."""
 PALETTE = OKABE_ITO + _TOL_MUTED
-DASHES = ("solid", "dash", "dot", "dashdot")
-SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross")
 GREY = "#BDBDBD"
 """Colour of the methods that are not highlighted."""
 DIMMED_WIDTH = 1.0

@@ -233,7 +233,7 @@ class _FunctionRank:
         return hash(self.function)
 
 
-STATE = "random_state"
+_STATE = "random_state"
 """The name of the random state a method of your own takes."""
 _OLD_STATE = "rng"
 _OPTION_TYPES = (bool, int, float, str)
@@ -265,7 +265,7 @@ def _check_call(name: str, function, params, options: tuple[Option, ...]) -> Non
     """Refuse a ``rank`` that cannot be called as
     ``rank(X, Y, *, k, random_state, **options)``, naming what is wrong."""
     shown = _shown(function)
-    expected = f"rank(X, Y, *, k, {STATE}, **options)"
+    expected = f"rank(X, Y, *, k, {_STATE}, **options)"
     positional = [
         p
         for p in params.values()
@@ -291,13 +291,13 @@ def _call_problems(params, options: tuple[Option, ...]) -> list[str]:
     problems = []
     if not _accepts(params, "k"):
         problems.append("it takes no keyword k")
-    if _OLD_STATE in params and STATE not in params:
+    if _OLD_STATE in params and _STATE not in params:
         problems.append(
-            f"it takes {_OLD_STATE}: rename {_OLD_STATE} to {STATE} (the name "
+            f"it takes {_OLD_STATE}: rename {_OLD_STATE} to {_STATE} (the name "
             "scikit-learn uses)"
         )
-    elif not _accepts(params, STATE):
-        problems.append(f"it takes no {STATE}")
+    elif not _accepts(params, _STATE):
+        problems.append(f"it takes no {_STATE}")
     wanted = [o.name for o in options if not _accepts(params, o.name)]
     if wanted:
         problems.append(f"it takes no keyword {', '.join(wanted)} (an option)")
@@ -314,7 +314,7 @@ def _options_from_defaults(name: str, function, params) -> list[Option]:
         if p.kind is not p.KEYWORD_ONLY and skipped:
             skipped -= 1
             continue
-        if p.name in ("k", STATE):
+        if p.name in ("k", _STATE):
             continue
         if p.default is p.empty:
             raise ConfigError(
