@@ -1,16 +1,9 @@
 """MLFS Explorer engine: load multi-label data, rank features, evaluate, analyse.
 
-The public API (stable names and signatures):
-
-- data: :func:`load_dataset`, :func:`load_uploaded`, :func:`discover_datasets`,
-  :class:`Dataset`
-- scoring: :func:`label_scores`, :data:`MEASURES`, :data:`AGGREGATIONS`
-- ranking: :func:`rank_features`, :func:`compute_ranking`, :func:`rank_filter_methods`,
-  :func:`list_methods`, :func:`get_method`, :class:`MultiLabelSelector`
-- evaluation: :func:`run_experiment`, :class:`ExperimentConfig`, :data:`METRICS`
-- analysis: :func:`select` (a :class:`Selection`, which :func:`average_ranks`,
-  :func:`friedman_nemenyi` and :func:`metric_curves` take),
-  :func:`kuncheva_index`, :func:`similarity_matrix`, :func:`dataset_means`
+The public API (stable names and signatures) is ``__all__``: the names of
+``_EXPORTS`` below, each imported from its submodule on first use. They are
+documented, grouped by task, on the top-level page of the API reference
+(``docs/api/top-level.md``).
 """
 
 from __future__ import annotations
@@ -21,8 +14,6 @@ from __future__ import annotations
 from . import blas as _blas
 
 _blas.pin()
-
-from typing import TYPE_CHECKING  # noqa: E402
 
 from ._lazy import lazy_exports  # noqa: E402
 
@@ -75,94 +66,10 @@ _EXPORTS = {
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from ._random import check_rng  # noqa: F401
-    from .analysis import (  # noqa: F401
-        FriedmanResult,
-        Selection,
-        average_ranks,
-        dataset_means,
-        friedman_nemenyi,
-        kuncheva_index,
-        metric_curves,
-        precision_at_k,
-        select,
-        similarity_matrix,
-    )
-    from .data import (  # noqa: F401
-        KNOWN_LABEL_HINTS,
-        Dataset,
-        discover_datasets,
-        load_dataset,
-        load_uploaded,
-    )
-    from .errors import ConfigError, DatasetError, MLFSError  # noqa: F401
-    from .evaluation import (  # noqa: F401
-        METRICS,
-        ExperimentConfig,
-        ExperimentResult,
-        load_config,
-        protocol_preset,
-        register_protocol_preset,
-        run_experiment,
-        save_config,
-    )
-    from .measures import MEASURES, label_scores  # noqa: F401
-    from .selectors._registry import (  # noqa: F401
-        METHODS,
-        MethodSpec,
-        Ranking,
-        get_method,
-        list_methods,
-    )
-    from .selectors.api import compute_ranking, rank_features  # noqa: F401
-    from .selectors.estimator import MultiLabelSelector  # noqa: F401
-    from .selectors.filter import rank_filter_methods  # noqa: F401
-
 from ._version import __version__  # noqa: E402, F401  (public: mlfs_core.__version__)
 
-__all__ = [  # noqa: F822 - resolved lazily by __getattr__
-    "AGGREGATIONS",
-    "KNOWN_LABEL_HINTS",
-    "MEASURES",
-    "METHODS",
-    "METRICS",
-    "ConfigError",
-    "Dataset",
-    "DatasetError",
-    "ExperimentConfig",
-    "ExperimentResult",
-    "FriedmanResult",
-    "MLFSError",
-    "MethodSpec",
-    "MultiLabelSelector",
-    "Ranking",
-    "Selection",
-    "average_ranks",
-    "check_rng",
-    "compute_ranking",
-    "dataset_means",
-    "discover_datasets",
-    "friedman_nemenyi",
-    "get_method",
-    "kuncheva_index",
-    "label_scores",
-    "list_methods",
-    "load_config",
-    "load_dataset",
-    "load_uploaded",
-    "metric_curves",
-    "precision_at_k",
-    "protocol_preset",
-    "rank_features",
-    "rank_filter_methods",
-    "register_protocol_preset",
-    "run_experiment",
-    "save_config",
-    "select",
-    "similarity_matrix",
-]
+__all__ = sorted(_EXPORTS)  # resolved lazily by __getattr__
 
 # Only the public names (and the submodules) in dir(mlfs_core): the helpers
 # used above are not part of the API.
-del TYPE_CHECKING, annotations, lazy_exports
+del annotations, lazy_exports

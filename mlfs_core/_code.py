@@ -286,7 +286,7 @@ def forget() -> None:
     _FILES.clear()
 
 
-def user_code_error(kind: str, name: str, exc: BaseException):
+def _user_code_error(kind: str, name: str, exc: BaseException):
     """A :class:`~mlfs_core.errors.UserCodeError` for ``exc``, raised by the
     user's ``kind`` called ``name``: where is the deepest frame of the
     traceback in the user's own code (not the engine, the standard library or
@@ -340,7 +340,7 @@ class blame:
     def __exit__(self, exc_type, exc, tb):
         if exc is None or not isinstance(exc, Exception):
             return False
-        raise user_code_error(self.kind, self.name, exc) from exc
+        raise _user_code_error(self.kind, self.name, exc) from exc
 
 
 def outside_engine() -> int:

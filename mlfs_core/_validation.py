@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from .errors import ConfigError
 
 
-def check_X(X, *, name: str = "X") -> sp.csr_matrix:
+def _check_X(X, *, name: str = "X") -> sp.csr_matrix:
     """Return ``X`` as a CSR float64 matrix, raising ``ConfigError`` on bad input."""
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
@@ -57,7 +57,7 @@ def check_Y(Y, n_samples: int, *, name: str = "Y") -> np.ndarray:
 
 def check_XY(X, Y) -> tuple[sp.csr_matrix, np.ndarray]:
     """Validate a feature matrix and a label matrix together."""
-    X = check_X(X)
+    X = _check_X(X)
     return X, check_Y(Y, X.shape[0])
 
 
@@ -111,7 +111,7 @@ def check_int(
     return int(value)
 
 
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 """The integers a seed or a count may take: what TOML and numpy's int64 hold."""
 
 
@@ -133,7 +133,7 @@ def check_int64(value: int, name: str) -> int:
     mlfs_core.errors.ConfigError: seed must fit in 64 bits ([-2**63, 2**63 - 1]), \
 got 10000000000000000000000000
     """
-    if not INT64_MIN <= int(value) <= INT64_MAX:
+    if not _INT64_MIN <= int(value) <= _INT64_MAX:
         raise ConfigError(
             f"{name} must fit in 64 bits ([-2**63, 2**63 - 1]), got {int(value)}"
         )

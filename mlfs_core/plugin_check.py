@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import inspect
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 __all__ = ["CheckRow", "check_plugin"]
 
-N_DOCUMENTS, N_WORDS, N_LABELS, K = 60, 40, 3, 5
+_N_DOCUMENTS, _N_WORDS, _N_LABELS, K = 60, 40, 3, 5
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,9 @@ def _same(a, b) -> bool:
 def _data():
     from .data.synthetic import make_planted_corpus
 
-    dataset, _ = make_planted_corpus(N_DOCUMENTS, N_WORDS, N_LABELS, 2, random_state=0)
+    dataset, _ = make_planted_corpus(
+        _N_DOCUMENTS, _N_WORDS, _N_LABELS, 2, random_state=0
+    )
     return dataset
 
 
@@ -218,10 +220,3 @@ def check_plugin(spec: str, *, base=None) -> list[CheckRow]:
     rows += [_check_metric(n, dataset) for n in info.metrics]
     rows += [_check_preset(n) for n in info.presets]
     return rows
-
-
-def rows_table(rows: list[CheckRow]):
-    """``rows`` as a DataFrame (one row each, an ``ok`` column added)."""
-    import pandas as pd
-
-    return pd.DataFrame([{**asdict(r), "ok": r.ok} for r in rows])

@@ -25,14 +25,14 @@ MISSING = ("refuse", "drop-blocks", "keep")
 rank only its complete blocks, or keep every row unchecked (for summaries
 that rank nothing, such as :func:`~mlfs_core.analysis.metric_curves`)."""
 
-PREVIEW = 6
+_PREVIEW = 6
 """How many names or cells an error message lists before "..."."""
 
 
 def preview(values: Sequence) -> str:
-    """The first :data:`PREVIEW` values, as reprs, for a message."""
-    shown = ", ".join(repr(v) for v in list(values)[:PREVIEW])
-    return shown + (", ..." if len(values) > PREVIEW else "")
+    """The first :data:`_PREVIEW` values, as reprs, for a message."""
+    shown = ", ".join(repr(v) for v in list(values)[:_PREVIEW])
+    return shown + (", ..." if len(values) > _PREVIEW else "")
 
 
 def plain(value):
@@ -179,9 +179,9 @@ missing='drop-blocks' to leave the 1 incomplete block(s) of 2 out
 
 
 def _refuse(described, n_cells, named, n_bad, n_blocks, caller):
-    shown = ", ".join(_cell_text(c) for c in described[:PREVIEW])
+    shown = ", ".join(_cell_text(c) for c in described[:_PREVIEW])
     more = (
-        f", ... ({len(described) - PREVIEW} more)" if len(described) > PREVIEW else ""
+        f", ... ({len(described) - _PREVIEW} more)" if len(described) > _PREVIEW else ""
     )
     raise IncompleteTableError(
         f"{caller}: the table is incomplete: {len(described)} of {n_cells} "

@@ -1,7 +1,7 @@
 """One value per cell, one setting per table: what an analysis can compare.
 
 A *cell* of a tidy results table is one measurement: the values of its
-identity columns (:data:`CELL_COLUMNS`: dataset, protocol, method, budget,
+identity columns (:data:`_CELL_COLUMNS`: dataset, protocol, method, budget,
 budget_pct, fold, repeat, metric, and any setting column) that the table
 holds. Two rows of one cell with different values are two answers to one
 question (two runs concatenated, a hand-edited file): averaging them moves a
@@ -15,7 +15,7 @@ A table without a ``fold`` or ``repeat`` column lists each cell's
 repetitions unlabelled (``dataset, method, value`` rows, several per
 (dataset, method)): there every row is its own measurement, as before.
 
-A table mixing settings (:data:`SETTING_COLUMNS`: two protocols, or, where
+A table mixing settings (:data:`_SETTING_COLUMNS`: two protocols, or, where
 a combined table carries them, two classifiers or evaluation settings) ranks
 methods measured under different conditions against one another, and is
 refused unless ``mix="allow"``.
@@ -44,23 +44,23 @@ from ._blocks import plain, preview
 
 _SHOWN = 3  # cells a message names (each with all its identity columns)
 
-DUPLICATES = ("refuse", "mean")
+_DUPLICATES = ("refuse", "mean")
 """The accepted values of ``duplicates``: refuse a cell holding two different
 values (default), or average each cell's values first."""
 
-MIX = ("refuse", "allow")
+_MIX = ("refuse", "allow")
 """The accepted values of ``mix``: refuse a table holding several protocols,
 classifiers or evaluation settings (default), or rank them together."""
 
-SETTING_COLUMNS = (PROTOCOL, CLASSIFIER, EVALUATION)
+_SETTING_COLUMNS = (PROTOCOL, CLASSIFIER, EVALUATION)
 """Columns that name the conditions a value was measured under: a run's
 results carry ``protocol``; its classifier and evaluation settings are in
 its ``config.toml``, and a table combining runs of different ones carries
 them as ``classifier`` and ``evaluation`` columns."""
 
-CELL_COLUMNS = (
+_CELL_COLUMNS = (
     DATASET,
-    *SETTING_COLUMNS,
+    *_SETTING_COLUMNS,
     METHOD,
     BUDGET,
     BUDGET_PCT,
@@ -72,10 +72,10 @@ CELL_COLUMNS = (
 
 
 def check_options(duplicates: str, mix: str, caller: str) -> None:
-    """Refuse a ``duplicates=`` or ``mix=`` outside :data:`DUPLICATES`, :data:`MIX`."""
+    """Refuse a ``duplicates=`` or ``mix=`` outside ``_DUPLICATES``, ``_MIX``."""
     for name, value, accepted in (
-        ("duplicates", duplicates, DUPLICATES),
-        ("mix", mix, MIX),
+        ("duplicates", duplicates, _DUPLICATES),
+        ("mix", mix, _MIX),
     ):
         if value not in accepted:
             raise ValueError(
@@ -104,7 +104,7 @@ def check_settings(table: pd.DataFrame, mix: str, caller: str) -> None:
     """
     if mix == "allow":
         return
-    for column in SETTING_COLUMNS:
+    for column in _SETTING_COLUMNS:
         if column not in table.columns:
             continue
         counts = table[column].value_counts(dropna=True, sort=False).sort_index()
@@ -157,7 +157,7 @@ def check_cells(
     """
     if FOLD not in table.columns and REPEAT not in table.columns:
         return table
-    keys = [*dict.fromkeys(c for c in (*CELL_COLUMNS, *by) if c in table.columns)]
+    keys = [*dict.fromkeys(c for c in (*_CELL_COLUMNS, *by) if c in table.columns)]
     repeated = table.duplicated(keys, keep=False)
     if not repeated.any():
         return table

@@ -10,9 +10,9 @@ from ._cells import check_cells, check_options, check_settings
 from .ranks import per_budget
 from .selection import Selection
 
-N_RUNS = "n_runs"
-MIN = "min"
-MAX = "max"
+_N_RUNS = "n_runs"
+_MIN = "min"
+_MAX = "max"
 
 
 def metric_curves(selection: Selection) -> pd.DataFrame:
@@ -58,9 +58,9 @@ def _curves(table: pd.DataFrame, by: str) -> pd.DataFrame:
         {
             MEAN: grouped.mean(),
             STD: grouped.std(ddof=0),
-            MIN: grouped.min(),
-            MAX: grouped.max(),
-            N_RUNS: grouped.size(),
+            _MIN: grouped.min(),
+            _MAX: grouped.max(),
+            _N_RUNS: grouped.size(),
         }
     )
     return out.reset_index()

@@ -57,12 +57,12 @@ __all__ = [
 CONTROL_TESTS = ("bonferroni-dunn", "wilcoxon-holm")
 """The tests :func:`control_comparisons` runs."""
 
-CONTROL = "control"
-CONTROL_RANK = "control_rank"
-STATISTIC = "statistic"
-PVALUE = "pvalue"
-PVALUE_ADJUSTED = "pvalue_adjusted"
-SIGNIFICANT = "significant"
+_CONTROL = "control"
+_CONTROL_RANK = "control_rank"
+_STATISTIC = "statistic"
+_PVALUE = "pvalue"
+_PVALUE_ADJUSTED = "pvalue_adjusted"
+_SIGNIFICANT = "significant"
 
 
 def holm_adjust(pvalues) -> np.ndarray:
@@ -166,7 +166,7 @@ def nemenyi_pvalues(selection: Selection) -> pd.DataFrame:
     return _square(p, wide.columns)
 
 
-WILCOXON_METHODS = ("auto", "exact", "asymptotic")
+_WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 """The accepted ``method`` values of the Wilcoxon tests here."""
 
 
@@ -220,10 +220,10 @@ def _wilcoxon(
 
 
 def _check_wilcoxon_method(method: str, caller: str) -> None:
-    if method not in WILCOXON_METHODS:
+    if method not in _WILCOXON_METHODS:
         raise ValueError(
             f"{caller}: method={method!r} is not one of "
-            f"{', '.join(map(repr, WILCOXON_METHODS))}"
+            f"{', '.join(map(repr, _WILCOXON_METHODS))}"
         )
 
 
@@ -401,12 +401,12 @@ def control_comparisons(
     return pd.DataFrame(
         {
             METHOD: others,
-            CONTROL: control,
+            _CONTROL: control,
             RANK: mean_ranks[others].to_numpy(),
-            CONTROL_RANK: float(mean_ranks[control]),
-            STATISTIC: stat,
-            PVALUE: raw,
-            PVALUE_ADJUSTED: adjusted,
-            SIGNIFICANT: adjusted <= alpha,
+            _CONTROL_RANK: float(mean_ranks[control]),
+            _STATISTIC: stat,
+            _PVALUE: raw,
+            _PVALUE_ADJUSTED: adjusted,
+            _SIGNIFICANT: adjusted <= alpha,
         }
     )

@@ -18,8 +18,8 @@ import pandas as pd
 from ..columns import DATASET, MEAN, METHOD, RANK, STD, VALUE
 from .selection import Selection, checked
 
-BEST = "best"
-N_DATASETS = "n_datasets"
+_BEST = "best"
+_N_DATASETS = "n_datasets"
 
 
 def method_blocks(table: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
@@ -142,7 +142,7 @@ def _summarize(ranks: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Mean, population std and count of the ranks per (by..., method)."""
     grouped = ranks.groupby([*by, METHOD], sort=True)[RANK]
     return pd.DataFrame(
-        {MEAN: grouped.mean(), STD: grouped.std(ddof=0), N_DATASETS: grouped.size()}
+        {MEAN: grouped.mean(), STD: grouped.std(ddof=0), _N_DATASETS: grouped.size()}
     )
 
 
@@ -185,9 +185,9 @@ def rank_table(selection: Selection) -> pd.DataFrame:
     chosen = per_budget(selection, "rank_table")
     by = chosen.budget_column
     if chosen.table.empty:  # no rows of this metric (e.g. an empty panel of methods)
-        return pd.DataFrame(columns=[by, METHOD, MEAN, STD, N_DATASETS, BEST])
+        return pd.DataFrame(columns=[by, METHOD, MEAN, STD, _N_DATASETS, _BEST])
     ranks = _ranks(chosen.table, chosen.higher_is_better, [by])
     out = _summarize(ranks, [by]).reset_index()
     best = out.groupby(by)[MEAN].transform("min")
-    out[BEST] = np.isclose(out[MEAN], best)
+    out[_BEST] = np.isclose(out[MEAN], best)
     return out

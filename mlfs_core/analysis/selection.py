@@ -33,7 +33,7 @@ from ._blocks import (
 )
 from ._cells import check_cells, check_options, check_settings
 
-OVER_BUDGETS = ("mean",)
+_OVER_BUDGETS = ("mean",)
 """The accepted values of ``over_budgets``."""
 
 
@@ -90,7 +90,7 @@ class Selection:
         return self.budget_column is not None and self.budget_column in self.by
 
 
-def registry_direction(metric: str) -> bool | None:
+def _registry_direction(metric: str) -> bool | None:
     """``higher_is_better`` of a registered metric (or variant), None if unknown."""
     from ..evaluation.metrics import higher_is_better
 
@@ -103,7 +103,7 @@ def registry_direction(metric: str) -> bool | None:
 def _direction(
     metric: str | None, higher_is_better: bool | None, needed: bool
 ) -> bool | None:
-    known = registry_direction(metric) if metric is not None else None
+    known = _registry_direction(metric) if metric is not None else None
     if higher_is_better is None:
         if known is not None or not needed:
             return known
@@ -160,10 +160,10 @@ def _check_columns(table: pd.DataFrame, over_budgets, budget, by) -> None:
             f"(it has {preview(list(table.columns))}); expected the tidy results "
             "table of an experiment (dataset, method, ..., metric, value)"
         )
-    if over_budgets is not None and over_budgets not in OVER_BUDGETS:
+    if over_budgets is not None and over_budgets not in _OVER_BUDGETS:
         raise ValueError(
             f"select: over_budgets={over_budgets!r} is not one of "
-            f"{', '.join(map(repr, OVER_BUDGETS))}"
+            f"{', '.join(map(repr, _OVER_BUDGETS))}"
         )
     if budget is not None and over_budgets is not None:
         raise ValueError("select: pass budget= or over_budgets=, not both")

@@ -30,8 +30,6 @@ app) imports neither the runner nor scikit-learn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .._lazy import lazy_exports
 
 _EXPORTS = {
@@ -61,55 +59,4 @@ _EXPORTS = {
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from ._baselines import (  # noqa: F401
-        BaselinesResult,
-        baseline_methods,
-        run_baselines,
-    )
-    from ._baselines_report import latex_table  # noqa: F401
-    from ._committed import Check, check_committed  # noqa: F401
-    from ._folder import (  # noqa: F401
-        BENCHMARKS_ENV,
-        MANIFEST,
-        benchmark_label,
-        find_benchmarks,
-        read_manifest,
-        write_benchmark,
-    )
-    from ._ranking import rank_methods  # noqa: F401
-    from ._run import BenchmarkResult, run_benchmark  # noqa: F401
-    from ._suites import (  # noqa: F401
-        SUITES,
-        QuickPlan,
-        Suite,
-        get_suite,
-        list_suites,
-        register_suite,
-        relocated,
-    )
-
-__all__ = [  # noqa: F822 - resolved lazily by __getattr__
-    "BENCHMARKS_ENV",
-    "BaselinesResult",
-    "BenchmarkResult",
-    "Check",
-    "MANIFEST",
-    "QuickPlan",
-    "SUITES",
-    "Suite",
-    "baseline_methods",
-    "benchmark_label",
-    "check_committed",
-    "find_benchmarks",
-    "get_suite",
-    "latex_table",
-    "list_suites",
-    "rank_methods",
-    "read_manifest",
-    "register_suite",
-    "relocated",
-    "run_baselines",
-    "run_benchmark",
-    "write_benchmark",
-]
+__all__ = sorted(_EXPORTS)  # resolved lazily by __getattr__

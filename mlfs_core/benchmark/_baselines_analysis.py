@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..columns import DATASET, FOLD, MEAN, METHOD, METRIC, STD, VALUE
 
-CONTROL_COLUMNS = (
+_CONTROL_COLUMNS = (
     "metric",
     "method",
     "control",
@@ -54,15 +54,15 @@ def compare(tables, control: str, preset: str, *, all_figures: bool = True) -> d
         controls.append(one["control"])
         if all_figures or not figures:
             figures[metric] = one["figure"]
-    control_table = pd.concat(controls, ignore_index=True)[list(CONTROL_COLUMNS)]
+    control_table = pd.concat(controls, ignore_index=True)[list(_CONTROL_COLUMNS)]
     friedman = pd.DataFrame(tests)
     return {
         "results": results,
-        "per_dataset": per_dataset_table(results),
+        "per_dataset": _per_dataset_table(results),
         "average_ranks": pd.concat(ranks, ignore_index=True),
         "friedman": friedman,
         "control": control_table,
-        "summary": summary_text(control, friedman, control_table, spec),
+        "summary": _summary_text(control, friedman, control_table, spec),
         "figures": figures,
         "alpha": spec.alpha,
         "test": spec.control_test,
@@ -117,7 +117,7 @@ def _one_metric(results, metric, control, test, alpha) -> dict:
     }
 
 
-def summary_text(control: str, friedman, table, spec) -> str:
+def _summary_text(control: str, friedman, table, spec) -> str:
     """One paragraph: per metric, whether the Friedman test rejected equal
     ranks, and which baselines differ significantly from ``control`` (better
     or worse, by average rank).
@@ -131,7 +131,7 @@ def summary_text(control: str, friedman, table, spec) -> str:
     ...                   "rank": [2.5, 2.0], "control_rank": [1.5, 1.5],
     ...                   "significant": [True, False]})
     >>> spec = SimpleNamespace(alpha=0.05, control_test="bonferroni_dunn", name="p")
-    >>> summary_text("A", f, t, spec)  # doctest: +NORMALIZE_WHITESPACE
+    >>> _summary_text("A", f, t, spec)  # doctest: +NORMALIZE_WHITESPACE
     'A against 2 baselines on 6 datasets under the preset p (Friedman, then
     Bonferroni-Dunn with A as the control, alpha = 0.05). m: the Friedman test
     rejects equal ranks (p = 0.01); A ranks significantly better than B; no
@@ -183,7 +183,7 @@ def _names(names) -> str:
     return ", ".join(str(n) for n in names)
 
 
-def split_means(results: pd.DataFrame) -> pd.DataFrame:
+def _split_means(results: pd.DataFrame) -> pd.DataFrame:
     """Per dataset, method, metric and split: the mean over budgets.
 
     Examples
@@ -191,16 +191,16 @@ def split_means(results: pd.DataFrame) -> pd.DataFrame:
     >>> t = pd.DataFrame({"dataset": "d", "method": "m", "metric": "x",
     ...                   "fold": [0, 0, 1], "budget": [1, 2, 1],
     ...                   "value": [0.2, 0.4, 0.5]})
-    >>> split_means(t)["value"].tolist()
+    >>> _split_means(t)["value"].tolist()
     [0.30000000000000004, 0.5]
     """
     keys = [DATASET, METHOD, METRIC, FOLD]
     return results.groupby(keys, as_index=False, sort=False)[VALUE].mean()
 
 
-def per_dataset_table(results: pd.DataFrame) -> pd.DataFrame:
-    """``dataset, method, metric, mean, std`` over the splits (:func:`split_means`)."""
-    per_split = split_means(results)
+def _per_dataset_table(results: pd.DataFrame) -> pd.DataFrame:
+    """``dataset, method, metric, mean, std`` over the splits (:func:`_split_means`)."""
+    per_split = _split_means(results)
     keys = [DATASET, METHOD, METRIC]
     grouped = per_split.groupby(keys, sort=False)[VALUE]
     out = grouped.mean().rename(MEAN).to_frame()

@@ -31,12 +31,12 @@ _LATEX_SPECIAL = {
 }
 
 
-def latex_escape(text) -> str:
+def _latex_escape(text) -> str:
     """``text`` with LaTeX's special characters escaped.
 
     Examples
     --------
-    >>> latex_escape("macro_f1 & 50%")
+    >>> _latex_escape("macro_f1 & 50%")
     'macro\\\\_f1 \\\\& 50\\\\%'
     """
     return "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
@@ -78,12 +78,12 @@ def latex_table(
     \\end{tabular}
     \\end{table}
     """
-    columns = [latex_escape(c) for c in frame.columns]
+    columns = [_latex_escape(c) for c in frame.columns]
     head = " & ".join(["", *columns]) + r" \\"
     lines = [
         r"\begin{table}[htbp]",
         r"\centering",
-        rf"\caption{{{latex_escape(caption)}}}",
+        rf"\caption{{{_latex_escape(caption)}}}",
         rf"\label{{{label}}}",
         rf"\begin{{tabular}}{{l{'r' * len(columns)}}}",
         r"\toprule",
@@ -91,7 +91,7 @@ def latex_table(
         r"\midrule",
     ]
     for i, (index, row) in enumerate(frame.iterrows()):
-        cells = [latex_escape(index)]
+        cells = [_latex_escape(index)]
         for j, value in enumerate(row):
             cell = _cell(value, digits)
             if bold is not None and bool(bold.iloc[i, j]):
@@ -107,7 +107,7 @@ def _cell(value, digits: int) -> str:
         return "yes" if value else "no"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{value:.{digits}g}" if abs(value) >= 1e4 else f"{value:.{digits}f}"
-    return latex_escape(value)
+    return _latex_escape(value)
 
 
 def _both(frame: pd.DataFrame, folder: Path, stem: str, caption: str, bold=None):

@@ -31,7 +31,7 @@ class Attribute:
 
 
 @dataclass
-class ArffHeader:
+class _ArffHeader:
     """The parsed header: relation name, attributes, and the ``@data`` line number."""
 
     relation: str
@@ -41,7 +41,7 @@ class ArffHeader:
 
 def parse_header(
     lines: Iterator[str], where: str, *, max_attributes: int | None = None
-) -> ArffHeader:
+) -> _ArffHeader:
     """Consume ``lines`` up to and including ``@data`` and return the header.
 
     Parameters
@@ -56,7 +56,7 @@ def parse_header(
 
     Returns
     -------
-    ArffHeader
+    _ArffHeader
 
     Examples
     --------
@@ -95,7 +95,7 @@ def parse_header(
                 raise DatasetError(
                     f"{where}, line {number}: @data before any @attribute"
                 )
-            return ArffHeader(relation, attributes, number)
+            return _ArffHeader(relation, attributes, number)
         else:
             raise DatasetError(
                 f"{where}, line {number}: expected @relation, @attribute or @data, "

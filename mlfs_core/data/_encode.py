@@ -20,7 +20,7 @@ Nominal encoding rule
 * A nominal attribute with more than two declared values becomes one 0/1 column per
   declared value, in declaration order, named ``attribute=value`` (one-hot).
 * Exception: such an attribute with a different value in every row, in a file of
-  at least ``MIN_ROWS_FOR_IDENTIFIER`` (10) rows, is an identifier (genbase's
+  at least ``_MIN_ROWS_FOR_IDENTIFIER`` (10) rows, is an identifier (genbase's
   protein ID) and is dropped with a
   :class:`UserWarning` naming it.
 * ``string`` and ``date`` attributes are dropped with a :class:`UserWarning`.
@@ -42,10 +42,10 @@ from .arff import RawTable
 
 _TRUE = {"1", "yes", "true", "t", "y", "+1"}
 _FALSE = {"0", "no", "false", "f", "n", "-1"}
-MIN_ROWS_FOR_IDENTIFIER = 10
+_MIN_ROWS_FOR_IDENTIFIER = 10
 LABEL_OPTIONS_HINT = "pass labels=, label_count= or label_prefix="
-"""The API's way out of :data:`NO_LABELS_MESSAGE` (the app names its widgets)."""
-NO_LABELS_MESSAGE = (
+"""The API's way out of :data:`_NO_LABELS_MESSAGE` (the app names its widgets)."""
+_NO_LABELS_MESSAGE = (
     "no way to tell which attributes are labels (no Mulan XML, no MEKA '-C n' in the "
     "relation name); " + LABEL_OPTIONS_HINT
 )
@@ -99,12 +99,12 @@ def _is_binary(table: RawTable, i: int) -> bool:
     return bool(np.isin(column.data, (0.0, 1.0)).all())
 
 
-def positive_index(values: tuple[str, ...]) -> int:
+def _positive_index(values: tuple[str, ...]) -> int:
     """Return the index of the value encoded as 1 for a one/two-value nominal.
 
     Examples
     --------
-    >>> [positive_index(v) for v in [("YES", "NO"), ("a", "b"), ("0", "1")]]
+    >>> [_positive_index(v) for v in [("YES", "NO"), ("a", "b"), ("0", "1")]]
     [0, 1, 1]
     """
     if len(values) == 2:
@@ -114,12 +114,12 @@ def positive_index(values: tuple[str, ...]) -> int:
     return len(values) - 1
 
 
-def label_list(labels) -> list[str]:
+def _label_list(labels) -> list[str]:
     """``labels=`` as a list of names: one string is one name, not its letters.
 
     Examples
     --------
-    >>> label_list("topic00"), label_list(("a", "b"))
+    >>> _label_list("topic00"), _label_list(("a", "b"))
     (['topic00'], ['a', 'b'])
     """
     if isinstance(labels, str):
@@ -152,7 +152,7 @@ def choose_labels(
     if labels is not None:
         return _by_name(
             names,
-            label_list(labels),
+            _label_list(labels),
             f"{where}: label {{!r}} from labels= is not an attribute",
         )
     if label_count is not None:
@@ -172,7 +172,7 @@ def choose_labels(
         )
     if meka_count is not None:
         return _by_count(len(names), meka_count, where, "the relation's -C")
-    raise DatasetError(f"{where}: {NO_LABELS_MESSAGE}")
+    raise DatasetError(f"{where}: {_NO_LABELS_MESSAGE}")
 
 
 def _by_name(names: list[str], wanted: list[str], message: str) -> np.ndarray:
@@ -216,7 +216,7 @@ def encode_labels(
         )
     Y = sub.tocsr().astype(np.int8).toarray()
     flip = np.array(
-        [a.kind == NOMINAL and positive_index(a.values) == 0 for a in attrs]
+        [a.kind == NOMINAL and _positive_index(a.values) == 0 for a in attrs]
     )
     Y[:, flip] = 1 - Y[:, flip]
     return Y, [a.name for a in attrs]
@@ -275,7 +275,7 @@ def _plan_features(table: RawTable, candidates: np.ndarray) -> dict:
                 UserWarning,
                 stacklevel=4,
             )
-        elif attr.kind == NUMERIC or positive_index(attr.values) == 1:
+        elif attr.kind == NUMERIC or _positive_index(attr.values) == 1:
             plan["direct"].append(int(i))
         elif len(attr.values) <= 2:
             plan["flip"].append(int(i))
@@ -289,7 +289,7 @@ def _plan_features(table: RawTable, candidates: np.ndarray) -> dict:
 
 def _identifiers(table: RawTable, columns: list[int]) -> list[int]:
     n_rows = table.values.shape[0]
-    if not columns or n_rows < MIN_ROWS_FOR_IDENTIFIER:
+    if not columns or n_rows < _MIN_ROWS_FOR_IDENTIFIER:
         return []
     codes = np.sort(table.values[:, columns].toarray(), axis=0)
     distinct = (np.diff(codes, axis=0) != 0).sum(axis=0) + 1

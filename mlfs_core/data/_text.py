@@ -80,14 +80,14 @@ _WIDE_BOMS = (
 )
 
 
-def wide_encoding(first: bytes) -> str | None:
+def _wide_encoding(first: bytes) -> str | None:
     """The UTF-16/UTF-32 encoding the first bytes of a file show, or None.
 
     Examples
     --------
-    >>> wide_encoding("@relation r\\n".encode("utf-16"))
+    >>> _wide_encoding("@relation r\\n".encode("utf-16"))
     'UTF-16 (little-endian)'
-    >>> wide_encoding(b"@relation r") is None
+    >>> _wide_encoding(b"@relation r") is None
     True
     """
     for bom, name in _WIDE_BOMS:
@@ -102,7 +102,7 @@ def _strip_lines(handle, where: str = "<text>") -> Iterator[str]:
     first = True
     for raw in handle:
         if first and isinstance(raw, bytes):
-            encoding = wide_encoding(raw)
+            encoding = _wide_encoding(raw)
             if encoding is not None:
                 raise DatasetError(
                     f"{where}: the file is encoded in {encoding}; this reader takes "

@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # pandas is imported where used: `mlfs stats` needs none of i
     import pandas as pd
 
 LABEL = "label"
-COUNT = "count"
-FRACTION = "fraction"
+_COUNT = "count"
+_FRACTION = "fraction"
 
 
 def label_frequency(Y: ArrayLike, label_names: Sequence[str]) -> pd.DataFrame:
@@ -65,7 +65,7 @@ def label_frequency(Y: ArrayLike, label_names: Sequence[str]) -> pd.DataFrame:
     counts = np.asarray(Y.sum(axis=0)).ravel().astype(np.int64)
     n_samples = max(Y.shape[0], 1)  # no samples: fractions 0, not NaN
     return pd.DataFrame(
-        {LABEL: list(label_names), COUNT: counts, FRACTION: counts / n_samples}
+        {LABEL: list(label_names), _COUNT: counts, _FRACTION: counts / n_samples}
     )
 
 

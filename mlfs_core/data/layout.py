@@ -31,7 +31,7 @@ from ._text import open_lines
 from .loader import KNOWN_LABEL_HINTS, dataset_files, matching_xml
 from .mulan_xml import read_label_names
 
-XML, MEKA, HINT = "xml", "meka", "hint"
+XML, MEKA, _HINT = "xml", "meka", "hint"
 """What declared the labels (:attr:`LabelLayout.declared_by`)."""
 
 
@@ -89,7 +89,7 @@ class LabelLayout:
         what = {
             XML: self.source,
             MEKA: f"the relation name of {self.arff} (-C {self.label_count})",
-            HINT: f"the known layout of {self.source}",
+            _HINT: f"the known layout of {self.source}",
         }[self.declared_by]
         labels = "1 label" if q == 1 else f"{q} labels"
         if self.end is None:
@@ -152,7 +152,7 @@ def upload_label_layout(files: Sequence[tuple[str, bytes]]) -> LabelLayout | Non
     xml = matching_xml(chosen, visible, only_xml=True)
     hint = KNOWN_LABEL_HINTS.get(stem, {})
     if hint:
-        declared_by, source, xml_labels = HINT, stem, None
+        declared_by, source, xml_labels = _HINT, stem, None
     elif xml is not None:
         xml_labels = _read_xml(xml, contents[xml])
         _check_xml_labels(xml_labels, names, xml, chosen)

@@ -55,7 +55,7 @@ KNOWN_LABEL_HINTS: dict[str, dict] = {
 }
 """Label arguments for known datasets whose files do not mark their labels."""
 
-FORMATS = {
+_FORMATS = {
     ".arff": "arff",
     ".mat": "mat",
     ".csv": "csv",
@@ -150,9 +150,9 @@ def load_dataset(
 
 
 def _check_format(fmt: str) -> str:
-    if fmt not in set(FORMATS.values()):
+    if fmt not in set(_FORMATS.values()):
         raise DatasetError(
-            f"unknown format {fmt!r}; use one of {sorted(set(FORMATS.values()))}"
+            f"unknown format {fmt!r}; use one of {sorted(set(_FORMATS.values()))}"
         )
     return fmt
 
@@ -296,12 +296,12 @@ def _resolve_file(path: Path, *, only_xml: bool = False) -> _Resolved:
         if not arff.is_file():
             raise DatasetError(f"{path}: a label XML alone; no {arff.name} beside it")
         return _Resolved("arff", [arff], path, path.stem)
-    if suffix not in FORMATS:
+    if suffix not in _FORMATS:
         raise DatasetError(
-            f"{path}: unknown file type {suffix!r}; expected {sorted(FORMATS)}"
+            f"{path}: unknown file type {suffix!r}; expected {sorted(_FORMATS)}"
         )
     xml = _xml_beside(path, only_xml=only_xml) if suffix == ".arff" else None
-    return _Resolved(FORMATS[suffix], [path], xml, _strip_split(path.stem))
+    return _Resolved(_FORMATS[suffix], [path], xml, _strip_split(path.stem))
 
 
 def _resolve_folder(folder: Path) -> _Resolved:
@@ -343,7 +343,7 @@ def dataset_files(names: list[str], where: str) -> list[str]:
     if len(pairs) == 1:
         train = Path(pairs[0])
         return [pairs[0], _strip_split(train.stem) + "-test" + train.suffix]
-    candidates = [n for n in names if Path(n).suffix.lower() in FORMATS]
+    candidates = [n for n in names if Path(n).suffix.lower() in _FORMATS]
     if len(candidates) == 1:
         return candidates
     if not candidates:

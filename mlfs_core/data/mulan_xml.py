@@ -36,7 +36,7 @@ def read_label_names(source: Source) -> list[str]:
     DatasetError
         Malformed XML, no ``label`` element, a label without a name, or a name
         listed twice; more ``<label`` tags than the label budget
-        (:func:`count_label_tags`, counted before the XML is parsed) or a name
+        (``_count_label_tags``, counted before the XML is parsed) or a name
         above the name budget (:mod:`mlfs_core.data.limits`).
 
     Examples
@@ -51,7 +51,7 @@ def read_label_names(source: Source) -> list[str]:
     from .limits import check_names, current_limits, too_many
 
     limits = current_limits()
-    declared = count_label_tags(data)
+    declared = _count_label_tags(data)
     if declared > limits.max_labels:  # before the tree (~500 bytes per element)
         raise DatasetError(too_many("labels", declared, limits.max_labels, where))
     try:
@@ -82,13 +82,13 @@ def read_label_names(source: Source) -> list[str]:
     return names
 
 
-def count_label_tags(data: bytes) -> int:
+def _count_label_tags(data: bytes) -> int:
     """How many ``<label`` start tags (with or without a namespace prefix) ``data``
     holds: a byte count, before any parsing.
 
     Examples
     --------
-    >>> count_label_tags(b'<labels><label name="a"/><m:label name="b"/></labels>')
+    >>> _count_label_tags(b'<labels><label name="a"/><m:label name="b"/></labels>')
     2
     """
     plain = data.count(b"<label ") + data.count(b"<label>") + data.count(b"<label/")

@@ -42,7 +42,7 @@ __all__ = [
 
 PRESENCE = "presence"
 """The ``binarize`` rule that counts any non-zero value as present."""
-ADVICE = (
+_ADVICE = (
     'set binarize = "median" (present = above the feature\'s median): '
     'params = { binarize = "median" } in a config, the app\'s "CS/BNS: a '
     'feature is present when" choice, --binarize median for mlfs rank and '
@@ -133,7 +133,7 @@ def dense_warning(X, names: Iterable[str], *, dataset: str | None = None) -> str
         f"{DENSE_PRESENCE:.0%} of the samples. For {', '.join(names)} a feature is "
         "present when non-zero, so almost every feature is present everywhere: "
         "the scores say little, many tie and ties fall back to feature index "
-        f"order (methods of one score then select alike). To fix it, {ADVICE}."
+        f"order (methods of one score then select alike). To fix it, {_ADVICE}."
     )
 
 

@@ -23,11 +23,11 @@ import pandas as pd
 from ..columns import BUDGET, BUDGET_PCT, DATASET, FEATURES, METHOD, METRIC, VALUE
 from ..errors import MLFSError
 
-RESULTS_REQUIRED = (DATASET, METHOD, METRIC, VALUE)
+_RESULTS_REQUIRED = (DATASET, METHOD, METRIC, VALUE)
 """Columns every results table needs, besides ``budget`` or ``budget_pct``."""
 FEATURE_NAMES = "feature_names"
 """The optional column of the ranked features' names (``|``-separated)."""
-SELECTIONS_REQUIRED = (DATASET, METHOD, FEATURES)
+_SELECTIONS_REQUIRED = (DATASET, METHOD, FEATURES)
 """Columns every selections table needs."""
 
 
@@ -70,7 +70,7 @@ def read_results(path: str | os.PathLike | IO, *, limits=None) -> pd.DataFrame:
     """
     name = _file_name(path)
     table = _read_csv(path, name, limits=limits)
-    missing = [c for c in RESULTS_REQUIRED if c not in table.columns]
+    missing = [c for c in _RESULTS_REQUIRED if c not in table.columns]
     if BUDGET not in table.columns and BUDGET_PCT not in table.columns:
         missing.append(BUDGET)
     if missing:
@@ -120,7 +120,7 @@ def read_selections(path: str | os.PathLike | IO, *, limits=None) -> pd.DataFram
     # Arrow-backed strings would cost a conversion of the whole column first)
     types = {FEATURES: object, FEATURE_NAMES: str}
     table = _read_csv(path, name, dtype=types, limits=limits)
-    missing = [c for c in SELECTIONS_REQUIRED if c not in table.columns]
+    missing = [c for c in _SELECTIONS_REQUIRED if c not in table.columns]
     if missing:
         raise MLFSError(f"{name} lacks the column(s) {', '.join(missing)}")
     table[FEATURES] = _parse_column(list(table[FEATURES]), name=name)
@@ -242,7 +242,7 @@ def _file_name(path) -> str:
     return Path(str(getattr(path, "name", "<stream>"))).name
 
 
-FORMULA_START = "=+-@\t\r"
+_FORMULA_START = "=+-@\t\r"
 """First characters that make a spreadsheet read a CSV cell as a formula
 (OWASP, "CSV Injection")."""
 
@@ -277,7 +277,7 @@ def unescape_csv_text(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _formula_like(text: str) -> bool:
-    if not text or text[0] not in FORMULA_START + "'":
+    if not text or text[0] not in _FORMULA_START + "'":
         return False
     try:
         float(text)

@@ -77,9 +77,9 @@ RUN_FILES = (
 """The files :func:`write_run_files` may write, in the order it writes them."""
 SCRATCH_PREFIX = ".writing-"
 """Name prefix of the scratch folder :func:`write_atomically` writes into."""
-NAME_SEPARATOR = "|"
+_NAME_SEPARATOR = "|"
 
-GZIP = {"method": "gzip", "mtime": 0}
+_GZIP = {"method": "gzip", "mtime": 0}
 """Compression of ``*.gz`` tables: no time stamp, so equal tables give equal bytes."""
 
 
@@ -118,7 +118,7 @@ def write_table(table: pd.DataFrame, path: str | Path, *, index: bool = False) -
     b'a\\n1\\n2\\n'
     """
     path = Path(path)
-    compression = GZIP if path.suffix == ".gz" else None
+    compression = _GZIP if path.suffix == ".gz" else None
     escape_csv_text(table).to_csv(path, index=index, compression=compression)
     return path
 
@@ -157,11 +157,11 @@ def selections_table(
     if feature_names is None:
         return out
     escaped = {
-        d: [str(n).replace(NAME_SEPARATOR, "\\" + NAME_SEPARATOR) for n in names]
+        d: [str(n).replace(_NAME_SEPARATOR, "\\" + _NAME_SEPARATOR) for n in names]
         for d, names in feature_names.items()
     }
     names = [
-        NAME_SEPARATOR.join(escaped[d][i] for i in order) if d in escaped else ""
+        _NAME_SEPARATOR.join(escaped[d][i] for i in order) if d in escaped else ""
         for d, order in zip(selections[DATASET], selections[FEATURES])
     ]
     position = list(out.columns).index(FEATURES) + 1

@@ -137,7 +137,7 @@ def load_predefined_split(
     )
 
 
-def default_splits_dir(dataset_path: str | Path) -> Path:
+def _default_splits_dir(dataset_path: str | Path) -> Path:
     """``datasets-splits`` beside the folder holding the dataset's folder or file."""
     return Path(dataset_path).resolve().parent.parent / "datasets-splits"
 
@@ -152,14 +152,15 @@ def predefined_dataset(ds, path, *, splits_dir=None):
     path : str or Path
         Its file or folder.
     splits_dir : str or Path, optional
-        The splits folder; default :func:`default_splits_dir`.
+        The splits folder; default ``datasets-splits`` beside the folder
+        holding the dataset's folder or file (``_default_splits_dir``).
 
     Returns
     -------
     Dataset
         ``ds`` itself when no pair exists (or the splits folder does not).
     """
-    folder = Path(splits_dir) if splits_dir is not None else default_splits_dir(path)
+    folder = Path(splits_dir) if splits_dir is not None else _default_splits_dir(path)
     if not folder.is_dir() or predefined_split_folder(path, splits_dir=folder) is None:
         return ds
     return load_predefined_split(path, splits_dir=folder, features_like=ds)

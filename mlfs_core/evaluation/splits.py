@@ -17,7 +17,6 @@ Fold-count rules (checked by :func:`check_n_folds` before any work starts):
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 
 import numpy as np
 from iterstrat.ml_stratifiers import (
@@ -204,14 +203,6 @@ def check_n_folds(
     from .._code import outside_engine  # located at the user's line, not ours
 
     warnings.warn(message, SparseLabelWarning, stacklevel=outside_engine())
-
-
-def fold_ids(splits: Sequence[Split], n_samples: int) -> np.ndarray:
-    """Index of the split whose test part holds each sample (-1 if none)."""
-    out = np.full(n_samples, -1, dtype=np.int64)
-    for i, (_, test) in enumerate(splits):
-        out[test] = i
-    return out
 
 
 def _check_fold_bounds(n_folds: int, n_samples: int, *, dataset: str = "Y") -> None:

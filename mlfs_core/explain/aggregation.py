@@ -28,7 +28,7 @@ from ..measures.counts import contingency_counts
 from ..selectors.naming import parse_method_name
 from .labels import feature_labels
 
-STEP_COLUMNS = [
+_STEP_COLUMNS = [
     "step",
     "feature",
     "label",
@@ -58,7 +58,7 @@ def _score_steps(S: np.ndarray, aggregation: str, k: int) -> pd.DataFrame:
             "skipped": 0,
             "score": scores[order],
         }
-    )[STEP_COLUMNS]
+    )[_STEP_COLUMNS]
 
 
 def _merge_steps(
@@ -89,7 +89,7 @@ def _merge_steps(
                 "score": float(S[label, feature]),
             }
         )
-    return pd.DataFrame(rows, columns=STEP_COLUMNS)
+    return pd.DataFrame(rows, columns=_STEP_COLUMNS)
 
 
 def aggregation_steps(

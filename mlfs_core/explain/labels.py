@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 ELLIPSIS = "…"
-FEATURE_CHARS = 32
+_FEATURE_CHARS = 32
 """Default length of a feature's name in a tick label (after its ``#index``):
 emotions' longest names (32 characters) fit whole."""
 
@@ -55,7 +55,7 @@ def feature_labels(
     names: Sequence[object] | Mapping[int, object],
     indices: Iterable[int],
     *,
-    limit: int = FEATURE_CHARS,
+    limit: int = _FEATURE_CHARS,
 ) -> list[str]:
     """Unique, short tick labels of features: ``"#12 Mean_Acc1…Std"``.
 
@@ -92,7 +92,7 @@ def feature_labels(
 
 
 def distinct_labels(
-    texts: Iterable[object], *, limit: int = FEATURE_CHARS
+    texts: Iterable[object], *, limit: int = _FEATURE_CHARS
 ) -> list[str]:
     """``texts`` cut in the middle to ``limit`` characters, every one distinct.
 

@@ -27,7 +27,7 @@ from ..selectors.field.relief import (
     relief_sums,
 )
 
-MAX_POINTS = 2000
+_MAX_POINTS = 2000
 """Most instances a :attr:`ReliefSteps.points` table holds: every neighbour,
 then the others evenly spaced in distance order."""
 
@@ -47,8 +47,9 @@ class ReliefSteps:
         ``feature_distance`` (Manhattan, scaled features) and
         ``label_distance`` (Hamming / q).
     points : DataFrame
-        The other instances (at most :data:`MAX_POINTS`): ``instance``,
-        ``feature_distance``, ``label_distance``, ``neighbour`` (bool).
+        The other instances (at most :func:`relief_steps`'s ``max_points``):
+        ``instance``, ``feature_distance``, ``label_distance``, ``neighbour``
+        (bool).
     n_points : int
         How many other instances there are (n - 1).
     weights : DataFrame
@@ -121,7 +122,7 @@ def relief_steps(
     n_neighbors: int = 10,
     scaling: str = "minmax",
     total: ReliefSums | None = None,
-    max_points: int = MAX_POINTS,
+    max_points: int = _MAX_POINTS,
 ) -> ReliefSteps:
     """The neighbours of one reference instance and its effect on every weight.
 

@@ -20,15 +20,15 @@ from ..aggregation import order_by_score
 from ..selectors import get_method
 from ..selectors.field.sparse import fit_sparse, prepared
 
-PENALTY = {"RFS": "gamma", "LLSF": "beta", "MIFS": "gamma"}
+_PENALTY = {"RFS": "gamma", "LLSF": "beta", "MIFS": "gamma"}
 """The option each method's sparsity penalty is, whose grid the page draws."""
-GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
+_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 """Multiples of the penalty's value in the shrinkage grid."""
-GRID_TOL = 1e-4
+_GRID_TOL = 1e-4
 """The grid's fits stop at a relative change of the objective below this (or
 the method's own ``tol`` if larger): enough for the picture, at a fraction of
 the iterations; the fit at the chosen value itself is the page's main fit."""
-MAX_RECORDED = 60
+_MAX_RECORDED = 60
 """Most iterations whose row norms are kept (evenly spaced, first and last kept)."""
 
 
@@ -62,7 +62,7 @@ class SparseSteps:
 
 
 def _recorded(n_iterations: int) -> set[int]:
-    keep = np.linspace(0, n_iterations, min(MAX_RECORDED, n_iterations + 1))
+    keep = np.linspace(0, n_iterations, min(_MAX_RECORDED, n_iterations + 1))
     return {int(round(t)) for t in keep}
 
 
@@ -74,7 +74,7 @@ def _positions(norms: np.ndarray, features: np.ndarray) -> np.ndarray:
 
 
 def sparse_steps(
-    X, Y, method: str, *, top: int = 10, grid: tuple[float, ...] = GRID, **options
+    X, Y, method: str, *, top: int = 10, grid: tuple[float, ...] = _GRID, **options
 ) -> SparseSteps:
     """Run ``method`` recording its objective, its ranking over iterations and
     its row norms over a grid of its penalty.
@@ -87,8 +87,9 @@ def sparse_steps(
     top : int
         How many of the final best features to follow.
     grid : tuple of float
-        Multiples of the penalty's value (:data:`PENALTY`) to fit again
-        (stopping at :data:`GRID_TOL`; the multiple 1 is the main fit).
+        Multiples of the penalty's value (``_PENALTY``) to fit again
+        (stopping at a tolerance of at least 1e-4, ``_GRID_TOL``; the
+        multiple 1 is the main fit).
     **options
         The method's options (checked by its spec; defaults filled).
 
@@ -115,7 +116,7 @@ def sparse_steps(
     ]
     return SparseSteps(
         method=method,
-        penalty=PENALTY[method],
+        penalty=_PENALTY[method],
         objective=pd.DataFrame(
             {"iteration": np.arange(n_iter + 1), "objective": fit.objective_path}
         ),
@@ -140,8 +141,8 @@ def _keeper(seen: dict[int, np.ndarray], planned: set[int]):
 
 def _shrinkage(method, Xs, Y, params, best, grid, scores) -> pd.DataFrame:
     """The final row norms of ``best`` for each multiple of the penalty."""
-    name = PENALTY[method]
-    quick = {**params, "tol": max(params["tol"], GRID_TOL)}
+    name = _PENALTY[method]
+    quick = {**params, "tol": max(params["tol"], _GRID_TOL)}
     frames = []
     for factor in grid:  # a handful of penalty values
         value = float(params[name]) * factor

@@ -76,10 +76,10 @@ MAX_STEPS = 40
 """Most steps in one lesson."""
 MAX_TEXT = 2_000
 """Longest title, note, question or view, in characters."""
-PRIVATE_PARAMS = frozenset({"ws", "lesson", "step"})
+_PRIVATE_PARAMS = frozenset({"ws", "lesson", "step"})
 """Query parameters a step's view never holds: the workspace token is private,
 the lesson and step are the player's own."""
-BUNDLED_DIR = Path(__file__).resolve().parent
+_BUNDLED_DIR = Path(__file__).resolve().parent
 """The folder of the lessons that ship with the package (``*.toml``)."""
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
@@ -189,7 +189,7 @@ def split_view(
     bad = [k for k in names if not _PARAM.fullmatch(k)]
     if bad:
         raise ConfigError(f"{where}: the view holds malformed parameter names {bad}.")
-    private = sorted(PRIVATE_PARAMS.intersection(names))
+    private = sorted(_PRIVATE_PARAMS.intersection(names))
     if private:
         raise ConfigError(
             f"{where}: the view holds {private}: a link's ws is its owner's "
@@ -366,7 +366,7 @@ def lesson_text(lesson: Lesson) -> str:
 
 def bundled_lessons() -> dict[str, Path]:
     """The lessons that ship with the package: name -> file, sorted by name."""
-    return {p.stem: p for p in sorted(BUNDLED_DIR.glob("*.toml"))}
+    return {p.stem: p for p in sorted(_BUNDLED_DIR.glob("*.toml"))}
 
 
 def find_lesson(name: str, folders: Iterable[str | Path] = ()) -> Path:

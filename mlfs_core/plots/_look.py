@@ -40,7 +40,7 @@ import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
 
-BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, BLACK = (
+_BLUE, _ORANGE, _GREEN, _VERMILLION, _PURPLE, _SKY, _BLACK = (
     "#0072B2",
     "#E69F00",
     "#009E73",
@@ -49,10 +49,10 @@ BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, BLACK = (
     "#56B4E9",
     "#000000",
 )
-COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, BLACK)
+COLOURS = (_BLUE, _ORANGE, _GREEN, _VERMILLION, _PURPLE, _SKY, _BLACK)
 """Okabe & Ito's colour-blind safe palette without its yellow (too faint on white)."""
-DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-SYMBOLS = (
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+_SYMBOLS = (
     "circle",
     "square",
     "diamond",
@@ -64,9 +64,14 @@ SYMBOLS = (
     "pentagon",
     "hexagon",
 )
-AGGREGATION_COLOURS = {"Max": BLUE, "Mean": ORANGE, "RoR": GREEN, "RaR": VERMILLION}
+_AGGREGATION_COLOURS = {
+    "Max": _BLUE,
+    "Mean": _ORANGE,
+    "RoR": _GREEN,
+    "RaR": _VERMILLION,
+}
 """Colour of a score + aggregation method: its aggregation."""
-MEASURE_LINES = {
+_MEASURE_LINES = {
     "CS": ("solid", "circle"),
     "BNS": ("dash", "square"),
     "IG": ("dot", "diamond"),
@@ -75,25 +80,25 @@ MEASURE_LINES = {
 }
 """Line style and marker of a score + aggregation method: its measure."""
 BASELINES = {
-    "Random": {"color": PURPLE, "dash": "dot", "symbol": "cross"},
-    "AF": {"color": BLACK, "dash": "longdash", "symbol": "star"},
+    "Random": {"color": _PURPLE, "dash": "dot", "symbol": "cross"},
+    "AF": {"color": _BLACK, "dash": "longdash", "symbol": "star"},
 }
 FIELD_LOOKS = {
-    "RFS": {"color": PURPLE, "dash": "dashdot", "symbol": "star"},
-    "LLSF": {"color": SKY, "dash": "longdashdot", "symbol": "diamond"},
-    "MIFS": {"color": BLACK, "dash": "dashdot", "symbol": "triangle-up"},
-    "MDDM-proj": {"color": BLUE, "dash": "longdash", "symbol": "hexagon"},
-    "MDDM-spc": {"color": ORANGE, "dash": "longdash", "symbol": "pentagon"},
-    "MCLS": {"color": PURPLE, "dash": "longdash", "symbol": "triangle-down"},
-    "RF-ML": {"color": SKY, "dash": "dashdot", "symbol": "hexagon"},
-    "GRRO": {"color": GREEN, "dash": "longdash", "symbol": "pentagon"},
-    "FIMF": {"color": VERMILLION, "dash": "longdash", "symbol": "triangle-down"},
+    "RFS": {"color": _PURPLE, "dash": "dashdot", "symbol": "star"},
+    "LLSF": {"color": _SKY, "dash": "longdashdot", "symbol": "diamond"},
+    "MIFS": {"color": _BLACK, "dash": "dashdot", "symbol": "triangle-up"},
+    "MDDM-proj": {"color": _BLUE, "dash": "longdash", "symbol": "hexagon"},
+    "MDDM-spc": {"color": _ORANGE, "dash": "longdash", "symbol": "pentagon"},
+    "MCLS": {"color": _PURPLE, "dash": "longdash", "symbol": "triangle-down"},
+    "RF-ML": {"color": _SKY, "dash": "dashdot", "symbol": "hexagon"},
+    "GRRO": {"color": _GREEN, "dash": "longdash", "symbol": "pentagon"},
+    "FIMF": {"color": _VERMILLION, "dash": "longdash", "symbol": "triangle-down"},
 }
 """The field's sparse-regression, spectral, instance-based and global
 information-theoretic baselines."""
-INFORMATION_COLOURS = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY)
+_INFORMATION_COLOURS = (_BLUE, _ORANGE, _GREEN, _VERMILLION, _PURPLE, _SKY)
 """Colours of the information-theoretic methods, in registry order (then dashed)."""
-INFORMATION_SYMBOLS = (
+_INFORMATION_SYMBOLS = (
     "pentagon",
     "hexagon",
     "star",
@@ -107,7 +112,7 @@ INFORMATION_SYMBOLS = (
 )
 """Their markers, in the same order: none repeats a score + aggregation
 method's (colour, dash, marker)."""
-_FREE_PAIRS = [(c, d) for d in DASHES[:4] for c in COLOURS]
+_FREE_PAIRS = [(c, d) for d in _DASHES[:4] for c in COLOURS]
 """(colour, dash) pairs a name outside the registry can take, colour first."""
 
 
@@ -122,7 +127,7 @@ def _hashed(name: str, slot: int | None = None) -> dict[str, str]:
     return {
         "color": colour,
         "dash": dash,
-        "symbol": SYMBOLS[(digest // len(_FREE_PAIRS)) % len(SYMBOLS)],
+        "symbol": _SYMBOLS[(digest // len(_FREE_PAIRS)) % len(_SYMBOLS)],
     }
 
 
@@ -155,18 +160,18 @@ def built_in_looks() -> dict[str, dict[str, str]]:
             looks[name] = dict(FIELD_LOOKS[name])
         elif spec.family in ("score-aggregation", "extra"):
             aggregation, measure = split_name(name)
-            dash, symbol = MEASURE_LINES[measure]
+            dash, symbol = _MEASURE_LINES[measure]
             looks[name] = {
-                "color": AGGREGATION_COLOURS[aggregation],
+                "color": _AGGREGATION_COLOURS[aggregation],
                 "dash": dash,
                 "symbol": symbol,
             }
         else:  # information-theoretic (or a family added later): registry order
-            n = len(INFORMATION_COLOURS)
+            n = len(_INFORMATION_COLOURS)
             looks[name] = {
-                "color": INFORMATION_COLOURS[information % n],
-                "dash": DASHES[(information // n) % len(DASHES)],
-                "symbol": INFORMATION_SYMBOLS[information % len(INFORMATION_SYMBOLS)],
+                "color": _INFORMATION_COLOURS[information % n],
+                "dash": _DASHES[(information // n) % len(_DASHES)],
+                "symbol": _INFORMATION_SYMBOLS[information % len(_INFORMATION_SYMBOLS)],
             }
             information += 1
     return looks
@@ -176,7 +181,7 @@ def _family_look(name: str) -> dict[str, str] | None:
     """The look of a name that stands for a group of built-in methods: an
     aggregation alone ("Max": one line per aggregation in each measure's
     panel) takes its aggregation's colour."""
-    colour = AGGREGATION_COLOURS.get(name)
+    colour = _AGGREGATION_COLOURS.get(name)
     if colour is None:
         return None
     return {"color": colour, "dash": "solid", "symbol": "circle"}

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from ..explain.labels import distinct_labels
 from ._style import INK, LEGEND, SCREEN_FONT_PX, TITLE_PX, top_margin
 
-PRESENT_FONT_PX = 18
+_PRESENT_FONT_PX = 18
 PRESENT_TICK_PX = 16
 """Text sizes in presentation mode: axis titles, legend and panel titles at
 18 px, tick labels and cell numbers at 16 px (a projector's 1280 x 720 shown
@@ -81,7 +81,7 @@ def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
     """Restyle ``fig`` (in place) for presentation mode and return it.
 
     Every text of the figure at least :data:`PRESENT_TICK_PX` pixels (tick
-    labels, heatmap cell numbers) or :data:`PRESENT_FONT_PX` (axis titles,
+    labels, heatmap cell numbers) or 18 (``_PRESENT_FONT_PX``: axis titles,
     legend, panel titles and other annotations), in :data:`INK`; the legend
     stays at the top, under a title given room for its larger font; rows of
     panels are moved :data:`PRESENT_GAP_PX` apart, so no axis title touches
@@ -140,15 +140,15 @@ def _short_heatmap_ticks(fig: go.Figure) -> None:
 
 def _present_layout(fig: go.Figure, total: float) -> None:
     """Fonts of the layout, the legend under a larger title, the axes' text."""
-    title_px = PRESENT_FONT_PX + 10
-    top = top_margin(fig, PRESENT_FONT_PX, TITLE_PX + 10)
+    title_px = _PRESENT_FONT_PX + 10
+    top = top_margin(fig, _PRESENT_FONT_PX, TITLE_PX + 10)
     fig.update_layout(
-        font={"size": PRESENT_FONT_PX, "color": INK},
-        title_font={"size": PRESENT_FONT_PX + 4, "color": INK},
+        font={"size": _PRESENT_FONT_PX, "color": INK},
+        title_font={"size": _PRESENT_FONT_PX + 4, "color": INK},
         legend={
             **LEGEND,
             "y": 1.0 - (title_px + 24) / total,
-            "font": {"size": PRESENT_FONT_PX, "color": INK},
+            "font": {"size": _PRESENT_FONT_PX, "color": INK},
         },
         margin={"t": top},
         hoverlabel={"font": {"size": PRESENT_TICK_PX}},
@@ -156,7 +156,7 @@ def _present_layout(fig: go.Figure, total: float) -> None:
     for update in (fig.update_xaxes, fig.update_yaxes):
         update(
             tickfont={"size": PRESENT_TICK_PX, "color": INK},
-            title_font={"size": PRESENT_FONT_PX, "color": INK},
+            title_font={"size": _PRESENT_FONT_PX, "color": INK},
             gridcolor="#d9d9d9",
         )
 
@@ -167,7 +167,7 @@ def _present_margins(fig: go.Figure) -> None:
         (a.font.size or SCREEN_FONT_PX for a in fig.layout.annotations),
         default=SCREEN_FONT_PX,
     )
-    grow = max(PRESENT_FONT_PX / smallest, 1.0)
+    grow = max(_PRESENT_FONT_PX / smallest, 1.0)
     fig.update_layout(
         margin_l=int((fig.layout.margin.l or 60) * grow),
         margin_r=int((fig.layout.margin.r or 20) * grow),
@@ -177,7 +177,7 @@ def _present_margins(fig: go.Figure) -> None:
 def _present_texts(fig: go.Figure) -> None:
     """Annotations, trace texts and colour bars at the presentation sizes."""
     for note in fig.layout.annotations:
-        note.font = _font_at_least(note.font, PRESENT_FONT_PX)
+        note.font = _font_at_least(note.font, _PRESENT_FONT_PX)
     for trace in fig.data:
         if "textfont" in trace and trace.type in ("heatmap", "bar", "scatter"):
             if trace.type == "heatmap" or trace.text is not None:
@@ -187,4 +187,4 @@ def _present_texts(fig: go.Figure) -> None:
                 )
         if trace.type == "heatmap" and trace.colorbar is not None:
             trace.colorbar.tickfont = {"size": PRESENT_TICK_PX, "color": INK}
-            trace.colorbar.title.font = {"size": PRESENT_FONT_PX, "color": INK}
+            trace.colorbar.title.font = {"size": _PRESENT_FONT_PX, "color": INK}

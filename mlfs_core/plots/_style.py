@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from ._look import built_in_looks, method_looks
 
-TEMPLATE = "plotly_white"
+_TEMPLATE = "plotly_white"
 OKABE_ITO = (
     "#0072B2",  # blue
     "#E69F00",  # orange
@@ -23,7 +23,7 @@ OKABE_ITO = (
 )
 """Okabe & Ito's colour-blind safe palette (Okabe and Ito, 2008, "Color Universal
 Design"); its yellow is left out, it is too faint on white."""
-TOL_MUTED = (
+_TOL_MUTED = (
     "#332288",
     "#117733",
     "#44AA99",
@@ -34,13 +34,11 @@ TOL_MUTED = (
     "#882255",
 )
 """Paul Tol's "muted" qualitative scheme (colour-blind safe), for bars beyond 7."""
-PALETTE = OKABE_ITO + TOL_MUTED
-DASHES = ("solid", "dash", "dot", "dashdot")
-SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross")
+PALETTE = OKABE_ITO + _TOL_MUTED
 GREY = "#BDBDBD"
 """Colour of the methods that are not highlighted."""
 DIMMED_WIDTH = 1.0
-DIMMED_MARKER = 4
+_DIMMED_MARKER = 4
 HIGHLIGHT_EXTRA_WIDTH = 1.5
 """Line width and marker size of a greyed method; extra width of a highlighted one."""
 LEGEND = {
@@ -64,10 +62,10 @@ SCREEN_FONT_PX = 14
 SCREEN_GAP_PX = 100
 """Gap kept between two rows of panels on screen: the upper panel's tick
 labels and axis title, then the lower panel's title (:func:`._present.space_rows`)."""
-MAX_TICK_CHARS = 32
+_MAX_TICK_CHARS = 32
 
 
-def short_label(text: str, limit: int = MAX_TICK_CHARS) -> str:
+def short_label(text: str, limit: int = _MAX_TICK_CHARS) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis (long feature names).
 
     Examples
@@ -141,7 +139,11 @@ def trace_style(
     if highlight and name not in highlight:
         return {
             "line": {"color": GREY, "width": DIMMED_WIDTH, "dash": style["dash"]},
-            "marker": {"color": GREY, "size": DIMMED_MARKER, "symbol": style["symbol"]},
+            "marker": {
+                "color": GREY,
+                "size": _DIMMED_MARKER,
+                "symbol": style["symbol"],
+            },
             "opacity": 0.8,
             "legendrank": order,
         }
@@ -156,20 +158,20 @@ def trace_style(
     }
 
 
-def drawing_order(names: Sequence[str], highlight: frozenset[str]) -> list[str]:
+def _drawing_order(names: Sequence[str], highlight: frozenset[str]) -> list[str]:
     """``names`` with the highlighted ones last, so they are drawn on top."""
     return [n for n in names if n not in highlight] + [
         n for n in names if n in highlight
     ]
 
 
-LEGEND_WIDTH_PX = 760
+_LEGEND_WIDTH_PX = 760
 """Width the legend is assumed to wrap at (a chart in the app's main column at
 1280 pixels is about 820 wide): its rows are counted for this width."""
 
 
 def legend_rows(
-    fig: go.Figure, font_px: float, width_px: float = LEGEND_WIDTH_PX
+    fig: go.Figure, font_px: float, width_px: float = _LEGEND_WIDTH_PX
 ) -> int:
     """How many rows the horizontal legend of ``fig`` takes (0 when it has none).
 
@@ -221,7 +223,7 @@ def finish(fig: go.Figure, *, title: str, height: int | None = None) -> go.Figur
     """
     total = height if height is not None else 450
     fig.update_layout(
-        template=TEMPLATE,
+        template=_TEMPLATE,
         title={
             "text": title,
             "x": 0.0,
@@ -287,5 +289,5 @@ def method_lines(
             showlegend=show_legend,
             **trace_style(name, styles, highlight),
         )
-        for name in drawing_order(list(parts), highlight)
+        for name in _drawing_order(list(parts), highlight)
     ]

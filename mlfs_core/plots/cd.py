@@ -20,15 +20,15 @@ from ._style import empty_figure, finish
 
 BAR_WIDTH = 5
 """Line width (px) of the bars joining methods not significantly different."""
-BAR_TOP = -0.3
+_BAR_TOP = -0.3
 """y of the first row of bars (the axis is at y = 0)."""
-BAR_STEP = 0.25
+_BAR_STEP = 0.25
 """Distance between two rows of bars."""
-LABEL_GAP = 0.45
+_LABEL_GAP = 0.45
 """Distance from the last row of bars to the first row of labels."""
 LABEL_STEP = 0.5
 """Distance between two rows of labels on one side."""
-UNIT_PX = 44
+_UNIT_PX = 44
 """Height in pixels of one y unit (a label row is ``LABEL_STEP`` units)."""
 BAR_CLEARANCE = 0.1
 """Smallest horizontal gap (in ranks) between two bars sharing a row."""
@@ -89,11 +89,11 @@ def cd_layout(ranks: pd.Series, cd: float | None) -> dict:
         spans = _cliques(ranks, cd)
         rows = _bar_rows(spans)
         bars = [
-            (lo, hi, BAR_TOP - BAR_STEP * r)
+            (lo, hi, _BAR_TOP - _BAR_STEP * r)
             for (lo, hi), r in zip(spans, rows, strict=True)
         ]
-    lowest_bar = min((y for *_, y in bars), default=BAR_TOP + BAR_STEP)
-    first = lowest_bar - LABEL_GAP
+    lowest_bar = min((y for *_, y in bars), default=_BAR_TOP + _BAR_STEP)
+    first = lowest_bar - _LABEL_GAP
     n_left = (len(ranks) + 1) // 2
     items = list(ranks.items())
     left = [(m, r, first - LABEL_STEP * i) for i, (m, r) in enumerate(items[:n_left])]
@@ -168,7 +168,7 @@ def cd_diagram(
     fig = go.Figure(data=traces, layout={"annotations": notes})
     fig.update_xaxes(range=[lo_x, hi_x], visible=False)
     fig.update_yaxes(visible=False, range=[layout["bottom"] - 0.35, top])
-    height = int(UNIT_PX * (top - layout["bottom"] + 0.35)) + 90
+    height = int(_UNIT_PX * (top - layout["bottom"] + 0.35)) + 90
     fig = finish(fig, title=full_title, height=max(height, 200))
     side = max(len(_label(m, r)) for m, r in ranks.items()) * CHAR_PX + 16
     fig.update_layout(

@@ -8,8 +8,8 @@ import plotly.graph_objects as go
 
 from ._style import empty_figure, finish, short_label
 
-MAX_HEATMAP_LABELS = 40
-CROWDED_LABELS = 15
+_MAX_HEATMAP_LABELS = 40
+_CROWDED_LABELS = 15
 """Above this many labels, ticks stand upright in a 10-pixel font (on screen)."""
 
 
@@ -42,7 +42,7 @@ def label_frequency_bar(
     plotly.graph_objects.Figure
         One bar trace; every bar is named by its tick (names cut to 18
         characters), upright in a 10-pixel font above
-        :data:`CROWDED_LABELS` labels.
+        15 labels (``_CROWDED_LABELS``).
 
     Examples
     --------
@@ -83,7 +83,7 @@ def label_frequency_bar(
     # every bar named: plotly's automatic ticks skip categories when they
     # crowd (medical's 45 labels: every other one); many labels stand
     # upright in a smaller font (presentation mode raises it again)
-    crowded = len(names) > CROWDED_LABELS
+    crowded = len(names) > _CROWDED_LABELS
     fig.update_xaxes(
         title_text="Label",
         tickangle=-90 if crowded else None,
@@ -98,7 +98,7 @@ def cooccurrence_heatmap(
     matrix: pd.DataFrame,
     *,
     title: str = "Label co-occurrence",
-    max_labels: int = MAX_HEATMAP_LABELS,
+    max_labels: int = _MAX_HEATMAP_LABELS,
 ) -> go.Figure:
     """Heatmap of a square label x label matrix (e.g. co-occurrence counts).
 
@@ -148,7 +148,7 @@ def cooccurrence_heatmap(
     )
     # many labels (bibtex: 40 of 159 in ~600 px at 1024 px width): upright
     # ticks in a smaller font, long names cut, so neighbours never overlap
-    crowded = len(names) > CROWDED_LABELS
+    crowded = len(names) > _CROWDED_LABELS
     ticks = [short_label(n, 18) for n in names]
     font = {"size": 10} if crowded else {}
     fig.update_xaxes(

@@ -13,9 +13,9 @@ from ..explain.labels import distinct_labels, feature_labels
 from ..explain.notation import readable, term_role
 from ._style import PALETTE, empty_figure, finish
 
-FEATURE_TICK = 40
+_FEATURE_TICK = 40
 """Longest feature tick text (``"#1234 "`` and a name cut to 32 characters fit)."""
-LABEL_TICK = 24
+_LABEL_TICK = 24
 """Longest label-name tick text."""
 MAX_LABEL_ROWS = 30
 """Most label rows a heatmap draws (bibtex has 159 labels: 4000 px of rows,
@@ -50,14 +50,14 @@ def label_rows(
     return np.sort(np.asarray(chosen, dtype=np.intp))
 
 
-SCORE_COLORSCALE = "Viridis"
+_SCORE_COLORSCALE = "Viridis"
 """The colour scale of every per-label score heatmap (Score and Aggregation)."""
 
 
 def score_scale(z: np.ndarray, zmax: float | None = None) -> dict:
     """The colour scale of a per-label score heatmap: one rule for every one.
 
-    The colours are :data:`SCORE_COLORSCALE` from ``zmin`` = the smaller of 0
+    The colours are Viridis (``_SCORE_COLORSCALE``) from ``zmin`` = the smaller of 0
     and the lowest finite score drawn (chi-squared and BNS are never below
     0, so 0) to ``zmax``: the given one (the pages pass the measure's largest
     score on the dataset, so a score has one colour on every page), else the
@@ -80,7 +80,7 @@ def score_scale(z: np.ndarray, zmax: float | None = None) -> dict:
     )
     if not np.isfinite(high) or high <= low:
         high = low + 1.0
-    return {"colorscale": SCORE_COLORSCALE, "zmin": low, "zmax": high}
+    return {"colorscale": _SCORE_COLORSCALE, "zmin": low, "zmax": high}
 
 
 def _label_axis(shown: int, total: int) -> str:
@@ -126,13 +126,13 @@ def label_score_heatmap(
         return empty_figure(title)
     total = len(matrix)
     matrix = matrix.iloc[label_rows(matrix)]
-    columns = distinct_labels(matrix.columns, limit=FEATURE_TICK)
+    columns = distinct_labels(matrix.columns, limit=_FEATURE_TICK)
     z = matrix.to_numpy(dtype=float)
     fig = go.Figure(
         go.Heatmap(
             z=z,
             x=columns,
-            y=distinct_labels(matrix.index, limit=LABEL_TICK),
+            y=distinct_labels(matrix.index, limit=_LABEL_TICK),
             **score_scale(z, zmax),
             colorbar={"title": {"text": "score"}},
             hovertemplate="label %{y}, feature %{x}: %{z:.4g}<extra></extra>",
@@ -223,8 +223,8 @@ def aggregation_turns_figure(
     rows = label_rows(matrix, keep=steps.loc[steps["label"] >= 0, "label"])
     matrix = matrix.iloc[rows]
     place = {int(r): i for i, r in enumerate(rows)}
-    columns = distinct_labels(matrix.columns, limit=FEATURE_TICK)
-    labels = distinct_labels(matrix.index, limit=LABEL_TICK)
+    columns = distinct_labels(matrix.columns, limit=_FEATURE_TICK)
+    labels = distinct_labels(matrix.index, limit=_LABEL_TICK)
     z = matrix.to_numpy(dtype=float).copy()
     fig = go.Figure(
         go.Heatmap(
@@ -277,7 +277,7 @@ def draw_probability_bar(
     colors = ["#F58518" if i == current else "#4C78A8" for i in range(len(turns))]
     fig = go.Figure(
         go.Bar(
-            x=distinct_labels(turns["label"], limit=LABEL_TICK),
+            x=distinct_labels(turns["label"], limit=_LABEL_TICK),
             y=turns["probability"],
             marker_color=colors,
             customdata=turns["positives"],
@@ -304,7 +304,7 @@ def coverage_bars(
     for i, (method, part) in enumerate(coverage.groupby("method", sort=False)):
         fig.add_trace(
             go.Bar(
-                x=distinct_labels(part["label"], limit=LABEL_TICK),
+                x=distinct_labels(part["label"], limit=_LABEL_TICK),
                 y=part["covered"],
                 name=str(method),
                 marker_color=PALETTE[i % len(PALETTE)],

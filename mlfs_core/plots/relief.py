@@ -13,11 +13,11 @@ import plotly.graph_objects as go
 from ..explain.labels import feature_labels
 from ._style import GREY, OKABE_ITO, empty_figure, finish
 
-NEIGHBOUR_COLOUR = OKABE_ITO[3]  # vermillion
-BEFORE_COLOUR, AFTER_COLOUR = OKABE_ITO[5], OKABE_ITO[0]  # sky blue, blue
-FEATURE_AXIS = "feature distance (Manhattan, scaled features)"
-LABEL_AXIS = "label distance (Hamming / q)"
-WEIGHT_AXIS = "RF-ML weight"
+_NEIGHBOUR_COLOUR = OKABE_ITO[3]  # vermillion
+_BEFORE_COLOUR, _AFTER_COLOUR = OKABE_ITO[5], OKABE_ITO[0]  # sky blue, blue
+_FEATURE_AXIS = "feature distance (Manhattan, scaled features)"
+_LABEL_AXIS = "label distance (Hamming / q)"
+_WEIGHT_AXIS = "RF-ML weight"
 
 
 def neighbour_scatter(
@@ -35,7 +35,7 @@ def neighbour_scatter(
     fig = go.Figure()
     for is_neighbour, name, colour, size in (
         (False, "other instances", GREY, 7),
-        (True, "k nearest neighbours", NEIGHBOUR_COLOUR, 12),
+        (True, "k nearest neighbours", _NEIGHBOUR_COLOUR, 12),
     ):
         part = points[points["neighbour"] == is_neighbour]
         fig.add_trace(
@@ -50,8 +50,8 @@ def neighbour_scatter(
                 "label distance %{y:.3g}<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text=FEATURE_AXIS, rangemode="tozero")
-    fig.update_yaxes(title_text=LABEL_AXIS, range=[-0.05, 1.05])
+    fig.update_xaxes(title_text=_FEATURE_AXIS, rangemode="tozero")
+    fig.update_yaxes(title_text=_LABEL_AXIS, range=[-0.05, 1.05])
     return finish(fig, title=title, height=420)
 
 
@@ -88,8 +88,8 @@ def weight_shift_figure(
         )
     )
     for column, name, colour, symbol in (
-        ("before", "without this instance", BEFORE_COLOUR, "circle-open"),
-        ("after", "with this instance", AFTER_COLOUR, "circle"),
+        ("before", "without this instance", _BEFORE_COLOUR, "circle-open"),
+        ("after", "with this instance", _AFTER_COLOUR, "circle"),
     ):
         fig.add_trace(
             go.Scatter(
@@ -107,5 +107,5 @@ def weight_shift_figure(
             )
         )
     fig.update_yaxes(type="category", autorange="reversed")
-    fig.update_xaxes(title_text=WEIGHT_AXIS, zeroline=True)
+    fig.update_xaxes(title_text=_WEIGHT_AXIS, zeroline=True)
     return finish(fig, title=title, height=max(340, 34 * len(names) + 180))

@@ -10,10 +10,10 @@ import plotly.graph_objects as go
 from ..explain.labels import feature_labels
 from ._style import PALETTE, empty_figure, finish
 
-LABEL_CHARS = 18
+_LABEL_CHARS = 18
 """Longest name part of a feature's legend entry: several entries share a
 legend row even at a projector's font size, leaving the plot its height."""
-FEATURE_FIGURE_PX = 560
+_FEATURE_FIGURE_PX = 560
 """Height of the two figures with a line per feature (their legend is on top)."""
 
 
@@ -44,7 +44,7 @@ def objective_path_figure(
 def _feature_traces(
     fig: go.Figure, table: pd.DataFrame, x: str, y: str, names: Sequence[str], top
 ):
-    labels = feature_labels(names, top, limit=LABEL_CHARS)
+    labels = feature_labels(names, top, limit=_LABEL_CHARS)
     for i, (j, label) in enumerate(zip(top, labels, strict=True)):
         rows = table[table["feature"] == j]
         fig.add_trace(
@@ -71,7 +71,7 @@ def ranking_settles_figure(
     _feature_traces(fig, positions, "iteration", "position", feature_names, top)
     fig.update_xaxes(title_text="iteration (0 = start)")
     fig.update_yaxes(title_text="position (1 = best)", autorange="reversed")
-    return finish(fig, title=title, height=FEATURE_FIGURE_PX)
+    return finish(fig, title=title, height=_FEATURE_FIGURE_PX)
 
 
 def shrinkage_figure(
@@ -89,4 +89,4 @@ def shrinkage_figure(
     _feature_traces(fig, shrinkage, "penalty", "norm", feature_names, top)
     fig.update_xaxes(title_text=f"{penalty} (log scale)", type="log")
     fig.update_yaxes(title_text="row norm ||W_i||")
-    return finish(fig, title=title, height=FEATURE_FIGURE_PX)
+    return finish(fig, title=title, height=_FEATURE_FIGURE_PX)

@@ -15,7 +15,7 @@ when the method is registered (:func:`checked_spec`), with one clear
 :class:`~mlfs_core.errors.ConfigError` naming what is wrong. Internally the
 engine calls ``rank(X, Y, k=k, rng=generator, **options)``: the built-in
 methods take ``rng``, and a ``rank`` of your own is wrapped
-(:class:`FunctionRank`). A ``rank`` of your own taking ``rng`` is refused at
+(``_FunctionRank``). A ``rank`` of your own taking ``rng`` is refused at
 registration, with a message saying to rename it ``random_state``.
 """
 
@@ -212,7 +212,7 @@ class MethodSpec:
         return f"method {self.name!r}: "
 
 
-class FunctionRank:
+class _FunctionRank:
     """A plain ``rank(X, Y, *, k, random_state, **options)`` as a spec's ``rank``.
 
     The function may return an order (feature indices, best first), a pair
@@ -227,13 +227,13 @@ class FunctionRank:
         return self.function(X, Y, k=k, random_state=rng, **params)
 
     def __eq__(self, other):
-        return isinstance(other, FunctionRank) and other.function is self.function
+        return isinstance(other, _FunctionRank) and other.function is self.function
 
     def __hash__(self):
         return hash(self.function)
 
 
-STATE = "random_state"
+_STATE = "random_state"
 """The name of the random state a method of your own takes."""
 _OLD_STATE = "rng"
 _OPTION_TYPES = (bool, int, float, str)
@@ -265,7 +265,7 @@ def _check_call(name: str, function, params, options: tuple[Option, ...]) -> Non
     """Refuse a ``rank`` that cannot be called as
     ``rank(X, Y, *, k, random_state, **options)``, naming what is wrong."""
     shown = _shown(function)
-    expected = f"rank(X, Y, *, k, {STATE}, **options)"
+    expected = f"rank(X, Y, *, k, {_STATE}, **options)"
     positional = [
         p
         for p in params.values()
@@ -291,13 +291,13 @@ def _call_problems(params, options: tuple[Option, ...]) -> list[str]:
     problems = []
     if not _accepts(params, "k"):
         problems.append("it takes no keyword k")
-    if _OLD_STATE in params and STATE not in params:
+    if _OLD_STATE in params and _STATE not in params:
         problems.append(
-            f"it takes {_OLD_STATE}: rename {_OLD_STATE} to {STATE} (the name "
+            f"it takes {_OLD_STATE}: rename {_OLD_STATE} to {_STATE} (the name "
             "scikit-learn uses)"
         )
-    elif not _accepts(params, STATE):
-        problems.append(f"it takes no {STATE}")
+    elif not _accepts(params, _STATE):
+        problems.append(f"it takes no {_STATE}")
     wanted = [o.name for o in options if not _accepts(params, o.name)]
     if wanted:
         problems.append(f"it takes no keyword {', '.join(wanted)} (an option)")
@@ -314,7 +314,7 @@ def _options_from_defaults(name: str, function, params) -> list[Option]:
         if p.kind is not p.KEYWORD_ONLY and skipped:
             skipped -= 1
             continue
-        if p.name in ("k", STATE):
+        if p.name in ("k", _STATE):
             continue
         if p.default is p.empty:
             raise ConfigError(
@@ -331,7 +331,7 @@ def _options_from_defaults(name: str, function, params) -> list[Option]:
     return found
 
 
-FUNCTION_DEFAULTS = {"family": "user", "score_kind": "order"}
+_FUNCTION_DEFAULTS = {"family": "user", "score_kind": "order"}
 """The :class:`MethodSpec` fields a plain function gets unless given: its family
 is ``"user"``, and its scores are read as an order (a plain function most often
 returns an order alone; pass ``score_kind="score"`` when its scores measure
@@ -363,7 +363,8 @@ def spec_from_function(
         Any other field of :class:`MethodSpec` (``family``, ``stochastic``,
         ``description``, ``version``, ``family_label``, ``reference``,
         ``default_for``, ``formula``, ``stepwise``, ``score_kind``,
-        ``citation``); those not given take :data:`FUNCTION_DEFAULTS`, then
+        ``citation``); those not given take ``family="user"`` and
+        ``score_kind="order"`` (``_FUNCTION_DEFAULTS``), then
         the :class:`MethodSpec` defaults.
 
     Raises
@@ -403,12 +404,14 @@ rng to random_state (the name scikit-learn uses)
         given = {o.name for o in options}
         inferred = _options_from_defaults(name, function, params)
         options = (*options, *(o for o in inferred if o.name not in given))
-    values = {**FUNCTION_DEFAULTS, **_known_fields(name, fields)}
+    values = {**_FUNCTION_DEFAULTS, **_known_fields(name, fields)}
     values["description"] = (
         values.get("description") or ((function.__doc__ or "").strip().split("\n")[0])
     )
     values["version"] = str(values.get("version", ""))
-    return MethodSpec(name=name, rank=FunctionRank(function), options=options, **values)
+    return MethodSpec(
+        name=name, rank=_FunctionRank(function), options=options, **values
+    )
 
 
 def _known_fields(name: str, fields: dict) -> dict:
@@ -442,10 +445,10 @@ def checked_spec(spec: MethodSpec) -> MethodSpec:
         taking ``rng`` is told to rename it ``random_state``.
     """
     function = spec.rank
-    if isinstance(function, FunctionRank):
+    if isinstance(function, _FunctionRank):
         return spec  # made by spec_from_function: checked there
     params = _parameters(function)
     if params is None:
         return spec
     _check_call(spec.name, function, params, spec.options)
-    return replace(spec, rank=FunctionRank(function))
+    return replace(spec, rank=_FunctionRank(function))

@@ -31,7 +31,7 @@ from .citations import SCORE_AGGREGATION, TEXT_MEASURES
 from .naming import method_name, parse_method_name
 
 
-def positional_scores(order: np.ndarray, n_features: int) -> np.ndarray:
+def _positional_scores(order: np.ndarray, n_features: int) -> np.ndarray:
     """Scores that sort like ``order``: ``n_features - position``, 0 for unranked."""
     scores = np.zeros(n_features, dtype=np.float64)
     scores[order] = n_features - np.arange(order.size)
@@ -49,7 +49,7 @@ def _aggregate(S, positives, *, k, rng, aggregation, weighting="inverse", orders
     else:
         order = rand_robin(S, positives, k, rng=rng, weighting=weighting, orders=orders)
     return Ranking(
-        order=order, scores=positional_scores(order, n_features), label_scores=S
+        order=order, scores=_positional_scores(order, n_features), label_scores=S
     )
 
 
@@ -141,13 +141,13 @@ def rank_filter_methods(
 def _rank_random(X, Y, *, k, rng) -> Ranking:
     n_features = X.shape[1]
     order = rng.permutation(n_features)[:k]
-    return Ranking(order=order, scores=positional_scores(order, n_features))
+    return Ranking(order=order, scores=_positional_scores(order, n_features))
 
 
 def _rank_all(X, Y, *, k, rng) -> Ranking:
     n_features = X.shape[1]
     order = np.arange(n_features)[:k]
-    return Ranking(order=order, scores=positional_scores(order, n_features))
+    return Ranking(order=order, scores=_positional_scores(order, n_features))
 
 
 _AGG_TEXT = {
@@ -166,13 +166,13 @@ _MEASURE_TEXT = {
 }
 
 
-BINARIZE_OPTION = Option(
+_BINARIZE_OPTION = Option(
     "binarize",
     "presence",
     choices=BINARIZE,
     help="When a feature counts as present: non-zero (text) or above its median.",
 )
-WEIGHTING_OPTION = Option(
+_WEIGHTING_OPTION = Option(
     "weighting",
     "inverse",
     choices=WEIGHTINGS,
@@ -200,9 +200,9 @@ def _measure_spec(measure: str, aggregation: str) -> MethodSpec:
         family="score-aggregation" if first else "extra",
         rank=partial(_rank_filter, measure=measure, aggregation=aggregation),
         stochastic=stochastic,
-        options=(WEIGHTING_OPTION, BINARIZE_OPTION)
+        options=(_WEIGHTING_OPTION, _BINARIZE_OPTION)
         if stochastic
-        else (BINARIZE_OPTION,),
+        else (_BINARIZE_OPTION,),
         description=(
             f"Ranks features by {_AGG_TEXT[aggregation]} "
             f"{_MEASURE_TEXT[measure]} after Binary Relevance."

@@ -15,15 +15,15 @@ from contextvars import ContextVar
 
 __all__ = ["ranking_progress", "report_progress"]
 
-ProgressCallback = Callable[[int, int], None]
+_ProgressCallback = Callable[[int, int], None]
 
-_CALLBACK: ContextVar[ProgressCallback | None] = ContextVar(
+_CALLBACK: ContextVar[_ProgressCallback | None] = ContextVar(
     "mlfs_ranking_progress", default=None
 )
 
 
 @contextmanager
-def ranking_progress(callback: ProgressCallback) -> Iterator[None]:
+def ranking_progress(callback: _ProgressCallback) -> Iterator[None]:
     """Call ``callback(done, total)`` after each step of rankings run inside.
 
     Parameters

@@ -11,11 +11,11 @@ from numpy.typing import ArrayLike
 from ..columns import DATASET, FEATURES, FOLD, METHOD, REPEAT
 from ._registry import Ranking
 
-POSITION = "position"
+_POSITION = "position"
 FEATURE_INDEX = "feature_index"
 FEATURE = "feature"
-SCORE = "score"
-RANKING_COLUMNS = [POSITION, FEATURE_INDEX, FEATURE, SCORE]
+_SCORE = "score"
+RANKING_COLUMNS = [_POSITION, FEATURE_INDEX, FEATURE, _SCORE]
 
 
 def ranking_frame(ranking: Ranking, feature_names: Sequence[str]) -> pd.DataFrame:
@@ -63,10 +63,10 @@ def ranking_frame(ranking: Ranking, feature_names: Sequence[str]) -> pd.DataFram
         shown = scores[order]
     return pd.DataFrame(
         {
-            POSITION: np.arange(1, order.size + 1),
+            _POSITION: np.arange(1, order.size + 1),
             FEATURE_INDEX: order,
             FEATURE: pd.Series([feature_names[i] for i in order], dtype=object),
-            SCORE: shown,
+            _SCORE: shown,
         },
         columns=RANKING_COLUMNS,
     )
@@ -123,7 +123,7 @@ def topk_side_by_side(
     set_b = set(top_b[FEATURE_INDEX].dropna().astype(int))
     table = pd.DataFrame(
         {
-            POSITION: np.arange(1, len(rows) + 1),
+            _POSITION: np.arange(1, len(rows) + 1),
             first: top_a[FEATURE].to_numpy(),
             f"in {second}": top_a[FEATURE_INDEX].isin(set_b).to_numpy(),
             second: top_b[FEATURE].to_numpy(),

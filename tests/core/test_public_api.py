@@ -1,7 +1,12 @@
 """Tests of the package's public surface."""
 
+import ast
+import importlib
 import inspect
+import re
 from pathlib import Path
+
+import pytest
 
 import mlfs_core
 
@@ -73,9 +78,92 @@ def test_option_has_one_home():
     assert not hasattr(mlfs_core.selectors, "Option")
 
 
+def _package_inits() -> list[Path]:
+    """Every package ``__init__.py`` of mlfs_core."""
+    return sorted(Path(mlfs_core.__file__).parent.rglob("__init__.py"))
+
+
+def _module_name(path: Path) -> str:
+    root = Path(mlfs_core.__file__).parent.parent
+    return ".".join(path.parent.relative_to(root).parts)
+
+
+def _lazy_packages() -> list[str]:
+    """The packages whose ``__init__.py`` has a lazy export table (``_EXPORTS``)."""
+    return [
+        _module_name(p)
+        for p in _package_inits()
+        if "_EXPORTS = {" in p.read_text(encoding="utf-8")
+    ]
+
+
 def test_lazy_exports_match_all():
     """Check that __all__ and the lazy export table list the same names."""
     assert sorted(mlfs_core.__all__) == sorted(mlfs_core._EXPORTS)
+
+
+@pytest.mark.parametrize("name", _lazy_packages())
+def test_lazy_package_writes_its_names_once(name):
+    """Check that a lazy package's ``__all__`` is its export table, sorted, and
+    that its source holds no second list (no ``__all__`` literal, no
+    ``TYPE_CHECKING`` imports) that could drift from it."""
+    package = importlib.import_module(name)
+    assert package.__all__ == sorted(package._EXPORTS)
+    source = Path(package.__file__).read_text(encoding="utf-8")
+    assert "__all__ = sorted(_EXPORTS)" in source
+    assert "TYPE_CHECKING" not in source
+    for export, module in package._EXPORTS.items():
+        assert getattr(importlib.import_module(module, name), export) is not None
+
+
+def test_the_lazy_packages_are_found():
+    """Check the walk above finds the five lazy packages (a walk that found
+    none would pass vacuously)."""
+    assert {
+        "mlfs_core",
+        "mlfs_core.benchmark",
+        "mlfs_core.evaluation",
+        "mlfs_core.selectors",
+        "mlfs_core.views",
+    } <= set(_lazy_packages())
+
+
+_ROLE = re.compile(r":(?:func|class|data|attr|exc):`~?([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+@pytest.mark.parametrize("path", _package_inits(), ids=_module_name)
+def test_package_docstring_names_only_its_public_names(path):
+    """Check that every bare name a package's docstring cross-references
+    (``:func:`select```, not a dotted path) is in the package's ``__all__``:
+    the docstring explains, the export table lists. A package without
+    ``__all__`` offers the public names it defines."""
+    package = importlib.import_module(_module_name(path))
+    named = set(_ROLE.findall(package.__doc__ or ""))
+    public = set(package.__all__) if hasattr(package, "__all__") else set(dir(package))
+    assert sorted(named - public) == []
+
+
+def test_top_level_docstring_lists_no_names():
+    """Check that mlfs_core's docstring points to the API page instead of
+    listing the public names a second time."""
+    assert "docs/api/top-level.md" in mlfs_core.__doc__
+    assert _ROLE.findall(mlfs_core.__doc__) == []
+
+
+def test_import_mlfs_core_imports_no_submodule():
+    """Check that ``import mlfs_core`` imports only its BLAS pin, the lazy
+    helper and the version: every public name waits for its first use."""
+    code = (
+        "import sys, mlfs_core\n"
+        "print(sorted(m for m in sys.modules if m.startswith('mlfs_core')))"
+    )
+    loaded = ast.literal_eval(run_fresh(code).splitlines()[-1])
+    assert loaded == [
+        "mlfs_core",
+        "mlfs_core._lazy",
+        "mlfs_core._version",
+        "mlfs_core.blas",
+    ]
 
 
 def test_import_is_light():

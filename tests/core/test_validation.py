@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mlfs_core._random import check_rng
+from mlfs_core import check_rng
 from mlfs_core._validation import check_int, check_k, is_int
 from mlfs_core.analysis.recovery import _indices
 from mlfs_core.errors import ConfigError, MLFSError

@@ -283,7 +283,7 @@ def register_classifier(
     _VERSIONS[name] = str(version)
 
 
-def unregister_classifier(name: str) -> None:
+def _unregister_classifier(name: str) -> None:
     """Remove a classifier added by :func:`register_classifier`."""
     if name in _BUILT_IN:
         raise ConfigError(f"{name!r} is a built-in classifier and cannot be removed")
@@ -418,6 +418,6 @@ def _restore(name: str, payload: tuple) -> None:
 
 plugins.add_registry(
     plugins.Registry(
-        "classifiers", CLASSIFIERS, _BUILT_IN, unregister_classifier, _export, _restore
+        "classifiers", CLASSIFIERS, _BUILT_IN, _unregister_classifier, _export, _restore
     )
 )

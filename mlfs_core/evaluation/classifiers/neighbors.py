@@ -70,7 +70,7 @@ def neighbour_label_counts(
         if exclude_self:
             far = D.max() + 1 if D.dtype.kind == "i" else np.inf
             D[np.arange(stop - start), np.arange(start, stop)] = far
-        columns = nearest_indices(D, k)
+        columns = _nearest_indices(D, k)
         out[start:stop] = Yi[columns].sum(axis=1)
     return out
 
@@ -125,7 +125,7 @@ def _kth_smallest(D: np.ndarray, k: int) -> np.ndarray:
     return reached.argmax(axis=1)[:, None].astype(D.dtype)
 
 
-def nearest_indices(D: np.ndarray, k: int) -> np.ndarray:
+def _nearest_indices(D: np.ndarray, k: int) -> np.ndarray:
     """Column indices (ascending) of each row's k nearest, shape (n_rows, k)."""
     return np.nonzero(nearest_mask(D, k))[1].reshape(D.shape[0], k)
 

@@ -28,13 +28,13 @@ from ..._validation import check_XY
 from ...errors import ConfigError
 from ...options import Option
 
-BASES = ("logistic_regression", "linear_svc")
+_BASES = ("logistic_regression", "linear_svc")
 """The base classifiers a chain may use (each per label, seeded)."""
-POWERSET_BASES = ("logistic_regression", "cart")
+_POWERSET_BASES = ("logistic_regression", "cart")
 """The base classifiers of the label powerset (they must give probabilities)."""
 
 
-def base_estimator(name: str, *, random_state: int, C: float = 1.0):
+def _base_estimator(name: str, *, random_state: int, C: float = 1.0):
     """A seeded scikit-learn binary or multi-class classifier by name.
 
     ``"logistic_regression"`` is L2 logistic regression (lbfgs, up to 1000
@@ -113,7 +113,7 @@ class ClassifierChain(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     base : {"logistic_regression", "linear_svc"}, default="logistic_regression"
-        The per-label classifier (:func:`base_estimator`); scores are its
+        The per-label classifier (``_base_estimator``); scores are its
         decision values (a logistic regression's log-odds, an SVM's margin).
     C : float, default=1.0
         Its inverse regularisation.
@@ -140,7 +140,7 @@ class ClassifierChain(ClassifierMixin, BaseEstimator):
         Y = np.asarray(Y)
         self.order_ = chain_order(Y.shape[1], self.random_state)
         seed = derive_seed(check_rng(self.random_state))
-        template = base_estimator(self.base, random_state=seed, C=self.C)
+        template = _base_estimator(self.base, random_state=seed, C=self.C)
         self.estimators_ = []
         for j, label in enumerate(self.order_):
             y = Y[:, label]
@@ -186,7 +186,7 @@ class LabelPowerset(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     base : {"logistic_regression", "cart"}, default="logistic_regression"
-        The multi-class classifier (:func:`base_estimator`; multinomial
+        The multi-class classifier (``_base_estimator``: multinomial
         logistic regression or a CART tree, both with probabilities).
     C : float, default=1.0
         The logistic regression's inverse regularisation.
@@ -216,7 +216,7 @@ class LabelPowerset(ClassifierMixin, BaseEstimator):
         self.estimator_ = None
         if sets.shape[0] > 1:
             seed = derive_seed(check_rng(self.random_state))
-            model = base_estimator(self.base, random_state=seed, C=self.C)
+            model = _base_estimator(self.base, random_state=seed, C=self.C)
             self.estimator_ = model.fit(X, np.ravel(classes))
         return self
 
@@ -246,12 +246,12 @@ def _lp(*, random_state: int, base: str = "logistic_regression", C: float = 1.0)
 
 _C = Option("C", 1.0, low=0.0, closed="neither", help="inverse of the regularisation")
 CC_OPTIONS = (
-    Option("base", "logistic_regression", choices=BASES, help="per-label classifier"),
+    Option("base", "logistic_regression", choices=_BASES, help="per-label classifier"),
     _C,
 )
 """The parameters of ``"cc"`` (:class:`ClassifierChain`)."""
 LP_OPTIONS = (
-    Option("base", "logistic_regression", choices=POWERSET_BASES, help="classifier"),
+    Option("base", "logistic_regression", choices=_POWERSET_BASES, help="classifier"),
     _C,
 )
 """The parameters of ``"lp"`` (:class:`LabelPowerset`)."""

@@ -21,7 +21,7 @@ from ...options import Option, check_all
 
 MAX_CANDIDATES = 100
 """The most candidates (grid combinations) one method may have."""
-TUNING_OPTIONS = (
+_TUNING_OPTIONS = (
     Option(
         "test_size",
         0.3,
@@ -55,7 +55,7 @@ class TuningConfig:
 
     def __post_init__(self) -> None:
         values = check_all(
-            TUNING_OPTIONS, {"test_size": self.test_size}, prefix="tuning."
+            _TUNING_OPTIONS, {"test_size": self.test_size}, prefix="tuning."
         )
         object.__setattr__(self, "test_size", values["test_size"])
         if self.metric is not None and not isinstance(self.metric, str):

@@ -91,7 +91,7 @@ __all__ = [
 
 GRRO_MEMORY_BYTES = 2 * 1024**3
 """Largest estimated memory of GRRO's candidate set (2 GiB)."""
-ABOVE_MAX = ("relevance", "refuse")
+_ABOVE_MAX = ("relevance", "refuse")
 _PAIR_BLOCK = 64
 """Label pairs counted per sparse product in FIMF."""
 _FEATURE_BLOCK = 1 << 20
@@ -409,7 +409,7 @@ def _grro_options() -> tuple[Option, ...]:
         Option(
             "above_max",
             "relevance",
-            choices=ABOVE_MAX,
+            choices=_ABOVE_MAX,
             help="Above max_features: weight only the most relevant ones "
             "(the rest below them, by relevance), or refuse.",
         ),

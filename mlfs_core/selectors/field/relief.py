@@ -86,7 +86,7 @@ BLOCK_BYTES = 16 * 1024**2
 (the neighbour search holds about five arrays of that size at once)."""
 GATHER_ENTRIES = 1 << 21
 """Most (reference feature, other row) minima gathered at once on sparse data."""
-DISTANCE_DECIMALS = 9
+_DISTANCE_DECIMALS = 9
 """Distances are rounded to this many decimals before they are compared."""
 DENSE_FILL = 0.25
 """A sparse scaled ``X`` at least this full is compared densely, when its
@@ -222,7 +222,7 @@ def _distances(Xs, rows: np.ndarray, cache: dict) -> np.ndarray:
             _split_columns(Xs, cache)
         norm = cache["norm"]
         d = norm[rows, None] + norm[None, :] - _shared_sums(cache, rows)
-    return np.round(np.maximum(d, 0.0), DISTANCE_DECIMALS)
+    return np.round(np.maximum(d, 0.0), _DISTANCE_DECIMALS)
 
 
 def _k_nearest(d: np.ndarray, rows: np.ndarray, k: int):

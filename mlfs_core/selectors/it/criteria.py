@@ -92,7 +92,7 @@ def _mdmr(ctx: Context, t: StepTerms) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Redundancy:
+class _Redundancy:
     """An incremental term ``red(f, s)``, its formula, whether it needs triples."""
 
     value: Callable[[Context, StepTerms], np.ndarray]
@@ -100,12 +100,14 @@ class Redundancy:
     text: str
 
 
-REDUNDANCY: dict[str, Redundancy] = {
-    "mi": Redundancy(_mi, with_labels=False, text="I(f; s)"),
-    "interaction": Redundancy(
+REDUNDANCY: dict[str, _Redundancy] = {
+    "mi": _Redundancy(_mi, with_labels=False, text="I(f; s)"),
+    "interaction": _Redundancy(
         _interaction_sum, with_labels=True, text="sum_i I(f; s; l_i)"
     ),
-    "mdmr": Redundancy(_mdmr, with_labels=True, text="[I(f; s) - sum_i I(s; l_i | f)]"),
+    "mdmr": _Redundancy(
+        _mdmr, with_labels=True, text="[I(f; s) - sum_i I(s; l_i | f)]"
+    ),
 }
 
 

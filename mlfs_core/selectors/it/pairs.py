@@ -56,7 +56,7 @@ def _label_pair_counts(problem: DiscreteProblem) -> np.ndarray:
     return np.rint(both).astype(np.int64)
 
 
-def label_pair_entropy(problem: DiscreteProblem) -> np.ndarray:
+def _label_pair_entropy(problem: DiscreteProblem) -> np.ndarray:
     """H(l_i, l_j) for all label pairs, shape (n_labels, n_labels)."""
     both = _label_pair_counts(problem)
     ni = problem.label_counts[:, None]
@@ -211,7 +211,7 @@ def triple_entropy_sum(problem: DiscreteProblem) -> np.ndarray:
 def _pair_sums(problem: DiscreteProblem, statics: Statics) -> dict[str, np.ndarray]:
     """Closed-form sums over i < j of the terms other than H(f, l_i, l_j)."""
     q = problem.n_labels
-    h_ll = label_pair_entropy(problem)
+    h_ll = _label_pair_entropy(problem)
     return {
         "h3": triple_entropy_sum(problem),
         "h_f": q * (q - 1) / 2 * statics.h_f,
@@ -251,7 +251,7 @@ def _fold_blocks(
 ) -> np.ndarray:
     out = np.zeros(problem.n_features)
     h_f, h_l, h_fl = statics.h_f[:, None], statics.h_l, statics.h_fl
-    h_ll = label_pair_entropy(problem) if problem.n_labels > 1 else None
+    h_ll = _label_pair_entropy(problem) if problem.n_labels > 1 else None
     for fs, i, js, h3 in triple_blocks(problem):
         value = fold(
             h3, h_f[fs], h_fl[fs, i : i + 1], h_fl[fs, js], h_l[i], h_l[js], h_ll[i, js]

@@ -40,13 +40,13 @@ def label_powerset(Y: np.ndarray) -> np.ndarray:
     return inverse.ravel()
 
 
-def ppt_keep(classes: np.ndarray, tau: int) -> np.ndarray:
+def _ppt_keep(classes: np.ndarray, tau: int) -> np.ndarray:
     """Mask of the samples whose label set occurs at least ``tau`` times.
 
     Examples
     --------
     >>> import numpy as np
-    >>> ppt_keep(np.array([0, 0, 1, 0, 2, 2]), 2).tolist()
+    >>> _ppt_keep(np.array([0, 0, 1, 0, 2, 2]), 2).tolist()
     [True, True, False, True, True, True]
     """
     counts = np.bincount(classes)
@@ -84,7 +84,7 @@ def _joint_tsum(problem: DiscreteProblem, rows: np.ndarray, classes: np.ndarray)
     return small_part + mode_part
 
 
-def feature_class_information(
+def _feature_class_information(
     problem: DiscreteProblem, rows: np.ndarray, classes: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """I(f; C), H(f) and H(C) over the samples ``rows`` for every feature f.
@@ -133,15 +133,15 @@ def ppt_information(
     -------
     ndarray of shape (n_features,)
     """
-    rows = np.flatnonzero(ppt_keep(classes, tau))
-    mi, _, _ = feature_class_information(problem, rows, classes[rows])
+    rows = np.flatnonzero(_ppt_keep(classes, tau))
+    mi, _, _ = _feature_class_information(problem, rows, classes[rows])
     return mi
 
 
 def igmf_gain(problem: DiscreteProblem, classes: np.ndarray) -> np.ndarray:
     """Normalized information gain ``2 I(f; L) / (H(f) + H(L))``, 0 if both are 0."""
     rows = np.arange(problem.n_samples)
-    mi, h_feature, h_class = feature_class_information(problem, rows, classes)
+    mi, h_feature, h_class = _feature_class_information(problem, rows, classes)
     denom = h_feature + h_class
     safe = np.where(denom > 0, denom, 1.0)
     return np.where(denom > 0, 2.0 * mi / safe, 0.0)

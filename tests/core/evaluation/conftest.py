@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mlfs_core.data import Dataset
-from mlfs_core.selectors._registry import (
+from mlfs_core.selectors import (
     METHODS,
     MethodSpec,
     Ranking,

@@ -10,7 +10,8 @@ from sklearn.multioutput import ClassifierChain as SkChain
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
-from mlfs_core._random import check_rng, derive_seed
+from mlfs_core import check_rng
+from mlfs_core._random import derive_seed
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import make_classifier
 from mlfs_core.evaluation.classifiers import kernel_dependent

@@ -16,7 +16,7 @@ from mlfs_core.evaluation.config import (
 )
 from mlfs_core.evaluation.runner import plan_experiment
 from mlfs_core.report import write_outputs
-from mlfs_core.selectors._registry import Ranking, register, unregister
+from mlfs_core.selectors import Ranking, register, unregister
 
 SEEN: list[set] = []
 

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 
 import mlfs_core
 from mlfs_core.errors import ConfigError
-from mlfs_core.selectors._registry import METHODS
+from mlfs_core.selectors import METHODS
 from mlfs_core.selectors.greedy import (
     IT_METHODS,
     TIE_TOLERANCE,

@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlfs_core import compute_ranking
-from mlfs_core._random import check_rng
+from mlfs_core import check_rng, compute_ranking
 from mlfs_core.measures.discretize import Discretizer
 from mlfs_core.selectors.greedy import IT_METHODS, rank_discrete
 from mlfs_core.selectors.it.codes import prepare_codes

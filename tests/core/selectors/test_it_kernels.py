@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mlfs_core._random import check_rng
+from mlfs_core import check_rng
 from mlfs_core.selectors.it import (
     data,
     kernels,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mlfs_core._random import check_rng
+from mlfs_core import check_rng
 from mlfs_core.selectors.it import data, pairs, pairs_sparse
 from mlfs_core.selectors.it.codes import prepare_codes
 

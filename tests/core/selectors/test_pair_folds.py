@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mlfs_core._random import check_rng
+from mlfs_core import check_rng
 from mlfs_core.selectors.it import pair_folds, pair_max, pairs, pairs_sparse
 from mlfs_core.selectors.it.codes import prepare_codes
 from mlfs_core.selectors.it.terms import compute_statics

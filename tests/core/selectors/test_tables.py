@@ -8,7 +8,7 @@ import pytest
 
 from mlfs_core import compute_ranking
 from mlfs_core.analysis import recovery_table
-from mlfs_core.selectors._registry import Ranking
+from mlfs_core.selectors import Ranking
 from mlfs_core.selectors.tables import (
     RANKING_COLUMNS,
     ranking_frame,

@@ -11,7 +11,7 @@ from mlfs_core.cli import main
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import ExperimentConfig, MethodConfig, protocol_preset
 from mlfs_core.explain import greedy_steps
-from mlfs_core.selectors._registry import get_method
+from mlfs_core.selectors import get_method
 from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_core.selectors.it.criteria import (
     RELEVANCE,
