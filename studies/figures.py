@@ -36,7 +36,7 @@ def save_png(fig, name: str, enabled: bool, root: Path, **kw) -> str | None:
     """
     path = root / "docs" / "figures" / f"{name}.png"
     if enabled:
-        from mlfs_core.plots.export import png_export_available, to_png_bytes
+        from mlfs_core.plots import png_export_available, to_png_bytes
 
         if png_export_available():
             path.parent.mkdir(parents=True, exist_ok=True)
