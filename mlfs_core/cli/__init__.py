@@ -103,8 +103,12 @@ def _print_traceback(exc: BaseException) -> None:
 def parse_args(
     parser: argparse.ArgumentParser, argv: Sequence[str] | None
 ) -> argparse.Namespace:
-    """Parse ``argv``; only a pass-through command (``app``) takes unknown flags."""
+    """Parse ``argv``; only a pass-through command (``app``) takes unknown flags,
+    and ``rank``, whose method's options are flags (checked by the method)."""
     args, extra = parser.parse_known_args(argv)
+    if extra and hasattr(args, "method_flags"):
+        args.method_flags = extra
+        return args
     if extra and not getattr(args, "pass_through", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if extra:
