@@ -116,3 +116,10 @@ def test_the_architecture_page_lists_the_declared_modules():
     section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
     listed = re.findall(r"`(mlfs_core(?:\.[a-z_]+)*)`", section)
     assert sorted(listed) == sorted(PUBLIC_MODULES)
+
+
+def test_the_app_s_packages_are_within_the_declared_surface():
+    """Check the engine modules the app may import are declared public too."""
+    from .test_app_boundary import PUBLIC
+
+    assert set(PUBLIC) <= set(PUBLIC_MODULES)
