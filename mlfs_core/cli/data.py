@@ -301,7 +301,7 @@ def _add_rank_parser(sub) -> None:
     p = sub.add_parser(
         "rank",
         help="rank features: CSV position,feature_index,feature_name,score",
-        epilog="Any option of the method is also a flag after the dataset: "
+        epilog="Any option of the method is also a flag: "
         "--NAME VALUE (e.g. --bins 4, --tau 6, --binarize median, --variant "
         "NAME), the same as --param NAME=VALUE; `mlfs methods` lists each "
         "method's options and what they allow.",

@@ -96,6 +96,8 @@ def test_a_built_in_method_s_param_equals_its_flag(capsys):
     two = _rank(capsys, "--method", "PMU", "--bins", "4")
     three = _rank(capsys, "--method", "PMU")
     assert one[0] == two[0] == 0 and one[1] == two[1] != three[1]
+    before = main(["rank", "--bins", "4", "sample", "--k", "3", "--method", "PMU"])
+    assert before == 0 and capsys.readouterr().out == two[1]  # before the dataset
 
 
 def test_bad_params_are_one_error_naming_method_and_parameter(tunable, capsys):
@@ -123,7 +125,7 @@ def test_bad_params_are_one_error_naming_method_and_parameter(tunable, capsys):
         (["--bins", "3", "--param", "bins=4"], "--bins 3 and --param bins=4 disagree"),
         (["--param", "bins=1"], "bins must be an int in [2, 1000], got 1"),
         (["--bins"], "--bins needs a value"),
-        (["--bins", "3", "stray"], "unrecognized argument 'stray'"),
+        (["--bins", "--k", "3"], "--bins needs a value"),
     ],
 )
 def test_malformed_and_conflicting_params_are_refused(capsys, argv, said):
