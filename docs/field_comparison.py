@@ -153,7 +153,8 @@ def _highlighted() -> list[str]:
 
 def _save(fig, name: str, *, height: int) -> str:
     fig.update_layout(width=1400, height=height)
-    (FIGURES / name).write_bytes(plots.to_png_bytes(fig))
+    browser = os.environ.get("BROWSER_PATH")  # kaleido's variable
+    (FIGURES / name).write_bytes(plots.to_png_bytes(fig, browser=browser))
     return name
 
 

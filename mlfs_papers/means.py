@@ -22,8 +22,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from mlfs_core.analysis import check_blocks, friedman_nemenyi, select
-from mlfs_core.analysis.stats import SUMMARY_COLUMNS
+from mlfs_core.analysis import (
+    SUMMARY_COLUMNS,
+    check_blocks,
+    friedman_nemenyi,
+    select,
+)
 from mlfs_core.columns import DATASET, MEAN, METHOD, METRIC, RANK, VALUE
 
 # Parameters every function here shares, written once ({name} in a docstring).

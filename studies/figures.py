@@ -6,6 +6,7 @@ Part of :mod:`studies.report` (see there).
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -36,11 +37,12 @@ def save_png(fig, name: str, enabled: bool, root: Path, **kw) -> str | None:
     """
     path = root / "docs" / "figures" / f"{name}.png"
     if enabled:
-        from mlfs_core.plots.export import png_export_available, to_png_bytes
+        from mlfs_core.plots import png_export_available, to_png_bytes
 
-        if png_export_available():
+        browser = os.environ.get("BROWSER_PATH")  # kaleido's variable
+        if png_export_available(browser):
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(small_png(to_png_bytes(fig, **kw)))
+            path.write_bytes(small_png(to_png_bytes(fig, browser=browser, **kw)))
     return f"figures/{name}.png" if path.is_file() else None
 
 

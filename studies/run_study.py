@@ -62,8 +62,7 @@ from mlfs_core.columns import (
     REUSED,
     VALUE,
 )
-from mlfs_core.evaluation import load_config, run_experiment
-from mlfs_core.evaluation.config import middle_budget
+from mlfs_core.evaluation import load_config, middle_budget, run_experiment
 from mlfs_core.evaluation.outputs import (
     compact_results,
     compact_selections,

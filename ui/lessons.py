@@ -201,15 +201,18 @@ def slides(playing: Playing) -> None:
         )  # fmt: skip
         from mlfs_core.plots import png_export_available
 
-        if png_export_available():
+        browser = state.browser_path()
+        if png_export_available(browser):
             cols[2].download_button(
-                "This step (PNG, zip)", lambda: slides_png_zip(playing.lesson, here),
+                "This step (PNG, zip)",
+                lambda: slides_png_zip(playing.lesson, here, browser=browser),
                 file_name=f"{stem}_png.zip", mime="application/zip",
                 key="lesson_step_png", on_click="ignore",
             )  # fmt: skip
             shown = {n: f for n, f in figures.items() if f}
             cols[3].download_button(
-                "The lesson (PNG, zip)", lambda: slides_png_zip(playing.lesson, shown),
+                "The lesson (PNG, zip)",
+                lambda: slides_png_zip(playing.lesson, shown, browser=browser),
                 file_name=f"{playing.name}_png.zip", mime="application/zip",
                 key="lesson_png", on_click="ignore",
             )  # fmt: skip

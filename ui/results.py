@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from pathlib import Path
 from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
 
-from mlfs_core.benchmark import find_benchmarks
+from mlfs_core.benchmark import BENCHMARKS_ENV, find_benchmarks
 from mlfs_core.published import get_published, registered_published
 
 from . import state
@@ -127,7 +128,8 @@ def available_sources(studies: dict[str, Path]) -> dict[str, Path | None]:
     """Source label -> folder (None for an upload not made yet), the
     ``studies`` (:func:`study_sources`) among them."""
     sources: dict[str, Path | None] = {**sample_sources(), **studies}
-    sources.update(find_benchmarks(BENCHMARKS_DIR))  # `mlfs benchmark` outputs
+    extra = [p for p in os.environ.get(BENCHMARKS_ENV, "").split(os.pathsep) if p]
+    sources.update(find_benchmarks(BENCHMARKS_DIR, *extra))  # `mlfs benchmark`'s
     session = st.session_state.get(state.EXPERIMENT_RESULTS)
     if session and (Path(session) / RESULTS_FILE).is_file():
         sources[state.SOURCE_SESSION] = Path(session)

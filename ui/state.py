@@ -53,6 +53,12 @@ PERSISTED = (UPLOADS, EXPERIMENT_RESULTS, EXPERIMENT_CONFIG, RESULTS_SOURCE)
 """Session-state keys kept in the workspace's manifest (and UPLOADED_RESULTS)."""
 
 
+def browser_path() -> str | None:
+    """The Chromium the PNG export drives: kaleido's ``BROWSER_PATH`` variable,
+    read here (the engine reads none), else None (the first on ``PATH``)."""
+    return os.environ.get("BROWSER_PATH") or None
+
+
 def init_state() -> None:
     """Put every default into ``st.session_state`` unless already there.
 

@@ -184,7 +184,7 @@ def call_or_error(
 
 
 def _png_callable(fig: go.Figure) -> Callable[[], bytes]:
-    return lambda: to_png_bytes(fig)
+    return lambda: to_png_bytes(fig, browser=state.browser_path())
 
 
 def _csv_callable(data: pd.DataFrame) -> Callable[[], str]:
@@ -221,7 +221,7 @@ def show_figure(
     lessons.collect(fig)  # a lesson's slides
     st.plotly_chart(fig, key=f"{key}_chart", config={"displaylogo": False}, theme=None)
     left, right = st.columns(2)
-    if png_export_available():
+    if png_export_available(state.browser_path()):
         left.download_button(
             "Download PNG",
             data=_png_callable(fig),

@@ -31,6 +31,7 @@ from .recovery import load_planted_truth, precision_at_k, recovery_table
 from .selection import Selection, select
 from .similarity import kuncheva_index, similarity_matrix
 from .stats import (
+    SUMMARY_COLUMNS,
     FriedmanResult,
     friedman_by_budget,
     friedman_nemenyi,
@@ -41,6 +42,7 @@ from .stats import (
 
 __all__ = [
     "MISSING",
+    "SUMMARY_COLUMNS",
     "FriedmanResult",
     "Selection",
     "all_features_references",

@@ -29,7 +29,6 @@ stopped, and a table with a missing value is refused
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -171,9 +170,10 @@ def _baseline_config(name: str):
 
 
 def dataset_specs(items: Sequence, data_dir=None) -> tuple:
-    """The suite's datasets: a name is a folder under ``data_dir`` (else
-    ``MLFS_DATASETS``); a :class:`~mlfs_core.evaluation.config.DatasetSpec` or
-    an in-memory :class:`~mlfs_core.data.Dataset` is taken as it is.
+    """The suite's datasets: a name is a folder under ``data_dir`` (the
+    ``mlfs`` command passes ``--data`` or ``MLFS_DATASETS``); a
+    :class:`~mlfs_core.evaluation.config.DatasetSpec` or an in-memory
+    :class:`~mlfs_core.data.Dataset` is taken as it is.
 
     Raises
     ------
@@ -183,7 +183,7 @@ def dataset_specs(items: Sequence, data_dir=None) -> tuple:
     """
     from ..evaluation.config import DatasetSpec
 
-    root = data_dir or os.environ.get("MLFS_DATASETS")
+    root = data_dir
     specs = []
     for item in items:
         if not isinstance(item, str):
@@ -239,7 +239,8 @@ def run_baselines(
         or :data:`QUICK_DATASETS` with ``quick``), or dataset specs and
         in-memory datasets (:func:`dataset_specs`).
     data_dir : path, optional
-        The folder holding the datasets' folders (default ``MLFS_DATASETS``).
+        The folder holding the datasets' folders, needed for dataset names
+        (``mlfs benchmark`` passes ``--data``, else ``MLFS_DATASETS``).
     quick : bool, default=False
         The preset with :data:`QUICK`'s changes.
     all_baselines : bool, default=False

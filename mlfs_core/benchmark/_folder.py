@@ -9,7 +9,6 @@ app files, the ranking tables, a critical-difference diagram per metric and
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from ..cache import engine_id
@@ -133,7 +132,7 @@ def benchmark_label(manifest: dict) -> str:
 
 
 def find_benchmarks(*roots) -> dict[str, Path]:
-    """Benchmark folders under ``roots`` and ``$MLFS_BENCHMARKS``: label -> folder.
+    """Benchmark folders under ``roots``: label -> folder.
 
     A folder counts when it holds ``benchmark.json`` and ``results.csv.gz``;
     a root may itself be one. Unreadable manifests are skipped; a label that
@@ -142,16 +141,16 @@ def find_benchmarks(*roots) -> dict[str, Path]:
     Parameters
     ----------
     *roots : path
-        Folders to look in (one level deep).
+        Folders to look in (one level deep); the app adds those of
+        ``$MLFS_BENCHMARKS`` (:data:`BENCHMARKS_ENV`), which it reads.
 
     Returns
     -------
     dict
         Label -> folder, sorted by folder path.
     """
-    extra = os.environ.get(BENCHMARKS_ENV, "")
     candidates: list[Path] = []
-    for root in [*roots, *(p for p in extra.split(os.pathsep) if p)]:
+    for root in roots:
         root = Path(root)
         if not root.is_dir():
             continue

@@ -13,7 +13,6 @@ own package, through the same entry point as any plug-in.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -144,8 +143,8 @@ def relocated(suite: Suite, *, studies=None, data=None) -> Suite:
         from ``<studies>/studies/<suite name>/data`` (``mlfs benchmark
         --studies``).
     data : path, optional
-        The folder holding the datasets' folders (``mlfs benchmark --data``;
-        default ``$MLFS_DATASETS``).
+        The folder holding the datasets' folders (``mlfs benchmark`` passes
+        ``--data``, else ``$MLFS_DATASETS``).
 
     Returns
     -------
@@ -181,8 +180,8 @@ def check_datasets_present(suite: Suite, specs) -> None:
         if suite.base_dir is not None and not path.is_absolute():
             path = Path(suite.base_dir) / path
         if not path.exists():
-            env = os.environ.get("MLFS_DATASETS")
-            now = f"MLFS_DATASETS is {env!r}" if env else "MLFS_DATASETS is not set"
+            where = suite.datasets_dir
+            now = f"searched {where}" if where else "no datasets folder was given"
             raise ConfigError(
                 f"suite {suite.name!r}: dataset {path.name!r} not found at {path}; "
                 "pass mlfs benchmark --data DIR (the folder holding the datasets' "

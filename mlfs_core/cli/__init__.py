@@ -103,12 +103,40 @@ def _print_traceback(exc: BaseException) -> None:
 def parse_args(
     parser: argparse.ArgumentParser, argv: Sequence[str] | None
 ) -> argparse.Namespace:
-    """Parse ``argv``; only a pass-through command (``app``) takes unknown flags."""
+    """Parse ``argv``; only a pass-through command (``app``) takes unknown flags,
+    and ``rank``, whose method's options are flags (checked by the method)."""
     args, extra = parser.parse_known_args(argv)
+    if extra and hasattr(args, "method_flags"):
+        return _with_method_flags(parser, args.command, argv)
     if extra and not getattr(args, "pass_through", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if extra:
         args.streamlit_flags = extra
+    return args
+
+
+def _with_method_flags(
+    parser: argparse.ArgumentParser, command: str, argv: Sequence[str] | None
+) -> argparse.Namespace:
+    """Parse a command whose method's options are flags (``mlfs rank``): every
+    ``--NAME[=VALUE]`` neither ``mlfs`` nor the command declares, with the
+    token after it when it has no ``=``, wherever it stands, goes to
+    ``args.method_flags`` (the method checks them); the rest is parsed as usual."""
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    actions = [*parser._actions, *sub.choices[command]._actions]
+    known = {flag for action in actions for flag in action.option_strings}
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    kept, flags = [], []
+    while tokens:
+        token = tokens.pop(0)
+        if token.startswith("--") and token.split("=", 1)[0] not in known:
+            flags.append(token)
+            if "=" not in token and tokens and not tokens[0].startswith("--"):
+                flags.append(tokens.pop(0))
+        else:
+            kept.append(token)
+    args = parser.parse_args(kept)
+    args.method_flags = flags
     return args
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -191,6 +192,12 @@ def check_out_folder(out: Path, overwrite: bool) -> None:
     shutil.rmtree(out)
 
 
+def _datasets_dir(args: argparse.Namespace) -> str | None:
+    """``--data DIR``, else ``$MLFS_DATASETS`` (read here, once: the engine
+    reads no environment variable), else None."""
+    return getattr(args, "data", None) or os.environ.get("MLFS_DATASETS") or None
+
+
 def run_baselines_command(args: argparse.Namespace) -> int:
     """Run ``mlfs benchmark --suite baselines``; exit 0 when the tables are written."""
     from ..benchmark import run_baselines
@@ -204,7 +211,7 @@ def run_baselines_command(args: argparse.Namespace) -> int:
     result = run_baselines(
         method,
         datasets=only,
-        data_dir=getattr(args, "data", None),
+        data_dir=_datasets_dir(args),
         quick=args.quick,
         all_baselines=args.all_baselines,
         preset=args.preset,
@@ -253,7 +260,7 @@ def run_benchmark_command(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else DEFAULT_OUT / f"{args.suite}-{label}{suffix}"
     check_out_folder(out, getattr(args, "overwrite", False))
     suite = get_suite(args.suite)
-    studies, data = getattr(args, "studies", None), getattr(args, "data", None)
+    studies, data = getattr(args, "studies", None), _datasets_dir(args)
     if studies or data:
         suite = relocated(suite, studies=studies, data=data)
     cache = None if args.no_cache else (args.cache or DEFAULT_CACHE)

@@ -123,44 +123,61 @@ def stats_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _method_params(args) -> dict:
-    params = {}
-    for name in ("bins", "discretize", "tau", "weighting", "variant", "binarize"):
-        value = getattr(args, name, None)
-        if value is not None:
-            params[name] = value
-    return params
-
-
 def _rank_params(args) -> dict:
-    """The method's options from ``--bins`` & co. and ``--param NAME=VALUE``,
-    checked by the method's options (:class:`~mlfs_core.options.Option`) before the
-    dataset is read (one ConfigError naming the method, each parameter and
-    what it allows)."""
+    """The method's options from its flags (``--bins 4``) and ``--param
+    NAME=VALUE``, checked by the method's options
+    (:class:`~mlfs_core.options.Option`) before the dataset is read: one
+    ConfigError naming the method, each parameter and what it allows."""
     from ..errors import ConfigError
     from ..options import parse_params
     from ..selectors._registry import get_method
 
     spec = get_method(args.method)
-    texts, problems = {}, []
+    flags, problems = method_flags(getattr(args, "method_flags", ()))
+    texts = {}
     for item in getattr(args, "param", None) or ():
         name, sep, text = item.partition("=")
         if not sep or not name.strip():
             problems.append(f"--param must be NAME=VALUE, got {item!r}")
             continue
         texts[name.strip()] = text
-    params = _method_params(args)
+    params = parse_params(spec.options, flags)
     typed = parse_params(spec.options, texts)
     for name, value in typed.items():
         if name in params and params[name] != value:
             problems.append(
-                f"--{name} {params[name]} and --param {name}={texts[name]} disagree"
+                f"--{name} {flags[name]} and --param {name}={texts[name]} disagree"
             )
     if problems:
         raise ConfigError(f"method {args.method!r}: " + "; ".join(problems))
     params.update(typed)
     spec.resolve(params)  # every unknown name and bad value, in one error
     return params
+
+
+def method_flags(tokens) -> tuple[dict[str, str], list[str]]:
+    """The method options given as flags: ``--NAME VALUE`` or ``--NAME=VALUE``
+    (``-`` in NAME read as ``_``), name -> text, and the tokens of another form.
+
+    Examples
+    --------
+    >>> method_flags(["--bins", "4", "--pruning-threshold=-1", "x"])
+    ({'bins': '4', 'pruning_threshold': '-1'}, ["unrecognized argument 'x'"])
+    """
+    found, problems, tokens = {}, [], list(tokens)
+    while tokens:
+        token = tokens.pop(0)
+        if not token.startswith("--") or len(token) == 2:
+            problems.append(f"unrecognized argument {token!r}")
+            continue
+        name, sep, text = token[2:].partition("=")
+        if not sep:
+            if not tokens or tokens[0].startswith("--"):
+                problems.append(f"--{name} needs a value")
+                continue
+            text = tokens.pop(0)
+        found[name.replace("-", "_")] = text
+    return found, problems
 
 
 def _warn_about_data(ds, args, presence: list[str]) -> None:
@@ -282,7 +299,13 @@ def add_data_parsers(sub) -> None:
 
 def _add_rank_parser(sub) -> None:
     p = sub.add_parser(
-        "rank", help="rank features: CSV position,feature_index,feature_name,score"
+        "rank",
+        help="rank features: CSV position,feature_index,feature_name,score",
+        epilog="Any option of the method is also a flag: "
+        "--NAME VALUE (e.g. --bins 4, --tau 6, --binarize median, --variant "
+        "NAME), the same as --param NAME=VALUE; `mlfs methods` lists each "
+        "method's options and what they allow.",
+        allow_abbrev=False,  # a method's option is never taken for a prefix
     )
     _add_dataset_args(p)
     p.add_argument("--method", required=True, help="method name (see `mlfs methods`)")
@@ -290,7 +313,6 @@ def _add_rank_parser(sub) -> None:
     p.add_argument(
         "--seed", type=int, default=0, help="random seed for RaR/Random (default 0)"
     )
-    _add_method_options(p)
     p.add_argument(
         "--param",
         action="append",
@@ -299,48 +321,7 @@ def _add_rank_parser(sub) -> None:
         "too; see `mlfs methods`), read as the option's type; repeatable",
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
-    p.set_defaults(func=rank_command)
-
-
-def _add_method_options(p: argparse.ArgumentParser) -> None:
-    """The methods' options ``mlfs rank`` takes, each for the methods that have it."""
-    p.add_argument(
-        "--bins",
-        type=int,
-        help="IT methods: number of bins (default the method's: 3, GRRO 2)",
-    )
-    _add_choice_option(
-        p, "PMU", "discretize", "IT methods: discretization (default uniform)"
-    )
-    p.add_argument(
-        "--tau", type=int, help="ATR/PPT-MI: PPT pruning threshold (default 6)"
-    )
-    _add_choice_option(
-        p, "RaRCS", "weighting", "RaR methods: label draw weighting (default inverse)"
-    )
-    _add_choice_option(
-        p, None, "variant", "PMU/MDMR: a registered variant of the criterion"
-    )
-    _add_choice_option(
-        p,
-        "MaxCS",
-        "binarize",
-        "CS/BNS-family methods: present = non-zero (default, text) or above "
-        "the feature's median (dense numeric data)",
-    )
-
-
-def _add_choice_option(
-    p: argparse.ArgumentParser, method: str | None, option: str, help: str
-) -> None:
-    """Add ``--<option>``, its allowed values those of ``method``'s option
-    (:func:`_choices`), listed at the end of ``help``."""
-    p.add_argument(
-        f"--{option}",
-        choices=_choices(method, option),
-        metavar=option.upper(),
-        help=f"{help}; one of %(choices)s",
-    )
+    p.set_defaults(func=rank_command, method_flags=())
 
 
 def _add_scores_parser(sub) -> None:

@@ -6,8 +6,9 @@ Organised by concept:
   presets' registry (:func:`register_protocol_preset`, :func:`protocol_preset`);
 - :mod:`.dense`: the warning for presence-based scores on dense data;
 - :mod:`.splits`: cross-validation, hold-out and a dataset's own split;
-- :mod:`.metrics`: one registry of metrics (:data:`METRICS`), with the fast
-  paths beside it (``metrics.lean``, ``metrics.ranking``);
+- :mod:`.metrics`: one registry of metrics (:data:`METRICS`), their
+  definitions and the fast paths beside them (``metrics.counts``,
+  ``metrics.ranking``);
 - :mod:`.classifiers`: Binary Relevance, ML-kNN and its exact neighbours;
 - :mod:`.runner`: plan -> execute -> tables (:func:`plan_experiment`,
   :func:`execute_plan`, :func:`result_tables`, :func:`run_experiment`), with
@@ -53,6 +54,7 @@ _EXPORTS = {
     "config_from_toml": ".config",
     "config_to_toml": ".config",
     "load_config": ".config",
+    "middle_budget": ".config",
     "PROTOCOL_PRESETS": ".config",
     "ProtocolPreset": ".config",
     "protocol_preset": ".config",

@@ -8,7 +8,7 @@ the evaluation, through the engine's public extension points:
   :func:`register_split_provider` (e.g. ``"predefined"``: a dataset's
   published train/test pair, see :mod:`.predefined`);
 - the classifier, by another registered classifier (same parameters);
-- the metrics, by metric variants (:mod:`.metrics.variants`) standing in for
+- the metrics, by metric variants (:data:`.metrics.VARIANT_METRICS`) standing in for
   the registry's metrics under the same names, extra metrics it makes
   available, a default metric list, and the rule that drops labels
   (``"train"``: labels constant in the training part; ``"train_or_test"``:
@@ -66,7 +66,7 @@ class Convention:
         A registered classifier used instead of the protocol's, with the same
         parameters.
     metric_variants : mapping, optional
-        Result metric name -> variant name (:data:`.metrics.variants.VARIANT_METRICS`)
+        Result metric name -> variant name (:data:`.metrics.VARIANT_METRICS`)
         computed under that name.
     extra_metrics : tuple of str
         Variant names the convention lets ``protocol.metrics`` list.
@@ -155,10 +155,10 @@ def allowed_metrics(evaluation: str, ours) -> tuple[str, ...]:
     -------
     tuple of str
         A preset's own list where it has one; else, with conventions on,
-        ``ours`` plus every metric variant (:mod:`.metrics.variants`) and the
+        ``ours`` plus every metric variant (:data:`.metrics.VARIANT_METRICS`) and the
         conventions' extra metrics; else ``ours``.
     """
-    from .metrics.variants import VARIANT_METRICS
+    from .metrics import VARIANT_METRICS
 
     key = canonical(evaluation)
     if key in PRESET_METRICS:

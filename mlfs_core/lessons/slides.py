@@ -107,12 +107,18 @@ def slides_html(
 
 
 def slides_png_zip(
-    lesson: Lesson, figures: Mapping[int, Sequence[go.Figure]], *, scale: float = 1.0
+    lesson: Lesson,
+    figures: Mapping[int, Sequence[go.Figure]],
+    *,
+    scale: float = 1.0,
+    browser: str | None = None,
 ) -> bytes:
     """The figures of the lesson's steps as PNG files in one zip archive.
 
     Files are named ``step02_1.png`` (step 2, its first figure); each
     figure's title starts with the step's dataset (:func:`titled`).
+    ``browser`` is the Chromium to drive (default: the first on ``PATH``;
+    :func:`mlfs_core.plots.to_png_bytes`).
 
     Raises
     ------
@@ -128,7 +134,11 @@ def slides_png_zip(
             step = lesson.steps[number - 1]
             for index, fig in enumerate(drawn, start=1):
                 png = to_png_bytes(
-                    titled(fig, step), width=1280, height=720, scale=scale
+                    titled(fig, step),
+                    width=1280,
+                    height=720,
+                    scale=scale,
+                    browser=browser,
                 )
                 archive.writestr(f"step{number:02d}_{index}.png", png)
     return buffer.getvalue()

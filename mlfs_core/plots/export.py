@@ -1,11 +1,16 @@
-"""Export a figure as PNG bytes, offline (kaleido driving a local Chromium)."""
+"""Export a figure as PNG bytes, offline (kaleido driving a local Chromium).
+
+The browser is the ``browser`` argument when given (the app and scripts pass
+kaleido's ``BROWSER_PATH`` variable, which they read; the engine reads no
+environment variable), else the first of ``chromium``, ``chromium-browser``
+and ``google-chrome`` found on ``PATH``.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
 import logging
-import os
 import shutil
 
 import plotly.graph_objects as go
@@ -13,9 +18,9 @@ import plotly.graph_objects as go
 _CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome")
 
 
-def _find_browser() -> str | None:
-    if os.environ.get("BROWSER_PATH"):
-        return os.environ["BROWSER_PATH"]
+def _find_browser(browser: str | None = None) -> str | None:
+    if browser:
+        return browser
     for name in _CHROMIUM_CANDIDATES:
         found = shutil.which(name)
         if found:
@@ -23,14 +28,25 @@ def _find_browser() -> str | None:
     return None
 
 
-def png_export_available() -> bool:
-    """Whether :func:`to_png_bytes` can work here (kaleido and a Chromium present)."""
+def png_export_available(browser: str | None = None) -> bool:
+    """Whether :func:`to_png_bytes` can work here (kaleido and a Chromium present).
+
+    Parameters
+    ----------
+    browser : str, optional
+        Path of the Chromium to use; default: the first found on ``PATH``.
+    """
     has_kaleido = importlib.util.find_spec("kaleido") is not None
-    return has_kaleido and _find_browser() is not None
+    return has_kaleido and _find_browser(browser) is not None
 
 
 def to_png_bytes(
-    fig: go.Figure, *, width: int = 1100, height: int | None = None, scale: float = 2.0
+    fig: go.Figure,
+    *,
+    width: int = 1100,
+    height: int | None = None,
+    scale: float = 2.0,
+    browser: str | None = None,
 ) -> bytes:
     """Render ``fig`` to PNG bytes with kaleido, without any network access.
 
@@ -47,6 +63,8 @@ def to_png_bytes(
         Height in CSS pixels; defaults to the figure's own height or 500.
     scale : float
         Pixel density multiplier (2 gives a sharp image).
+    browser : str, optional
+        Path of the Chromium to drive; default: the first found on ``PATH``.
 
     Returns
     -------
@@ -58,14 +76,16 @@ def to_png_bytes(
     RuntimeError
         If kaleido or a Chromium browser is missing.
     """
-    if not png_export_available():
+    if not png_export_available(browser):
         raise RuntimeError("PNG export needs kaleido and a Chromium browser")
     import kaleido
 
     height = height or fig.layout.height or 500
     opts = {"format": "png", "width": width, "height": height, "scale": scale}
     with _quiet_browser_channel():
-        return kaleido.calc_fig_sync(fig.to_dict(), opts=opts, kopts=_kaleido_options())
+        return kaleido.calc_fig_sync(
+            fig.to_dict(), opts=opts, kopts=_kaleido_options(browser)
+        )
 
 
 CHANNEL_LOGGER = "choreographer.channels.pipe"
@@ -102,7 +122,7 @@ def _quiet_browser_channel():
         logger.removeFilter(quiet)
 
 
-def _kaleido_options() -> dict:
+def _kaleido_options(browser: str | None = None) -> dict:
     """kaleido's options: no MathJax, and the browser found here passed as ``path``
     (the process environment is left alone)."""
-    return {"mathjax": False, "path": _find_browser()}
+    return {"mathjax": False, "path": _find_browser(browser)}

@@ -63,9 +63,43 @@ from ._loader import (
 from ._registries import Registry, add_registry
 from ._workers import pack, registered_here, run_with_plugins
 
+PUBLIC_MODULES = (
+    "mlfs_core",
+    "mlfs_core.analysis",
+    "mlfs_core.benchmark",
+    "mlfs_core.blas",
+    "mlfs_core.cache",
+    "mlfs_core.columns",
+    "mlfs_core.data",
+    "mlfs_core.errors",
+    "mlfs_core.evaluation",
+    "mlfs_core.evaluation.classifiers",
+    "mlfs_core.evaluation.conventions",
+    "mlfs_core.evaluation.metrics",
+    "mlfs_core.evaluation.outputs",
+    "mlfs_core.evaluation.predefined",
+    "mlfs_core.explain",
+    "mlfs_core.lessons",
+    "mlfs_core.measures",
+    "mlfs_core.measures.binning",
+    "mlfs_core.options",
+    "mlfs_core.plots",
+    "mlfs_core.plugins",
+    "mlfs_core.published",
+    "mlfs_core.report",
+    "mlfs_core.selectors",
+    "mlfs_core.selectors.it",
+    "mlfs_core.views",
+)
+"""The engine modules a plug-in (``mlfs_papers`` and the studies included) may
+import: the public packages and the documented single-file modules. Every
+other module is internal and may move without notice; what a plug-in needs
+from one is exported by a package here (in its ``__all__``)."""
+
 __all__ = [
     "ENV_VAR",
     "PLUGIN_GROUP",
+    "PUBLIC_MODULES",
     "PluginInfo",
     "Registry",
     "add_registry",

@@ -8,7 +8,7 @@ Written from the description of that code's behaviour, not copied from it.
 
 It enters the engine only through the public extension points a user's
 plug-in gets: a classifier (``"mlknn-skmultilearn"``, :class:`ReferenceMLkNN`),
-metric variants (:mod:`mlfs_core.evaluation.metrics.variants`), the
+metric variants (:data:`mlfs_core.evaluation.metrics.VARIANT_METRICS`), the
 ``"predefined"`` split provider (:mod:`mlfs_core.evaluation.predefined`), and
 four conventions plus the preset ``"reference-code"``
 (:mod:`mlfs_core.evaluation.conventions`), and scikit-learn <= 1.0's binning
@@ -84,17 +84,19 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation.classifiers import register_classifier
-from mlfs_core.evaluation.classifiers.mlknn import MLkNN
+from mlfs_core.evaluation.classifiers import MLkNN, register_classifier
 from mlfs_core.evaluation.conventions import (
     Convention,
     names_of,
     register_convention,
     register_preset,
 )
-from mlfs_core.evaluation.metrics import METRICS, MetricSpec
-from mlfs_core.evaluation.metrics.lean_variants import lean_variant_metrics
-from mlfs_core.evaluation.metrics.variants import VARIANT_METRICS
+from mlfs_core.evaluation.metrics import (
+    METRICS,
+    VARIANT_METRICS,
+    MetricSpec,
+    lean_variant_metrics,
+)
 from mlfs_core.evaluation.predefined import (  # noqa: F401  (a)'s loaders, by their old names
     SPLIT_SUFFIXES,
     load_predefined_split,
@@ -360,9 +362,9 @@ def lean_reference_metrics(Y, P, metrics) -> dict[str, float]:
 
     The metrics by their reference names (``ranking_loss`` and
     ``coverage_error`` on the predictions); see
-    :func:`~mlfs_core.evaluation.metrics.lean_variants.lean_variant_metrics`.
+    :func:`~mlfs_core.evaluation.metrics.lean_variant_metrics`.
     """
-    from mlfs_core.evaluation.metrics.lean import lean_metrics
+    from mlfs_core.evaluation.metrics import lean_metrics
 
     names = {"ranking_loss": "ranking_loss_on_predictions"}
     names["coverage_error"] = "coverage_error_on_predictions"

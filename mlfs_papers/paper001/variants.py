@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlfs_core.selectors.it.criteria import RELEVANCE, Context, Criterion
-from mlfs_core.selectors.variants import register_variant
+from mlfs_core.selectors import register_variant
+from mlfs_core.selectors.it import RELEVANCE, Context, Criterion
 
 NAME = "reference-code"
 """The ``variant`` value of both (part of the studies' configs and cache keys)."""

@@ -32,6 +32,10 @@ FORMER_PATHS = (
     "mlfs_core.evaluation.reference_code",
     "mlfs_core.evaluation.reference_conventions",
     "mlfs_core.evaluation.verify",
+    "mlfs_core.evaluation.metrics.lean",
+    "mlfs_core.evaluation.metrics.lean_variants",
+    "mlfs_core.evaluation.metrics.spec",
+    "mlfs_core.evaluation.metrics.variants",
 )
 
 

@@ -25,7 +25,7 @@ def test_a_benchmark_is_a_results_source(tiny_suite, mine, tmp_path, monkeypatch
     run_benchmark(tiny_suite, mine, out=root / "tiny", cache_dir=tmp_path / "c")
     monkeypatch.setenv("MLFS_BENCHMARKS", str(root))
     monkeypatch.setenv("MLFS_WORK_DIR", str(tmp_path / "work"))
-    (label,) = find_benchmarks()
+    (label,) = find_benchmarks(root)  # the app adds $MLFS_BENCHMARKS's folders
     st.cache_data.clear()
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()

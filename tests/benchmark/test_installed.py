@@ -51,7 +51,8 @@ def test_missing_datasets_name_data_and_the_variable(tmp_path, capsys, monkeypat
     assert main([*argv, "--data", str(empty)]) == 2
     err = capsys.readouterr().err
     assert f"dataset 'emotions' not found at {empty / 'emotions'}" in err
-    assert "--data DIR" in err and "MLFS_DATASETS is not set" in err
+    assert "--data DIR" in err and "MLFS_DATASETS" in err
+    assert f"searched {empty}" in err
     assert not (tmp_path / "o").exists()
 
 

@@ -1,5 +1,6 @@
 """Tests of the ``mlfs`` command line."""
 
+import argparse
 import io
 import subprocess
 import sys
@@ -228,22 +229,29 @@ def test_methods_lists_each_family_title_and_citation(capsys):
         assert row["citation"] == get_method(name).citation
 
 
-def test_rank_option_choices_come_from_the_registry(tiny, capsys):
-    """Check that a value the registry does not allow is refused by the parser."""
+def test_rank_option_flags_come_from_the_registry(tiny):
+    """Check the rank parser declares no method option by hand, every option of
+    every registered method is taken as a flag (its default given back), and a
+    value the registry does not allow is refused naming method and option."""
     from mlfs_core.cli import build_parser
-    from mlfs_core.selectors.variants import variant_names
+    from mlfs_core.cli.data import _rank_params
+    from mlfs_core.selectors import get_method, list_methods
 
     rank = build_parser()._subparsers._group_actions[0].choices["rank"]
-    choices = {a.dest: list(a.choices) for a in rank._actions if a.choices}
-    variants = {*variant_names("PMU"), *variant_names("MDMR")}
-    assert choices["variant"][0] == "definition" and set(choices["variant"]) == variants
-    assert choices["binarize"] == ["presence", "median"]
+    flags = {f for a in rank._actions for f in a.option_strings}
+    for name in list_methods():
+        options = get_method(name).options
+        assert not {f"--{o.name}" for o in options} & flags - {"--k", "--seed"}
+        given = [t for o in options for t in (f"--{o.name}", str(o.default))]
+        args = argparse.Namespace(method=name, method_flags=given, param=None)
+        assert _rank_params(args) == {o.name: o.default for o in options}
     proc = subprocess.run(
         [sys.executable, "-m", "mlfs_core", "rank", str(tiny), "--method", "PMU",
          "--variant", "reference"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
-    assert proc.returncode == 2 and "invalid choice: 'reference'" in proc.stderr
+    assert proc.returncode == 2
+    assert "method 'PMU': PMU has no variant 'reference'" in proc.stderr
 
 
 def test_stats_sample_reads_the_bundled_sample(capsys, tmp_path, monkeypatch):

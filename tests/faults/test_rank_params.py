@@ -73,12 +73,31 @@ def test_params_reach_the_method_as_their_types(tunable, capsys):
     assert table["score"].tolist() == [1107 + 0.5 * i for i in indices]
 
 
+def test_a_plugin_method_s_options_are_flags_too(tunable, capsys):
+    """Check --alpha 0.5 --n=7 --fast yes --mode b (the plug-in's own options,
+    declared nowhere in the CLI) give what the --param form gives, and a bad
+    flag is refused naming the method and the option."""
+    flags = ["--alpha", "0.5", "--n=7", "--fast", "yes", "--mode", "b"]
+    params = ["--param", "alpha=0.5", "--param", "n=7", "--param", "fast=yes"]
+    params += ["--param", "mode=b"]
+    one = _rank(capsys, "--plugin", tunable, "--method", "Tunable", *flags)
+    two = _rank(capsys, "--plugin", tunable, "--method", "Tunable", *params)
+    assert one[0] == two[0] == 0 and one[1] == two[1]
+    status, out, err = _rank(capsys, "--plugin", tunable, "--method", "Tunable",
+                             "--mode", "c", "--nope", "1")  # fmt: skip
+    assert status == 2 and out == ""
+    assert "method 'Tunable': " in err and "mode must be one of a, b; got 'c'" in err
+    assert "unknown parameter(s) ['nope']; allowed: alpha, n, fast, mode" in err
+
+
 def test_a_built_in_method_s_param_equals_its_flag(capsys):
     """Check --param bins=4 gives what --bins 4 gives (PMU)."""
     one = _rank(capsys, "--method", "PMU", "--param", "bins=4")
     two = _rank(capsys, "--method", "PMU", "--bins", "4")
     three = _rank(capsys, "--method", "PMU")
     assert one[0] == two[0] == 0 and one[1] == two[1] != three[1]
+    before = main(["rank", "--bins", "4", "sample", "--k", "3", "--method", "PMU"])
+    assert before == 0 and capsys.readouterr().out == two[1]  # before the dataset
 
 
 def test_bad_params_are_one_error_naming_method_and_parameter(tunable, capsys):
@@ -105,6 +124,8 @@ def test_bad_params_are_one_error_naming_method_and_parameter(tunable, capsys):
         (["--param", "=4"], "--param must be NAME=VALUE, got '=4'"),
         (["--bins", "3", "--param", "bins=4"], "--bins 3 and --param bins=4 disagree"),
         (["--param", "bins=1"], "bins must be an int in [2, 1000], got 1"),
+        (["--bins"], "--bins needs a value"),
+        (["--bins", "--k", "3"], "--bins needs a value"),
     ],
 )
 def test_malformed_and_conflicting_params_are_refused(capsys, argv, said):

@@ -56,7 +56,7 @@ def test_script_registrations_travel_to_a_worker_and_come_back_whole(fresh_plugi
     listed by registered_here, packed, and registered again where missing, as a
     worker does, with its parameters, kernel flag and version."""
     from mlfs_core.evaluation import classifiers as c
-    from mlfs_core.evaluation import metrics as m
+    from mlfs_core.evaluation.metrics import registry as m
 
     state = fresh_plugins.checkpoint()
     before = fresh_plugins.registered_here()  # e.g. a module imported directly

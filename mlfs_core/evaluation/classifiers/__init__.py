@@ -421,3 +421,18 @@ plugins.add_registry(
         "classifiers", CLASSIFIERS, _BUILT_IN, _unregister_classifier, _export, _restore
     )
 )
+
+__all__ = [
+    "CLASSIFIERS",
+    "LINEAR_SVC_OPTIONS",
+    "MLKNN_OPTIONS",
+    "SCALINGS",
+    "BinaryRelevance",
+    "MLkNN",
+    "classifier_identity",
+    "classifier_parameters",
+    "kernel_dependent",
+    "make_classifier",
+    "register_classifier",
+    "unregister_classifier",
+]

@@ -12,7 +12,7 @@ work, so :func:`run_mlknn_budgets` does it once per ranking:
   the determinism rule's neighbours, a sparse kNN-graph product for the
   counts);
 - ML-kNN's tables and posteriors reuse :mod:`.mlknn`'s functions, and the
-  metrics :func:`~._lean_metrics.lean_metrics`.
+  metrics :func:`~.metrics.lean_metrics`.
 
 Every value equals what :func:`~._tasks.run_fit` gives for the same budget
 (tested exactly); only the timings differ. Budgets wider than
@@ -39,9 +39,7 @@ from ..classifiers.mlknn import MLkNN, mlknn_posteriors, mlknn_tables
 from ..classifiers.neighbors import neighbour_label_counts
 from ..classifiers.prefix_knn import prefix_neighbour_counts
 from ..conventions import resolve
-from ..metrics.lean import lean_metrics
-from ..metrics.lean_variants import lean_variant_metrics
-from ..metrics.variants import VARIANT_METRICS
+from ..metrics import VARIANT_METRICS, lean_metrics, lean_variant_metrics
 from .tasks import FitValues
 
 PREFIX_MAX_WIDTH = 256
@@ -141,7 +139,7 @@ def run_mlknn_budgets(
 class _Scorer:
     """The metrics of one prediction under an evaluation's conventions.
 
-    With no convention: ours (:func:`~.metrics.lean.lean_metrics`, labels
+    With no convention: ours (:func:`~.metrics.lean_metrics`, labels
     constant in the training part dropped when ``drop_constant``). Else: the
     labels the conventions' rule keeps (``"train_or_test"``: not constant in
     the training part nor in the test part), then each metric under its

@@ -25,4 +25,23 @@ codes, LC the mean number of labels per sample (label cardinality), E the
 stored (feature, code, label) co-occurrences (E <= nnz LC), P the (feature,
 label pair) co-occurrences of the non-mode codes (P <= nnz LC^2 / 2), k the
 number of greedy steps.
+
+The criteria's vocabulary is exported here for plug-ins that add a criterion
+variant (``mlfs_core.selectors.register_variant``): ``Criterion``,
+``Context`` and the term name ``RELEVANCE``.
 """
+
+from __future__ import annotations
+
+from ..._lazy import lazy_exports
+
+# Lazy (PEP 562): importing a module of this package must not import them all.
+_EXPORTS = {
+    "RELEVANCE": ".criteria",
+    "Context": ".criteria",
+    "Criterion": ".criteria",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
+
+__all__ = sorted(_EXPORTS)  # resolved lazily by __getattr__

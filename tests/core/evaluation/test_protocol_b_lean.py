@@ -13,8 +13,7 @@ from mlfs_core.evaluation.config import (
     MethodConfig,
     protocol_preset,
 )
-from mlfs_core.evaluation.metrics import METRICS, compute_metrics
-from mlfs_core.evaluation.metrics.lean import lean_metrics
+from mlfs_core.evaluation.metrics import METRICS, compute_metrics, lean_metrics
 from mlfs_core.evaluation.runner import budget_fits as _budget_fits
 from mlfs_core.evaluation.runner import fits as _fits
 from mlfs_core.evaluation.runner import run_experiment

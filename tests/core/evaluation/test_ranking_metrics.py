@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import label_ranking_average_precision_score, label_ranking_loss
 
-from mlfs_core.evaluation.metrics.ranking import average_precision, ranking_loss
+from mlfs_core.evaluation.metrics import average_precision, ranking_loss
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -30,10 +30,9 @@ def test_to_png_bytes_renders_a_png_offline():
 
 
 def test_export_passes_the_browser_and_leaves_the_environment_alone(monkeypatch):
-    """Check that the browser path reaches kaleido as an option, not via os.environ."""
-    monkeypatch.delenv("BROWSER_PATH", raising=False)
-    monkeypatch.setattr(export, "_find_browser", lambda: "/opt/some/chromium")
-    monkeypatch.setattr(export, "png_export_available", lambda: True)
+    """Check that the browser given reaches kaleido as an option, not via os.environ,
+    and that the engine ignores BROWSER_PATH (its callers read it)."""
+    monkeypatch.setenv("BROWSER_PATH", "/not/this/one")
     seen = {}
 
     def fake_calc(fig, *, opts, kopts):
@@ -44,6 +43,10 @@ def test_export_passes_the_browser_and_leaves_the_environment_alone(monkeypatch)
 
     monkeypatch.setattr(kaleido, "calc_fig_sync", fake_calc)
     fig = label_frequency_bar(pd.DataFrame({"label": ["a"], "count": [1]}))
-    assert export.to_png_bytes(fig) == b"\x89PNG"
+    assert export.to_png_bytes(fig, browser="/opt/some/chromium") == b"\x89PNG"
     assert seen == {"mathjax": False, "path": "/opt/some/chromium"}
-    assert "BROWSER_PATH" not in os.environ
+    assert os.environ["BROWSER_PATH"] == "/not/this/one"
+    monkeypatch.setattr(export.shutil, "which", lambda name: None)
+    assert export._find_browser() is None  # BROWSER_PATH is not read here
+    assert export.png_export_available("/opt/some/chromium") is True
+    assert export.png_export_available() is False

@@ -181,9 +181,8 @@ def test_mlfs_rank_takes_a_variant_a_plugin_registers_late(monkeypatch, capsys):
     assert main([*args, "D2F"]) == 0
     assert late == capsys.readouterr().out and len(late.splitlines()) == 5
     monkeypatch.setattr(_code, "UNKNOWN_NAME_LOADERS", [])  # no plug-in has it now
-    with pytest.raises(SystemExit):
-        main([*args, "MDMR", "--variant", "cli-late"])
-    assert "invalid choice: 'cli-late'" in capsys.readouterr().err
+    assert main([*args, "MDMR", "--variant", "cli-late"]) == 2
+    assert "method 'MDMR': MDMR has no variant 'cli-late'" in capsys.readouterr().err
 
 
 def test_a_variant_s_code_is_part_of_its_tasks_keys(tmp_path, monkeypatch):
