@@ -12,8 +12,8 @@ as the control.
 
 The baselines are found by family in the method registry, never by name
 (:func:`baseline_methods`): every family of
-:data:`~mlfs_core.selectors.FAMILIES` but :data:`SKIPPED_FAMILIES`, its first
-:data:`PER_FAMILY` methods in registry order (all of them with
+:data:`~mlfs_core.selectors.FAMILIES` but :data:`_SKIPPED_FAMILIES`, its first
+:data:`_PER_FAMILY` methods in registry order (all of them with
 ``all_baselines=True``), leaving out the "all features" reference (a
 classifier on every feature is no selection). Each runs with its defaults,
 except ``binarize = "median"`` for the methods that have that option (the
@@ -41,17 +41,17 @@ from ._baselines_analysis import compare
 
 SUITE = "baselines"
 """The suite's name on the command line (``mlfs benchmark --suite baselines``)."""
-DATASETS = ("emotions", "yeast", "scene", "birds", "medical", "enron")
+_DATASETS = ("emotions", "yeast", "scene", "birds", "medical", "enron")
 """The default datasets: music, biology, images, audio and two text sets
 (Mulan's, in ``MLFS_DATASETS``), small enough for a laptop."""
-QUICK_DATASETS = ("emotions", "scene", "medical")
+_QUICK_DATASETS = ("emotions", "scene", "medical")
 """The datasets of ``quick=True``: two non-text sets and one text set."""
-QUICK = {"n_holdouts": 2, "n_folds": 3, "budgets": (5, 10, 20, 30, 40, 50)}
+_QUICK = {"n_holdouts": 2, "n_folds": 3, "budgets": (5, 10, 20, 30, 40, 50)}
 """What ``quick=True`` changes in the preset: 2 random splits (or 3 folds),
 six budgets."""
-PER_FAMILY = 2
+_PER_FAMILY = 2
 """Representatives of each family by default: its first two methods."""
-SKIPPED_FAMILIES = ("extra",)
+_SKIPPED_FAMILIES = ("extra",)
 """Families left out by default: this project's extra measures (IG, OR, DF
 with the aggregations), which no paper of the field compares with."""
 
@@ -131,7 +131,7 @@ def baseline_methods(
     ----------
     all_baselines : bool, default=False
         Every method of every built-in family; else the first
-        :data:`PER_FAMILY` of each family but :data:`SKIPPED_FAMILIES`.
+        :data:`_PER_FAMILY` of each family but :data:`_SKIPPED_FAMILIES`.
     exclude : sequence of str
         Names left out (the benchmarked method).
 
@@ -145,14 +145,14 @@ def baseline_methods(
 
     out: dict[str, str] = {}
     for family in FAMILIES:
-        if not all_baselines and family in SKIPPED_FAMILIES:
+        if not all_baselines and family in _SKIPPED_FAMILIES:
             continue
         names = [
             n
             for n in list_methods(family)
             if get_method(n).reference != "all" and n not in exclude
         ]
-        for name in names if all_baselines else names[:PER_FAMILY]:
+        for name in names if all_baselines else names[:_PER_FAMILY]:
             out[name] = family
     return out
 
@@ -169,7 +169,7 @@ def _baseline_config(name: str):
     return MethodConfig(name)
 
 
-def dataset_specs(items: Sequence, data_dir=None) -> tuple:
+def _dataset_specs(items: Sequence, data_dir=None) -> tuple:
     """The suite's datasets: a name is a folder under ``data_dir`` (the
     ``mlfs`` command passes ``--data`` or ``MLFS_DATASETS``); a
     :class:`~mlfs_core.evaluation.config.DatasetSpec` or an in-memory
@@ -235,14 +235,14 @@ def run_baselines(
         grid, chosen per dataset and split on an inner split,
         :mod:`mlfs_core.evaluation.runner.tuning`).
     datasets : sequence, optional
-        Dataset folder names under ``data_dir`` (default :data:`DATASETS`,
-        or :data:`QUICK_DATASETS` with ``quick``), or dataset specs and
-        in-memory datasets (:func:`dataset_specs`).
+        Dataset folder names under ``data_dir`` (default :data:`_DATASETS`,
+        or :data:`_QUICK_DATASETS` with ``quick``), or dataset specs and
+        in-memory datasets (:func:`_dataset_specs`).
     data_dir : path, optional
         The folder holding the datasets' folders, needed for dataset names
         (``mlfs benchmark`` passes ``--data``, else ``MLFS_DATASETS``).
     quick : bool, default=False
-        The preset with :data:`QUICK`'s changes.
+        The preset with :data:`_QUICK`'s changes.
     all_baselines : bool, default=False
         Every method of every family (:func:`baseline_methods`).
     preset : str, default="field"
@@ -284,9 +284,9 @@ def run_baselines(
         raise ConfigError(
             f"method label {user.display!r} is a baseline's; give it another label"
         )
-    names = datasets or (QUICK_DATASETS if quick else DATASETS)
-    specs = dataset_specs(list(names), data_dir)
-    protocol = protocol_preset(preset, **(QUICK if quick else {}))
+    names = datasets or (_QUICK_DATASETS if quick else _DATASETS)
+    specs = _dataset_specs(list(names), data_dir)
+    protocol = protocol_preset(preset, **(_QUICK if quick else {}))
     config = ExperimentConfig(
         datasets=specs,
         methods=(*(_baseline_config(n) for n in families), user),

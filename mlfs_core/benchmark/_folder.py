@@ -22,8 +22,8 @@ SELECTIONS_FILE = "selections.csv.gz"
 BENCHMARKS_ENV = "MLFS_BENCHMARKS"
 """Environment variable: extra folders (``os.pathsep``-separated) holding
 benchmark outputs for the app."""
-COMMITTED = "committed"
-COMPUTED = "computed"
+_COMMITTED = "committed"
+_COMPUTED = "computed"
 LEFT_OUT = "left out"
 
 
@@ -95,7 +95,7 @@ def write_benchmark(result, out, method, selections) -> Path:
 def _source(check) -> str:
     if check.left_out:
         return LEFT_OUT
-    return COMMITTED if check.usable else COMPUTED
+    return _COMMITTED if check.usable else _COMPUTED
 
 
 def _plugin_specs() -> list[str]:

@@ -59,17 +59,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_benchmark_parser(sub)
     add_check_parser(sub)
     add_plugin_options(parser, sub)  # last: every sub-command gets --plugin
-    add_debug_options(parser, sub)
+    _add_debug_options(parser, sub)
     return parser
 
 
-DEBUG_ENV = "MLFS_DEBUG"
+_DEBUG_ENV = "MLFS_DEBUG"
 """Set to ``1`` to print the whole traceback of an error (as ``--debug``)."""
 
-_DEBUG_HELP = f"on an error, print the whole traceback too (or set {DEBUG_ENV}=1)"
+_DEBUG_HELP = f"on an error, print the whole traceback too (or set {_DEBUG_ENV}=1)"
 
 
-def add_debug_options(parser: argparse.ArgumentParser, subparsers) -> None:
+def _add_debug_options(parser: argparse.ArgumentParser, subparsers) -> None:
     """Add ``--debug`` to ``parser`` and to every sub-command."""
     add_to_every_command(
         parser,
@@ -86,7 +86,7 @@ def _debugging(args: argparse.Namespace) -> bool:
     import os
 
     flag = getattr(args, "debug", False) or getattr(args, "debug_after", False)
-    return bool(flag) or os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    return bool(flag) or os.environ.get(_DEBUG_ENV, "") not in ("", "0")
 
 
 def _print_traceback(exc: BaseException) -> None:
@@ -171,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if _debugging(args):
         _print_traceback(error)
     elif hint:
-        message += f" (--debug or {DEBUG_ENV}=1 shows the traceback)"
+        message += f" (--debug or {_DEBUG_ENV}=1 shows the traceback)"
     print(f"mlfs {args.command}: error: {message}", file=sys.stderr)
     for note in getattr(error, "__notes__", ()):  # e.g. what a failed run kept
         print(f"mlfs {args.command}: {one_line(note)}", file=sys.stderr)

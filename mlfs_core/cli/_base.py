@@ -106,7 +106,7 @@ def add_to_every_command(
         sub.add_argument(flag, dest=after, default=argparse.SUPPRESS, **options)
 
 
-def cli_plugin_specs(args: argparse.Namespace) -> list[str]:
+def _cli_plugin_specs(args: argparse.Namespace) -> list[str]:
     """The ``--plugin`` specs given before and after the sub-command, in order."""
     return [*getattr(args, "plugins_before", []), *getattr(args, "plugins", [])]
 
@@ -120,7 +120,7 @@ def load_cli_plugins(args: argparse.Namespace) -> None:
     """
     from ..plugins import ENV_VAR, load_plugins, plugin_specs
 
-    specs = cli_plugin_specs(args)
+    specs = _cli_plugin_specs(args)
     listing = getattr(args, "command", None) == "methods"  # lists every plug-in's
     if not specs and not os.environ.get(ENV_VAR) and not listing:
         return  # installed entry points load on the first unknown name (cheaper)
@@ -143,7 +143,7 @@ def write_csv(df, out: str | None) -> None:
         df.to_csv(sys.stdout, index=False, lineterminator="\n")
 
 
-PROGRESS_EVERY = 10.0
+_PROGRESS_EVERY = 10.0
 """Seconds between two progress lines when stderr is not a terminal."""
 _LAST_LINE = [float("-inf")]
 
@@ -153,7 +153,7 @@ def progress(done: int, total: int, message: str) -> None:
 
     On a terminal: one line, rewritten in place (``\\r``). Otherwise (a log
     file, a pipe): whole lines with no ``\\r``, the first and the last task's
-    and at most one every :data:`PROGRESS_EVERY` seconds between.
+    and at most one every :data:`_PROGRESS_EVERY` seconds between.
     """
     if _is_terminal(sys.stderr):
         line = f"\r[{done}/{total}] {message[:70]:<70}"
@@ -162,7 +162,7 @@ def progress(done: int, total: int, message: str) -> None:
     import time
 
     now = time.monotonic()
-    if done <= 1 or done >= total or now - _LAST_LINE[0] >= PROGRESS_EVERY:
+    if done <= 1 or done >= total or now - _LAST_LINE[0] >= _PROGRESS_EVERY:
         _LAST_LINE[0] = now
         print(f"[{done}/{total}] {message}", file=sys.stderr, flush=True)
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from .. import blas
 
 PACKAGE = Path(__file__).resolve().parents[1]  # mlfs_core
-INSTALLED_APP = "mlfs_app"
+_INSTALLED_APP = "mlfs_app"
 """The folder that holds the app in an installed wheel, beside ``mlfs_core``."""
 
 
@@ -61,13 +61,13 @@ def app_script() -> Path:
     """
     for script in (
         PACKAGE.parent / "app.py",
-        PACKAGE.parent / INSTALLED_APP / "app.py",
+        PACKAGE.parent / _INSTALLED_APP / "app.py",
     ):
         if script.is_file():
             return script
     raise FileNotFoundError(
         f"the app is not installed: no app.py beside {PACKAGE} "
-        f"nor in {PACKAGE.parent / INSTALLED_APP}"
+        f"nor in {PACKAGE.parent / _INSTALLED_APP}"
     )
 
 
@@ -83,9 +83,9 @@ def streamlit_command(script: Path, flags: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "streamlit", "run", str(script), *flags]
 
 
-LOCAL_ADDRESS = "127.0.0.1"
-NETWORK_ADDRESS = "0.0.0.0"
-FIXED_FLAGS = (
+_LOCAL_ADDRESS = "127.0.0.1"
+_NETWORK_ADDRESS = "0.0.0.0"
+_FIXED_FLAGS = (
     ("--runner.magicEnabled", "false"),  # no bare expression printed on a page
     ("--browser.gatherUsageStats", "false"),
     ("--server.headless", "true"),
@@ -122,7 +122,7 @@ def lan_address() -> str:
             address = probe.getsockname()[0]
         except OSError:
             address = ""
-    if address and not address.startswith("127.") and address != NETWORK_ADDRESS:
+    if address and not address.startswith("127.") and address != _NETWORK_ADDRESS:
         return address
     return socket.gethostname()
 
@@ -140,9 +140,9 @@ def server_flags(flags: Sequence[str], *, classroom: bool) -> list[str]:
     """
     out = list(flags)
     if _flag_value(flags, "--server.address") is None:
-        address = NETWORK_ADDRESS if classroom else LOCAL_ADDRESS
+        address = _NETWORK_ADDRESS if classroom else _LOCAL_ADDRESS
         out += ["--server.address", address]
-    for name, value in FIXED_FLAGS:
+    for name, value in _FIXED_FLAGS:
         if _flag_value(flags, name) is None:
             out += [name, value]
     return out
@@ -154,7 +154,7 @@ def work_dir() -> Path:
     return Path(os.environ.get("MLFS_WORK_DIR", default))
 
 
-def clear_workspaces(folder: Path | None = None) -> int:
+def _clear_workspaces(folder: Path | None = None) -> int:
     """Remove every user's workspace under ``folder / "workspaces"``; the count."""
     root = (work_dir() if folder is None else Path(folder)) / "workspaces"
     if not root.is_dir():
@@ -165,7 +165,7 @@ def clear_workspaces(folder: Path | None = None) -> int:
     return len(spaces)
 
 
-APP_EXTRA = "pip install 'mlfs-explorer[app]'"
+_APP_EXTRA = "pip install 'mlfs-explorer[app]'"
 """What installs the app's dependencies (the engine alone does not need them)."""
 
 
@@ -187,11 +187,11 @@ def check_app_installed() -> None:
     if importlib.util.find_spec("streamlit") is None:
         raise ConfigError(
             "the app is not installed (no streamlit here): install it with "
-            f'{APP_EXTRA} (from a checkout: pip install -e ".[app]")'
+            f'{_APP_EXTRA} (from a checkout: pip install -e ".[app]")'
         )
 
 
-def run_app_command(args: argparse.Namespace) -> int:
+def _run_app_command(args: argparse.Namespace) -> int:
     """Run ``mlfs app``: replace this process by the Streamlit server.
 
     ``args.streamlit_flags`` holds the arguments after ``app`` that are not
@@ -199,7 +199,7 @@ def run_app_command(args: argparse.Namespace) -> int:
     not available (Windows), 0 after ``--clear-workspaces``.
     """
     if args.clear_workspaces:
-        count = clear_workspaces()
+        count = _clear_workspaces()
         print(f"removed {count} workspace(s) from {work_dir() / 'workspaces'}")
         return 0
     for option, variable in LIMITS.items():
@@ -266,5 +266,5 @@ def add_app_parser(subparsers) -> argparse.ArgumentParser:
         type=float,
         help="a workspace unused this many days is removed (MLFS_WORKSPACE_DAYS, 7)",
     )
-    p.set_defaults(func=run_app_command, streamlit_flags=[], pass_through=True)
+    p.set_defaults(func=_run_app_command, streamlit_flags=[], pass_through=True)
     return p

@@ -34,8 +34,8 @@ from pathlib import Path
 from ..errors import ConfigError
 from ._base import jobs, progress
 
-DEFAULT_OUT = Path("results") / "benchmarks"
-DEFAULT_CACHE = Path("results") / "cache"
+_DEFAULT_OUT = Path("results") / "benchmarks"
+_DEFAULT_CACHE = Path("results") / "cache"
 
 
 def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
@@ -48,7 +48,7 @@ def add_benchmark_parser(subparsers) -> argparse.ArgumentParser:
     _add_method_options(p)
     _add_run_options(p)
     _add_source_options(p)
-    p.set_defaults(func=run_benchmark_command)
+    p.set_defaults(func=_run_benchmark_command)
     return p
 
 
@@ -159,7 +159,7 @@ def method_params(pairs) -> dict:
     return out
 
 
-def check_out_folder(out: Path, overwrite: bool) -> None:
+def _check_out_folder(out: Path, overwrite: bool) -> None:
     """Refuse an existing output folder unless ``overwrite``; with it, empty a
     previous benchmark's folder (never a folder that is not one).
 
@@ -198,15 +198,15 @@ def _datasets_dir(args: argparse.Namespace) -> str | None:
     return getattr(args, "data", None) or os.environ.get("MLFS_DATASETS") or None
 
 
-def run_baselines_command(args: argparse.Namespace) -> int:
+def _run_baselines_command(args: argparse.Namespace) -> int:
     """Run ``mlfs benchmark --suite baselines``; exit 0 when the tables are written."""
     from ..benchmark import run_baselines
 
     label = args.label or args.method
     method = {"name": args.method, "params": method_params(args.param), "label": label}
     suffix = "-quick" if args.quick else ""
-    out = Path(args.out) if args.out else DEFAULT_OUT / f"baselines-{label}{suffix}"
-    check_out_folder(out, getattr(args, "overwrite", False))
+    out = Path(args.out) if args.out else _DEFAULT_OUT / f"baselines-{label}{suffix}"
+    _check_out_folder(out, getattr(args, "overwrite", False))
     only = [d for d in args.datasets.split(",") if d] if args.datasets else None
     result = run_baselines(
         method,
@@ -216,16 +216,16 @@ def run_baselines_command(args: argparse.Namespace) -> int:
         all_baselines=args.all_baselines,
         preset=args.preset,
         out=out,
-        cache_dir=None if args.no_cache else (args.cache or DEFAULT_CACHE),
+        cache_dir=None if args.no_cache else (args.cache or _DEFAULT_CACHE),
         n_jobs=args.jobs,
         progress=progress,
     )
     print(file=sys.stderr)
-    print(baselines_report(result))
+    print(_baselines_report(result))
     return 0
 
 
-def baselines_report(result) -> str:
+def _baselines_report(result) -> str:
     """What ``mlfs benchmark --suite baselines`` prints: the average ranks per
     metric, the summary paragraph, the times and the folder."""
     ranks = result.average_ranks.pivot(index="method", columns="metric", values="rank")
@@ -248,22 +248,22 @@ def baselines_report(result) -> str:
     return "\n".join(lines)
 
 
-def run_benchmark_command(args: argparse.Namespace) -> int:
+def _run_benchmark_command(args: argparse.Namespace) -> int:
     """Run ``mlfs benchmark``; exit 0 when the tables are written."""
     from ..benchmark import get_suite, relocated, run_benchmark
 
     if args.suite == "baselines":
-        return run_baselines_command(args)
+        return _run_baselines_command(args)
     label = args.label or args.method
     method = {"name": args.method, "params": method_params(args.param), "label": label}
     suffix = "-quick" if args.quick else ""
-    out = Path(args.out) if args.out else DEFAULT_OUT / f"{args.suite}-{label}{suffix}"
-    check_out_folder(out, getattr(args, "overwrite", False))
+    out = Path(args.out) if args.out else _DEFAULT_OUT / f"{args.suite}-{label}{suffix}"
+    _check_out_folder(out, getattr(args, "overwrite", False))
     suite = get_suite(args.suite)
     studies, data = getattr(args, "studies", None), _datasets_dir(args)
     if studies or data:
         suite = relocated(suite, studies=studies, data=data)
-    cache = None if args.no_cache else (args.cache or DEFAULT_CACHE)
+    cache = None if args.no_cache else (args.cache or _DEFAULT_CACHE)
     only = [d for d in args.datasets.split(",") if d] if args.datasets else None
     result = run_benchmark(
         suite,

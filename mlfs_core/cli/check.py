@@ -6,7 +6,7 @@ import argparse
 import sys
 
 
-def check_plugin_command(args: argparse.Namespace) -> int:
+def _check_plugin_command(args: argparse.Namespace) -> int:
     """Print one line per registered item; exit 1 if any failed a check."""
     from ..plugin_check import check_plugin
 
@@ -37,4 +37,4 @@ def add_check_parser(sub) -> None:
         "determinism and speed",
     )
     p.add_argument("spec", help="the plug-in: a .py file or a module name")
-    p.set_defaults(func=check_plugin_command)
+    p.set_defaults(func=_check_plugin_command)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 
-CACHE_NAME = "cache"
+_CACHE_NAME = "cache"
 """The default task cache's name inside a run folder."""
 
 _CACHE_ENTRY = re.compile(r"[0-9a-f]{64}\.json|.*\.tmp")
@@ -41,16 +41,16 @@ def add_clean_parser(subparsers) -> argparse.ArgumentParser:
         action="store_true",
         help="remove the output files only, keep DIR/cache (a rerun is then quick)",
     )
-    p.set_defaults(func=run_clean_command)
+    p.set_defaults(func=_run_clean_command)
     return p
 
 
-def run_clean_command(args: argparse.Namespace) -> int:
+def _run_clean_command(args: argparse.Namespace) -> int:
     """Run ``mlfs clean``: print what was removed; ConfigError when refused."""
     from ..evaluation.runner.lock import LOCK_NAME, output_lock
 
     folder = Path(args.dir)
-    outputs, cache, scratch = run_folder_parts(folder)
+    outputs, cache, scratch = _run_folder_parts(folder)
     if not outputs and cache is None and not scratch:
         print(f"{folder}: nothing to clean")
         return 0
@@ -77,7 +77,7 @@ def run_clean_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_folder_parts(folder: Path) -> tuple[list[Path], Path | None, list[Path]]:
+def _run_folder_parts(folder: Path) -> tuple[list[Path], Path | None, list[Path]]:
     """A run folder's output files, default cache (or None) and scratch folders.
 
     Raises
@@ -101,7 +101,7 @@ def run_folder_parts(folder: Path) -> tuple[list[Path], Path | None, list[Path]]
             outputs.append(path)
         elif path.name.startswith(SCRATCH_PREFIX) and path.is_dir():
             scratch.append(path)
-        elif path.name == CACHE_NAME and _is_cache(path):
+        elif path.name == _CACHE_NAME and _is_cache(path):
             cache = path
         else:
             foreign.append(path.name)

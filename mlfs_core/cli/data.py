@@ -198,7 +198,7 @@ def _warn_about_data(ds, args, presence: list[str]) -> None:
         print(f"mlfs {args.command}: warning: {message}", file=sys.stderr)
 
 
-def rank_command(args: argparse.Namespace) -> int:
+def _rank_command(args: argparse.Namespace) -> int:
     """Run ``mlfs rank``: position, feature_index, feature_name, score."""
     from ..errors import UserCodeError
     from ..evaluation.config import MethodConfig
@@ -225,7 +225,7 @@ def rank_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def scores_command(args: argparse.Namespace) -> int:
+def _scores_command(args: argparse.Namespace) -> int:
     """Run ``mlfs scores``: the per-label score matrix, one row per label.
 
     ``--binarize median`` counts a feature present when above its median
@@ -251,7 +251,7 @@ def scores_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def methods_command(args: argparse.Namespace) -> int:
+def _methods_command(args: argparse.Namespace) -> int:
     """Run ``mlfs methods``: every registered method, its family and its options.
 
     CSV on stdout, a row a method: ``method``, ``family``, ``family_title``,
@@ -294,7 +294,7 @@ def add_data_parsers(sub) -> None:
     _add_rank_parser(sub)
     _add_scores_parser(sub)
     p = sub.add_parser("methods", help="list the registered methods")
-    p.set_defaults(func=methods_command)
+    p.set_defaults(func=_methods_command)
 
 
 def _add_rank_parser(sub) -> None:
@@ -321,7 +321,7 @@ def _add_rank_parser(sub) -> None:
         "too; see `mlfs methods`), read as the option's type; repeatable",
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
-    p.set_defaults(func=rank_command, method_flags=())
+    p.set_defaults(func=_rank_command, method_flags=())
 
 
 def _add_scores_parser(sub) -> None:
@@ -341,4 +341,4 @@ def _add_scores_parser(sub) -> None:
         "; one of %(choices)s",
     )
     p.add_argument("--out", help="write CSV here instead of stdout")
-    p.set_defaults(func=scores_command)
+    p.set_defaults(func=_scores_command)

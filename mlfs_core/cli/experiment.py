@@ -68,7 +68,7 @@ def add_experiment_parser(subparsers) -> argparse.ArgumentParser:
         help="run the tasks on the Dask scheduler at this address "
         "(tcp://host:8786); this process still writes the cache",
     )
-    add_limit_options(p)
+    _add_limit_options(p)
     p.set_defaults(func=run_experiment_command)
     return p
 
@@ -93,12 +93,12 @@ def add_verify_parser(subparsers) -> argparse.ArgumentParser:
         help="import the plug-in code DIR's config names (refused without it, "
         "unless installed as an entry point)",
     )
-    add_limit_options(p)
-    p.set_defaults(func=run_verify_command)
+    _add_limit_options(p)
+    p.set_defaults(func=_run_verify_command)
     return p
 
 
-def add_limit_options(p: argparse.ArgumentParser) -> None:
+def _add_limit_options(p: argparse.ArgumentParser) -> None:
     """Add ``--max-tasks`` and ``--max-memory`` (the run's bounds) to ``p``."""
     # the default of evaluation.runner.bounds.DEFAULT_MAX_TASKS, written out:
     # importing the runner here would cost --help a second (a test checks them)
@@ -135,7 +135,7 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def run_verify_command(args: argparse.Namespace) -> int:
+def _run_verify_command(args: argparse.Namespace) -> int:
     """Run ``mlfs verify``: exit 0 when every value is identical, 1 otherwise.
 
     Before the verdict, one line per plug-in whose code differs from the
@@ -151,7 +151,7 @@ def run_verify_command(args: argparse.Namespace) -> int:
     stored = load_stored(args.dir, trust_plugins=getattr(args, "trust_plugins", False))
     _print_plugins(stored.config)
     result = verify_experiment(
-        with_splits_dir(stored.config),
+        _with_splits_dir(stored.config),
         stored.results,
         sample=args.sample,
         seed=args.seed,
@@ -166,7 +166,7 @@ def run_verify_command(args: argparse.Namespace) -> int:
         print(line)
     if args.out:
         result.table.to_csv(args.out, index=False)
-    print(kernel_note(result.kernel, stored.recorded_kernel, blas.pinned_kernel()))
+    print(_kernel_note(result.kernel, stored.recorded_kernel, blas.pinned_kernel()))
     found = diagnose(
         result,
         code_changes(stored.plugins, stored.config),
@@ -191,14 +191,14 @@ def run_verify_command(args: argparse.Namespace) -> int:
     return 0 if result.identical else 1
 
 
-def kernel_note(kernel: str | None, recorded: str | None, pinned: str | None) -> str:
+def _kernel_note(kernel: str | None, recorded: str | None, pinned: str | None) -> str:
     """One line saying which BLAS kernel ``mlfs verify`` recomputed under.
 
     Examples
     --------
-    >>> kernel_note(None, None, "Haswell")
+    >>> _kernel_note(None, None, "Haswell")
     'BLAS kernel: the classifier does not depend on it'
-    >>> kernel_note("openblas/Haswell", "openblas/Haswell", "Haswell")
+    >>> _kernel_note("openblas/Haswell", "openblas/Haswell", "Haswell")
     'BLAS kernel: recomputed under openblas/Haswell (pinned), as recorded'
     """
     if kernel is None:
@@ -216,7 +216,7 @@ def kernel_note(kernel: str | None, recorded: str | None, pinned: str | None) ->
     )
 
 
-def with_splits_dir(config, environ=None):
+def _with_splits_dir(config, environ=None):
     """``config`` with ``protocol.splits_dir`` from ``$MLFS_SPLITS`` when it has none.
 
     The command line is the one place that reads this environment variable
@@ -226,9 +226,9 @@ def with_splits_dir(config, environ=None):
     --------
     >>> from mlfs_core.evaluation import ExperimentConfig
     >>> c = ExperimentConfig(datasets=("sample",), methods=("MaxCS",))
-    >>> with_splits_dir(c, {"MLFS_SPLITS": "/data/splits"}).protocol.splits_dir
+    >>> _with_splits_dir(c, {"MLFS_SPLITS": "/data/splits"}).protocol.splits_dir
     '/data/splits'
-    >>> with_splits_dir(c, {}).protocol.splits_dir is None
+    >>> _with_splits_dir(c, {}).protocol.splits_dir is None
     True
     """
     import os
@@ -240,14 +240,14 @@ def with_splits_dir(config, environ=None):
     return replace(config, protocol=replace(config.protocol, splits_dir=folder))
 
 
-def metric_names(values: Sequence[str] | None) -> tuple[str, ...] | None:
+def _metric_names(values: Sequence[str] | None) -> tuple[str, ...] | None:
     """Metric names from ``--summary-metric`` values (repeatable, comma lists).
 
     Examples
     --------
-    >>> metric_names(["micro_f1,hamming_loss", "macro_f1", "micro_f1"])
+    >>> _metric_names(["micro_f1,hamming_loss", "macro_f1", "micro_f1"])
     ('micro_f1', 'hamming_loss', 'macro_f1')
-    >>> metric_names(None) is None
+    >>> _metric_names(None) is None
     True
     """
     if not values:
@@ -266,7 +266,7 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     command that resumes, and the status is 130, 143 or 129
     (:mod:`~mlfs_core.evaluation.runner.stops`). Any other failure once tasks
     ran keeps them too, and the error gets a note saying how many are kept
-    and the command that resumes (:func:`add_note`). Nothing holding a file
+    and the command that resumes (:func:`_add_note`). Nothing holding a file
     is removed; a folder the run created and left empty is.
     """
     from ..evaluation.runner.lock import FolderBusy, output_lock
@@ -298,7 +298,7 @@ def run_experiment_command(args: argparse.Namespace) -> int:
         of = f" of {total}" if total is not None else ""
         print(
             f"\nstopped: {counts['done']}{of} tasks done{_kept_where(args, out)}; "
-            f"rerun the same command to resume: {resume_command(args)}",
+            f"rerun the same command to resume: {_resume_command(args)}",
             file=sys.stderr,
         )
         _remove_if_empty(out, created)
@@ -307,18 +307,18 @@ def run_experiment_command(args: argparse.Namespace) -> int:
         raise  # the folder is the other run's: leave it alone
     except Exception as exc:
         if counts["planned"]:  # tasks ran: say what is kept
-            add_note(exc, _kept_note(args, out, counts["done"]))
+            _add_note(exc, _kept_note(args, out, counts["done"]))
         _remove_if_empty(out, created)
         raise
 
 
-def add_note(exc: BaseException, text: str) -> None:
+def _add_note(exc: BaseException, text: str) -> None:
     """Add ``text`` to ``exc.__notes__`` (printed under the error line by
     :func:`mlfs_core.cli.main`)."""
     exc.__notes__ = [*getattr(exc, "__notes__", []), text]
 
 
-def resume_command(args: argparse.Namespace) -> str:
+def _resume_command(args: argparse.Namespace) -> str:
     """The command that resumes a stopped or failed run: the one that started it.
 
     ``args.argv`` (set by :func:`mlfs_core.cli.main`) gives it word for word;
@@ -359,12 +359,12 @@ def _kept_note(args: argparse.Namespace, out: Path, done: int) -> str:
     if cache is None:
         return (
             "nothing was kept (--no-cache): once the cause is fixed, this command "
-            f"computes every task again: {resume_command(args)}"
+            f"computes every task again: {_resume_command(args)}"
         )
     tasks = f"{done} finished task{'s' if done != 1 else ''}"
     return (
         f"kept: {tasks} in the cache {cache}; once the cause is fixed, rerun the "
-        f"same command to resume from them: {resume_command(args)}"
+        f"same command to resume from them: {_resume_command(args)}"
     )
 
 
@@ -399,9 +399,9 @@ def _locked_run(
     from ..evaluation.runner import plan_tuned
 
     _check_out(out, getattr(args, "overwrite", False), created)
-    config = with_splits_dir(load_config(args.config))
+    config = _with_splits_dir(load_config(args.config))
     _print_plugins(config)
-    metrics = metric_names(getattr(args, "summary_metric", None))
+    metrics = _metric_names(getattr(args, "summary_metric", None))
     unknown = [m for m in metrics or () if m not in config.protocol.metrics]
     if unknown:
         raise ConfigError(
