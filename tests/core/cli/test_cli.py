@@ -3,6 +3,7 @@
 import io
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -391,3 +392,44 @@ def test_the_max_tasks_help_shows_the_engine_default():
     sub = parser._subparsers._group_actions[0].choices["experiment"]
     (action,) = [a for a in sub._actions if "--max-tasks" in a.option_strings]
     assert f"(default {DEFAULT_MAX_TASKS:,})" in action.help
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_writes_no_carriage_return_into_a_log(monkeypatch):
+    """Check progress lines to a file or pipe are whole lines without \\r (the
+    first and last at least), and rewrite one line on a terminal."""
+    from mlfs_core.cli import _base
+
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    monkeypatch.setattr(_base, "_LAST_LINE", [float("-inf")])
+    for done in range(1, 51):
+        _base.progress(done, 50, f"task {done}")
+    text = log.getvalue()
+    assert "\r" not in text
+    lines = text.splitlines()
+    assert lines[0] == "[1/50] task 1" and lines[-1] == "[50/50] task 50"
+    assert len(lines) < 50  # not one line per task
+    tty = _Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    _base.progress(1, 2, "task 1")
+    assert tty.getvalue().startswith("\r[1/2] task 1")
+
+
+def test_cli_warnings_are_one_line_without_source(tmp_path, capsys, monkeypatch):
+    """Check a warning raised under a command prints one 'mlfs CMD: warning:'
+    line, not the file name and a bare source line."""
+    import mlfs_core.cli.data as cli_data
+
+    def warns(args):
+        warnings.warn("two\nlines", UserWarning, stacklevel=2)
+        return 0
+
+    monkeypatch.setattr(cli_data, "stats_command", warns)
+    assert main(["stats", "sample"]) == 0
+    err = capsys.readouterr().err
+    assert err == "mlfs stats: warning: two lines\n"
