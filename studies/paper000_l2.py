@@ -67,11 +67,19 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
     both["primary"] = [verdict_cell(r) for r in mine.itertuples()]
     both["l2_rows"] = [verdict_cell(r) for r in theirs.itertuples()]
     both["changed"] = both["verdict_primary"] != both["verdict_l2"]
-    n = len(common)
     loo = _changes_without_each(primary, l2, common)
     if loo is not None:
         both["changed_one_left_out"] = loo
-        both["subsets_one_left_out"] = n
+        both["subsets_one_left_out"] = len(common)
+    return both, _l2_sentence(both, common, loo)
+
+
+def _l2_sentence(both: pd.DataFrame, common: list[str], loo: list[int] | None) -> str:
+    """The sentence under :func:`l2_comparison`'s table: which conclusions change
+    with L2-normalised rows on ``common``, and, with ``loo`` (the counts of
+    :func:`_changes_without_each`), in how many subsets with one dataset left
+    out."""
+    names, n = ", ".join(common), len(common)
     changed = both[both["changed"]]
     where = (
         f"On the {len(common)} datasets both studies have ({names})"
@@ -111,7 +119,7 @@ def l2_comparison(primary: dict, l2: dict) -> tuple[pd.DataFrame | None, str]:
                 else "other conclusions change in some subsets"
             )
             sentence += f" With one dataset left out in turn, {what}: {flips}."
-    return both, sentence
+    return sentence
 
 
 def _changes_without_each(

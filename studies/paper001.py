@@ -135,22 +135,7 @@ def statements_section(
     for variant in VARIANTS:
         ours = variant_means(means, variant, metrics)
         agreement = evaluation_agreement(statements, ours, hib)
-        total = agreement.summary()
-        rows.append(
-            {
-                "PMU/MDMR": variant,
-                "scored": total["n_scored"],
-                "agree": total["agree"],
-                "tie": total["tie"],
-                "disagree": total["disagree"],
-                "agree share": total["share_agree"],
-                "floor share": total["floor_share"],
-                "kappa (ATR wins?)": total["kappa"],
-                "pairwise cells": total["n_pairs"],
-                "ATR first: agree": f"{total['first_agree']} of "
-                f"{total['first_scored']}",
-            }
-        )
+        rows.append(_agreement_row(variant, agreement.summary()))
         by_relation.append(
             agreement.by_relation.assign(
                 variant=variant,
@@ -187,6 +172,23 @@ def statements_section(
             "{:.2f}",
         ),
     )
+
+
+def _agreement_row(variant: str, total: dict) -> dict:
+    """The row of :func:`statements_section`'s table for ``variant``: ``total``
+    is the summary of its agreement with the paper's statements."""
+    return {
+        "PMU/MDMR": variant,
+        "scored": total["n_scored"],
+        "agree": total["agree"],
+        "tie": total["tie"],
+        "disagree": total["disagree"],
+        "agree share": total["share_agree"],
+        "floor share": total["floor_share"],
+        "kappa (ATR wins?)": total["kappa"],
+        "pairwise cells": total["n_pairs"],
+        "ATR first: agree": f"{total['first_agree']} of {total['first_scored']}",
+    }
 
 
 def _means_tables(means: pd.DataFrame) -> list[str]:

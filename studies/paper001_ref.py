@@ -180,6 +180,17 @@ def _effects(tables: dict[str, pd.DataFrame], statements) -> pd.DataFrame:
     return convention_effects(long, statements, HIGHER_IS_BETTER, IT_METHODS)
 
 
+def _lacking(tables: dict[str, pd.DataFrame]) -> dict[str, list[str]]:
+    """Each dataset some of ``tables`` lack -> the names of the tables lacking it
+    (sorted by dataset; empty when every table has the same datasets)."""
+    every = set.union(*(set(t[DATASET]) for t in tables.values()))
+    common = set.intersection(*(set(t[DATASET]) for t in tables.values()))
+    return {
+        d: [name for name, t in tables.items() if d not in set(t[DATASET])]
+        for d in sorted(every - common)
+    }
+
+
 def conventions_section(
     means: pd.DataFrame,
     reference: pd.DataFrame | None,
@@ -211,12 +222,7 @@ def conventions_section(
         + ["share_agree", "floor_share", "kappa"]
     ]
     missing = [n for n in CONVENTION_STUDIES if n not in found]
-    every = set.union(*(set(t[DATASET]) for t in tables.values()))
-    common = set.intersection(*(set(t[DATASET]) for t in tables.values()))
-    lacking = {
-        d: [name for name, t in tables.items() if d not in set(t[DATASET])]
-        for d in sorted(every - common)
-    }
+    lacking = _lacking(tables)
     sentence = (
         f"Alone, **{most}** moves ATR most: average rank "
         f"{effects.set_index(EVALUATION).loc[most, 'avg_rank']:.2f} against "

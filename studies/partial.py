@@ -364,6 +364,21 @@ def summarize(rows: Sequence[dict], total: int, runs: Sequence[dict]) -> Progres
     )
 
 
+def _task_row(task: PlannedTask, value, origin: dict) -> dict:
+    """The exported row of ``task``: its identity, its cached ``value`` and the
+    provenance (:data:`PROVENANCE`) of the run in ``origin``."""
+    return {
+        "key": task.key,
+        "kind": task.kind,
+        "method": task.method,
+        "fold": task.fold,
+        "repeat": task.repeat,
+        "budget": task.budget,
+        "value": value,
+        **{k: origin[k] for k in PROVENANCE},
+    }
+
+
 def export_partial(
     tasks: Sequence[PlannedTask],
     cache_dir: Path,
@@ -413,16 +428,7 @@ def export_partial(
             mtime = cache._path(task.key).stat().st_mtime
             origin = _provenance(mtime, runs)
             last[origin["run"]] = max(last.get(origin["run"], 0.0), mtime)
-            row = {
-                "key": task.key,
-                "kind": task.kind,
-                "method": task.method,
-                "fold": task.fold,
-                "repeat": task.repeat,
-                "budget": task.budget,
-                "value": value,
-                **{k: origin[k] for k in PROVENANCE},
-            }
+            row = _task_row(task, value, origin)
         rows.append(row)
     previous = read_progress(folder)
     earlier = _earlier_runs(folder, previous)

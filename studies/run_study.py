@@ -153,7 +153,26 @@ def run_one(
     out.mkdir(parents=True, exist_ok=True)
     one = replace(config, datasets=(spec,))
     start = time.perf_counter()
+    result = run_experiment(
+        one,
+        cache_dir=cache_dir if cache_dir is not None else DEFAULT_CACHE,
+        n_jobs=jobs,
+        progress=_progress_lines(study, name, checkpoint),
+    )
+    wall = time.perf_counter() - start
+    _write_tables(result, config.protocol, out)
+    ds = mlfs_core.load_dataset(
+        ROOT / spec.path if not Path(spec.path).is_absolute() else spec.path
+    )
+    code = code_version() if code is None else code
+    meta = _meta(study, name, ds, result, wall=wall, jobs=jobs, code=code, out=out)
+    (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return out
 
+
+def _progress_lines(study: str, name: str, checkpoint=None):
+    """The ``progress`` callback of :func:`run_one`: a line on stderr every 30 s
+    (and at the end), then ``checkpoint()`` if given, after every task."""
     last = [0.0]
 
     def progress(done, total, message):
@@ -168,25 +187,27 @@ def run_one(
         if checkpoint is not None:
             checkpoint()
 
-    result = run_experiment(
-        one,
-        cache_dir=cache_dir if cache_dir is not None else DEFAULT_CACHE,
-        n_jobs=jobs,
-        progress=progress,
-    )
-    wall = time.perf_counter() - start
-    protocol = config.protocol
+    return progress
+
+
+def _write_tables(result, protocol, out: Path) -> None:
+    """The compact files of one dataset's ``result`` in ``out``: results,
+    similarity, selections and timings."""
     write_table(compact_results(result.results), out / "results.csv.gz")
     write_table(similarity_long(result.selections, protocol), out / "similarity.csv")
     write_table(
         compact_selections(result.selections, protocol), out / "selections.csv.gz"
     )
     write_table(timing_summary(result.timings), out / "timings.csv")
-    ds = mlfs_core.load_dataset(
-        ROOT / spec.path if not Path(spec.path).is_absolute() else spec.path
-    )
+
+
+def _meta(
+    study: str, name: str, ds, result, *, wall: float, jobs: int, code: dict, out: Path
+) -> dict:
+    """``meta.json`` of one dataset's run: its stats, time, workers, versions and
+    BLAS. A rerun served from the cache (same engine, shorter wall time) keeps
+    the wall time, workers and code version of the earlier ``out/meta.json``."""
     previous = out / "meta.json"
-    code = code_version() if code is None else code
     workers = jobs
     if previous.exists():  # a rerun served from the cache keeps the real compute run
         before = json.loads(previous.read_text())
@@ -196,7 +217,7 @@ def run_one(
             wall = before["wall_seconds_this_run"]
             code = before["code_version"]
             workers = before.get("n_jobs", jobs)
-    meta = {
+    return {
         "dataset": name,
         "stats": {
             k: (float(v) if isinstance(v, float) else int(v))
@@ -210,8 +231,6 @@ def run_one(
         "code_version": code,
         "blas": blas_record(result.environment),
     }
-    (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return out
 
 
 def blas_record(environment: dict) -> dict:
@@ -296,6 +315,77 @@ def main(argv=None) -> int:
     """
     from studies.partial import import_partial, plan_tasks
 
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.export_every <= 0:
+        parser.error(f"--export-every must be positive, got {args.export_every}")
+    config = study_config(args.study, args.root)
+    specs = _chosen_specs(parser, config, args.datasets)
+    out_root = args.root / "studies" / args.study / "data"
+    code = code_version()  # taken once, when the run starts
+    for spec in specs:
+        name = dataset_key(spec)
+        tasks = plan_tasks(replace(config, datasets=(spec,)))
+        folder = partial_folder(args.study, name, args.root)
+        if args.export_only:
+            _export_only(args, name, tasks, folder)
+            continue
+        # the parent's CPU time is the run's only when the tasks run in it
+        export = _exporter(
+            args.study, name, tasks, args.cache, folder, measure=args.jobs == 1
+        )
+        written = import_partial(tasks, folder, args.cache, engine=code["engine"])
+        if written:
+            print(f"{name}: {written} finished tasks imported from {folder}")
+        _record(args.study, name, code, args.cache, args.jobs)
+        t0 = time.perf_counter()
+        try:
+            out = run_one(
+                args.study,
+                config,
+                spec,
+                jobs=args.jobs,
+                out_root=out_root,
+                cache_dir=args.cache,
+                code=code,
+                checkpoint=_every(args.export_every * 60, export),
+            )
+        finally:  # also when interrupted: what is done is exported
+            export()
+        print(f"{name}: done in {time.perf_counter() - t0:.0f} s -> {out}")
+    return 0
+
+
+def _export_only(args, name: str, tasks, folder: Path) -> None:
+    """``--export-only`` on the dataset ``name``: export its finished tasks to
+    ``folder`` and print what was written."""
+    # only a named process's CPU time is the run's, never this one's
+    export = _exporter(
+        args.study,
+        name,
+        tasks,
+        args.cache,
+        folder,
+        args.cpu_of,
+        measure=args.cpu_of is not None,
+    )
+    print(f"{name}: {_describe(export())} -> {folder}")
+
+
+def _chosen_specs(parser, config, datasets: str | None) -> list:
+    """The dataset specs of ``config`` named in ``datasets`` (comma-separated
+    folder names; all when None), in the config's order; a name the config
+    lacks is a usage error of ``parser``."""
+    wanted = datasets.split(",") if datasets else None
+    specs = [s for s in config.datasets if wanted is None or dataset_key(s) in wanted]
+    unknown = set(wanted or ()) - {dataset_key(s) for s in specs}
+    if unknown:
+        parser.error(f"not in the study config: {sorted(unknown)}")
+    return specs
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line of :func:`main`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("study", choices=list_studies())
     parser.add_argument(
@@ -328,58 +418,7 @@ def main(argv=None) -> int:
         "(a run with --jobs 1)",
     )
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.export_every <= 0:
-        parser.error(f"--export-every must be positive, got {args.export_every}")
-    config = study_config(args.study, args.root)
-    wanted = args.datasets.split(",") if args.datasets else None
-    specs = [s for s in config.datasets if wanted is None or dataset_key(s) in wanted]
-    unknown = set(wanted or ()) - {dataset_key(s) for s in specs}
-    if unknown:
-        parser.error(f"not in the study config: {sorted(unknown)}")
-    out_root = args.root / "studies" / args.study / "data"
-    code = code_version()  # taken once, when the run starts
-    for spec in specs:
-        name = dataset_key(spec)
-        tasks = plan_tasks(replace(config, datasets=(spec,)))
-        folder = partial_folder(args.study, name, args.root)
-        if args.export_only:
-            # only a named process's CPU time is the run's, never this one's
-            export = _exporter(
-                args.study,
-                name,
-                tasks,
-                args.cache,
-                folder,
-                args.cpu_of,
-                measure=args.cpu_of is not None,
-            )
-            print(f"{name}: {_describe(export())} -> {folder}")
-            continue
-        # the parent's CPU time is the run's only when the tasks run in it
-        export = _exporter(
-            args.study, name, tasks, args.cache, folder, measure=args.jobs == 1
-        )
-        written = import_partial(tasks, folder, args.cache, engine=code["engine"])
-        if written:
-            print(f"{name}: {written} finished tasks imported from {folder}")
-        _record(args.study, name, code, args.cache, args.jobs)
-        t0 = time.perf_counter()
-        try:
-            out = run_one(
-                args.study,
-                config,
-                spec,
-                jobs=args.jobs,
-                out_root=out_root,
-                cache_dir=args.cache,
-                code=code,
-                checkpoint=_every(args.export_every * 60, export),
-            )
-        finally:  # also when interrupted: what is done is exported
-            export()
-        print(f"{name}: done in {time.perf_counter() - t0:.0f} s -> {out}")
-    return 0
+    return parser
 
 
 def partial_folder(study: str, dataset: str, root: Path = ROOT) -> Path:

@@ -220,6 +220,39 @@ def parts_note(study: str, dataset: str, progress: Progress) -> str:
     )
 
 
+def _done_row(study: str, d: str, m: pd.Series, converged, compute, parts: dict) -> str:
+    """The status table's row of the done dataset ``d`` (``m``: its meta)."""
+    share = f"{converged[d]:.0%}" if d in converged.index else "n/a"
+    version = f"{m['engine']} @ {str(m['commit'])[:7]}"
+    core = f"{compute[d]:.0f}" if d in compute.index else "n/a"
+    jobs = int(m.get("n_jobs", 1))  # load_study defaults it to 1
+    wall = f"{m['wall_seconds']:.0f} ({_workers(jobs)})"
+    if d in parts:
+        wall = parts_note(study, d, parts[d])
+    return f"| {d} | done | {core} | {wall} | {share} | {version} |"
+
+
+def _running_row(study: str, d: str, p: Progress) -> str:
+    """The status table's row of ``d``, in progress (``p``: its partial data)."""
+    tasks = f"in progress: {p.done:,} of {p.total:,} tasks"
+    share = f"{p.n_not_converged / p.n_fitted:.0%}" if p.n_fitted else "n/a"
+    version = f"{p.engine} @ {p.commit[:7]}"
+    note = progress_note(study, d, p)
+    return f"| {d} | {tasks} | {p.compute_seconds:.0f} | {note} | {share} | {version} |"
+
+
+def _waiting_row(study: str, d: str, stale: dict) -> str:
+    """The status table's row of ``d`` without current data: left out, stale
+    (data of another engine) or not run yet (with its pending note)."""
+    if (study, d) in LEFT_OUT:
+        return f"| {d} | left out | | {LEFT_OUT[study, d]} | | |"
+    if d in stale:
+        note = f"data from engine {stale[d]} not used: rerun with this engine"
+        return f"| {d} | stale | | {note} | | |"
+    note = PENDING_NOTES.get((study, d), "queued")
+    return f"| {d} | not run yet | | {note} | | |"
+
+
 def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
     """Which datasets of the study config are done (with compute time, solver
     convergence and the code version that produced them) and which not.
@@ -242,32 +275,10 @@ def status_section(study: str, data: dict, root: Path = ROOT) -> list[str]:
 
     def row(d: str) -> str:
         if d in meta.index:
-            m = meta.loc[d]
-            share = f"{converged[d]:.0%}" if d in converged.index else "n/a"
-            version = f"{m['engine']} @ {str(m['commit'])[:7]}"
-            core = f"{compute[d]:.0f}" if d in compute.index else "n/a"
-            jobs = int(m.get("n_jobs", 1))  # load_study defaults it to 1
-            wall = f"{m['wall_seconds']:.0f} ({_workers(jobs)})"
-            if d in parts:
-                wall = parts_note(study, d, parts[d])
-            return f"| {d} | done | {core} | {wall} | {share} | {version} |"
+            return _done_row(study, d, meta.loc[d], converged, compute, parts)
         if d in running:
-            p = running[d]
-            tasks = f"in progress: {p.done:,} of {p.total:,} tasks"
-            share = f"{p.n_not_converged / p.n_fitted:.0%}" if p.n_fitted else "n/a"
-            version = f"{p.engine} @ {p.commit[:7]}"
-            note = progress_note(study, d, p)
-            return (
-                f"| {d} | {tasks} | {p.compute_seconds:.0f} | {note} | {share} "
-                f"| {version} |"
-            )
-        if (study, d) in LEFT_OUT:
-            return f"| {d} | left out | | {LEFT_OUT[study, d]} | | |"
-        if d in stale:
-            note = f"data from engine {stale[d]} not used: rerun with this engine"
-            return f"| {d} | stale | | {note} | | |"
-        note = PENDING_NOTES.get((study, d), "queued")
-        return f"| {d} | not run yet | | {note} | | |"
+            return _running_row(study, d, running[d])
+        return _waiting_row(study, d, stale)
 
     rows = [row(d) for d in wanted]
     done = [d for d in wanted if d in meta.index]

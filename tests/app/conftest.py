@@ -1,4 +1,9 @@
-"""Fixtures of the app tests: a fresh AppTest, cleared caches, a tiny dataset folder."""
+"""Fixtures of the app tests: a fresh AppTest, cleared caches, a tiny dataset folder.
+
+The tests follow the app's code: ``pages/`` (app.py and app_pages/),
+``ui/`` (ui/*.py), ``sections/`` (ui/sections/) and ``browser/`` (the
+Playwright tests, whose server and Chromium fixtures are in its conftest.py).
+"""
 
 from __future__ import annotations
 
@@ -11,17 +16,6 @@ import numpy as np
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
-
-from . import browser as _browser
-
-# The browser tests' fixtures, here so that all their modules share one server
-# and one Chromium per session (tests/app/browser.py).
-st_server, browser, page, shots = (
-    _browser.st_server,
-    _browser.browser,
-    _browser.page,
-    _browser.shots,
-)
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

@@ -15,8 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted([*(ROOT / "bench").glob("*.py"), *(ROOT / "docs").glob("*.py")])
 SUPPORT = sorted((ROOT / "uitest").glob("*.py"))
-FORMER = {"streamlit_server"}
-"""Modules that lived in tests/ before uitest: still not to be imported."""
+FORMER = {"streamlit_server", "browser"}
+"""Modules that lived in tests/ (tests/app/browser.py is now the conftest.py of
+tests/app/browser/): still not to be imported."""
 
 
 def _test_module_names() -> set[str]:

@@ -181,7 +181,7 @@ def test_ci_installs_the_wheel_outside_the_checkout_and_opens_the_app():
         'venv/bin/pip install -q "$wheel[app]" "$papers"',
         'venv/bin/mlfs app --server.port "$port" --server.address 127.0.0.1',
         "/_stcore/health",
-        'tests/app/check_render.py" "$url"',
+        'tests/app/browser/check_render.py" "$url"',
         "venv/bin/mlfs stats sample",
         "from mlfs_papers._suites import check_shipped; check_shipped()",
         "list_suites()",

@@ -220,3 +220,12 @@ def test_csv_chunks_give_the_same_matrix_and_errors_name_later_lines(monkeypatch
     bad = "\n".join(r if i != target else "2,?,0" for i, r in enumerate(rows))
     with pytest.raises(DatasetError, match=rf"line {target + 2}, column 'b'"):
         csvfile.read_csv(("a,b,y\n" + bad + "\n").encode(), label_count=-1)
+
+
+def test_load_dataset_knows_the_sample(tmp_path, monkeypatch):
+    """Check load_dataset("sample") loads the bundled sample, as the CLI does."""
+    from mlfs_core.data import load_dataset
+
+    monkeypatch.chdir(tmp_path)  # no file or folder called "sample" here
+    ds = load_dataset("sample")
+    assert ds.name == "sample" and ds.X.shape == (1500, 2000)

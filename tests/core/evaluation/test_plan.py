@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pandas as pd
 
 from mlfs_core.evaluation import (
@@ -64,3 +66,31 @@ def test_a_plan_of_some_fits_runs_only_their_selections():
     merged = values.merge(whole, on=keys, suffixes=("", "_whole"))
     assert len(merged) == len(values) > 0
     assert (merged["value"] == merged["value_whole"]).all()
+
+
+def test_an_engine_warning_points_at_the_users_line(tmp_path):
+    """Check the sparse-label warning of planning is located at the caller's
+    line (this file), not at the engine's ``check_n_folds(`` call."""
+    from mlfs_core.evaluation import ExperimentConfig, plan_experiment
+    from mlfs_core.evaluation.config import protocol_preset
+
+    rows = "\n".join(
+        f"{int(i < 2)},{int(i % 2 == 0)},{i % 3},{(i * 7) % 5}" for i in range(30)
+    )  # label y: 2 positives < 5 folds; label z: 15
+    path = tmp_path / "tiny.arff"
+    path.write_text(
+        "@relation 'tiny: -C 2'\n@attribute y {0,1}\n@attribute z {0,1}\n"
+        "@attribute a numeric\n@attribute b numeric\n"
+        f"@data\n{rows}\n"
+    )
+    config = ExperimentConfig(
+        datasets=[str(path)],
+        methods=["MaxCS"],
+        protocol=protocol_preset("A", n_folds=5, budgets=(50,)),
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plan_experiment(config)
+    sparse = [w for w in caught if "fewer positive samples" in str(w.message)]
+    assert sparse, [str(w.message) for w in caught]
+    assert sparse[0].filename == __file__

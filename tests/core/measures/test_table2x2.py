@@ -46,3 +46,23 @@ def test_unknown_measure_names_the_known_ones():
     """Check that an unknown measure raises a ConfigError listing the valid names."""
     with pytest.raises(ConfigError, match="unknown measure 'gini'.*chi2"):
         label_scores(np.ones((2, 2)), np.array([[1], [0]]), "gini")
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"), [("cs", "chi2"), ("CS", "chi2"), ("or", "odds_ratio")]
+)
+def test_label_scores_accepts_the_method_suffixes(alias, name):
+    """Check "cs" (the methods are named CS) is chi2, "or" odds_ratio."""
+    from mlfs_core.measures import label_scores
+
+    rng = np.random.default_rng(0)
+    X, Y = rng.integers(0, 2, (40, 7)), rng.integers(0, 2, (40, 3))
+    assert np.array_equal(label_scores(X, Y, alias), label_scores(X, Y, name))
+
+
+def test_an_unknown_measure_lists_the_aliases():
+    """Check the error names the measures and their aliases."""
+    from mlfs_core.measures import label_scores
+
+    with pytest.raises(ConfigError, match=r"known measures: chi2, .*aliases: cs=chi2"):
+        label_scores(np.eye(3), np.eye(3), "pearson")
