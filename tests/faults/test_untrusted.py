@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mlfs_core.evaluation.runner.trust import UntrustedPlugins, check_config_trusted
+from mlfs_core.evaluation.runner.guard.trust import (
+    UntrustedPlugins,
+    check_config_trusted,
+)
 
 EVIL = """from pathlib import Path
 
@@ -63,7 +66,7 @@ def test_a_module_plugin_not_installed_is_untrusted(tmp_path):
 
 def test_the_apps_config_upload_imports_no_plugin(tmp_path):
     """Check that a config uploaded to the app naming a plug-in file is refused."""
-    from mlfs_core.evaluation.runner.trust import UntrustedPlugins
+    from mlfs_core.evaluation.runner.guard.trust import UntrustedPlugins
     from ui.sections import experiment
 
     evil = tmp_path / "evil_plugin.py"
