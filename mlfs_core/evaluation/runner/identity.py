@@ -94,7 +94,7 @@ def split_key(protocol, seed: int, *, own: bool = False) -> dict:
     --------
     >>> from mlfs_core.evaluation import protocol_preset
     >>> split_key(protocol_preset("A"), 0)
-    {'split': 'cv', 'n_folds': 5, 'seed': 0}
+    {'split': 'cv', 'n_folds': 10, 'seed': 0}
     """
     if protocol.split == "cv":
         return {"split": "cv", "n_folds": protocol.n_folds, "seed": seed}
