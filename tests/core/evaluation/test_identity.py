@@ -25,7 +25,9 @@ def _config(preset="B", **protocol) -> ExperimentConfig:
     return ExperimentConfig(
         datasets=("sample",),
         methods=("MaxCS", "RaRBNS", "AF"),
-        protocol=protocol_preset(preset, n_folds=2, budgets=(2, 5), **protocol),
+        protocol=protocol_preset(
+            preset, split="cv", n_folds=2, budgets=(2, 5), **protocol
+        ),
         seed=7,
     )
 
