@@ -35,8 +35,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ConfigError
-from ._base import jobs, one_line, progress
-from ._environ import chosen_plugins, reuse_unidentified, with_splits_dir
+from ._base import (
+    chosen_plugins,
+    jobs,
+    one_line,
+    progress,
+    reuse_unidentified,
+    with_splits_dir,
+)
 
 # The engine's modules are imported inside the functions that use them, so
 # that building the parser (``mlfs --help``) imports neither pandas nor

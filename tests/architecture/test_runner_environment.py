@@ -1,7 +1,7 @@
 """The runner reads no environment variable: its callers pass the values down.
 
 ``MLFS_REUSE_UNIDENTIFIED`` and ``MLFS_PLUGINS`` are read by the ``mlfs``
-command (``mlfs_core/cli/_environ.py``) and the app, which pass
+command (``mlfs_core/cli/_base.py``) and the app, which pass
 ``reuse_unidentified=`` and ``chosen=`` to the runner.
 """
 

@@ -107,7 +107,7 @@ def test_the_engine_trusts_what_the_caller_chose_not_the_environment(
 ):
     """Check MLFS_PLUGINS alone trusts nothing in the engine; the specs the
     command line reads from it (passed as chosen) are trusted."""
-    from mlfs_core.cli._environ import chosen_plugins
+    from mlfs_core.cli._base import chosen_plugins
 
     config = tmp_path / "c.toml"
     config.write_text('plugins = ["somebody_elses_module", "mine.py"]\n')
