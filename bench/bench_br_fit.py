@@ -36,7 +36,7 @@ import pandas as pd
 
 from mlfs_core import load_dataset
 from mlfs_core.evaluation.classifiers import make_classifier
-from mlfs_core.evaluation.runner.tasks import scale_pair
+from mlfs_core.evaluation.runner.execute.tasks import scale_pair
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))

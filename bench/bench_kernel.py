@@ -60,7 +60,7 @@ def _fit_seconds(dataset: str, dual, repeats: int) -> float:
 
     from mlfs_core import load_dataset
     from mlfs_core.evaluation.classifiers import make_classifier
-    from mlfs_core.evaluation.runner.tasks import as_classifier_input
+    from mlfs_core.evaluation.runner.execute.tasks import as_classifier_input
 
     ds = load_dataset(DATASETS / dataset)
     rng = np.random.default_rng(0)

@@ -39,9 +39,9 @@ import pandas as pd  # noqa: E402
 
 from mlfs_core.evaluation.classifiers.mlknn import MLkNN  # noqa: E402
 from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset  # noqa: E402
-from mlfs_core.evaluation.runner import fits as _fits  # noqa: E402
 from mlfs_core.evaluation.runner import run_experiment  # noqa: E402
-from mlfs_core.evaluation.runner.prepare import prepare  # noqa: E402
+from mlfs_core.evaluation.runner.execute import fits as _fits  # noqa: E402
+from mlfs_core.evaluation.runner.plan.prepare import prepare  # noqa: E402
 from mlfs_core.measures.discretize import Discretizer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,8 @@
 """Benchmark of ``mlfs verify`` against the run it checks (not a timed test).
 
 Runs a study config on one dataset with no cache (the reference), then
-recomputes every fit with :func:`mlfs_core.evaluation.runner.verify.verify_experiment`
+recomputes every fit with
+:func:`mlfs_core.evaluation.runner.results.verify.verify_experiment`
 and a seeded 10 % sample of them, and prints wall times with ratios against
 the reference run measured in the same process. Verifying everything costs
 about one run; a sample costs its share of the fits plus the selections they
@@ -24,7 +25,7 @@ import pandas as pd
 
 from mlfs_core.evaluation import load_config, run_experiment
 from mlfs_core.evaluation.config import DatasetSpec
-from mlfs_core.evaluation.runner.verify import verify_experiment
+from mlfs_core.evaluation.runner.results.verify import verify_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = Path(os.environ.get("MLFS_DATASETS", ROOT.parent / "shared" / "datasets"))

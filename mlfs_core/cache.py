@@ -6,7 +6,7 @@ to an input gives a new key and stale entries are simply never read. The
 caller may add the identity of the user code the task runs (``code``: a
 plug-in's method, classifier or metric, its version and the SHA-256 of its
 source, which the runner computes from the registries,
-:func:`mlfs_core.evaluation.runner.keys.code_identity`); keys without it are
+:func:`mlfs_core.evaluation.runner.identity.code_identity`); keys without it are
 unchanged. This module knows no registry: it hashes what it is given. Entries
 are written atomically (temporary file + rename), so an interrupted run
 leaves only complete entries behind and a rerun resumes from them.

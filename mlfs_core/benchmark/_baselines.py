@@ -100,7 +100,7 @@ class BaselinesResult:
     folder : Path or None
     chosen : DataFrame or None
         The values chosen for a grid in the method's parameters, per dataset
-        and split (:mod:`mlfs_core.evaluation.runner.tuning`).
+        and split (:mod:`mlfs_core.evaluation.runner.plan.tuning`).
     """
 
     method: str
@@ -233,7 +233,7 @@ def run_baselines(
         A registered method (e.g. from ``--plugin mine.py``), or its config
         (``name``, ``params``, ``label``; a parameter given as a list is a
         grid, chosen per dataset and split on an inner split,
-        :mod:`mlfs_core.evaluation.runner.tuning`).
+        :mod:`mlfs_core.evaluation.runner.plan.tuning`).
     datasets : sequence, optional
         Dataset folder names under ``data_dir`` (default :data:`_DATASETS`,
         or :data:`_QUICK_DATASETS` with ``quick``), or dataset specs and

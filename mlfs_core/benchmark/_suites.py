@@ -87,7 +87,7 @@ class Suite:
 
         A config naming plug-in code not installed here is refused before
         anything is imported, unless ``trust_plugins``
-        (:mod:`mlfs_core.evaluation.runner.trust`).
+        (:mod:`mlfs_core.evaluation.runner.guard.trust`).
 
         Raises
         ------
@@ -96,7 +96,7 @@ class Suite:
             checkout of the repository), or names untrusted plug-in code.
         """
         from ..evaluation.config import DatasetSpec, load_config
-        from ..evaluation.runner.trust import check_config_trusted
+        from ..evaluation.runner.guard.trust import check_config_trusted
 
         path = Path(self.config)
         if not path.is_file():

@@ -47,7 +47,7 @@ def add_clean_parser(subparsers) -> argparse.ArgumentParser:
 
 def _run_clean_command(args: argparse.Namespace) -> int:
     """Run ``mlfs clean``: print what was removed; ConfigError when refused."""
-    from ..evaluation.runner.lock import LOCK_NAME, output_lock
+    from ..evaluation.runner.guard.lock import LOCK_NAME, output_lock
 
     folder = Path(args.dir)
     outputs, cache, scratch = _run_folder_parts(folder)
@@ -87,7 +87,7 @@ def _run_folder_parts(folder: Path) -> tuple[list[Path], Path | None, list[Path]
         write (naming it): nothing is removed then.
     """
     from ..evaluation.outputs import SCRATCH_PREFIX
-    from ..evaluation.runner.lock import LOCK_NAME
+    from ..evaluation.runner.guard.lock import LOCK_NAME
     from ..report import OUTPUT_FILES, PARQUET_FILE, README_FILE, SUMMARY_FILE
 
     if not folder.is_dir():

@@ -3,8 +3,9 @@
 ``mlfs experiment CONFIG.toml --out DIR [--jobs N] [--cache DIR]`` runs the
 grid and writes the files of :func:`mlfs_core.report.write_outputs`
 into ``DIR`` (a ``README.md`` there describes each); ``--scheduler ADDRESS``
-runs the tasks on a Dask cluster (:mod:`mlfs_core.evaluation.runner.cluster`) while
-this process still writes the cache. ``mlfs verify DIR`` recomputes fits of
+runs the tasks on a Dask cluster
+(:mod:`mlfs_core.evaluation.runner.execute.cluster`) while this process still
+writes the cache. ``mlfs verify DIR`` recomputes fits of
 such a folder. A progress line and the warnings (dense data under
 presence-based methods, :mod:`mlfs_core.evaluation.dense`) go to stderr.
 
@@ -34,7 +35,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ConfigError
-from ._base import jobs, one_line, progress
+from ._base import (
+    chosen_plugins,
+    jobs,
+    one_line,
+    progress,
+    reuse_unidentified,
+    with_splits_dir,
+)
 
 # The engine's modules are imported inside the functions that use them, so
 # that building the parser (``mlfs --help``) imports neither pandas nor
@@ -100,7 +108,7 @@ def add_verify_parser(subparsers) -> argparse.ArgumentParser:
 
 def _add_limit_options(p: argparse.ArgumentParser) -> None:
     """Add ``--max-tasks`` and ``--max-memory`` (the run's bounds) to ``p``."""
-    # the default of evaluation.runner.bounds.DEFAULT_MAX_TASKS, written out:
+    # the default of evaluation.runner.plan.bounds.DEFAULT_MAX_TASKS, written out:
     # importing the runner here would cost --help a second (a test checks them)
     p.add_argument(
         "--max-tasks",
@@ -127,7 +135,7 @@ def _positive_int(text: str) -> int:
 
 
 def _size(text: str) -> int:
-    from ..evaluation.runner.bounds import parse_size
+    from ..evaluation.runner.plan.bounds import parse_size
 
     try:
         return parse_size(text)
@@ -140,18 +148,22 @@ def _run_verify_command(args: argparse.Namespace) -> int:
 
     Before the verdict, one line per plug-in whose code differs from the
     identity the run recorded, and one naming the cells no such change
-    explains (the table was edited): :mod:`~mlfs_core.evaluation.runner.diagnose`.
+    explains (the table was edited):
+    :mod:`~mlfs_core.evaluation.runner.results.diagnose`.
     """
     from .. import blas
-    from ..evaluation.runner.diagnose import code_changes, diagnose
-    from ..evaluation.runner.verify import load_stored, tuning_lines, verify_experiment
+    from ..evaluation.runner.results import verify
+    from ..evaluation.runner.results.diagnose import code_changes, diagnose
 
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
-    stored = load_stored(args.dir, trust_plugins=getattr(args, "trust_plugins", False))
+    trust = getattr(args, "trust_plugins", False)
+    stored = verify.load_stored(
+        args.dir, trust_plugins=trust, chosen_plugins=chosen_plugins()
+    )
     _print_plugins(stored.config)
-    result = verify_experiment(
-        _with_splits_dir(stored.config),
+    result = verify.verify_experiment(
+        with_splits_dir(stored.config),
         stored.results,
         sample=args.sample,
         seed=args.seed,
@@ -160,9 +172,10 @@ def _run_verify_command(args: argparse.Namespace) -> int:
         max_tasks=getattr(args, "max_tasks", None),
         max_memory=getattr(args, "max_memory", None),
         tuning=stored.tuning,
+        reuse_unidentified=reuse_unidentified(),
     )
     print(file=sys.stderr)
-    for line in tuning_lines(result.tuning):
+    for line in verify.tuning_lines(result.tuning):
         print(line)
     if args.out:
         result.table.to_csv(args.out, index=False)
@@ -175,7 +188,14 @@ def _run_verify_command(args: argparse.Namespace) -> int:
     )
     for line in found.lines:
         print(line)
-    verdict = "identical" if result.identical else "DIFFERENT"
+    print(_verdict_line(result, stored, found.verdict))
+    return 0 if result.identical else 1
+
+
+def _verdict_line(result, stored, verdict: str | None) -> str:
+    """``recomputed N of M fits (...): largest absolute difference D; identical``,
+    or ``DIFFERENT`` with why (the diagnosis' ``verdict``)."""
+    said = "identical" if result.identical else "DIFFERENT"
     why = {
         "code": " (the plug-in code changed)",
         "table": " (the table was edited)",
@@ -183,12 +203,11 @@ def _run_verify_command(args: argparse.Namespace) -> int:
     }
     if not result.identical and stored.plugins is None and stored.config.plugins:
         why["table"] = " (no plug-in code identity was recorded with these values)"
-    print(
+    return (
         f"recomputed {result.n_fits} of {result.n_fits_total} fits "
         f"({len(result.table)} values): largest absolute difference "
-        f"{result.max_abs_diff:.3g}; {verdict}{why.get(found.verdict, '')}"
+        f"{result.max_abs_diff:.3g}; {said}{why.get(verdict, '')}"
     )
-    return 0 if result.identical else 1
 
 
 def _kernel_note(kernel: str | None, recorded: str | None, pinned: str | None) -> str:
@@ -216,30 +235,6 @@ def _kernel_note(kernel: str | None, recorded: str | None, pinned: str | None) -
     )
 
 
-def _with_splits_dir(config, environ=None):
-    """``config`` with ``protocol.splits_dir`` from ``$MLFS_SPLITS`` when it has none.
-
-    The command line is the one place that reads this environment variable
-    (the engine takes the folder from the config only).
-
-    Examples
-    --------
-    >>> from mlfs_core.evaluation import ExperimentConfig
-    >>> c = ExperimentConfig(datasets=("sample",), methods=("MaxCS",))
-    >>> _with_splits_dir(c, {"MLFS_SPLITS": "/data/splits"}).protocol.splits_dir
-    '/data/splits'
-    >>> _with_splits_dir(c, {}).protocol.splits_dir is None
-    True
-    """
-    import os
-    from dataclasses import replace
-
-    folder = (os.environ if environ is None else environ).get("MLFS_SPLITS")
-    if not folder or config.protocol.splits_dir is not None:
-        return config
-    return replace(config, protocol=replace(config.protocol, splits_dir=folder))
-
-
 def _metric_names(values: Sequence[str] | None) -> tuple[str, ...] | None:
     """Metric names from ``--summary-metric`` values (repeatable, comma lists).
 
@@ -260,21 +255,21 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     """Run ``mlfs experiment``; returns the exit status (ConfigError propagates).
 
     The output folder is locked while the run writes there
-    (:mod:`~mlfs_core.evaluation.runner.lock`). SIGINT, SIGTERM and SIGHUP
+    (:mod:`~mlfs_core.evaluation.runner.guard.lock`). SIGINT, SIGTERM and SIGHUP
     stop the run cleanly: the workers end, every finished task stays in the
     cache, one line says how many were done, where they are kept and the
     command that resumes, and the status is 130, 143 or 129
-    (:mod:`~mlfs_core.evaluation.runner.stops`). Any other failure once tasks
+    (:mod:`~mlfs_core.evaluation.runner.execute.stops`). Any other failure once tasks
     ran keeps them too, and the error gets a note saying how many are kept
     and the command that resumes (:func:`_add_note`). Nothing holding a file
     is removed; a folder the run created and left empty is.
     """
-    from ..evaluation.runner.lock import FolderBusy, output_lock
-    from ..evaluation.runner.stops import (
+    from ..evaluation.runner.execute.stops import (
         exit_status,
         shutdown_workers,
         stop_on_signals,
     )
+    from ..evaluation.runner.guard.lock import FolderBusy, output_lock
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -399,7 +394,7 @@ def _locked_run(
     from ..evaluation.runner import plan_tuned
 
     _check_out(out, getattr(args, "overwrite", False), created)
-    config = _with_splits_dir(load_config(args.config))
+    config = with_splits_dir(load_config(args.config))
     _print_plugins(config)
     metrics = _metric_names(getattr(args, "summary_metric", None))
     unknown = [m for m in metrics or () if m not in config.protocol.metrics]
@@ -417,6 +412,7 @@ def _locked_run(
             cache_dir=None if args.no_cache else (args.cache or out / "cache"),
             n_jobs=args.jobs,
             progress=counted,
+            reuse_unidentified=reuse_unidentified(),
         )
     for w in caught:
         print(f"mlfs experiment: warning: {w.message}", file=sys.stderr)
@@ -447,7 +443,7 @@ def _print_plugins(config) -> None:
 
 def _check_out(out: Path, overwrite: bool, created: bool = False) -> None:
     """Refuse a file, or a folder holding files unless ``overwrite``."""
-    from ..evaluation.runner.lock import LOCK_NAME
+    from ..evaluation.runner.guard.lock import LOCK_NAME
 
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is a file, not a folder")
@@ -468,7 +464,7 @@ def _run(plan, args: argparse.Namespace, out: Path, counted=progress):
 
     cache = _cache_dir(args, out)
     if getattr(args, "scheduler", None):
-        from ..evaluation.runner.cluster import dask_backend
+        from ..evaluation.runner.execute.cluster import dask_backend
 
         with dask_backend(args.scheduler):
             n_jobs = -1 if args.jobs == 1 else args.jobs

@@ -12,7 +12,7 @@ Organised by concept:
 - :mod:`.classifiers`: Binary Relevance, ML-kNN and its exact neighbours;
 - :mod:`.runner`: plan -> execute -> tables (:func:`plan_experiment`,
   :func:`execute_plan`, :func:`result_tables`, :func:`run_experiment`), with
-  ``runner.verify`` and ``runner.cluster`` (Dask);
+  ``runner.results.verify`` and ``runner.execute.cluster`` (Dask);
 - :mod:`.io` and :mod:`.outputs`: reading and writing an experiment's files.
 """
 
@@ -28,8 +28,9 @@ _EXPORTS = {
     "estimate_output_bytes": ".outputs",
     "write_atomically": ".outputs",
     "write_run_files": ".outputs",
-    "output_lock": ".runner.lock",
-    "check_text_trusted": ".runner.trust",
+    "output_lock": ".runner.guard.lock",
+    "check_text_trusted": ".runner.guard.trust",
+    "REUSE_ENV": ".runner.identity",
     "escape_csv_text": ".io",
     "CLASSIFIERS": ".classifiers",
     "BinaryRelevance": ".classifiers",
@@ -67,8 +68,8 @@ _EXPORTS = {
     "presence_methods": ".dense",
     "ExperimentResult": ".runner",
     "FitTask": ".runner",
-    "FitValues": ".runner.tasks",
-    "SelectionValues": ".runner.tasks",
+    "FitValues": ".runner.execute.tasks",
+    "SelectionValues": ".runner.execute.tasks",
     "Outcome": ".runner",
     "Plan": ".runner",
     "SelectionTask": ".runner",

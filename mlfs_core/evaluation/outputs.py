@@ -35,8 +35,8 @@ from ..errors import ConfigError, DiskFullError
 from .config import DatasetSpec, ExperimentConfig, config_to_toml, middle_budget
 from .io import FEATURE_NAMES, escape_csv_text
 from .runner import ExperimentResult
-from .runner.bounds import human
-from .runner.prepare import SAMPLE_NAME, resolve_path
+from .runner.plan.bounds import human
+from .runner.plan.prepare import SAMPLE_NAME, resolve_path
 
 __all__ = [
     "CONFIG_FILE",
@@ -65,7 +65,8 @@ TIMINGS_FILE = "timings.csv"
 ENVIRONMENT_FILE = "environment.json"
 CONFIG_FILE = "config.toml"
 TUNING_FILE = "tuning.csv"
-"""The values chosen for grid options (:mod:`mlfs_core.evaluation.runner.tuning`)."""
+"""The values chosen for grid options
+(:mod:`mlfs_core.evaluation.runner.plan.tuning`)."""
 RUN_FILES = (
     RESULTS_FILE,
     CONFIG_FILE,

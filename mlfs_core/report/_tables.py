@@ -27,7 +27,7 @@ from ..analysis import (
 from ..columns import DATASET, METHOD, METRIC
 from ..evaluation.config import ExperimentConfig, middle_budget
 from ..evaluation.runner import ExperimentResult
-from ..evaluation.runner.prepare import SAMPLE_NAME, resolve_path
+from ..evaluation.runner.plan.prepare import SAMPLE_NAME, resolve_path
 
 
 def analysis_tables(result: ExperimentResult) -> dict[str, pd.DataFrame]:

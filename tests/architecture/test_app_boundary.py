@@ -3,7 +3,7 @@
 The app (``app.py``, ``app_pages/``, ``ui/``) reaches the engine through its
 public packages (:data:`PUBLIC`): what it shows is stated by
 :mod:`mlfs_core.views`, never rebuilt from a module inside a package
-(``mlfs_core.evaluation.runner.trust``). Its modules follow the engine's caps
+(``mlfs_core.evaluation.runner.guard.trust``). Its modules follow the engine's caps
 (500 lines a module, 50 a function body).
 """
 
@@ -60,10 +60,12 @@ def engine_imports(graph: dict[str, set[str]]) -> dict[str, list[str]]:
 def test_the_checker_sees_an_import_inside_a_function():
     """Check a private module imported in a function body is counted."""
     graph = {
-        "ui.x": {"mlfs_core.evaluation.runner.trust", "streamlit"},
+        "ui.x": {"mlfs_core.evaluation.runner.guard.trust", "streamlit"},
         "mlfs_core.plots": {"mlfs_core.columns"},
     }
-    assert engine_imports(graph) == {"mlfs_core.evaluation.runner.trust": ["ui.x"]}
+    assert engine_imports(graph) == {
+        "mlfs_core.evaluation.runner.guard.trust": ["ui.x"]
+    }
 
 
 def test_the_app_imports_only_the_engines_public_packages():

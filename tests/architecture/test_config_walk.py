@@ -3,8 +3,8 @@
 The command calls each room of the engine once, in order, and returns to no
 room it left: it loads the config, the runner plans, executes and collects,
 the output writer writes atomically, the report renders. The output folder's
-lock and the clean-stop guard (``runner.lock``, ``runner.stops``) wrap the walk
-and are not rooms of it.
+lock and the clean-stop guard (``runner.guard.lock``,
+``runner.execute.stops``) wrap the walk and are not rooms of it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from mlfs_core.cli import main
 
 ENGINE = Path(mlfs_core.__file__).resolve().parent
 COMMAND = str(ENGINE / "cli" / "experiment.py")
-GUARDS = ("evaluation.runner.lock", "evaluation.runner.stops")
+GUARDS = ("evaluation.runner.guard.lock", "evaluation.runner.execute.stops")
 CONFIG = """
 name = "walk"
 seed = 0
@@ -85,9 +85,9 @@ def test_mlfs_experiment_returns_to_no_room_it_left(tmp_path):
     assert len(rooms) == len(set(rooms)), rooms
     assert rooms == [
         "evaluation.config._toml",
-        "evaluation.runner.tuning",  # plan_tuned: plan_experiment, grids chosen
-        "evaluation.runner.execution",
-        "evaluation.runner.results",
+        "evaluation.runner.plan.tuning",  # plan_tuned: plan_experiment, grids chosen
+        "evaluation.runner.execute.run",
+        "evaluation.runner.results.tables",
         "evaluation.outputs",
         "report._write",
     ]

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from mlfs_core.cli import main
-from mlfs_core.evaluation.runner.lock import LOCK_NAME, FolderBusy, output_lock
+from mlfs_core.evaluation.runner.guard.lock import LOCK_NAME, FolderBusy, output_lock
 
 
 def test_a_second_run_into_a_locked_folder_is_refused(tmp_path, fast_config, capsys):

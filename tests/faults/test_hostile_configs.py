@@ -11,7 +11,7 @@ from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import ExperimentConfig
 from mlfs_core.evaluation.config import config_from_toml, protocol_preset
 from mlfs_core.evaluation.runner import plan_experiment
-from mlfs_core.evaluation.runner.bounds import estimate_tasks
+from mlfs_core.evaluation.runner.plan.bounds import estimate_tasks
 
 BASE = 'methods = ["MaxCS", "RaRCS"]\n[[datasets]]\npath = "sample"\n'
 
@@ -56,7 +56,7 @@ def test_a_method_count_beyond_64_bits_is_refused():
 
 def test_the_task_count_is_estimated_and_refused_before_planning(monkeypatch):
     """Check --max-tasks: the estimate in the message, no dataset loaded."""
-    from mlfs_core.evaluation.runner import prepare as prepare_module
+    from mlfs_core.evaluation.runner.plan import prepare as prepare_module
 
     config = ExperimentConfig(
         datasets=("sample",),
@@ -68,7 +68,7 @@ def test_the_task_count_is_estimated_and_refused_before_planning(monkeypatch):
     def no_prepare(*args, **kwargs):
         raise AssertionError("datasets were loaded")
 
-    monkeypatch.setattr("mlfs_core.evaluation.runner.planning.prepare", no_prepare)
+    monkeypatch.setattr("mlfs_core.evaluation.runner.plan.grid.prepare", no_prepare)
     with pytest.raises(ConfigError, match=r"about 100,100 tasks .* limit of 1,000"):
         plan_experiment(config, max_tasks=1000)
     assert prepare_module is not None

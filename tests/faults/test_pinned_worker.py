@@ -18,7 +18,7 @@ import pytest
 
 from mlfs_core import blas
 from mlfs_core.errors import MLFSError
-from mlfs_core.evaluation.runner import fits
+from mlfs_core.evaluation.runner.execute import pool
 
 SCRIPT = """
 import numpy  # before mlfs_core: this process keeps the kernel it started with
@@ -70,17 +70,17 @@ def test_a_worker_that_dies_is_a_clear_error(monkeypatch):
     """Check that a dead pinned worker gives an MLFSError naming the kernel."""
     monkeypatch.setattr(blas, "pinned_environment", lambda: {blas.CORETYPE: "Haswell"})
     with pytest.raises(MLFSError, match="pinned BLAS kernel Haswell died"):
-        list(fits._in_pinned_worker([0], lambda i: (os._exit, (3,), {})))
-    assert fits._PINNED_WORKER == []  # shut down, not left for the next call
+        list(pool._in_pinned_worker([0], lambda i: (os._exit, (3,), {})))
+    assert pool._PINNED_WORKER == []  # shut down, not left for the next call
 
 
 def test_the_pinned_worker_is_shut_down_when_the_work_ends():
     """Check that the worker process is gone once the results are in."""
-    pairs = list(fits._in_pinned_worker([0, 1], lambda i: (os.getpid, (), {})))
+    pairs = list(pool._in_pinned_worker([0, 1], lambda i: (os.getpid, (), {})))
     assert [i for i, _ in pairs] == [0, 1]  # (task index, result), in order
     values = [value for _, value in pairs]
     assert len(set(values)) == 1 and values[0] != os.getpid()
-    assert fits._PINNED_WORKER == []
+    assert pool._PINNED_WORKER == []
     with pytest.raises(OSError):  # the worker process is gone (or a zombie reaped)
         for _ in range(100):
             os.kill(values[0], 0)

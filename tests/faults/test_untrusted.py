@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mlfs_core.evaluation.runner.trust import UntrustedPlugins, check_config_trusted
+from mlfs_core.evaluation.runner.guard.trust import (
+    UntrustedPlugins,
+    check_config_trusted,
+)
 
 EVIL = """from pathlib import Path
 
@@ -63,7 +66,7 @@ def test_a_module_plugin_not_installed_is_untrusted(tmp_path):
 
 def test_the_apps_config_upload_imports_no_plugin(tmp_path):
     """Check that a config uploaded to the app naming a plug-in file is refused."""
-    from mlfs_core.evaluation.runner.trust import UntrustedPlugins
+    from mlfs_core.evaluation.runner.guard.trust import UntrustedPlugins
     from ui.sections import experiment
 
     evil = tmp_path / "evil_plugin.py"
@@ -97,3 +100,48 @@ def test_benchmark_refuses_a_suite_config_naming_plugin_code(tmp_path):
     with pytest.raises(UntrustedPlugins, match="evil_plugin.py"):
         run_benchmark(suite, "MeanCS")
     assert not (tmp_path / "ran.txt").exists()
+
+
+def test_the_engine_trusts_what_the_caller_chose_not_the_environment(
+    tmp_path, monkeypatch
+):
+    """Check MLFS_PLUGINS alone trusts nothing in the engine; the specs the
+    command line reads from it (passed as chosen) are trusted."""
+    from mlfs_core.cli._base import chosen_plugins
+
+    config = tmp_path / "c.toml"
+    config.write_text('plugins = ["somebody_elses_module", "mine.py"]\n')
+    monkeypatch.setenv("MLFS_PLUGINS", "somebody_elses_module")
+    with pytest.raises(UntrustedPlugins, match="module somebody_elses_module"):
+        check_config_trusted(config, trust=False, command="x")
+    chosen = chosen_plugins()
+    assert chosen == ["somebody_elses_module"]
+    untrusted = check_config_trusted(config, trust=True, command="x", chosen=chosen)
+    assert untrusted == [str((tmp_path / "mine.py").resolve())]
+    both = [*chosen, str(tmp_path / "mine.py")]
+    assert check_config_trusted(config, trust=False, command="x", chosen=both) == []
+
+
+def test_verify_trusts_the_plugins_its_environment_names(received):
+    """Check mlfs verify still trusts the plug-in file MLFS_PLUGINS names (the
+    user's choice: loaded at start, and passed down as chosen): it runs it
+    without --trust-plugins."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    plugin = received.parent / "evil_plugin.py"
+    env = dict(os.environ, MLFS_PLUGINS=str(plugin), PYTHONPATH=str(root))
+    env.pop("MLFS_DEBUG", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "mlfs_core", "verify", str(received), "--sample", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "identical" in done.stdout
+    assert (received.parent / "ran.txt").exists()

@@ -6,7 +6,7 @@ import hashlib
 import json
 
 from mlfs_core.cache import CACHE_VERSION
-from mlfs_core.evaluation.runner.keys import code_identity, task_key
+from mlfs_core.evaluation.runner.identity import code_identity, task_key
 
 from .conftest import run_mlfs
 

@@ -7,7 +7,7 @@ import pytest
 
 from mlfs_core import rank_features
 from mlfs_core.errors import ConfigError, RankingError
-from mlfs_core.evaluation.runner.tasks import run_selection
+from mlfs_core.evaluation.runner.execute.tasks import run_selection
 from mlfs_core.selectors import MultiLabelSelector, Ranking, register, unregister
 
 N_FEATURES = 6

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from mlfs_core import _code
-from mlfs_core.evaluation.runner.keys import REUSE_ENV, code_identity, task_key
+from mlfs_core.evaluation.runner.identity import REUSE_ENV, code_identity, task_key
 
 from .conftest import run_mlfs
 
@@ -140,7 +140,8 @@ def test_installed_distribution_identity(example_site, monkeypatch, fresh_plugin
 
 def test_code_without_a_file_is_not_reused(monkeypatch):
     """Check a method typed where it has no source file gets a warning and a
-    key of this process only, unless MLFS_REUSE_UNIDENTIFIED=1."""
+    key of this process only, unless reuse_unidentified (which the engine
+    never takes from MLFS_REUSE_UNIDENTIFIED itself: the CLI and the app do)."""
     from mlfs_core.selectors import register, unregister
 
     namespace: dict = {}
@@ -154,14 +155,16 @@ def test_code_without_a_file_is_not_reused(monkeypatch):
     )
     register(namespace["Typed"], version="1")
     try:
-        monkeypatch.delenv(REUSE_ENV, raising=False)
+        monkeypatch.setenv(REUSE_ENV, "1")  # read by the CLI and the app only
         _code.forget()
         desc = {"kind": "selection", "method": "Typed"}
         with pytest.warns(UserWarning, match="Typed.*cannot be identified"):
             ident = code_identity(desc)["method"]
         assert ident["code"] is None and "unidentified" in ident
-        monkeypatch.setenv(REUSE_ENV, "1")
-        assert "unidentified" not in code_identity(desc)["method"]
+        reused = code_identity(desc, reuse_unidentified=True)["method"]
+        assert "unidentified" not in reused
+        again = task_key(desc, reuse_unidentified=True)
+        assert again == task_key(desc, reuse_unidentified=True) != task_key(desc)
         assert task_key(desc) != task_key({**desc, "method_": 1})
     finally:
         unregister("Typed")

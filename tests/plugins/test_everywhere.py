@@ -133,7 +133,7 @@ def test_dask_local_cluster(fresh_plugins, study, dask_cluster):
     """Check a plug-in experiment on a LocalCluster equals the one-process run."""
     from mlfs_core.evaluation.config import load_config
     from mlfs_core.evaluation.runner import run_experiment
-    from mlfs_core.evaluation.runner.cluster import dask_backend
+    from mlfs_core.evaluation.runner.execute.cluster import dask_backend
 
     config = load_config(study / "study.toml")
     assert fresh_plugins.plugin_specs() == (str(study / "example_plugin.py"),)
@@ -222,7 +222,7 @@ def test_dask_workers_name_a_method_that_raises(
     from mlfs_core.errors import UserCodeError
     from mlfs_core.evaluation.config import load_config
     from mlfs_core.evaluation.runner import run_experiment
-    from mlfs_core.evaluation.runner.cluster import dask_backend
+    from mlfs_core.evaluation.runner.execute.cluster import dask_backend
 
     source = (
         "from mlfs_core.selectors import register\n\n\n"

@@ -15,7 +15,7 @@ from mlfs_core.evaluation.config import (
     protocol_preset,
 )
 from mlfs_core.evaluation.runner import run_experiment
-from mlfs_core.evaluation.runner.prepare import prepare
+from mlfs_core.evaluation.runner.plan.prepare import prepare
 from mlfs_core.measures.discretize import Discretizer
 from mlfs_papers.paper001.conventions import (
     REFERENCE_CODE_METRICS,

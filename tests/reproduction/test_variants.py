@@ -19,7 +19,7 @@ import pytest
 from mlfs_core import compute_ranking
 from mlfs_core.cache import hash_key
 from mlfs_core.evaluation import load_config, run_experiment
-from mlfs_core.evaluation.runner.keys import code_identity, task_key
+from mlfs_core.evaluation.runner.identity import code_identity, task_key
 from mlfs_core.explain import greedy_steps
 from mlfs_core.selectors.greedy import rank_discrete
 from mlfs_papers.paper001.variants import MDMR_REFERENCE, NAME, PMU_REFERENCE

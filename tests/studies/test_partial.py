@@ -19,7 +19,7 @@ from mlfs_core.blas import kernel_id
 from mlfs_core.cache import DiskCache
 from mlfs_core.data.synthetic import make_planted_corpus, write_mulan
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation.runner import tasks as _tasks
+from mlfs_core.evaluation.runner.execute import tasks as _tasks
 from studies import data as report_data
 from studies import partial, run_study, status
 

@@ -118,7 +118,7 @@ def test_run_one_similarity_is_a_symmetric_kuncheva_matrix(tiny_study):
 
 
 def test_run_one_rerun_is_served_from_cache_and_identical(tiny_study, monkeypatch):
-    from mlfs_core.evaluation.runner import tasks as _tasks
+    from mlfs_core.evaluation.runner.execute import tasks as _tasks
 
     calls = []
     rank, make = _tasks.compute_ranking, _tasks.make_classifier

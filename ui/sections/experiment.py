@@ -9,6 +9,7 @@ offers, the config it builds and the run-time estimate are the engine's
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from mlfs_core.columns import MAX_N_ITER
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import (
+    REUSE_ENV,
     TIMINGS_FILE,
     DatasetSpec,
     ExperimentConfig,
@@ -29,6 +31,7 @@ from mlfs_core.evaluation import (
     write_atomically,
     write_run_files,
 )
+from mlfs_core.plugins import ENV_VAR
 from mlfs_core.report import convergence_line
 from mlfs_core.views import config_digest, eta_text, settings_text
 
@@ -63,7 +66,8 @@ def read_config(text: str) -> ExperimentConfig:
     """Parse an uploaded TOML config (ConfigError with the reason if invalid).
 
     A config naming plug-in code is refused before anything is imported: the
-    server runs only plug-ins installed or given when it was started.
+    server runs only plug-ins installed or given when it was started (loaded,
+    or named in its ``MLFS_PLUGINS``, which the app reads here).
     """
     check_text_trusted(
         text,
@@ -73,6 +77,7 @@ def read_config(text: str) -> ExperimentConfig:
         where="the uploaded config",
         advice="The app runs only plug-ins installed as packages or given to "
         "`mlfs app --plugin` when the server was started.",
+        chosen=[s for s in os.environ.get(ENV_VAR, "").split(os.pathsep) if s],
     )
     return config_from_toml(text, base_dir=str(state.ROOT))
 
@@ -101,7 +106,12 @@ def run(config: ExperimentConfig, report: Callable[[int, int, str, str], None]) 
     # one writer per folder, as `mlfs experiment --out` (a second tab running the
     # same config gets the engine's FolderBusy message naming this run)
     with output_lock(folder, "MLFS Explorer app run", note=lambda text: None):
-        result = run_experiment(config, cache_dir=cache_dir, progress=progress)
+        result = run_experiment(
+            config,
+            cache_dir=cache_dir,
+            progress=progress,
+            reuse_unidentified=os.environ.get(REUSE_ENV) == "1",
+        )
         save(result, folder)
         (folder / STATEMENT_FILE).write_text(settings_text(config) + "\n", "utf-8")
     return folder

@@ -6,7 +6,7 @@ split it is chosen on and the metric that chooses. :func:`with_grid` puts
 the grid into the config (the method's ``params`` hold the list, the
 ``[tuning]`` table the inner split), so the engine chooses the value per
 dataset and fold on an inner hold-out of that fold's training part, never on
-a test part (:mod:`mlfs_core.evaluation.runner.tuning`), and the run's
+a test part (:mod:`mlfs_core.evaluation.runner.plan.tuning`), and the run's
 ``tuning.csv`` reports the choices, which :func:`show_choices` shows with the
 results.
 """

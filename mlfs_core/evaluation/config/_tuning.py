@@ -4,7 +4,7 @@ A method's option given as a list (``params = { alpha = [1e-3, 1e-2, 1e-1] }``)
 is a *grid* when the option's own default is not a list: every combination of
 the grids' values is a candidate (at most :data:`MAX_CANDIDATES`, in the order
 given, the first option varying slowest). The runner
-(:mod:`mlfs_core.evaluation.runner.tuning`) chooses one candidate per dataset
+(:mod:`mlfs_core.evaluation.runner.plan.tuning`) chooses one candidate per dataset
 and outer split on an inner hold-out of that split's training part
 (:class:`TuningConfig`, the ``[tuning]`` table), never on a test part, and
 reports the choices.

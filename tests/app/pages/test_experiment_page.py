@@ -43,7 +43,7 @@ def test_running_an_experiment_shows_results_and_feeds_analysis_pages():
 
 def test_rerun_with_same_settings_reuses_the_cache(monkeypatch):
     """Check that a second identical run ranks and fits nothing: all from the cache."""
-    from mlfs_core.evaluation.runner import tasks as _tasks
+    from mlfs_core.evaluation.runner.execute import tasks as _tasks
 
     calls = {"rank": 0, "fit": 0}
     rank, make = _tasks.compute_ranking, _tasks.make_classifier

@@ -392,9 +392,9 @@ def test_help_and_stats_import_only_what_they_need():
 
 def test_the_max_tasks_help_shows_the_engine_default():
     """Check the --max-tasks help (written out to keep --help light) states
-    evaluation.runner.bounds.DEFAULT_MAX_TASKS."""
+    evaluation.runner.plan.bounds.DEFAULT_MAX_TASKS."""
     from mlfs_core.cli import build_parser
-    from mlfs_core.evaluation.runner.bounds import DEFAULT_MAX_TASKS
+    from mlfs_core.evaluation.runner.plan.bounds import DEFAULT_MAX_TASKS
 
     parser = build_parser()
     sub = parser._subparsers._group_actions[0].choices["experiment"]

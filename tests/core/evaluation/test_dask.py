@@ -12,7 +12,7 @@ import pytest
 from mlfs_core.cli import main
 from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
 from mlfs_core.evaluation.runner import run_experiment
-from mlfs_core.evaluation.runner.cluster import dask_backend
+from mlfs_core.evaluation.runner.execute.cluster import dask_backend
 
 LIMIT_S = 300  # the whole test, cluster start-up included
 

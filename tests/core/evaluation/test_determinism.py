@@ -14,7 +14,7 @@ from mlfs_core.evaluation.config import (
     protocol_preset,
     save_config,
 )
-from mlfs_core.evaluation.runner.verify import verify_experiment
+from mlfs_core.evaluation.runner.results.verify import verify_experiment
 
 
 def _study(shared_datasets):

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from mlfs_core.errors import ConfigError
 from mlfs_core.evaluation import run_experiment
 from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
-from mlfs_core.evaluation.runner.tasks import run_fit, scale_pair
+from mlfs_core.evaluation.runner.execute.tasks import run_fit, scale_pair
 from mlfs_core.report import convergence_line
 
 

@@ -14,12 +14,11 @@ from mlfs_core.evaluation.config import (
     protocol_preset,
 )
 from mlfs_core.evaluation.metrics import METRICS, compute_metrics, lean_metrics
-from mlfs_core.evaluation.runner import budget_fits as _budget_fits
-from mlfs_core.evaluation.runner import fits as _fits
 from mlfs_core.evaluation.runner import run_experiment
-from mlfs_core.evaluation.runner.budget_fits import run_mlknn_budgets
-from mlfs_core.evaluation.runner.tasks import run_fit
-from mlfs_core.evaluation.runner.verify import verify_experiment
+from mlfs_core.evaluation.runner.execute import fits as _fits
+from mlfs_core.evaluation.runner.execute.fits import run_mlknn_budgets
+from mlfs_core.evaluation.runner.execute.tasks import run_fit
+from mlfs_core.evaluation.runner.results.verify import verify_experiment
 from mlfs_core.evaluation.splits import holdout_split
 from mlfs_core.measures.discretize import Discretizer
 from mlfs_core.report import reuse_line
@@ -96,7 +95,7 @@ def test_budgets_together_equal_one_fit_per_budget(emotions_fold, monkeypatch):
     Budget 60 exceeds a lowered prefix width, so the wide-budget path is
     checked too.
     """
-    monkeypatch.setattr(_budget_fits, "PREFIX_MAX_WIDTH", 50)
+    monkeypatch.setattr(_fits, "PREFIX_MAX_WIDTH", 50)
     X_train, Y_train, X_test, Y_test = emotions_fold
     budgets = [1, 2, 3, 7, 20, 50, 60]
     metrics = tuple(METRICS)

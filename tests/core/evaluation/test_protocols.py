@@ -99,7 +99,7 @@ def test_clipped_budgets_warn_and_error_mode_names_the_budget():
     naming them, and "error" raises naming the budget and the dataset.
     """
     from mlfs_core.evaluation.config import protocol_preset
-    from mlfs_core.evaluation.runner.prepare import resolve_budgets
+    from mlfs_core.evaluation.runner.plan.prepare import resolve_budgets
 
     protocol = protocol_preset("B", budgets=(1, 5, 12, 40))
     with pytest.warns(UserWarning, match=r"2 budget\(s\) larger than the 10 .*12, 40"):

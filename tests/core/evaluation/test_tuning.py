@@ -169,7 +169,7 @@ def test_verify_chooses_each_grid_value_again_and_compares_it(guided, rng):
     """Check verify_experiment of a grid config re-runs the inner choices: the
     same choices and values are identical; a stored choice changed, or none
     recorded, is reported and makes the run not identical."""
-    from mlfs_core.evaluation.runner.verify import verify_experiment
+    from mlfs_core.evaluation.runner.results.verify import verify_experiment
 
     dataset = _dataset(rng)
     config = _config(dataset, {"flip": [1, 0]})

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from mlfs_core.errors import ConfigError
-from mlfs_core.evaluation.runner.keys import code_identity, task_key
+from mlfs_core.evaluation.runner.identity import code_identity, task_key
 from mlfs_core.measures.binning import (
     BUILT_IN,
     binning_identity,

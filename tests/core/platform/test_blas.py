@@ -9,8 +9,8 @@ from mlfs_core.errors import MLFSError
 from mlfs_core.evaluation import classifiers
 from mlfs_core.evaluation.classifiers import kernel_dependent, register_classifier
 from mlfs_core.evaluation.config import ExperimentConfig, protocol_preset
-from mlfs_core.evaluation.runner import fits as _fits
-from mlfs_core.evaluation.runner import tasks as _tasks
+from mlfs_core.evaluation.runner import identity
+from mlfs_core.evaluation.runner.execute import tasks as _tasks
 
 
 def test_pin_writes_the_default_kernel_and_obeys_the_override(monkeypatch):
@@ -64,7 +64,7 @@ def _fit_key(config, monkeypatch, kernel: str) -> str:
     class _Sel:
         key = "selection-key"
 
-    return _fits.fit_key(_Sel(), 5, config)
+    return identity.fit_key(_Sel(), 5, config)
 
 
 def test_the_kernel_enters_the_cache_key_only_when_it_can_change_the_value(

@@ -194,7 +194,7 @@ def test_a_variant_s_code_is_part_of_its_tasks_keys(tmp_path, monkeypatch):
     """
     import importlib.util
 
-    from mlfs_core.evaluation.runner.keys import task_key
+    from mlfs_core.evaluation.runner.identity import task_key
     from mlfs_core.selectors.variants import unregister_variant
 
     def load(text):

@@ -6,22 +6,21 @@ its datasets and methods (:mod:`.prepare`), checks the run against its bounds
 (:mod:`.bounds`) and lists the tasks of a :class:`Plan`: one
 :class:`SelectionTask` per (dataset, method, fold, repeat) and one
 :class:`FitTask` per selection and budget, each with its cache key
-(:mod:`.keys`). Deterministic methods run once (repeat 0), stochastic ones
-``n_repeats`` times with different seeds; ``AF`` (all features) runs no
-selection and is evaluated at budget M only.
+(:mod:`~mlfs_core.evaluation.runner.identity`). Deterministic methods run
+once (repeat 0), stochastic ones ``n_repeats`` times with different seeds;
+``AF`` (all features) runs no selection and is evaluated at budget M only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ...errors import ConfigError
-from ..config import ExperimentConfig
-from ..dense import warn_dense_data
+from ....errors import ConfigError
+from ...config import ExperimentConfig
+from ...dense import warn_dense_data
+from ..identity import fit_key, selection_key, task_seed
 from .bounds import check_memory, check_task_count
-from .fits import fit_key, task_seed
-from .keys import task_key
 from .prepare import PreparedDataset, PreparedMethod, prepare
 
 
@@ -82,17 +81,23 @@ class Plan:
     tuning : DataFrame or None
         The options chosen for each grid, per dataset and fold
         (:func:`~.tuning.plan_tuned`); None without grids.
+    reuse_unidentified : bool
+        Whether the tasks of code without an identity keep their keys across
+        processes (:func:`~mlfs_core.evaluation.runner.identity.code_identity`).
     """
 
     config: ExperimentConfig
     selections: tuple
     fits: tuple
     tuning: object = None
+    reuse_unidentified: bool = False
 
     def fit_key(self, i: int) -> str:
-        """The cache key of fit ``i``."""
+        """The cache key of fit ``i``
+        (:func:`~mlfs_core.evaluation.runner.identity.fit_key`)."""
         f = self.fits[i]
-        return fit_key(self.selections[f.selection], f.k, self.config)
+        s = self.selections[f.selection]
+        return fit_key(s, f.k, self.config, reuse_unidentified=self.reuse_unidentified)
 
     def with_fits(self, indices) -> Plan:
         """The same plan restricted to the fits at ``indices`` (in that order).
@@ -101,7 +106,7 @@ class Plan:
         meaning); :func:`execute_plan` runs only those the kept fits need.
         """
         kept = tuple(self.fits[i] for i in indices)
-        return Plan(self.config, self.selections, kept, self.tuning)
+        return replace(self, fits=kept)
 
     @property
     def needed_selections(self) -> list[int]:
@@ -114,6 +119,7 @@ def plan_experiment(
     *,
     max_tasks: int | None = None,
     max_memory: int | None = None,
+    reuse_unidentified: bool = False,
 ) -> Plan:
     """Validate ``config`` and list every task of its experiment.
 
@@ -128,6 +134,11 @@ def plan_experiment(
         Refuse a run whose largest allocation is estimated above this many
         bytes, once the datasets are loaded and before the task grid is built;
         default :func:`~.bounds.default_max_memory` (half the physical memory).
+    reuse_unidentified : bool, default=False
+        Key the tasks of code without an identity (a lambda typed in a
+        notebook) as in any other process, so their cached values are reused;
+        by default their keys are new in every process, with a warning
+        (:func:`~mlfs_core.evaluation.runner.identity.code_identity`).
 
     Returns
     -------
@@ -157,9 +168,12 @@ def plan_experiment(
         )
     datasets, methods = prepare(config)
     check_memory(datasets, methods, config.protocol, max_memory)
-    selections = [s for d in datasets for s in _selection_grid(d, methods, config)]
+    reuse = reuse_unidentified
+    selections = [
+        s for d in datasets for s in _selection_grid(d, methods, config, reuse)
+    ]
     fits = [FitTask(*f) for f in _fit_grid(selections)]
-    plan = Plan(config, tuple(selections), tuple(fits))
+    plan = Plan(config, tuple(selections), tuple(fits), reuse_unidentified=reuse)
     warn_dense_data(plan)
     return plan
 
@@ -189,7 +203,7 @@ def _fit_grid(selections) -> list[tuple[int, int, float | None]]:
     )
 
 
-def _selection_grid(d: PreparedDataset, methods, config: ExperimentConfig):
+def _selection_grid(d: PreparedDataset, methods, config: ExperimentConfig, reuse):
     k_max = max(b.k for b in d.budgets)
     for m in methods:
         repeats = config.protocol.n_repeats if m.stochastic else 1
@@ -197,25 +211,24 @@ def _selection_grid(d: PreparedDataset, methods, config: ExperimentConfig):
             for r in range(repeats):
                 seed = task_seed(config.seed, fold, r) if m.stochastic else None
                 k = d.n_features if m.is_all_features else k_max
-                yield selection_task(d, m, fold, r, seed, k)
+                yield selection_task(d, m, fold, r, seed, k, reuse=reuse)
 
 
 def selection_task(
-    d: PreparedDataset, m: PreparedMethod, fold: int, repeat: int, seed, k: int
+    d: PreparedDataset,
+    m: PreparedMethod,
+    fold: int,
+    repeat: int,
+    seed,
+    k: int,
+    *,
+    reuse: bool = False,
 ) -> SelectionTask:
     """The :class:`SelectionTask` of method ``m`` on fold ``fold`` of ``d``,
-    with its cache key."""
-    desc = {
-        "kind": "selection",
-        "dataset": d.content_hash,
-        "split": d.split_key,
-        "fold": fold,
-        "method": m.name,
-        "params": m.params,
-        "seed": seed,
-        "k": k,
-    }
-    return SelectionTask(d, m, fold, repeat, seed, k, task_key(desc))
+    with its cache key (:func:`~mlfs_core.evaluation.runner.identity.selection_key`;
+    ``reuse``: its ``reuse_unidentified``)."""
+    key = selection_key(d, m, fold, seed, k, reuse_unidentified=reuse)
+    return SelectionTask(d, m, fold, repeat, seed, k, key)
 
 
 def _budgets_of(s: SelectionTask):

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ...errors import ConfigError, DiskFullError
+from ....errors import ConfigError, DiskFullError
 
 LOCK_NAME = ".mlfs-lock"
 """The lock file's name in an output folder."""

@@ -1,7 +1,8 @@
 """Why ``mlfs verify`` found a difference: changed plug-in code, an edited table.
 
 A run folder records the code identity of the plug-ins it ran
-(``environment.json``'s ``plugins``, :func:`~.keys.code_records`).
+(``environment.json``'s ``plugins``,
+:func:`~mlfs_core.evaluation.runner.identity.code_records`).
 :func:`code_changes` compares that record with the code found now, and
 :func:`diagnose` sorts the differing values of a
 :class:`~.verify.VerifyResult`: a value of a method, variant, metric or
@@ -19,8 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...columns import METHOD, METRIC
-from .keys import code_records
+from ....columns import METHOD, METRIC
+from ..identity import code_records
 from .verify import KEYS, LINE
 
 SHOWN_CELLS = 5
@@ -68,8 +69,9 @@ def code_changes(recorded: list | None, config) -> list[CodeChange]:
     Parameters
     ----------
     recorded : list of dict or None
-        What the run recorded (:func:`~.keys.code_records`); None when it
-        recorded nothing (a folder written before the record existed): no
+        What the run recorded
+        (:func:`~mlfs_core.evaluation.runner.identity.code_records`); None
+        when it recorded nothing (a folder written before the record existed): no
         change can be told then, and none is returned.
     config : ExperimentConfig
         The config, its plug-ins loaded (the code as it is now).

@@ -1,10 +1,10 @@
 """Executing a plan: its selections, then its fits, each cached on disk.
 
 :func:`execute_plan` runs (or fetches from the task cache) the selections a
-:class:`~.planning.Plan`'s fits need, then the fits
-(:func:`~.fits.run_fits`), and returns an :class:`Outcome`. Each task's result
-is written to the cache as soon as it finishes, so a rerun or an interrupted
-run resumes without recomputing.
+:class:`~mlfs_core.evaluation.Plan`'s fits need (through the task pool,
+:mod:`.pool`), then the fits (:func:`~.fits.run_fits`), and returns an
+:class:`Outcome`. Each task's result is written to the cache as soon as it
+finishes, so a rerun or an interrupted run resumes without recomputing.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._entries import check_selection
-from ...cache import DiskCache
-from .fits import execute, run_fits
-from .planning import Plan, SelectionTask
+from ...._entries import check_selection
+from ....cache import DiskCache
+from ..plan.grid import Plan, SelectionTask
+from .fits import run_fits
+from .pool import execute
 from .tasks import FitValues, SelectionValues, run_selection
 
 Progress = Callable[[int, int, str], None]
@@ -89,16 +90,7 @@ def execute_plan(
     orders: list = [None] * len(plan.selections)
     for j, order in zip(needed, done):
         orders[j] = order
-    fit_out = run_fits(
-        plan.selections,
-        plan.fits,
-        orders,
-        plan.config,
-        cache,
-        n_jobs,
-        tracker,
-        reuse=reuse,
-    )
+    fit_out = run_fits(plan, orders, cache, n_jobs, tracker, reuse=reuse)
     return Outcome(plan, tuple(orders), tuple(fit_out))
 
 

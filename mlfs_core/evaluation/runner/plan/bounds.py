@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 
-from ...errors import ConfigError
+from ....errors import ConfigError
 
 DEFAULT_MAX_TASKS = 1_000_000
 """Selections plus fits a run may have unless the user raises the limit."""
@@ -79,7 +79,7 @@ def human(n: float) -> str:
 
 
 def _stochastic(name: str) -> bool:
-    from ...selectors._registry import get_method
+    from ....selectors._registry import get_method
 
     try:
         return bool(get_method(name).stochastic)

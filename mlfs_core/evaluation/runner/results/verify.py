@@ -14,10 +14,11 @@ A compact table, with stochastic repeats averaged and no ``repeat`` column
 way: every repeat of a sampled fit is recomputed and averaged as it was.
 
 A config whose methods give options as grids is planned as the experiment
-was (:func:`~.tuning.plan_tuned`): the inner experiments that choose each
-grid's value run again, without any cache, and the values chosen per dataset
-and fold are compared with the run's ``tuning.csv`` (:attr:`VerifyResult.tuning`)
-before the sampled fits, which use them, are compared.
+was (:func:`~mlfs_core.evaluation.runner.plan_tuned`): the inner
+experiments that choose each grid's value run again, without any cache, and
+the values chosen per dataset and fold are compared with the run's
+``tuning.csv`` (:attr:`VerifyResult.tuning`) before the sampled fits, which
+use them, are compared.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
-from ..config import ExperimentConfig
-from .execution import execute_plan
-from .fits import fit_kernel
-from .results import result_tables
-from .tuning import TUNING_COLUMNS, plan_tuned
+from ....columns import BUDGET, DATASET, FOLD, METHOD, METRIC, REPEAT, VALUE
+from ...config import ExperimentConfig
+from ..execute.run import execute_plan
+from ..identity import fit_kernel
+from ..plan.tuning import TUNING_COLUMNS, plan_tuned
+from .tables import result_tables
 
 KEYS = [DATASET, METHOD, BUDGET, FOLD, REPEAT, METRIC]
 LINE = "line"
@@ -102,6 +103,7 @@ def verify_experiment(
     max_tasks: int | None = None,
     max_memory: int | None = None,
     tuning: pd.DataFrame | None = None,
+    reuse_unidentified: bool = False,
 ) -> VerifyResult:
     """Recompute ``sample`` fits (default all) of ``config``; compare with ``results``.
 
@@ -121,8 +123,8 @@ def verify_experiment(
         Parallel workers (the values do not depend on it).
     progress : callable, optional
         ``progress(done, total, message)`` after every task.
-    max_tasks, max_memory : int, optional
-        The bounds of :func:`~mlfs_core.evaluation.runner.plan_experiment`.
+    max_tasks, max_memory, reuse_unidentified
+        As for :func:`~mlfs_core.evaluation.runner.plan_experiment`.
     tuning : DataFrame, optional
         The run's ``tuning.csv`` (the values chosen for its grid options), to
         compare with the choices made again; a config with grids and no
@@ -138,6 +140,7 @@ def verify_experiment(
         progress=progress,
         max_tasks=max_tasks,
         max_memory=max_memory,
+        reuse_unidentified=reuse_unidentified,
     )
     fits = plan.fits
     chosen = np.arange(len(fits))
@@ -171,9 +174,10 @@ def compare_tuning(stored: pd.DataFrame | None, fresh: pd.DataFrame) -> pd.DataF
     ----------
     stored : DataFrame or None
         A run's ``tuning.csv`` (columns of
-        :data:`~.tuning.TUNING_COLUMNS`), None when it has none.
+        :data:`~mlfs_core.evaluation.runner.plan.tuning.TUNING_COLUMNS`), None
+        when it has none.
     fresh : DataFrame
-        The same table, chosen again (:attr:`~.planning.Plan.tuning`).
+        The same table, chosen again (:attr:`~mlfs_core.evaluation.Plan.tuning`).
 
     Returns
     -------
@@ -324,7 +328,8 @@ class StoredExperiment:
     plugins : list of dict or None
         The code identity of the plug-ins recorded with the values
         (``environment.json``'s ``plugins``,
-        :func:`~.keys.code_records`), None where none was recorded.
+        :func:`~mlfs_core.evaluation.runner.identity.code_records`), None
+        where none was recorded.
     results_file : str
         The file the values were read from.
     tuning : DataFrame or None
@@ -340,13 +345,16 @@ class StoredExperiment:
     tuning: pd.DataFrame | None = None
 
 
-def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
+def load_stored(
+    folder, *, trust_plugins: bool = False, chosen_plugins=()
+) -> StoredExperiment:
     """Read an experiment folder, or one dataset's folder of a study.
 
     The config is read as plain TOML first: when it names plug-in code that
     is neither installed as an entry point nor loaded by the user, nothing is
-    imported and :class:`~.trust.UntrustedPlugins` names that code, unless
-    ``trust_plugins`` (``mlfs verify --trust-plugins``).
+    imported and
+    :class:`~mlfs_core.evaluation.runner.guard.trust.UntrustedPlugins`
+    names that code, unless ``trust_plugins`` (``mlfs verify --trust-plugins``).
 
     Parameters
     ----------
@@ -359,6 +367,10 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
 
     trust_plugins : bool, default=False
         Import the plug-in code the config names without asking.
+    chosen_plugins : sequence of str, optional
+        Plug-in specs the user chose besides those loaded in this process
+        (``mlfs verify`` passes ``MLFS_PLUGINS``'s): trusted
+        (:func:`~mlfs_core.evaluation.runner.guard.trust.check_config_trusted`).
 
     Returns
     -------
@@ -374,11 +386,10 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     from dataclasses import replace
     from pathlib import Path
 
-    from ...errors import ConfigError
-    from ..config import load_config
-    from ..io import read_results
-    from .trust import check_config_trusted
+    from ....errors import ConfigError
+    from ...io import read_results
 
+    trusted = {"trust": trust_plugins, "chosen": chosen_plugins}
     folder = Path(folder)
     if not folder.is_dir():
         raise ConfigError(f"{folder}: no such folder")
@@ -397,8 +408,7 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
             recorded = "+".join(recorded) if recorded else None
             plugins = data.get("plugins")
         table = read_results(results)
-        check_config_trusted(config_path, trust=trust_plugins, command="mlfs verify")
-        config = load_config(config_path)
+        config = _trusted_config(config_path, trusted)
         tuning = _tuning_table(folder)
         return StoredExperiment(config, table, recorded, plugins, str(results), tuning)
     meta_path = folder / "meta.json"
@@ -408,8 +418,7 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     config_file = _find_upwards(folder, meta.get("config", ""))
     if config_file is None:
         raise ConfigError(f"{meta_path}: its config {meta.get('config')!r} not found")
-    check_config_trusted(config_file, trust=trust_plugins, command="mlfs verify")
-    config = load_config(config_file)
+    config = _trusted_config(config_file, trusted)
     name = meta.get("dataset")
     specs = [d for d in config.datasets if (d.name or Path(d.path).name) == name]
     if not specs:
@@ -421,6 +430,17 @@ def load_stored(folder, *, trust_plugins: bool = False) -> StoredExperiment:
     recorded = (meta.get("blas") or {}).get("kernel")
     config = replace(config, datasets=tuple(specs))
     return StoredExperiment(config, table, recorded, None, str(results))
+
+
+def _trusted_config(path, trusted: dict):
+    """The config at ``path``, read once ``mlfs verify`` may import the plug-in
+    code it names (:func:`~mlfs_core.evaluation.runner.guard.trust.check_config_trusted`
+    with ``trusted``'s ``trust`` and ``chosen``)."""
+    from ...config import load_config
+    from ..guard.trust import check_config_trusted
+
+    check_config_trusted(path, command="mlfs verify", **trusted)
+    return load_config(path)
 
 
 def _tuning_table(folder) -> pd.DataFrame | None:
@@ -437,7 +457,7 @@ def _json(path) -> dict:
     it is not one."""
     import json
 
-    from ...errors import ConfigError
+    from ....errors import ConfigError
 
     try:
         value = json.loads(path.read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """Collecting an experiment's results: the tidy tables of an outcome.
 
-:func:`result_tables` turns an :class:`~.execution.Outcome` into an
+:func:`result_tables` turns an :class:`~mlfs_core.evaluation.Outcome` into an
 :class:`ExperimentResult`: the results (one row per dataset, method, budget,
 fold, repeat and metric), the rankings, the timings and the
 :func:`environment` the values were computed in. Writing them to disk is
@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ... import blas
-from ...cache import engine_id
-from ...columns import (
+from .... import blas
+from ....cache import engine_id
+from ....columns import (
     BUDGET,
     BUDGET_PCT,
     DATASET,
@@ -35,11 +35,11 @@ from ...columns import (
     STAGE,
     VALUE,
 )
-from ..classifiers import kernel_dependent
-from ..config import ExperimentConfig
-from .execution import Outcome
-from .keys import code_records
-from .planning import plan_feature_names
+from ...classifiers import kernel_dependent
+from ...config import ExperimentConfig
+from ..execute.run import Outcome
+from ..identity import code_records
+from ..plan.grid import plan_feature_names
 
 RESULT_COLUMNS = [
     DATASET,
@@ -94,7 +94,7 @@ class ExperimentResult:
         ``fit_kernels``, the BLAS kernels the kernel-dependent fits ran under
         (``"unrecorded"`` for cached fits from before kernels were recorded),
         and ``plugins``, the code identity of the plug-ins it ran
-        (:func:`~.keys.code_records`).
+        (:func:`~mlfs_core.evaluation.runner.identity.code_records`).
     feature_names : dict
         Dataset name -> its feature names (a tuple of str), so the indices of
         ``selections`` can be named (``selections.csv``'s ``feature_names``).
@@ -161,8 +161,9 @@ def environment(config: ExperimentConfig, fit_out=()) -> dict:
         kernel), ``fit_kernels`` (sorted kernel ids of those fits) and
         ``plugins``, the code identity of every method, variant, classifier
         and metric the config runs that is not built in
-        (:func:`~.keys.code_records`: kind, name, file, version, digest),
-        which ``mlfs verify`` compares with the code it finds.
+        (:func:`~mlfs_core.evaluation.runner.identity.code_records`: kind,
+        name, file, version, digest), which ``mlfs verify`` compares with the
+        code it finds.
     """
     c = config.protocol.classifier
     dependent = kernel_dependent(c.name, c.params)

@@ -8,7 +8,6 @@ grid it cannot finish.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import warnings
 from dataclasses import dataclass
@@ -16,21 +15,21 @@ from pathlib import Path
 
 import numpy as np
 
-from ... import options
-from ..._validation import budget_from_percent
-from ...data.bundled import SAMPLE_DIR, SAMPLE_NAME
-from ...errors import ConfigError, MLFSError
-from ...selectors._registry import get_method
-from ..classifiers import make_classifier
-from ..config import (
+from .... import options
+from ...._validation import budget_from_percent
+from ....data.bundled import SAMPLE_DIR, SAMPLE_NAME
+from ....errors import ConfigError, MLFSError
+from ....selectors._registry import get_method
+from ...classifiers import make_classifier
+from ...config import (
     DatasetSpec,
     ExperimentConfig,
     MethodConfig,
     ProtocolConfig,
 )
-from ..conventions import SPLIT_PROVIDERS, resolve
-from ..metrics import get_metric
-from ..splits import (
+from ...conventions import SPLIT_PROVIDERS, resolve
+from ...metrics import get_metric
+from ...splits import (
     Split,
     check_n_folds,
     holdout_split,
@@ -38,6 +37,7 @@ from ..splits import (
     repeated_holdout,
     stratified_kfold,
 )
+from ..identity import dataset_hash, split_key
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def _provided_split(ds, source, protocol: ProtocolConfig, base_dir):
     providers = [c.split for c in resolve(protocol.evaluation) if c.split]
     if not providers:
         return ds
-    from .. import predefined  # noqa: F401  registers the built-in "predefined"
+    from ... import predefined  # noqa: F401  registers the built-in "predefined"
 
     splits_dir = None
     if protocol.splits_dir is not None:
@@ -179,7 +179,7 @@ def resolve_path(path: str, base_dir: str | None) -> Path:
 def _load(item, index: int, base_dir: str | None):
     if not isinstance(item, DatasetSpec):
         return item, None
-    from ...data import load_dataset
+    from ....data import load_dataset
 
     path = resolve_path(item.path, base_dir)
     if not path.exists():
@@ -198,26 +198,12 @@ def _load(item, index: int, base_dir: str | None):
     return ds, str(path)
 
 
-def dataset_hash(ds) -> str:
-    """Content hash of a dataset (its own ``content_hash()`` when it has one)."""
-    if hasattr(ds, "content_hash"):
-        return str(ds.content_hash())
-    h = hashlib.sha256()
-    X = ds.X.tocsr()
-    for arr in (X.indptr, X.indices, X.data, np.asarray(ds.Y)):
-        h.update(np.ascontiguousarray(arr).tobytes())
-    h.update(str(X.shape).encode())
-    return h.hexdigest()
-
-
 def _prepare_dataset(ds, source, protocol: ProtocolConfig, seed: int, index: int):
     name = str(getattr(ds, "name", f"dataset{index}"))
     m = int(ds.X.shape[1])
     budgets = resolve_budgets(protocol, m, name)
-    splits, split_key = make_splits(ds, protocol, seed, name)
-    return PreparedDataset(
-        name, ds, dataset_hash(ds), splits, split_key, budgets, source
-    )
+    splits, key = make_splits(ds, protocol, seed, name)
+    return PreparedDataset(name, ds, dataset_hash(ds), splits, key, budgets, source)
 
 
 def resolve_budgets(
@@ -260,8 +246,11 @@ def resolve_budgets(
 
 
 def make_splits(ds, protocol: ProtocolConfig, seed: int, name: str):
-    """The protocol's train/test splits of ``ds`` and a key describing them."""
+    """The protocol's train/test splits of ``ds`` and a key describing them
+    (:func:`~mlfs_core.evaluation.runner.identity.split_key`)."""
     Y = np.asarray(ds.Y)
+    own = getattr(ds, "split", None)
+    key = split_key(protocol, seed, own=own is not None)
     if protocol.split == "cv":
         with warnings.catch_warnings():
             warnings.simplefilter("always")
@@ -271,8 +260,7 @@ def make_splits(ds, protocol: ProtocolConfig, seed: int, name: str):
                 dataset=name,
                 on_sparse_label=protocol.on_sparse_label,
             )
-        splits = stratified_kfold(Y, n_folds=protocol.n_folds, random_state=seed)
-        return splits, {"split": "cv", "n_folds": protocol.n_folds, "seed": seed}
+        return stratified_kfold(Y, n_folds=protocol.n_folds, random_state=seed), key
     if protocol.split == "repeated_holdout":
         splits = repeated_holdout(
             Y,
@@ -280,10 +268,7 @@ def make_splits(ds, protocol: ProtocolConfig, seed: int, name: str):
             test_size=protocol.test_size,
             random_state=seed,
         )
-        key = {"split": "repeated_holdout", "n_holdouts": protocol.n_holdouts}
-        return splits, {**key, "test_size": protocol.test_size, "seed": seed}
-    own = getattr(ds, "split", None)
+        return splits, key
     if protocol.split == "own" and own is not None:
-        return [own_split(own)], {"split": "own"}
-    split = holdout_split(Y, test_size=protocol.test_size, random_state=seed)
-    return [split], {"split": "holdout", "test_size": protocol.test_size, "seed": seed}
+        return [own_split(own)], key
+    return [holdout_split(Y, test_size=protocol.test_size, random_state=seed)], key

@@ -4,7 +4,7 @@
   :class:`KeyboardInterrupt`, as Ctrl-C's SIGINT already is) while a command
   runs, so the same cleanup runs for all three.
 - :func:`shutdown_workers` ends the joblib/loky worker processes (the
-  reusable pool and the pinned-kernel worker of :mod:`.fits`); their resource
+  reusable pool and the pinned-kernel worker of :mod:`.pool`); their resource
   tracker then exits and removes the shared-memory files it registered.
 - :func:`run_watched` wraps every task a worker process runs: the first task
   a loky worker runs starts a watchdog thread that ends the worker within a
@@ -76,7 +76,7 @@ def exit_status(exc: BaseException) -> int:
 
 _SHUTDOWNS: list = []
 """Functions :func:`shutdown_workers` calls first: each ends a worker process a
-module of the runner keeps (:mod:`.fits` registers its pinned-kernel worker's
+module of the runner keeps (:mod:`.pool` registers its pinned-kernel worker's
 with :func:`on_shutdown`), so this module imports none of them."""
 
 
@@ -90,7 +90,7 @@ def shutdown_workers() -> None:
     """End every worker process this process started for tasks, and wait for them.
 
     The loky pool joblib reuses between calls and the pinned-kernel worker
-    (:mod:`.fits`) are shut down, their processes killed; loky's resource
+    (:mod:`.pool`) are shut down, their processes killed; loky's resource
     tracker exits once no process holds its pipe, removing the semaphores and
     memory-mapped folders it registered.
     """

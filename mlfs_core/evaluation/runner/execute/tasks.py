@@ -17,12 +17,12 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
-from ... import blas
-from ...columns import REUSED
-from ...errors import MLFSError, RankingError, UserCodeError
-from ...selectors.api import compute_ranking
-from ..classifiers import kernel_dependent, make_classifier
-from ..metrics import compute_metrics
+from .... import blas
+from ....columns import REUSED
+from ....errors import MLFSError, RankingError, UserCodeError
+from ....selectors.api import compute_ranking
+from ...classifiers import kernel_dependent, make_classifier
+from ...metrics import compute_metrics
 
 
 @dataclass(frozen=True)
@@ -246,8 +246,8 @@ def _blame_classifier(name: str):
     """:class:`~mlfs_core._code.blame` for a classifier that is not built in."""
     from contextlib import nullcontext
 
-    from ..._code import blame
-    from ..classifiers import _BUILT_IN
+    from ...._code import blame
+    from ...classifiers import _BUILT_IN
 
     return nullcontext() if name in _BUILT_IN else blame("classifier", name)
 

@@ -9,8 +9,9 @@ first read the config as plain TOML, list the plug-in code it would import,
 and refuse with :class:`UntrustedPlugins` naming it unless the user passes
 ``--trust-plugins``. A plug-in installed in this environment as a package
 with an ``mlfs_explorer.plugins`` entry point is code the user chose to
-install: it is trusted. So is one the user loads themselves (``--plugin``,
-``MLFS_PLUGINS``).
+install: it is trusted. So is one the user loads themselves (``--plugin``)
+or names in ``MLFS_PLUGINS``: the commands and the app read that variable
+and pass its specs as ``chosen`` (this module reads no environment).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import os
 import sys
 from pathlib import Path
 
-from ...errors import ConfigError
+from ....errors import ConfigError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -37,7 +38,7 @@ def installed_plugin_modules() -> set[str]:
     """Top-level module names of the plug-ins installed as entry points."""
     from importlib.metadata import entry_points
 
-    from ...plugins import PLUGIN_GROUP
+    from ....plugins import PLUGIN_GROUP
 
     out = set()
     for ep in entry_points(group=PLUGIN_GROUP):
@@ -47,12 +48,12 @@ def installed_plugin_modules() -> set[str]:
     return out
 
 
-def _chosen_here() -> set[str]:
-    """Specs the user loaded in this process (``--plugin``, ``MLFS_PLUGINS``)."""
-    from ...plugins import ENV_VAR, plugin_specs
+def _chosen_here(chosen=()) -> set[str]:
+    """Specs the user loaded in this process (``--plugin``), and ``chosen``."""
+    from ....plugins import plugin_specs
 
     specs = set(plugin_specs())
-    specs.update(s for s in os.environ.get(ENV_VAR, "").split(os.pathsep) if s)
+    specs.update(s for s in chosen if s)
     resolved = set()
     for s in specs:
         resolved.add(s)
@@ -61,7 +62,7 @@ def _chosen_here() -> set[str]:
     return resolved
 
 
-def plugin_code(specs, base_dir) -> list[str]:
+def plugin_code(specs, base_dir, *, chosen=()) -> list[str]:
     """The plug-in specs that would import code the user has not chosen.
 
     Parameters
@@ -70,6 +71,9 @@ def plugin_code(specs, base_dir) -> list[str]:
         A config's ``plugins`` (module names or ``.py`` paths).
     base_dir : path
         The config's folder (relative paths resolve against it).
+    chosen : sequence of str, optional
+        Plug-in specs the user chose besides those loaded in this process
+        (the specs of ``MLFS_PLUGINS``, which the caller reads): trusted.
 
     Returns
     -------
@@ -82,7 +86,7 @@ def plugin_code(specs, base_dir) -> list[str]:
     if not isinstance(specs, (list, tuple)):
         return []
     installed = installed_plugin_modules()
-    chosen = _chosen_here()
+    chosen = _chosen_here(chosen)
     out = []
     for spec in specs:
         if not isinstance(spec, str) or not spec.strip():
@@ -100,7 +104,7 @@ def plugin_code(specs, base_dir) -> list[str]:
     return out
 
 
-def check_config_trusted(path, *, trust: bool, command: str) -> list[str]:
+def check_config_trusted(path, *, trust: bool, command: str, chosen=()) -> list[str]:
     """Refuse the config file ``path`` if it names plug-in code not chosen here.
 
     Parameters
@@ -111,6 +115,8 @@ def check_config_trusted(path, *, trust: bool, command: str) -> list[str]:
         The user passed ``--trust-plugins``: return the list, refuse nothing.
     command : str
         The command, for the message (``"mlfs verify"``).
+    chosen : sequence of str, optional
+        As for :func:`plugin_code`.
 
     Returns
     -------
@@ -127,8 +133,10 @@ def check_config_trusted(path, *, trust: bool, command: str) -> list[str]:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return []  # reading the config proper reports it
+    where = str(path)
+    base = path.resolve().parent
     return check_text_trusted(
-        text, path.resolve().parent, trust=trust, command=command, where=str(path)
+        text, base, trust=trust, command=command, where=where, chosen=chosen
     )
 
 
@@ -140,17 +148,19 @@ def check_text_trusted(
     command: str,
     where: str = "the config",
     advice: str | None = None,
+    chosen=(),
 ) -> list[str]:
     """:func:`check_config_trusted` of a config's TOML ``text`` (an upload).
 
     ``advice`` replaces the default advice (pass ``--trust-plugins`` or
-    install the plug-in) where there is no such flag (the app).
+    install the plug-in) where there is no such flag (the app); ``chosen`` is
+    :func:`plugin_code`'s.
     """
     try:
         data = tomllib.loads(text)
     except ValueError:
         return []  # reading the config proper reports it
-    code = plugin_code(data.get("plugins", []), base_dir)
+    code = plugin_code(data.get("plugins", []), base_dir, chosen=chosen)
     if code and not trust:
         if advice is None:
             advice = (

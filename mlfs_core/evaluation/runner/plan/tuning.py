@@ -20,11 +20,11 @@ from dataclasses import replace
 
 import pandas as pd
 
-from ...columns import METHOD, METRIC, VALUE
-from ..config import ExperimentConfig, MethodConfig
-from .execution import execute_plan
-from .planning import Plan, plan_experiment, selection_task
-from .results import result_tables
+from ....columns import METHOD, METRIC, VALUE
+from ...config import ExperimentConfig, MethodConfig
+from ..execute.run import execute_plan
+from ..results.tables import result_tables
+from .grid import Plan, plan_experiment, selection_task
 
 TUNING_COLUMNS = ("dataset", "method", "fold", "option", "value", "score")
 """The columns of a tuning table, in order."""
@@ -32,8 +32,8 @@ TUNING_COLUMNS = ("dataset", "method", "fold", "option", "value", "score")
 
 def _grids(config: ExperimentConfig) -> dict[str, list[dict]]:
     """Method label -> its candidates, for the methods with a grid."""
-    from ...selectors import get_method
-    from ..config._tuning import candidates, grid_options
+    from ....selectors import get_method
+    from ...config._tuning import candidates, grid_options
 
     out = {}
     for m in config.methods:
@@ -51,12 +51,15 @@ def plan_tuned(
     progress=None,
     max_tasks: int | None = None,
     max_memory: int | None = None,
+    reuse_unidentified: bool = False,
 ) -> Plan:
-    """:func:`~.planning.plan_experiment`, each grid's value chosen first.
+    """:func:`~.grid.plan_experiment`, each grid's value chosen first.
 
-    Without grids this is ``plan_experiment(config)``. With grids, the inner
-    experiments run (or are read from the cache at ``cache_dir``) before the
-    plan is returned; ``progress`` sees their tasks too.
+    Without grids this is ``plan_experiment(config, ...)``. With grids, the
+    inner experiments run (or are read from the cache at ``cache_dir``) before
+    the plan is returned; ``progress`` sees their tasks too.
+    ``reuse_unidentified`` is :func:`~.grid.plan_experiment`'s, for the inner
+    plans and the outer one.
 
     Returns
     -------
@@ -67,26 +70,26 @@ def plan_tuned(
     Raises
     ------
     ConfigError
-        As :func:`~.planning.plan_experiment`; for an unknown tuning metric.
+        As :func:`~.grid.plan_experiment`; for an unknown tuning metric.
     """
     grids = _grids(config)
+    limits = {"max_tasks": max_tasks, "max_memory": max_memory}
+    reuse = {"reuse_unidentified": reuse_unidentified}
     if not grids:
-        return plan_experiment(config, max_tasks=max_tasks, max_memory=max_memory)
+        return plan_experiment(config, **limits, **reuse)
     first = tuple(
         replace(m, params=grids[m.display][0]) if m.display in grids else m
         for m in config.methods
     )
     plan = plan_experiment(
-        replace(config, methods=first, tuning=None),
-        max_tasks=max_tasks,
-        max_memory=max_memory,
+        replace(config, methods=first, tuning=None), **limits, **reuse
     )
     run = {"cache_dir": cache_dir, "n_jobs": n_jobs, "progress": progress}
     chosen, rows = {}, []
     folds = dict.fromkeys((s.dataset.name, s.fold) for s in plan.selections)
     datasets = {s.dataset.name: s.dataset for s in plan.selections}
     for name, fold in folds:
-        picks, table = _choose(config, grids, datasets[name], fold, run)
+        picks, table = _choose(config, grids, datasets[name], fold, run, reuse)
         chosen.update({(label, name, fold): p for label, p in picks.items()})
         rows.append(table)
     tuning = pd.concat(rows, ignore_index=True)[list(TUNING_COLUMNS)]
@@ -120,15 +123,16 @@ def _candidate_label(label: str, i: int) -> str:
     return f"{label}#{i}"
 
 
-def _choose(config, grids, d, fold: int, run: dict):
-    """The candidate each grid method takes on ``fold`` of ``d``, and the table."""
-    from ..metrics import higher_is_better
+def _choose(config, grids, d, fold: int, run: dict, reuse: dict):
+    """The candidate each grid method takes on ``fold`` of ``d``, and the table
+    (``run``: :func:`execute_plan`'s options, ``reuse``: the plans')."""
+    from ...metrics import higher_is_better
 
     train = d.splits[fold][0]
     inner = d.dataset.subset(train)
     inner_config = _inner_config(config, grids, inner)
     metric = inner_config.protocol.metrics[0]
-    outcome = execute_plan(plan_experiment(inner_config), **run)
+    outcome = execute_plan(plan_experiment(inner_config, **reuse), **run)
     results = result_tables(outcome).results
     results = results[results[METRIC] == metric]
     scores = results.groupby(METHOD)[VALUE].mean()
@@ -151,7 +155,7 @@ def _grid_values(points: list[dict], best: int) -> dict:
 
 def _with_choices(plan: Plan, config, chosen: dict, tuning) -> Plan:
     """``plan`` with each tuned selection task's options set to its choice."""
-    from ...selectors import get_method
+    from ....selectors import get_method
 
     selections = []
     for s in plan.selections:
@@ -159,6 +163,14 @@ def _with_choices(plan: Plan, config, chosen: dict, tuning) -> Plan:
         if params is not None:
             spec = get_method(s.method.name)
             method = replace(s.method, params={**spec.defaults, **params})
-            s = selection_task(s.dataset, method, s.fold, s.repeat, s.seed, s.k)
+            s = selection_task(
+                s.dataset,
+                method,
+                s.fold,
+                s.repeat,
+                s.seed,
+                s.k,
+                reuse=plan.reuse_unidentified,
+            )
         selections.append(s)
-    return Plan(config, tuple(selections), plan.fits, tuning)
+    return replace(plan, config=config, selections=tuple(selections), tuning=tuning)

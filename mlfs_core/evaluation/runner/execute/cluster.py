@@ -12,7 +12,7 @@ bit (tested on a ``LocalCluster`` with two worker processes).
 
 From Python::
 
-    from mlfs_core.evaluation.runner.cluster import dask_backend
+    from mlfs_core.evaluation.runner.execute.cluster import dask_backend
     with dask_backend("tcp://scheduler:8786"):
         result = run_experiment(config, n_jobs=-1, cache_dir="cache")
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ...errors import ConfigError
+from ....errors import ConfigError
 
 
 @contextmanager
