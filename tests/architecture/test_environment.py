@@ -4,7 +4,7 @@ The command line (``mlfs_core/cli/``) and the app (``ui/``) read a variable
 once and pass its value down as a parameter (``--data`` / ``MLFS_DATASETS``,
 ``MLFS_BENCHMARKS``, kaleido's ``BROWSER_PATH``). Elsewhere in ``mlfs_core`` an
 ``os.environ`` / ``os.getenv`` read is allowed only in :data:`EDGES`, each
-with its reason, and in :data:`TEMPORARY`, which must go.
+with its reason.
 """
 
 from __future__ import annotations
@@ -23,14 +23,6 @@ EDGES = {
     "loader; current_limits(environ) takes a mapping instead",
 }
 """Documented edges (docs/architecture.md, Rules): file -> why it reads one."""
-
-TEMPORARY = {
-    "mlfs_core/evaluation/runner/trust.py": "MLFS_PLUGINS, for the trust check",
-    "mlfs_core/evaluation/runner/keys.py": "the cache-reuse switch",
-}
-"""Reads another branch removes (helper "runner"): delete these two entries
-when it is merged."""
-
 
 def environment_reads(source: str) -> list[tuple[int, str]]:
     """(line, expression) of every ``os.environ`` / ``os.getenv`` use in
@@ -77,7 +69,7 @@ def test_the_engine_reads_no_variable_outside_its_edges():
     """Check no module of mlfs_core outside cli/ reads an environment variable,
     but for the documented edges and the runner's two temporary ones (before:
     also plots/export.py, benchmark/_suites.py, _baselines.py and _folder.py)."""
-    allowed = set(EDGES) | set(TEMPORARY)
+    allowed = set(EDGES)
     reads = _engine_reads()
     assert {f: r for f, r in reads.items() if f not in allowed} == {}
     assert "mlfs_core/blas.py" in reads  # the checker sees the pin's reads
@@ -88,7 +80,7 @@ def test_every_allowance_is_still_needed():
     left after its read is gone would let a new one in unseen)."""
     reads = _engine_reads()
     stale = [
-        f for f in {**EDGES, **TEMPORARY} if (ROOT / f).is_file() and f not in reads
+        f for f in EDGES if (ROOT / f).is_file() and f not in reads
     ]
     assert stale == []
     assert all((ROOT / f).is_file() for f in EDGES)

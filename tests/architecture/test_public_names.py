@@ -31,7 +31,6 @@ TEXT_SUFFIXES = {".py", ".md", ".toml", ".cfg", ".txt", ".rst", ".yml", ".yaml"}
 TEXT_SUFFIXES |= {".html", ".ini"}
 
 OWNED_ELSEWHERE = (
-    "mlfs_core/evaluation/runner/",
     "mlfs_core/selectors/field/sparse/",
     "mlfs_core/selectors/field/spectral/",
 )

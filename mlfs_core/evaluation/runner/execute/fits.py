@@ -12,7 +12,7 @@ two savings that leave every value unchanged:
    (exact distances, order-free). Each fit still gets its own cache entry
    under its own key.
 2. **Budgets together.** Protocol B trains ML-kNN on the top 1, 2, ..., 50
-   columns of each ranking (:func:`batchable`); fitting each budget
+   columns of each ranking (:func:`_batchable`); fitting each budget
    separately (:func:`~.tasks.run_fit`) repeats most of the work, so
    :func:`run_mlknn_budgets` does it once per ranking, in one task:
 
@@ -25,7 +25,7 @@ two savings that leave every value unchanged:
      kNN-graph product for the counts);
    - ML-kNN's tables and posteriors reuse
      :mod:`~mlfs_core.evaluation.classifiers.mlknn`'s functions, and the
-     metrics :func:`~mlfs_core.evaluation.metrics.lean.lean_metrics`.
+     metrics :func:`~mlfs_core.evaluation.metrics.lean_metrics`.
 
    Every value equals what :func:`~.tasks.run_fit` gives for the same budget
    (tested exactly); only the timings differ. Budgets wider than
@@ -78,7 +78,7 @@ def run_fits(plan, orders, cache, n_jobs, tracker, *, reuse: bool = True) -> lis
     selections, fits, config = plan.selections, plan.fits, plan.config
     p = config.protocol
     classifier = (p.classifier.name, p.classifier.params)
-    order_free = batchable(classifier, p.discretize, p.scaling)
+    order_free = _batchable(classifier, p.discretize, p.scaling)
     # a registered convention's fits (evaluation other than "definition")
     # exist only on the batched path (one budget per task when GROUP_BUDGETS
     # is off)
@@ -254,7 +254,7 @@ class _GroupedFits:
 PREFIX_MAX_WIDTH = 256
 
 
-def batchable(classifier: tuple[str, dict], discretize: str, scaling: str) -> bool:
+def _batchable(classifier: tuple[str, dict], discretize: str, scaling: str) -> bool:
     """Whether :func:`run_mlknn_budgets` reproduces ``run_fit`` for this protocol.
 
     True for ML-kNN without feature scaling on discretized input (protocol
@@ -292,7 +292,7 @@ def run_mlknn_budgets(
     Y_train, Y_test : ndarray of 0/1
     budgets : sequence of int
     classifier : (name, params)
-        An ``"mlknn"`` classifier (see :func:`batchable`).
+        An ``"mlknn"`` classifier (see :func:`_batchable`).
     seed, metrics, drop_constant
         As for :func:`~.tasks.run_fit` (ML-kNN does not use the seed).
     discretize, bins
@@ -348,7 +348,7 @@ def run_mlknn_budgets(
 class _Scorer:
     """The metrics of one prediction under an evaluation's conventions.
 
-    With no convention: ours (:func:`~.metrics.lean.lean_metrics`, labels
+    With no convention: ours (:func:`~mlfs_core.evaluation.metrics.lean_metrics`, labels
     constant in the training part dropped when ``drop_constant``). Else: the
     labels the conventions' rule keeps (``"train_or_test"``: not constant in
     the training part nor in the test part), then each metric under its

@@ -150,7 +150,7 @@ def _in_pinned_worker(todo, make_call) -> Iterator:
     if not _PINNED_WORKER:
         env = blas.pinned_environment()
         _PINNED_WORKER.append(ProcessPoolExecutor(max_workers=1, env=env))
-        atexit.register(shutdown_pinned_worker)
+        atexit.register(_shutdown_pinned_worker)
     executor = _PINNED_WORKER[0]
     specs, additions = plugin_specs(), pack(registered_here())
     parent = os.getpid()
@@ -175,13 +175,13 @@ def _in_pinned_worker(todo, make_call) -> Iterator:
                 ) from None
             yield i, value
     finally:
-        shutdown_pinned_worker()
+        _shutdown_pinned_worker()
 
 
-def shutdown_pinned_worker() -> None:
+def _shutdown_pinned_worker() -> None:
     """Shut the pinned worker down (if it runs) and wait for its process to end."""
     while _PINNED_WORKER:
         _PINNED_WORKER.pop().shutdown(wait=True, kill_workers=True)
 
 
-on_shutdown(shutdown_pinned_worker)  # stops.shutdown_workers ends it too
+on_shutdown(_shutdown_pinned_worker)  # stops.shutdown_workers ends it too

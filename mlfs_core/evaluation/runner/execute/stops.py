@@ -22,10 +22,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+_EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 """Exit status of a run stopped by each signal (128 + its number)."""
 
-WATCH_INTERVAL = 0.5
+_WATCH_INTERVAL = 0.5
 """Seconds between a worker's checks that its parent is alive."""
 
 
@@ -71,7 +71,7 @@ def exit_status(exc: BaseException) -> int:
     >>> exit_status(Stopped(signal.SIGTERM)), exit_status(KeyboardInterrupt())
     (143, 130)
     """
-    return EXIT_STATUS.get(getattr(exc, "signum", signal.SIGINT), 130)
+    return _EXIT_STATUS.get(getattr(exc, "signum", signal.SIGINT), 130)
 
 
 _SHUTDOWNS: list = []
@@ -114,7 +114,7 @@ def watch_parent(parent: int) -> None:
     """In a worker whose parent is ``parent``: exit once the parent is gone.
 
     Starts (once per process) a daemon thread that checks every
-    :data:`WATCH_INTERVAL` seconds whether this process has been re-parented,
+    :data:`_WATCH_INTERVAL` seconds whether this process has been re-parented,
     and then ends the process (status 1). Does nothing in the parent itself,
     or in a process that is not ``parent``'s child (a Dask worker).
     """
@@ -124,7 +124,7 @@ def watch_parent(parent: int) -> None:
 
     def watch():
         while os.getppid() == parent:
-            time.sleep(WATCH_INTERVAL)
+            time.sleep(_WATCH_INTERVAL)
         os._exit(1)
 
     threading.Thread(target=watch, name="mlfs-parent-watch", daemon=True).start()

@@ -33,12 +33,12 @@ class FolderBusy(ConfigError):
     """Another live run holds the output folder's lock."""
 
 
-def pid_alive(pid: int) -> bool:
+def _pid_alive(pid: int) -> bool:
     """Whether process ``pid`` exists on this host (a zombie counts as gone).
 
     Examples
     --------
-    >>> pid_alive(os.getpid())
+    >>> _pid_alive(os.getpid())
     True
     """
     try:
@@ -83,7 +83,7 @@ def _stale(holder: dict | None, path: Path) -> bool:
     pid = holder.get("pid")
     if holder.get("host") != socket.gethostname():
         return False
-    return not (isinstance(pid, int) and pid_alive(pid))
+    return not (isinstance(pid, int) and _pid_alive(pid))
 
 
 def _write_record(fd: int, path: Path, text: str) -> None:

@@ -27,14 +27,14 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-TRUST_FLAG = "--trust-plugins"
+_TRUST_FLAG = "--trust-plugins"
 
 
 class UntrustedPlugins(ConfigError):
     """A received config names plug-in code the user has not chosen to run."""
 
 
-def installed_plugin_modules() -> set[str]:
+def _installed_plugin_modules() -> set[str]:
     """Top-level module names of the plug-ins installed as entry points."""
     from importlib.metadata import entry_points
 
@@ -62,7 +62,7 @@ def _chosen_here(chosen=()) -> set[str]:
     return resolved
 
 
-def plugin_code(specs, base_dir, *, chosen=()) -> list[str]:
+def _plugin_code(specs, base_dir, *, chosen=()) -> list[str]:
     """The plug-in specs that would import code the user has not chosen.
 
     Parameters
@@ -85,7 +85,7 @@ def plugin_code(specs, base_dir, *, chosen=()) -> list[str]:
         specs = [specs]
     if not isinstance(specs, (list, tuple)):
         return []
-    installed = installed_plugin_modules()
+    installed = _installed_plugin_modules()
     chosen = _chosen_here(chosen)
     out = []
     for spec in specs:
@@ -116,7 +116,7 @@ def check_config_trusted(path, *, trust: bool, command: str, chosen=()) -> list[
     command : str
         The command, for the message (``"mlfs verify"``).
     chosen : sequence of str, optional
-        As for :func:`plugin_code`.
+        As for :func:`_plugin_code`.
 
     Returns
     -------
@@ -154,17 +154,17 @@ def check_text_trusted(
 
     ``advice`` replaces the default advice (pass ``--trust-plugins`` or
     install the plug-in) where there is no such flag (the app); ``chosen`` is
-    :func:`plugin_code`'s.
+    :func:`_plugin_code`'s.
     """
     try:
         data = tomllib.loads(text)
     except ValueError:
         return []  # reading the config proper reports it
-    code = plugin_code(data.get("plugins", []), base_dir, chosen=chosen)
+    code = _plugin_code(data.get("plugins", []), base_dir, chosen=chosen)
     if code and not trust:
         if advice is None:
             advice = (
-                f"Pass {TRUST_FLAG} if you trust that code, or install the plug-in "
+                f"Pass {_TRUST_FLAG} if you trust that code, or install the plug-in "
                 "as a package (entry point mlfs_explorer.plugins)"
             )
         raise UntrustedPlugins(  # the command names itself in front (mlfs X: error:)

@@ -135,7 +135,7 @@ def check_task_count(config, max_tasks: int | None = None) -> int:
     return total
 
 
-def largest_allocation(datasets, methods, protocol) -> tuple[int, str]:
+def _largest_allocation(datasets, methods, protocol) -> tuple[int, str]:
     """The estimated largest single allocation of a task, and what it is.
 
     Parameters
@@ -183,7 +183,7 @@ def check_memory(datasets, methods, protocol, max_memory: int | None = None) -> 
         With the estimate, what it is, and how to raise the limit.
     """
     limit = default_max_memory() if max_memory is None else int(max_memory)
-    size, what = largest_allocation(datasets, methods, protocol)
+    size, what = _largest_allocation(datasets, methods, protocol)
     if size > limit:
         raise ConfigError(
             f"the run's largest allocation is estimated at {human(size)} ({what}), "

@@ -202,7 +202,7 @@ def _prepare_dataset(ds, source, protocol: ProtocolConfig, seed: int, index: int
     name = str(getattr(ds, "name", f"dataset{index}"))
     m = int(ds.X.shape[1])
     budgets = resolve_budgets(protocol, m, name)
-    splits, key = make_splits(ds, protocol, seed, name)
+    splits, key = _make_splits(ds, protocol, seed, name)
     return PreparedDataset(name, ds, dataset_hash(ds), splits, key, budgets, source)
 
 
@@ -245,7 +245,7 @@ def resolve_budgets(
     return out
 
 
-def make_splits(ds, protocol: ProtocolConfig, seed: int, name: str):
+def _make_splits(ds, protocol: ProtocolConfig, seed: int, name: str):
     """The protocol's train/test splits of ``ds`` and a key describing them
     (:func:`~mlfs_core.evaluation.runner.identity.split_key`)."""
     Y = np.asarray(ds.Y)

@@ -24,7 +24,7 @@ from ....columns import METHOD, METRIC
 from ..identity import code_records
 from .verify import KEYS, LINE
 
-SHOWN_CELLS = 5
+_SHOWN_CELLS = 5
 """How many edited cells :func:`diagnose` names (the rest are counted)."""
 
 
@@ -146,8 +146,8 @@ def diagnose(result, changes: list[CodeChange], config, results_file: str) -> Di
     edited = differing[~explained]
     lines = [c.text() for c in changes]
     if len(edited):
-        cells = [_cell(row) for _, row in edited.head(SHOWN_CELLS).iterrows()]
-        more = len(edited) - SHOWN_CELLS
+        cells = [_cell(row) for _, row in edited.head(_SHOWN_CELLS).iterrows()]
+        more = len(edited) - _SHOWN_CELLS
         listed = "; ".join(cells) + (f"; and {more} more" if more > 0 else "")
         lines.append(
             f"the table was edited ({results_file}, {len(edited)} "

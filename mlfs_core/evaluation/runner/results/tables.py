@@ -52,8 +52,8 @@ RESULT_COLUMNS = [
     METRIC,
     VALUE,
 ]
-SELECTION_COLUMNS = [DATASET, METHOD, FOLD, REPEAT, N_FEATURES, FEATURES]
-TIMING_COLUMNS = [
+_SELECTION_COLUMNS = [DATASET, METHOD, FOLD, REPEAT, N_FEATURES, FEATURES]
+_TIMING_COLUMNS = [
     DATASET,
     METHOD,
     BUDGET,
@@ -213,7 +213,7 @@ def _selections_table(selections, orders) -> pd.DataFrame:
         )
         for s, o in zip(selections, orders)
     ]
-    return pd.DataFrame(rows, columns=SELECTION_COLUMNS)
+    return pd.DataFrame(rows, columns=_SELECTION_COLUMNS)
 
 
 def _timings_table(selections, orders, fits, fit_out, kept=None) -> pd.DataFrame:
@@ -244,7 +244,7 @@ def _timings_table(selections, orders, fits, fit_out, kept=None) -> pd.DataFrame
         rows.append((*base, "fit", out["fit_seconds"], *solver))
         rows.append((*base, "predict", out["predict_seconds"], *none))
         rows.append((*base, "metrics", out.get("metric_seconds", np.nan), *none))
-    table = pd.DataFrame(rows, columns=TIMING_COLUMNS)
+    table = pd.DataFrame(rows, columns=_TIMING_COLUMNS)
     for column in (N_FITTED, N_NOT_CONVERGED, MAX_N_ITER, REUSED):
         table[column] = table[column].astype(float)
     return table

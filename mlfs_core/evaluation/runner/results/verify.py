@@ -10,7 +10,7 @@ representation, seeded folds and methods, the pinned BLAS kernel) is meant to
 make that difference 0.
 
 A compact table, with stochastic repeats averaged and no ``repeat`` column
-(a study's ``results.csv.gz``, :func:`average_repeats`), is verified the same
+(a study's ``results.csv.gz``, :func:`_average_repeats`), is verified the same
 way: every repeat of a sampled fit is recomputed and averaged as it was.
 
 A config whose methods give options as grids is planned as the experiment
@@ -156,18 +156,18 @@ def verify_experiment(
     keys = KEYS
     if compact:
         keys = [k for k in KEYS if k != REPEAT]
-        fresh = average_repeats(fresh[KEYS + [VALUE]])
+        fresh = _average_repeats(fresh[KEYS + [VALUE]])
     c = config.protocol.classifier
     kernel = fit_kernel(c.name, c.params)
     chosen_again = None
     if plan.tuning is not None:
-        chosen_again = compare_tuning(tuning, plan.tuning)
+        chosen_again = _compare_tuning(tuning, plan.tuning)
     return VerifyResult(
         _compare(results, fresh, keys), len(sub.fits), len(fits), kernel, chosen_again
     )
 
 
-def compare_tuning(stored: pd.DataFrame | None, fresh: pd.DataFrame) -> pd.DataFrame:
+def _compare_tuning(stored: pd.DataFrame | None, fresh: pd.DataFrame) -> pd.DataFrame:
     """The recomputed choices of grid options beside the stored ones.
 
     Parameters
@@ -192,9 +192,9 @@ def compare_tuning(stored: pd.DataFrame | None, fresh: pd.DataFrame) -> pd.DataF
     >>> fresh = pd.DataFrame({"dataset": ["d"], "method": ["M"], "fold": [0],
     ...                       "option": ["alpha"], "value": [0.01], "score": [0.5]})
     >>> stored = fresh.assign(value=["0.010"])
-    >>> compare_tuning(stored, fresh)["same"].tolist()
+    >>> _compare_tuning(stored, fresh)["same"].tolist()
     [True]
-    >>> compare_tuning(None, fresh)["same"].tolist()
+    >>> _compare_tuning(None, fresh)["same"].tolist()
     [False]
     """
     keys = [c for c in TUNING_COLUMNS if c not in ("value", "score")]
@@ -260,7 +260,7 @@ def _same_value(stored, recomputed) -> bool:
         return str(stored) == str(recomputed)
 
 
-def average_repeats(results: pd.DataFrame) -> pd.DataFrame:
+def _average_repeats(results: pd.DataFrame) -> pd.DataFrame:
     """Average stochastic repeats: one row per value's cell, without ``repeat``.
 
     Parameters
@@ -279,7 +279,7 @@ def average_repeats(results: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> t = pd.DataFrame({"method": ["R", "R", "M"], "repeat": [0, 1, 0],
     ...                   "value": [0.25, 0.75, 0.5]})
-    >>> average_repeats(t).to_dict("list")
+    >>> _average_repeats(t).to_dict("list")
     {'method': ['R', 'M'], 'value': [0.5, 0.5]}
     """
     keys = [c for c in results.columns if c not in (REPEAT, VALUE)]
@@ -315,7 +315,7 @@ def _compare(stored: pd.DataFrame, fresh: pd.DataFrame, keys=KEYS) -> pd.DataFra
 
 
 @dataclass(frozen=True)
-class StoredExperiment:
+class _StoredExperiment:
     """An experiment's config and stored values, as :func:`load_stored` finds them.
 
     Attributes
@@ -347,7 +347,7 @@ class StoredExperiment:
 
 def load_stored(
     folder, *, trust_plugins: bool = False, chosen_plugins=()
-) -> StoredExperiment:
+) -> _StoredExperiment:
     """Read an experiment folder, or one dataset's folder of a study.
 
     The config is read as plain TOML first: when it names plug-in code that
@@ -374,7 +374,7 @@ def load_stored(
 
     Returns
     -------
-    StoredExperiment
+    _StoredExperiment
 
     Raises
     ------
@@ -410,7 +410,7 @@ def load_stored(
         table = read_results(results)
         config = _trusted_config(config_path, trusted)
         tuning = _tuning_table(folder)
-        return StoredExperiment(config, table, recorded, plugins, str(results), tuning)
+        return _StoredExperiment(config, table, recorded, plugins, str(results), tuning)
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
         raise ConfigError(f"{folder} has neither config.toml nor a study's meta.json")
@@ -429,7 +429,7 @@ def load_stored(
     table = read_results(results)
     recorded = (meta.get("blas") or {}).get("kernel")
     config = replace(config, datasets=tuple(specs))
-    return StoredExperiment(config, table, recorded, None, str(results))
+    return _StoredExperiment(config, table, recorded, None, str(results))
 
 
 def _trusted_config(path, trusted: dict):
