@@ -78,3 +78,27 @@ def test_the_study_example_registers_a_suite(tmp_path, restore_registries):
         assert suite.config == tmp_path / "study.toml"
     finally:
         SUITES.pop("mystudy", None)
+
+
+def _picture() -> str:
+    text = PAGE.read_text(encoding="utf-8")
+    return re.search(r"^```\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)[1]
+
+
+def test_the_picture_names_every_engine_package_and_the_runners_concepts():
+    """Check the layer picture shows every package of mlfs_core and the
+    runner's and the metrics' parts by their module names, and names no
+    package or runner part that does not exist."""
+    root = PAGE.parents[1] / "mlfs_core"
+    picture = _picture()
+    packages = {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
+    shown = set(re.findall(r"\b([a-z_]+)/", picture))
+    assert packages - shown == set()
+    runner = root / "evaluation" / "runner"
+    parts = {p.stem for p in runner.iterdir() if p.suffix == ".py" or p.is_dir()}
+    parts -= {"__init__", "__pycache__"}
+    drawn = re.search(r"runner/ \(([^)]*)\)", picture)[1]
+    assert set(re.findall(r"[a-z_]+", drawn)) == parts
+    metrics = re.search(r"metrics/ \(([^)]*)\)", picture)[1]
+    for module in re.findall(r"[a-z_]+", metrics):
+        assert (root / "evaluation" / "metrics" / f"{module}.py").is_file()
