@@ -671,6 +671,60 @@ def test_label_manifold_terminates_exactly_where_the_active_set_cycles(monkeypat
     np.testing.assert_allclose(MU, _manifold(R.toarray(), Ypm), atol=1e-9)
 
 
+def _first_repeat(R, Ypm):
+    """Per label, the primal-dual step (0-based) whose new active set is one
+    the label had before (None if it settles first) and the cycle's length,
+    by a plain loop with dense solves from every constraint active."""
+    n = R.shape[0]
+    I_R = np.eye(n) - R.toarray()
+    M = I_R.T @ I_R
+    M = M + 1e-8 * np.trace(M) / n * np.eye(n)
+    found = []
+    for label in range(Ypm.shape[1]):
+        y = Ypm[:, label]
+        active, history = np.ones(n, dtype=bool), []
+        for step in range(100):
+            history.append(active.tolist())
+            mu = np.where(active, y, 0.0)
+            free = ~active
+            if free.any():
+                mu[free] = np.linalg.solve(M[np.ix_(free, free)], -M[free] @ mu)
+            new = y * (M @ mu) - (y * mu - 1.0) > 0
+            if np.array_equal(new, active):
+                found.append((None, 0))
+                break
+            if new.tolist() in history:
+                found.append((step, len(history) - history.index(new.tolist())))
+                break
+            active = new
+    return found
+
+
+def test_a_longer_cycle_goes_to_the_monotone_phase_when_it_repeats(monkeypatch):
+    """Check the cycle rule: a label whose active set returns to any earlier
+    one (here a cycle of 3 sets, not only the set of two steps before) goes
+    to the monotone phase at that step, not after MAX_ACTIVE_SET_STEPS."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    R, Ypm = _cycling_case()
+    repeats = _first_repeat(R, Ypm)
+    first = min(step for step, _ in repeats if step is not None)
+    assert max(length for _, length in repeats) > 2
+    steps, entered = [], []
+    solve, monotone = _mcls._free_solution, _mcls._monotone
+    monkeypatch.setattr(
+        _mcls, "_free_solution", lambda M, y, a: steps.append(1) or solve(M, y, a)
+    )
+    monkeypatch.setattr(
+        _mcls,
+        "_monotone",
+        lambda M, y, mu: entered.append(len(steps)) or monotone(M, y, mu),
+    )
+    MU = _mcls.label_manifold(R, Ypm)
+    assert entered[0] == first + 1  # the primal-dual steps 0..first
+    np.testing.assert_allclose(MU, _manifold(R.toarray(), Ypm), atol=1e-9)
+
+
 def test_monotone_phase_alone_reaches_the_oracle(monkeypatch):
     """Check the monotone phase from the worst start (no primal-dual step:
     every label goes to it at once) on the cycling case and on a dyadic one."""
