@@ -266,19 +266,26 @@ def _free_block(M: sp.csr_matrix, free: np.ndarray) -> sp.csc_matrix:
     (as ``free[free]``), built from M's entries without forming the u-fold
     block-diagonal copy of M: M's entries taken column by column, label by
     label, are already in the block's column-major order, so its CSC arrays
-    are filled directly (no sort)."""
-    u, n = free.shape
+    are selected directly by one (u, nnz) mask (no sort)."""
     csc = M.tocsc()
     csc.sort_indices()
-    col = np.repeat(np.arange(n), np.diff(csc.indptr))
-    position = np.cumsum(free.ravel()) - 1  # each free unknown's number
-    label, entry = np.nonzero(free[:, csc.indices] & free[:, col])
-    base = label * n
-    size = int(position[-1]) + 1
-    counts = np.bincount(position[base + col[entry]], minlength=size)
-    indptr = np.concatenate(([0], np.cumsum(counts)))
+    per_column = np.diff(csc.indptr)
+    keep = free[:, csc.indices]  # (u, nnz): entry kept for the label
+    keep &= np.repeat(free, per_column, axis=1)
+    width = free.sum(axis=1, dtype=np.int32)  # free unknowns per label
+    position = np.cumsum(free, axis=1, dtype=np.int32) - 1
+    position += (np.cumsum(width, dtype=np.int32) - width)[:, None]
+    # every column of M holds its diagonal (>= 1), so no reduceat segment is empty
+    counts = np.add.reduceat(keep, csc.indptr[:-1], axis=1, dtype=np.int32)[free]
+    size = int(width.sum())
+    indptr = np.zeros(size + 1, dtype=np.int32)
+    np.cumsum(counts, out=indptr[1:])
     return sp.csc_matrix(
-        (csc.data[entry], position[base + csc.indices[entry]], indptr),
+        (
+            np.broadcast_to(csc.data, keep.shape)[keep],
+            position[:, csc.indices][keep],
+            indptr,
+        ),
         shape=(size, size),
     )
 

@@ -560,6 +560,29 @@ def test_label_blocks_do_not_change_the_manifold(monkeypatch):
     np.testing.assert_allclose(blocked, whole, rtol=0, atol=1e-12)
 
 
+def test_free_block_is_the_block_diagonal_of_the_free_parts():
+    """Check the label manifold's system, built from one mask of M's entries,
+    against the plain block-diagonal of each label's free-by-free part (a
+    label all free, one with a single free unknown, one with none)."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    X, _ = _dyadic(30, 6, 1, seed=17)
+    index, _ = _graphs.nearest(_minmax(X), 4)
+    I_R = sp.identity(30, format="csr") - _graphs.reconstruction_weights(
+        _minmax(X), index
+    )
+    M = (I_R.T @ I_R + 1e-6 * sp.identity(30)).tocsr()
+    rng = np.random.default_rng(3)
+    free = rng.random((4, 30)) < 0.6
+    free[1], free[2], free[3] = True, False, False
+    free[3, 7] = True
+    expected = sp.block_diag([M.toarray()[np.ix_(f, f)] for f in free if f.any()])
+    got = _mcls._free_block(M, free)
+    assert got.has_sorted_indices
+    assert np.array_equal(got.toarray(), expected.toarray())
+    assert got.nnz == np.count_nonzero(expected.toarray())
+
+
 def test_fill_order_renumbers_without_changing_the_manifold(monkeypatch):
     """Check that the label manifold is solved in _fill_order's renumbering
     (a permutation, not the identity here), that it gives the MU of the
