@@ -320,6 +320,25 @@ def test_neighbour_blocks_do_not_change_the_neighbours(monkeypatch):
     assert np.array_equal(whole[1], blocked[1])
 
 
+def test_blocked_neighbours_equal_the_oracle_dense_and_sparse(monkeypatch):
+    """Check the neighbour search, in uneven row blocks (3 rows a block for 50
+    rows) and whole, on dense and on sparse input, against the loop oracle
+    on data full of tied distances and duplicate rows: the same neighbours
+    (ties to the lowest index) and the same distances, bit for bit."""
+    X, _ = _dyadic(50, 6, 1, seed=19, density=0.5)
+    A = _minmax(X)
+    A[7] = A[3]  # a duplicate row: distance 0, counted
+    oracle_index, oracle_dist = _neighbours(A, 6)
+    runs = []
+    for cells in (50 * 50, 3 * 50):
+        monkeypatch.setattr(_graphs, "BLOCK_CELLS", cells)
+        runs += [_graphs.nearest(A, 6), _graphs.nearest(sp.csr_matrix(A), 6)]
+    for index, dist in runs:
+        assert np.array_equal(index, oracle_index)
+        assert np.array_equal(dist, oracle_dist)
+    assert index[3, 0] == 7 and dist[3, 0] == 0.0
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 def test_gram_blocks_do_not_change_the_reconstruction_weights(monkeypatch, sparse):
     """Check that the neighbours' Gram matrices formed a few instances at a
