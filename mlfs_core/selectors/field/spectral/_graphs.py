@@ -55,13 +55,16 @@ def nearest(A, k: int) -> tuple[np.ndarray, np.ndarray]:
     step = max(1, BLOCK_CELLS // max(n, 1))
     index = np.empty((n, k), dtype=np.int64)
     dist = np.empty((n, k))
+    AT = A.T.tocsr() if sp.issparse(A) else A.T  # transposed once
     for start in range(0, n, step):  # blocks of rows, not features or labels
         rows = np.arange(start, min(start + step, n))
-        inner = A[rows] @ A.T
-        inner = inner.toarray() if sp.issparse(inner) else np.asarray(inner)
+        inner = A[start : rows[-1] + 1] @ AT
+        D = inner.toarray() if sp.issparse(inner) else np.asarray(inner)
         size = sq[rows, None] + sq[None, :]
-        D = size - 2.0 * inner
-        D[D <= _ZERO * size] = 0.0  # rounding of the expansion: a duplicate
+        D *= -2.0  # D = size - 2 inner, in place (the same bits)
+        D += size
+        size *= _ZERO
+        D[D <= size] = 0.0  # rounding of the expansion: a duplicate
         D[np.arange(rows.size), rows] = np.inf  # the instance itself
         index[rows] = _smallest(D, k)
         dist[rows] = np.take_along_axis(D, index[rows], axis=1)

@@ -17,8 +17,9 @@ option and labels mapped to 2Y − 1 (k = ``n_neighbors``; neighbours as
    instances renumbered once in a fill-reducing order, :func:`_fill_order`,
    which each step's submatrix inherits), until a
    label's active set repeats (it is then the minimiser). The matrix is not
-   an M-matrix, so this may cycle: a label whose active set returns to that
-   of two steps before, or has not settled in :data:`MAX_ACTIVE_SET_STEPS`
+   an M-matrix, so this may cycle: a label whose active set returns to any
+   it had before (each step's set is a function of the one before, so it
+   would cycle for ever), or has not settled in :data:`MAX_ACTIVE_SET_STEPS`
    steps, goes on to a primal (monotone) active-set method from its last
    iterate projected onto ν >= 1 (:func:`_monotone`): each step moves
    towards the working set's minimiser up to the first constraint met
@@ -153,25 +154,28 @@ def _fill_order(M: sp.csr_matrix) -> np.ndarray:
 def _active_set(M: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
     """The exact solver of a block of labels at once (module docstring, step
     3): the primal-dual active-set phase; a label whose active set returns to
-    the one of two steps before, or has not settled in
+    any it had before (its sets are kept bit-packed, at most
+    :data:`MAX_ACTIVE_SET_STEPS` of them), or has not settled in
     :data:`MAX_ACTIVE_SET_STEPS` steps, goes on to :func:`_monotone`."""
     n, q = Y.shape
     labels = np.ascontiguousarray(Y.T)  # (q, n)
     active = np.ones((q, n), dtype=bool)
-    before = np.zeros((q, n), dtype=bool)
+    seen = np.zeros((MAX_ACTIVE_SET_STEPS, q, (n + 7) // 8), dtype=np.uint8)
     out = np.empty((q, n))
     todo = np.arange(q)
     for step in range(MAX_ACTIVE_SET_STEPS):  # active-set steps, not labels
         y, act = labels[todo], active[todo]
+        seen[step, todo] = np.packbits(act, axis=1)
         mu = _free_solution(M, y, act)
         multiplier = y * (M @ mu.T).T
         new = (multiplier - (y * mu - 1.0)) > 0
         settled = (new == act).all(axis=1)
-        cycled = ~settled & (new == before[todo]).all(axis=1) & (step > 0)
+        packed = np.packbits(new, axis=1)
+        cycled = ~settled & (seen[:step, todo] == packed).all(axis=2).any(axis=0)
         out[todo[settled]] = mu[settled]
         if cycled.any():
             out[todo[cycled]] = _monotone(M, y[cycled], mu[cycled])
-        before[todo], active[todo] = act, new
+        active[todo] = new
         todo = todo[~(settled | cycled)]
         if todo.size == 0:
             return out.T
@@ -260,17 +264,27 @@ def _free_block(M: sp.csr_matrix, free: np.ndarray) -> sp.csc_matrix:
     """The block-diagonal matrix of M's free-by-free part of every label
     (``free`` of shape (u, n)), its unknowns label by label, in index order
     (as ``free[free]``), built from M's entries without forming the u-fold
-    block-diagonal copy of M."""
-    u, n = free.shape
-    coo = M.tocoo()
-    position = np.cumsum(free.ravel()) - 1  # each free unknown's number
-    label, entry = np.nonzero(free[:, coo.row] & free[:, coo.col])
-    base = label * n
-    size = int(position[-1]) + 1
+    block-diagonal copy of M: M's entries taken column by column, label by
+    label, are already in the block's column-major order, so its CSC arrays
+    are selected directly by one (u, nnz) mask (no sort)."""
+    csc = M.tocsc()
+    csc.sort_indices()
+    per_column = np.diff(csc.indptr)
+    keep = free[:, csc.indices]  # (u, nnz): entry kept for the label
+    keep &= np.repeat(free, per_column, axis=1)
+    width = free.sum(axis=1, dtype=np.int32)  # free unknowns per label
+    position = np.cumsum(free, axis=1, dtype=np.int32) - 1
+    position += (np.cumsum(width, dtype=np.int32) - width)[:, None]
+    # every column of M holds its diagonal (>= 1), so no reduceat segment is empty
+    counts = np.add.reduceat(keep, csc.indptr[:-1], axis=1, dtype=np.int32)[free]
+    size = int(width.sum())
+    indptr = np.zeros(size + 1, dtype=np.int32)
+    np.cumsum(counts, out=indptr[1:])
     return sp.csc_matrix(
         (
-            coo.data[entry],
-            (position[base + coo.row[entry]], position[base + coo.col[entry]]),
+            np.broadcast_to(csc.data, keep.shape)[keep],
+            position[:, csc.indices][keep],
+            indptr,
         ),
         shape=(size, size),
     )

@@ -320,6 +320,25 @@ def test_neighbour_blocks_do_not_change_the_neighbours(monkeypatch):
     assert np.array_equal(whole[1], blocked[1])
 
 
+def test_blocked_neighbours_equal_the_oracle_dense_and_sparse(monkeypatch):
+    """Check the neighbour search, in uneven row blocks (3 rows a block for 50
+    rows) and whole, on dense and on sparse input, against the loop oracle
+    on data full of tied distances and duplicate rows: the same neighbours
+    (ties to the lowest index) and the same distances, bit for bit."""
+    X, _ = _dyadic(50, 6, 1, seed=19, density=0.5)
+    A = _minmax(X)
+    A[7] = A[3]  # a duplicate row: distance 0, counted
+    oracle_index, oracle_dist = _neighbours(A, 6)
+    runs = []
+    for cells in (50 * 50, 3 * 50):
+        monkeypatch.setattr(_graphs, "BLOCK_CELLS", cells)
+        runs += [_graphs.nearest(A, 6), _graphs.nearest(sp.csr_matrix(A), 6)]
+    for index, dist in runs:
+        assert np.array_equal(index, oracle_index)
+        assert np.array_equal(dist, oracle_dist)
+    assert index[3, 0] == 7 and dist[3, 0] == 0.0
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 def test_gram_blocks_do_not_change_the_reconstruction_weights(monkeypatch, sparse):
     """Check that the neighbours' Gram matrices formed a few instances at a
@@ -560,6 +579,29 @@ def test_label_blocks_do_not_change_the_manifold(monkeypatch):
     np.testing.assert_allclose(blocked, whole, rtol=0, atol=1e-12)
 
 
+def test_free_block_is_the_block_diagonal_of_the_free_parts():
+    """Check the label manifold's system, built from one mask of M's entries,
+    against the plain block-diagonal of each label's free-by-free part (a
+    label all free, one with a single free unknown, one with none)."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    X, _ = _dyadic(30, 6, 1, seed=17)
+    index, _ = _graphs.nearest(_minmax(X), 4)
+    I_R = sp.identity(30, format="csr") - _graphs.reconstruction_weights(
+        _minmax(X), index
+    )
+    M = (I_R.T @ I_R + 1e-6 * sp.identity(30)).tocsr()
+    rng = np.random.default_rng(3)
+    free = rng.random((4, 30)) < 0.6
+    free[1], free[2], free[3] = True, False, False
+    free[3, 7] = True
+    expected = sp.block_diag([M.toarray()[np.ix_(f, f)] for f in free if f.any()])
+    got = _mcls._free_block(M, free)
+    assert got.has_sorted_indices
+    assert np.array_equal(got.toarray(), expected.toarray())
+    assert got.nnz == np.count_nonzero(expected.toarray())
+
+
 def test_fill_order_renumbers_without_changing_the_manifold(monkeypatch):
     """Check that the label manifold is solved in _fill_order's renumbering
     (a permutation, not the identity here), that it gives the MU of the
@@ -668,6 +710,60 @@ def test_label_manifold_terminates_exactly_where_the_active_set_cycles(monkeypat
     M = I_R.T @ I_R
     M = sp.csr_matrix(M + 1e-8 * np.trace(M) / n * np.eye(n))
     assert _mcls.kkt_residual(M, Ypm, MU).max() <= _mcls.KKT_TOL
+    np.testing.assert_allclose(MU, _manifold(R.toarray(), Ypm), atol=1e-9)
+
+
+def _first_repeat(R, Ypm):
+    """Per label, the primal-dual step (0-based) whose new active set is one
+    the label had before (None if it settles first) and the cycle's length,
+    by a plain loop with dense solves from every constraint active."""
+    n = R.shape[0]
+    I_R = np.eye(n) - R.toarray()
+    M = I_R.T @ I_R
+    M = M + 1e-8 * np.trace(M) / n * np.eye(n)
+    found = []
+    for label in range(Ypm.shape[1]):
+        y = Ypm[:, label]
+        active, history = np.ones(n, dtype=bool), []
+        for step in range(100):
+            history.append(active.tolist())
+            mu = np.where(active, y, 0.0)
+            free = ~active
+            if free.any():
+                mu[free] = np.linalg.solve(M[np.ix_(free, free)], -M[free] @ mu)
+            new = y * (M @ mu) - (y * mu - 1.0) > 0
+            if np.array_equal(new, active):
+                found.append((None, 0))
+                break
+            if new.tolist() in history:
+                found.append((step, len(history) - history.index(new.tolist())))
+                break
+            active = new
+    return found
+
+
+def test_a_longer_cycle_goes_to_the_monotone_phase_when_it_repeats(monkeypatch):
+    """Check the cycle rule: a label whose active set returns to any earlier
+    one (here a cycle of 3 sets, not only the set of two steps before) goes
+    to the monotone phase at that step, not after MAX_ACTIVE_SET_STEPS."""
+    from mlfs_core.selectors.field.spectral import _mcls
+
+    R, Ypm = _cycling_case()
+    repeats = _first_repeat(R, Ypm)
+    first = min(step for step, _ in repeats if step is not None)
+    assert max(length for _, length in repeats) > 2
+    steps, entered = [], []
+    solve, monotone = _mcls._free_solution, _mcls._monotone
+    monkeypatch.setattr(
+        _mcls, "_free_solution", lambda M, y, a: steps.append(1) or solve(M, y, a)
+    )
+    monkeypatch.setattr(
+        _mcls,
+        "_monotone",
+        lambda M, y, mu: entered.append(len(steps)) or monotone(M, y, mu),
+    )
+    MU = _mcls.label_manifold(R, Ypm)
+    assert entered[0] == first + 1  # the primal-dual steps 0..first
     np.testing.assert_allclose(MU, _manifold(R.toarray(), Ypm), atol=1e-9)
 
 
