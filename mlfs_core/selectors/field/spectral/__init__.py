@@ -64,7 +64,7 @@ from ._mddm import rank_mddm_proj, rank_mddm_spc
 
 __all__ = ["spectral_specs"]
 
-EPSILON_OPTION = Option(
+_EPSILON_OPTION = Option(
     "epsilon",
     1e-3,
     low=0.0,
@@ -72,7 +72,7 @@ EPSILON_OPTION = Option(
     help="MDDM-spc: ridge added to the features' covariance X̃ᵀX̃ in the "
     "uncorrelation constraint.",
 )
-NEIGHBORS_OPTION = Option(
+_NEIGHBORS_OPTION = Option(
     "n_neighbors",
     5,
     low=1,
@@ -99,7 +99,7 @@ def spectral_specs() -> list[MethodSpec]:
             name="MDDM-spc",
             family="spectral",
             rank=rank_mddm_spc,
-            options=(EPSILON_OPTION, SCALING_OPTION),
+            options=(_EPSILON_OPTION, SCALING_OPTION),
             description="Ranks features by their weight in MDDM's dependence-"
             "maximising uncorrelated projection (ridge epsilon).",
             score_kind="score",
@@ -109,7 +109,7 @@ def spectral_specs() -> list[MethodSpec]:
             name="MCLS",
             family="spectral",
             rank=rank_mcls,
-            options=(NEIGHBORS_OPTION, SCALING_OPTION),
+            options=(_NEIGHBORS_OPTION, SCALING_OPTION),
             description="Ranks features by the manifold-based constraint "
             "Laplacian score: locality on a label-manifold graph times a "
             "neighbour/non-neighbour constraint ratio.",

@@ -23,7 +23,7 @@ _GRAM_ROWS = 250
 """Neighbour differences whose Gram matrix is formed at once (0.5 MB: the
 whole product is formed, only its k x k diagonal blocks are kept, so small
 blocks waste less; the values do not depend on the block)."""
-EPS = float(np.finfo(np.float64).eps)
+_EPS = float(np.finfo(np.float64).eps)
 """MATLAB's ``eps`` (2.2e-16), in the PKN weights' denominator."""
 
 
@@ -95,7 +95,7 @@ def pkn_graph(index: np.ndarray, dist: np.ndarray) -> sp.csr_matrix:
     k = k1 - 1
     last = dist[:, k]
     weights = (last[:, None] - dist[:, :k]) / (
-        k * last - dist[:, :k].sum(axis=1) + EPS
+        k * last - dist[:, :k].sum(axis=1) + _EPS
     )[:, None]
     rows = np.repeat(np.arange(n), k)
     W = sp.csr_matrix((weights.ravel(), (rows, index[:, :k].ravel())), shape=(n, n))

@@ -26,7 +26,7 @@ option and labels mapped to 2Y − 1 (k = ``n_neighbors``; neighbours as
    (which joins the set) or, there, frees the one working constraint of
    most negative multiplier; the objective falls strictly between working
    sets, so none repeats and it terminates (a guard of
-   :data:`MAX_MONOTONE_STEPS` raises :class:`~mlfs_core.errors.RankingError`).
+   :data:`_MAX_MONOTONE_STEPS` raises :class:`~mlfs_core.errors.RankingError`).
    Every label's result must then meet the KKT conditions to
    :data:`KKT_TOL` (:func:`kkt_residual`, ‖min(λ/s, ν − 1)‖∞ with λ =
    y∘(M + rI)μ, s = ‖M + rI‖∞‖ν‖∞), or it is one ``RankingError``:
@@ -75,13 +75,13 @@ from ._graphs import (
 
 MAX_ACTIVE_SET_STEPS = 100
 """Most primal-dual active-set steps before a label goes to the monotone phase."""
-MAX_MONOTONE_STEPS = 100_000
+_MAX_MONOTONE_STEPS = 100_000
 """Most working-set steps of the monotone phase (finite in theory; a guard)."""
 KKT_TOL = 1e-9
 """The KKT residual (:func:`kkt_residual`) the label manifold must meet."""
 BLOCK_UNKNOWNS = 200_000
 """Unknowns (n times labels) of the label manifold solved at once."""
-MANIFOLD_RIDGE = 1e-8
+_MANIFOLD_RIDGE = 1e-8
 """The ridge on the label manifold's system, times trace(M)/n."""
 
 
@@ -109,7 +109,7 @@ def label_manifold(R: sp.csr_matrix, Y) -> np.ndarray:
     n, q = Y.shape
     I_R = sp.identity(n, format="csr") - R
     M = (I_R.T @ I_R).tocsr()
-    M = (M + MANIFOLD_RIDGE * M.diagonal().sum() / n * sp.identity(n)).tocsr()
+    M = (M + _MANIFOLD_RIDGE * M.diagonal().sum() / n * sp.identity(n)).tocsr()
     Y = np.asarray(Y, dtype=np.float64)
     order = _fill_order(M)
     Mp, Yp = M[order][:, order].tocsr(), Y[order]
@@ -195,7 +195,7 @@ def _monotone(M: sp.csr_matrix, y: np.ndarray, mu: np.ndarray) -> np.ndarray:
     work = nu <= 1.0
     out = np.empty((u, n))
     todo = np.arange(u)
-    for _ in range(MAX_MONOTONE_STEPS):  # working-set steps, not labels
+    for _ in range(_MAX_MONOTONE_STEPS):  # working-set steps, not labels
         yy, w, v = y[todo], work[todo], nu[todo]
         d = yy * _free_solution(M, yy, w) - v
         block = ~w & (d < 0)
@@ -219,7 +219,7 @@ def _monotone(M: sp.csr_matrix, y: np.ndarray, mu: np.ndarray) -> np.ndarray:
             return out
     raise RankingError(
         f"method 'MCLS': the label manifold's working set did not settle in "
-        f"{MAX_MONOTONE_STEPS} steps for {todo.size} labels"
+        f"{_MAX_MONOTONE_STEPS} steps for {todo.size} labels"
     )
 
 
@@ -305,7 +305,7 @@ def _weighted(X, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first, np.asarray(sq.T @ d, dtype=np.float64).ravel()
 
 
-def laplacian_complement(X, W: sp.csr_matrix) -> np.ndarray:
+def _laplacian_complement(X, W: sp.csr_matrix) -> np.ndarray:
     """1 − LS of every column, Cai's ``LaplacianScore(X, W)`` (step 5)."""
     d = np.asarray(W.sum(axis=1), dtype=np.float64).ravel()
     first, second = _weighted(X, d)
@@ -317,7 +317,7 @@ def laplacian_complement(X, W: sp.csr_matrix) -> np.ndarray:
     return l_prime / d_prime
 
 
-def constraint_ratio(X, A: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+def _constraint_ratio(X, A: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
     """(fᵀL_M f / fᵀL_C f, defined) for every column f (steps 6 and 7)."""
     n = X.shape[0]
     degree = np.asarray(A.sum(axis=1), dtype=np.float64).ravel()
@@ -344,8 +344,8 @@ def mcls_scores(X, Y, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
     MU = label_manifold(R, 2.0 * np.asarray(Y, dtype=np.float64) - 1.0)
     mu_index, mu_dist = nearest(normalize_rows(MU), k + 1)
     W = W_x.multiply(pkn_graph(mu_index, mu_dist)).tocsr()
-    lap = laplacian_complement(normalize_rows(X), W)
-    ratio, defined = constraint_ratio(X, binary_graph(index[:, :k]))
+    lap = _laplacian_complement(normalize_rows(X), W)
+    ratio, defined = _constraint_ratio(X, binary_graph(index[:, :k]))
     return lap * ratio, defined
 
 

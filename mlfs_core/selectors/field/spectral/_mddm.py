@@ -57,7 +57,7 @@ def _dense(A) -> np.ndarray:
     return A.toarray() if sp.issparse(A) else np.asarray(A, dtype=np.float64)
 
 
-def proj_scores(X, Y) -> np.ndarray:
+def _proj_scores(X, Y) -> np.ndarray:
     """MDDM-proj's score of each feature: ``‖(XᵀỸ)_i‖²`` (see the module docstring)."""
     B = _dense(X.T @ _centred_labels(Y))
     return np.einsum("ij,ij->i", B, B)
@@ -94,7 +94,7 @@ def _solve_symmetric(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return scipy.linalg.cho_solve(factor, B)
 
 
-def spc_memory(n_samples: int, n_features: int, n_labels: int) -> int:
+def _spc_memory(n_samples: int, n_features: int, n_labels: int) -> int:
     """Bytes of MDDM-spc's largest matrices: the dense d x d product
     (d = min(n, M)) and one copy of it, plus three M x q blocks:
     8(2d² + 3Mq)."""
@@ -131,14 +131,14 @@ def spc_scores(X, Y, epsilon: float) -> np.ndarray:
 
 def rank_mddm_proj(X, Y, *, k, rng, scaling="minmax") -> Ranking:
     """MDDM-proj: rank by Σ_j λ_j P_ij² of the projection PᵀP = I."""
-    scores = proj_scores(scale(X, scaling), Y)
+    scores = _proj_scores(scale(X, scaling), Y)
     return ranking_from_scores(scores, np.ones(scores.size, bool), k)
 
 
 def rank_mddm_spc(X, Y, *, k, rng, epsilon=1e-3, scaling="minmax") -> Ranking:
     """MDDM-spc: rank by Σ_j λ_j P_ij² of the projection PᵀC_εP = I."""
     n, m = X.shape
-    need = spc_memory(n, m, Y.shape[1])
+    need = _spc_memory(n, m, Y.shape[1])
     check_memory("MDDM-spc", need, f"the {min(n, m)} x {min(n, m)} system")
     scores = spc_scores(scale(X, scaling), Y, epsilon)
     return ranking_from_scores(scores, np.ones(scores.size, bool), k)
