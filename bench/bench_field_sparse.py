@@ -41,11 +41,16 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 import tracemalloc  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+
+# the engine of this checkout, not an installed one (python bench/... puts
+# bench/ first on the path, where an installed mlfs_core would win)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mlfs_core import compute_ranking  # noqa: E402
 from mlfs_core._validation import check_XY  # noqa: E402

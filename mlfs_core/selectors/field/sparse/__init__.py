@@ -18,6 +18,7 @@ from ....options import Option
 from ..._spec import MethodSpec, Ranking
 from ...citations import FIELD
 from .._scaling import SCALING_OPTION
+from ._cg import SOLVERS
 from ._common import SparseFit, prepared, row_norms
 from ._llsf import label_distance, llsf_fit, llsf_objective, ridge_start
 from ._mifs import knn_laplacian, latent_start, mifs_fit, mifs_objective
@@ -80,6 +81,17 @@ def _tol(default: float) -> Option:
     )
 
 
+def _solver() -> Option:
+    return Option(
+        "solver",
+        "auto",
+        choices=SOLVERS,
+        help="How the n x n systems (more features than samples) are solved: "
+        "Cholesky, warm-started conjugate gradients, or auto (CG when the "
+        "factorisation costs more than 100 CG steps).",
+    )
+
+
 def _max_iter(default: int) -> Option:
     return Option(
         "max_iter", default, low=1, high=100_000, help="Largest number of iterations."
@@ -121,6 +133,7 @@ _MIFS_OPTIONS = (
         high=1000,
         help="Nearest neighbours of each instance in the graph.",
     ),
+    _solver(),
     _tol(1e-6),
     _max_iter(100),
     SCALING_OPTION,

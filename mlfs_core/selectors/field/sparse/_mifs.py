@@ -34,6 +34,17 @@ graph. The rules (each pinned by a test):
   the objective by at least ``1e-4 * step * ||gradient||^2``; no step if
   none does. Every block update is a descent, so **the objective never
   increases** (the W update by the paper's majorisation argument).
+- **Solver** (option ``solver``) of the n x n system ``X G X^T + gamma I``
+  (M > n): ``"cholesky"`` forms and factorises it; ``"cg"`` solves it
+  matrix-free by Jacobi-preconditioned conjugate gradients warm-started from
+  the previous iteration's solution, to a relative residual of 1e-10 per
+  column, falling back to Cholesky if CG gives up (every rule:
+  :mod:`._cg`); ``"auto"`` (default) takes CG when the factorisation's
+  ``n^3 / 3`` flops exceed 100 CG steps (:func:`._cg.uses_cg`). The system
+  is at least ``gamma I``, so CG converges (on rcv1subset1: 271 steps from
+  zero, then 120 to 150 per iteration, about half a factorisation's cost);
+  both solvers give the same objective path to rounding level, not the same
+  bits (docs/benchmarks-field.md).
 - **Stop**: relative decrease below ``tol``, an objective of 0, or
   ``max_iter`` iterations. **Score**: ``||W_i||_2``.
 
@@ -152,12 +163,12 @@ def _smooth_part(XW, Y, V, B, Lap, alpha, beta) -> float:
     )
 
 
-def _w_step(X, XtX, V, g, gamma, side, orders=None):
-    """The W update (module docstring); ``orders``: :func:`._kernels.both_orders`."""
+def _w_step(X, XtX, V, g, gamma, side, solver=None):
+    """The W update (module docstring); ``solver``: a :class:`._cg.WarmSolver`."""
     if side == "samples":
-        from ._kernels import both_orders, lower_sample_gram
+        from ._kernels import lower_sample_gram
 
-        R, C = orders or both_orders(X)
+        R, C = solver.R, solver.C
 
         def system():
             S = lower_sample_gram(R, C, g)
@@ -168,7 +179,11 @@ def _w_step(X, XtX, V, g, gamma, side, orders=None):
             S = system()
             return np.tril(S) + np.tril(S, -1).T
 
-        return g[:, None] * np.asarray(C.T @ spd_solve(system(), V, whole))
+        def exact():
+            return spd_solve(system(), V, whole)
+
+        Z = solver.solve(g, np.full(X.shape[0], float(gamma)), V, exact)
+        return g[:, None] * np.asarray(C.T @ Z)
     half = np.sqrt(g)
     A = half[:, None] * XtX * half[None, :]
     A[np.diag_indices_from(A)] += gamma
@@ -211,6 +226,7 @@ def mifs_fit(
     n_neighbors: int = 5,
     tol: float = 1e-6,
     max_iter: int = 100,
+    solver: str = "auto",
     observe: Observer | None = None,
 ) -> SparseFit:
     """Fit MIFS on prepared data (every rule: the module docstring).
@@ -231,6 +247,10 @@ def mifs_fit(
         Stop when the relative decrease of the objective is below it.
     max_iter : int
         Largest number of iterations.
+    solver : {"auto", "cholesky", "cg"}
+        How the n x n systems (M > n) are solved: Cholesky, or matrix-free
+        conjugate gradients warm-started from the previous iteration's
+        solution; ``"auto"`` chooses by :func:`._cg.uses_cg`.
     observe : callable, optional
         ``observe(t, W)`` with ``W_0`` (t = 0) and after each iteration.
 
@@ -238,6 +258,7 @@ def mifs_fit(
     -------
     SparseFit
     """
+    from ._cg import WarmSolver, uses_cg
     from ._kernels import both_orders
 
     Y = labels(Y)
@@ -246,18 +267,19 @@ def mifs_fit(
     Lap = knn_laplacian(X, n_neighbors)
     V, B = latent_start(Y, n_latent)
     XtX = gram(X, "features") if side == "features" else None
-    orders = both_orders(X) if side == "samples" else None
-    W = _w_step(X, XtX, V, np.ones(X.shape[1]), gamma, side, orders)
-    iterates = _iterates(X, Y, W, V, B, Lap, (alpha, beta, gamma), XtX, side, orders)
+    cg = uses_cg(solver, X, V.shape[1], side)
+    warm = WarmSolver(*both_orders(X), cg) if side == "samples" else None
+    W = _w_step(X, XtX, V, np.ones(X.shape[1]), gamma, side, warm)
+    iterates = _iterates(X, Y, W, V, B, Lap, (alpha, beta, gamma), XtX, side, warm)
     return run_iterates(iterates, tol=tol, max_iter=max_iter, observe=observe)
 
 
-def _iterates(X, Y, W, V, B, Lap, weights, XtX, side, orders):
+def _iterates(X, Y, W, V, B, Lap, weights, XtX, side, solver):
     """``(W, objective)`` from the start, then after each W, V, B round."""
     alpha, beta, gamma = weights
     yield W, mifs_objective(X, Y, W, V, B, Lap, alpha, beta, gamma)
     while True:
-        W = _w_step(X, XtX, V, 2.0 * row_norms(W), gamma, side, orders)
+        W = _w_step(X, XtX, V, 2.0 * row_norms(W), gamma, side, solver)
         XW = np.asarray(X @ W)
         V, B = _vb_steps(XW, Y, V, B, Lap, alpha, beta)
         yield W, _objective(XW, Y, W, V, B, Lap, alpha, beta, gamma)
