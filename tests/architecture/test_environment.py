@@ -24,6 +24,7 @@ EDGES = {
 }
 """Documented edges (docs/architecture.md, Rules): file -> why it reads one."""
 
+
 def environment_reads(source: str) -> list[tuple[int, str]]:
     """(line, expression) of every ``os.environ`` / ``os.getenv`` use in
     ``source`` (an ``environ`` or ``getenv`` imported from ``os`` too)."""
@@ -79,8 +80,6 @@ def test_every_allowance_is_still_needed():
     """Check each allowed file exists and still reads a variable (an allowance
     left after its read is gone would let a new one in unseen)."""
     reads = _engine_reads()
-    stale = [
-        f for f in EDGES if (ROOT / f).is_file() and f not in reads
-    ]
+    stale = [f for f in EDGES if (ROOT / f).is_file() and f not in reads]
     assert stale == []
     assert all((ROOT / f).is_file() for f in EDGES)

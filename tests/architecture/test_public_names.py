@@ -30,12 +30,6 @@ USER_FILES = ("app.py", "pyproject.toml", "setup.py", "README.md")
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".cfg", ".txt", ".rst", ".yml", ".yaml"}
 TEXT_SUFFIXES |= {".html", ".ini"}
 
-OWNED_ELSEWHERE = (
-    "mlfs_core/selectors/field/sparse/",
-)
-"""Files and folders another change was reorganising when this test was
-written (issue 55): not checked yet. Shrink it as they are tidied."""
-
 PRIVATE_IMPORTS = {
     "mlfs_core._validation": "the engine's shared input checks (check_int, "
     "check_k, is_int, budget_from_percent), unit-tested one by one",
@@ -73,8 +67,8 @@ PRIVATE_IMPORTS = {
     "mlfs_core.plots._present": "presentation mode's sizes behind plots.for_projector",
     "mlfs_core.plots.cd._cliques": "the critical-difference diagram's clique "
     "rule, tested alone",
-    "mlfs_core.plots.export._quiet_browser_channel": "plots/export.py is in "
-    "OWNED_ELSEWHERE",
+    "mlfs_core.plots.export._quiet_browser_channel": "how the PNG export "
+    "silences the headless browser's channel, tested without a browser",
     "mlfs_core.benchmark._baselines_analysis": "compare, the baselines "
     "suite's Friedman and Bonferroni-Dunn step, tested on small tables",
     "mlfs_core.benchmark._baselines_report": "the baselines report's summary, "
@@ -82,10 +76,14 @@ PRIVATE_IMPORTS = {
     "mlfs_core.benchmark._plan": "kept_fits, which fits a quick benchmark keeps",
     "mlfs_core.cli._base": "chosen_plugins, how the command line reads "
     "MLFS_PLUGINS before it passes the choice down",
-    "mlfs_core.selectors.field.sparse._common": "selectors/field/sparse is in "
-    "OWNED_ELSEWHERE",
-    "mlfs_core.selectors.field.sparse._kernels": "idem",
-    "mlfs_core.selectors.field.sparse._mifs": "idem",
+    "mlfs_core.selectors.field.sparse._common": "spd_solve, the one-thread "
+    "Cholesky rule whose bits must not depend on the thread count",
+    "mlfs_core.selectors.field.sparse._cg": "the matrix-free CG solve and "
+    "its stopping and fallback rules, against a dense solve",
+    "mlfs_core.selectors.field.sparse._kernels": "the sparse-regression "
+    "kernels, each compared with the dense formula written out",
+    "mlfs_core.selectors.field.sparse._mifs": "MIFS's steps (start, updates, "
+    "solver rule) replayed one by one",
     "mlfs_core.selectors.field.spectral._common": "the spectral methods' "
     "shared steps (scaling, label matrix), each checked against a plain oracle",
     "mlfs_core.selectors.field.spectral._graphs": "the kNN graphs and their "
@@ -274,13 +272,10 @@ def _test_imports() -> list[tuple[str, int, str]]:
 
 
 def test_no_public_name_is_used_only_in_its_own_module():
-    """Check that every public top-level name of mlfs_core (outside
-    OWNED_ELSEWHERE) is used in another file or declared; rename it ``_name``
-    otherwise (or declare it in ``__all__`` and on its API page)."""
-    lonely = lonely_public_names()
-    found = [entry for entry in lonely if not entry.startswith(OWNED_ELSEWHERE)]
-    assert found == []
-    assert len(lonely) > len(found)  # the allowance still covers something
+    """Check that every public top-level name of mlfs_core is used in another
+    file or declared; rename it ``_name`` otherwise (or declare it in
+    ``__all__`` and on its API page)."""
+    assert lonely_public_names() == []
 
 
 def test_detector_finds_a_lonely_name(tmp_path):

@@ -46,7 +46,7 @@ from ._common import (
     top_eigenvalue,
 )
 
-EPS = 2.2e-16
+_EPS = 2.2e-16
 """Added to every label value before the cosine distance (the authors' ``eps``)."""
 
 
@@ -62,7 +62,7 @@ def label_distance(Y) -> np.ndarray:
     >>> label_distance(Y).round(6).tolist()
     [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
     """
-    Z = labels(Y) + EPS
+    Z = labels(Y) + _EPS
     norms = np.sqrt(np.einsum("ij,ij->j", Z, Z))
     R = 1.0 - (Z.T @ Z) / np.outer(norms, norms)
     np.fill_diagonal(R, 0.0)

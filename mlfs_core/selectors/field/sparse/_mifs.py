@@ -70,9 +70,9 @@ from ._common import (
     spd_solve,
 )
 
-ARMIJO = 1e-4
+_ARMIJO = 1e-4
 """Sufficient-decrease constant of the step-size rule."""
-HALVINGS = 60
+_HALVINGS = 60
 """Most halvings of a step before the block is left unchanged."""
 _BLOCK_CELLS = 8_000_000  # cells of a dense block of distances at once
 
@@ -196,9 +196,9 @@ def _armijo(value, point, grad, at):
     if slope == 0.0:
         return point
     step = 1.0
-    for _ in range(HALVINGS + 1):
+    for _ in range(_HALVINGS + 1):
         trial = point - step * grad
-        if at(trial) <= value - ARMIJO * step * slope:
+        if at(trial) <= value - _ARMIJO * step * slope:
             return trial
         step *= 0.5
     return point

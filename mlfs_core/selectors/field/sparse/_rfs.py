@@ -48,7 +48,7 @@ from ._common import (
     spd_solve,
 )
 
-SMOOTHING = 1e-16
+_SMOOTHING = 1e-16
 """Added to each squared row norm before it becomes a weight."""
 
 
@@ -65,7 +65,7 @@ def _objective(XW: np.ndarray, Y: np.ndarray, W: np.ndarray, gamma: float) -> fl
 
 def _weights(rows: np.ndarray) -> np.ndarray:
     """``1 / D_ii`` (up to the factor 2, which cancels) for each row."""
-    return np.sqrt(np.einsum("ij,ij->i", rows, rows) + SMOOTHING)
+    return np.sqrt(np.einsum("ij,ij->i", rows, rows) + _SMOOTHING)
 
 
 def _solve(X, Y, g_w, g_e, gamma, side, orders=None):
